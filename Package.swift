@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Segue",
+    products: [
+        .library(name: "SegueKit", targets: ["SegueKit"]),
+        .executable(name: "segue", targets: ["segue"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // FFmpeg's libraries from Debian's -dev packages, found through pkg-config.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
+                              "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+        ),
+        .target(name: "SegueKit", dependencies: ["CFFmpeg"]),
+        .executableTarget(
+            name: "segue",
+            dependencies: [
+                "SegueKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "segue"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+#ifndef SEGUE_CFFMPEG_SHIM_H
+#define SEGUE_CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+// Swift cannot import function-like or compound-literal macros; each helper
+// below stands in for one of them.
+
+/// AVERROR(e): FFmpeg's negative error code for a POSIX errno.
+static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }
+
+/// AVERROR_EOF.
+static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+
+/// AV_NOPTS_VALUE ("no timestamp").
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+/// AV_TIME_BASE_Q (microseconds), the unit of AVFormatContext.duration.
+static inline AVRational cffmpeg_time_base_q(void) { return AV_TIME_BASE_Q; }
+
+/// AV_CHANNEL_LAYOUT_STEREO.
+static inline AVChannelLayout cffmpeg_channel_layout_stereo(void) {
+    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
+    return layout;
+}
+
+/// Quiets libav's own logging below the given level; av_log is variadic.
+static inline void cffmpeg_set_log_level(int level) { av_log_set_level(level); }
+
+/// The display-matrix rotation of a stream in degrees (counter-clockwise, as
+/// av_display_rotation_get returns it), or 0 when the stream has none.
+static inline double cffmpeg_stream_rotation(const AVStream *stream) {
+    const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    if (!matrix) return 0;
+    double angle = av_display_rotation_get((const int32_t *)matrix);
+    return angle != angle ? 0 : angle; // NaN for a degenerate matrix
+}
+
+#endif

@@ -1,0 +1,63 @@
+import CFFmpeg
+
+/// One stream's decoder (`avcodec_free_context` frees it). Verbs follow the
+/// send/receive API: `send`, `sendEndOfStream`, `receive`.
+final class Decoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    let streamIndex: Int
+    let timeBase: Rational
+    /// Packets the decoder rejected as corrupt; decoding goes on past them.
+    private(set) var corruptPackets = 0
+
+    init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
+        let stream = demuxer.stream(streamIndex)
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_decoder(\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
+        }
+        context = avcodec_alloc_context3(codec)
+        guard let context else { fatalError("avcodec_alloc_context3: out of memory") }
+        self.streamIndex = streamIndex
+        timeBase = Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den))
+        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.thread_count = Int32(threads) // 0: libav picks one per core
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2")
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+    }
+
+    /// Sends one packet. A corrupt packet is counted and skipped, as players do.
+    func send(_ packet: Packet) throws {
+        let code = avcodec_send_packet(context, packet.pointer)
+        if code == FFmpegError.invalidData {
+            corruptPackets += 1
+            return
+        }
+        try check(code, "avcodec_send_packet")
+    }
+
+    /// Tells the decoder no more packets come, so it releases its delayed frames.
+    func sendEndOfStream() throws {
+        let code = avcodec_send_packet(context, nil)
+        if code == FFmpegError.endOfFile { return }
+        try check(code, "avcodec_send_packet(flush)")
+    }
+
+    /// Receives the next frame (`avcodec_receive_frame` unrefs `frame` first),
+    /// stamped with its best-effort timestamp.
+    func receive(into frame: Frame) throws -> Step {
+        let code = avcodec_receive_frame(context, frame.pointer)
+        if code == FFmpegError.invalidData {
+            corruptPackets += 1
+            return .needsInput
+        }
+        let result = try step(code, "avcodec_receive_frame")
+        if result == .ready {
+            frame.pts = frame.pointer.pointee.best_effort_timestamp
+        }
+        return result
+    }
+}

@@ -1,0 +1,166 @@
+import CFFmpeg
+
+/// One output stream's encoder (`avcodec_free_context` frees it).
+final class Encoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    let timeBase: Rational
+    /// Samples per audio frame the encoder wants (1024 for AAC), 0 for video.
+    let frameSize: Int
+    /// The MP4 sample entry to use (hvc1 for HEVC, so Apple players accept it).
+    let codecTag: String?
+
+    private init(codecName: String, codecTag: String? = nil, options: [String: String],
+                 globalHeader: Bool, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
+        guard let codec = avcodec_find_encoder_by_name(codecName) else {
+            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_encoder_by_name(\(codecName))")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        self.context = context
+        configure(context)
+        // The muxer stores codec headers once (e.g. MP4's avcC), so ask for them before opening.
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        do {
+            try check(avcodec_open2(context, codec, &dictionary), "avcodec_open2(\(codecName))")
+        } catch {
+            avcodec_free_context(&self.context)
+            throw error
+        }
+        timeBase = Rational(Int(context.pointee.time_base.num), Int(context.pointee.time_base.den))
+        frameSize = Int(context.pointee.frame_size)
+        self.codecTag = codecTag
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+    }
+
+    enum VideoCodec: String, Sendable {
+        case h264, hevc
+        var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    }
+
+    /// A yuv420p video encoder whose timestamps count frames (time base 1/fps).
+    static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
+                      threads: Int = 0, globalHeader: Bool) throws -> Encoder {
+        var options = ["preset": preset, "crf": String(crf)]
+        if codec == .hevc { options["x265-params"] = "log-level=error" }
+        return try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
+                           options: options, globalHeader: globalHeader) { context in
+            context.pointee.width = Int32(width)
+            context.pointee.height = Int32(height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.time_base = AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
+            context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            context.pointee.thread_count = Int32(threads)
+        }
+    }
+
+    /// FFmpeg's native AAC encoder, planar float, stereo.
+    static func aac(sampleRate: Int, bitRate: Int, globalHeader: Bool) throws -> Encoder {
+        try Encoder(codecName: "aac", options: [:], globalHeader: globalHeader) { context in
+            context.pointee.sample_rate = Int32(sampleRate)
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            context.pointee.ch_layout = cffmpeg_channel_layout_stereo()
+            context.pointee.bit_rate = Int64(bitRate)
+            context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        }
+    }
+
+    /// Sends one frame; the encoder takes its own reference.
+    func send(_ frame: Frame) throws {
+        try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
+    }
+
+    func sendEndOfStream() throws {
+        let code = avcodec_send_frame(context, nil)
+        if code == FFmpegError.endOfFile { return }
+        try check(code, "avcodec_send_frame(flush)")
+    }
+
+    /// Receives the next packet (`avcodec_receive_packet` unrefs `packet` first).
+    func receive(into packet: Packet) throws -> Step {
+        try step(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
+    }
+
+    /// Copies the encoder's parameters to an output stream.
+    fileprivate func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws {
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "avcodec_parameters_from_context")
+        stream.pointee.time_base = context!.pointee.time_base
+        if let codecTag, codecTag.utf8.count == 4 {
+            let bytes = Array(codecTag.utf8).map(UInt32.init)
+            stream.pointee.codecpar.pointee.codec_tag = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
+        }
+    }
+}
+
+/// An output file (`avio_closep` + `avformat_free_context`). Finishing can fail,
+/// so it is an explicit `finish()`; `deinit` only frees.
+final class Muxer {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var timeBases: [Rational] = []
+    private var finished = false
+
+    /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
+    init(path: String, format: String) throws {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2")
+        self.context = context
+        do {
+            try check(avio_open(&context!.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+        } catch {
+            avformat_free_context(context)
+            self.context = nil
+            throw error
+        }
+    }
+
+    deinit {
+        if let context {
+            avio_closep(&context.pointee.pb)
+            avformat_free_context(context)
+        }
+    }
+
+    /// Whether encoders must put their headers in extradata (MP4 does).
+    var needsGlobalHeader: Bool {
+        (context!.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
+    }
+
+    /// Adds a stream carrying `encoder`'s output; returns its index.
+    func addStream(for encoder: Encoder) throws -> Int {
+        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        try encoder.copyParameters(to: stream)
+        timeBases.append(encoder.timeBase)
+        return Int(stream.pointee.index)
+    }
+
+    /// Writes the header; `options` are muxer options such as movflags.
+    func writeHeader(options: [String: String]) throws {
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        try check(avformat_write_header(context, &dictionary), "avformat_write_header")
+    }
+
+    /// Writes one encoded packet to `stream`, rescaling from the encoder's time
+    /// base. `av_interleaved_write_frame` takes the packet's reference.
+    func write(_ packet: Packet, stream: Int) throws {
+        let from = timeBases[stream]
+        let to = context!.pointee.streams[stream]!.pointee.time_base
+        packet.pointer.pointee.stream_index = Int32(stream)
+        av_packet_rescale_ts(packet.pointer, AVRational(num: Int32(from.numerator), den: Int32(from.denominator)), to)
+        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Writes the trailer (and, with +faststart, moves the index to the front) and closes the file.
+    func finish() throws {
+        guard !finished else { return }
+        finished = true
+        try check(av_write_trailer(context), "av_write_trailer")
+        try check(avio_closep(&context!.pointee.pb), "avio_closep")
+    }
+}

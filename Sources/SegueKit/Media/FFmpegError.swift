@@ -1,0 +1,57 @@
+import CFFmpeg
+
+/// A libav call that returned a negative code: which call, the code, and
+/// `av_strerror`'s text for it. Lower layers turn it into a `SegueError` that
+/// names the clip.
+struct FFmpegError: Error, CustomStringConvertible {
+    let code: Int32
+    let call: String
+
+    var message: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+
+    var description: String { "\(call): \(message)" }
+
+    /// AVERROR_EOF.
+    static let endOfFile = cffmpeg_averror_eof()
+    /// AVERROR(EAGAIN): "feed me more input" or "drain me first".
+    static let tryAgain = cffmpeg_averror(EAGAIN)
+    /// AVERROR_INVALIDDATA, a corrupt packet or an unrecognised file.
+    static let invalidData: Int32 = -0x4144_4E49 // FFERRTAG('I','N','D','A')
+
+    var isNoSpace: Bool { code == cffmpeg_averror(ENOSPC) }
+}
+
+/// Throws an `FFmpegError` for a negative return code, passes others through.
+@discardableResult
+func check(_ code: Int32, _ call: @autoclosure () -> String) throws -> Int32 {
+    if code < 0 { throw FFmpegError(code: code, call: call()) }
+    return code
+}
+
+/// The result of a send/receive step: EAGAIN and EOF are control flow, not errors.
+enum Step: Equatable {
+    case ready
+    case needsInput
+    case endOfStream
+}
+
+/// Maps a receive call's return code to a `Step`, throwing real errors.
+func step(_ code: Int32, _ call: @autoclosure () -> String) throws -> Step {
+    if code == FFmpegError.tryAgain { return .needsInput }
+    if code == FFmpegError.endOfFile { return .endOfStream }
+    try check(code, call())
+    return .ready
+}
+
+/// Library-wide libav setup: keeps libav's own log quiet so that our messages,
+/// which name the clip, are the ones users read.
+enum LibAV {
+    static func quietLogs() {
+        cffmpeg_set_log_level(AV_LOG_ERROR)
+    }
+    static let noTimestamp = cffmpeg_nopts_value()
+}

@@ -1,0 +1,100 @@
+import CFFmpeg
+
+/// A libavfilter graph with one buffer source and one buffer sink, built from a
+/// filter description (`avfilter_graph_free` frees it and every filter in it;
+/// the source and sink contexts are borrowed views into it).
+final class FilterGraph {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+
+    /// The sink's time base: the unit of the pts of the frames `pull` returns.
+    let outputTimeBase: Rational
+
+    /// A video graph fed with frames shaped like `template` (size, pixel format,
+    /// aspect) whose timestamps are in `timeBase`.
+    convenience init(videoLike template: Frame, timeBase: Rational, description: String) throws {
+        var aspect = template.pointer.pointee.sample_aspect_ratio
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
+        let arguments = "video_size=\(template.width)x\(template.height):pix_fmt=\(template.pointer.pointee.format)"
+            + ":time_base=\(timeBase.numerator)/\(timeBase.denominator):pixel_aspect=\(aspect.num)/\(aspect.den)"
+        try self.init(source: "buffer", arguments: arguments, sink: "buffersink", description: description)
+    }
+
+    /// An audio graph fed with frames shaped like `template` whose timestamps
+    /// are in 1/sample rate.
+    convenience init(audioLike template: Frame, description: String) throws {
+        var layout = AVChannelLayout()
+        if template.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&layout, template.pointer.pointee.ch_layout.nb_channels)
+        } else {
+            try check(av_channel_layout_copy(&layout, &template.pointer.pointee.ch_layout), "av_channel_layout_copy")
+        }
+        defer { av_channel_layout_uninit(&layout) }
+        var name = [CChar](repeating: 0, count: 128)
+        av_channel_layout_describe(&layout, &name, name.count)
+        let format = String(cString: av_get_sample_fmt_name(AVSampleFormat(template.pointer.pointee.format)))
+        let arguments = "time_base=1/\(template.sampleRate):sample_rate=\(template.sampleRate)"
+            + ":sample_fmt=\(format):channel_layout=\(String(cString: name))"
+        try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description)
+    }
+
+    private init(source sourceName: String, arguments: String, sink sinkName: String, description: String) throws {
+        guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
+        self.graph = graph
+        var source: UnsafeMutablePointer<AVFilterContext>?
+        var sink: UnsafeMutablePointer<AVFilterContext>?
+        do {
+            try check(avfilter_graph_create_filter(&source, avfilter_get_by_name(sourceName), "in", arguments, nil, graph),
+                      "avfilter_graph_create_filter(\(sourceName) \(arguments))")
+            try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name(sinkName), "out", nil, nil, graph),
+                      "avfilter_graph_create_filter(\(sinkName))")
+            // The parser's "outputs" are our source's output pad, its "inputs" our sink's input pad.
+            var outputs = avfilter_inout_alloc()
+            var inputs = avfilter_inout_alloc()
+            defer {
+                avfilter_inout_free(&outputs)
+                avfilter_inout_free(&inputs)
+            }
+            outputs!.pointee.name = av_strdup("in")
+            outputs!.pointee.filter_ctx = source
+            outputs!.pointee.pad_idx = 0
+            outputs!.pointee.next = nil
+            inputs!.pointee.name = av_strdup("out")
+            inputs!.pointee.filter_ctx = sink
+            inputs!.pointee.pad_idx = 0
+            inputs!.pointee.next = nil
+            try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), "avfilter_graph_parse_ptr(\(description))")
+            try check(avfilter_graph_config(graph, nil), "avfilter_graph_config(\(description))")
+        } catch {
+            avfilter_graph_free(&self.graph)
+            throw error
+        }
+        self.source = source!
+        self.sink = sink!
+        let timeBase = av_buffersink_get_time_base(sink)
+        outputTimeBase = Rational(Int(timeBase.num), Int(timeBase.den))
+    }
+
+    deinit {
+        avfilter_graph_free(&graph)
+    }
+
+    /// Feeds one frame. `av_buffersrc_add_frame_flags(…, 0)` takes the frame's
+    /// references and leaves `frame` blank for reuse.
+    func push(_ frame: Frame) throws {
+        try check(av_buffersrc_add_frame_flags(source, frame.pointer, 0), "av_buffersrc_add_frame_flags")
+    }
+
+    /// Ends the input at `pts` (in the source's time base), so filters such as
+    /// fps know exactly where the stream stops.
+    func close(atPTS pts: Int64) throws {
+        try check(av_buffersrc_close(source, pts, 0), "av_buffersrc_close")
+    }
+
+    /// Pulls the next filtered frame (`av_buffersink_get_frame` fills a blank frame).
+    func pull(into frame: Frame) throws -> Step {
+        frame.unref()
+        return try step(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
+    }
+}

@@ -1,0 +1,193 @@
+import CFFmpeg
+
+/// An owning wrapper over one `AVFrame`. Frames are not Sendable: a frame
+/// crosses a thread boundary only by being handed over whole (see `Handoff`).
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// A new yuv420p (or other format) picture with its own buffers.
+    static func video(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.format = pixelFormat.rawValue
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    /// A new planar-float stereo (or n-channel) block of audio with its own buffers.
+    static func audio(sampleCount: Int, channels: Int, sampleRate: Int) throws -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.nb_samples = Int32(sampleCount)
+        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    /// Another reference to the same buffers (`av_frame_clone`): cheap, and
+    /// safe to hand to another stage while this one keeps its own.
+    func clone() -> Frame {
+        let copy = Frame()
+        if av_frame_ref(copy.pointer, pointer) < 0 { fatalError("av_frame_ref: out of memory") }
+        return copy
+    }
+
+    func unref() { av_frame_unref(pointer) }
+
+    var pts: Int64 {
+        get { pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue }
+    }
+
+    var width: Int { Int(pointer.pointee.width) }
+    var height: Int { Int(pointer.pointee.height) }
+    var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
+    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
+    var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+
+    // MARK: Plane access for tests and fixtures (copies, never pointers)
+
+    /// One plane of a planar picture, copied out row by row.
+    func plane(_ index: Int) -> PlaneImage {
+        let (width, height) = planeSize(index)
+        let stride = lineSize(index)
+        var bytes = [UInt8](repeating: 0, count: width * height)
+        guard let base = dataPointer(index) else { return PlaneImage(width: width, height: height, bytes: bytes) }
+        bytes.withUnsafeMutableBytes { destination in
+            for row in 0..<height {
+                (destination.baseAddress! + row * width).copyMemory(from: UnsafeRawPointer(base + row * stride), byteCount: width)
+            }
+        }
+        return PlaneImage(width: width, height: height, bytes: bytes)
+    }
+
+    /// Writes a plane's pixels into this (writable) picture.
+    func setPlane(_ index: Int, to image: PlaneImage) {
+        let (width, height) = planeSize(index)
+        precondition(image.width == width && image.height == height, "plane size mismatch")
+        let stride = lineSize(index)
+        guard let base = dataPointer(index) else { return }
+        image.bytes.withUnsafeBytes { source in
+            for row in 0..<height {
+                UnsafeMutableRawPointer(base + row * stride).copyMemory(from: source.baseAddress! + row * width, byteCount: width)
+            }
+        }
+    }
+
+    /// The samples of one channel of a planar-float frame, copied out.
+    func samples(channel: Int) -> [Float] {
+        guard let base = pointer.pointee.extended_data?[channel] else { return [] }
+        return base.withMemoryRebound(to: Float.self, capacity: sampleCount) {
+            Array(UnsafeBufferPointer(start: $0, count: sampleCount))
+        }
+    }
+
+    /// Appends each channel's samples of a planar-float frame to `channels`.
+    func appendSamples(to channels: inout [[Float]]) {
+        let count = sampleCount
+        for channel in channels.indices {
+            guard channel < channelCount, let base = pointer.pointee.extended_data?[channel] else {
+                channels[channel].append(contentsOf: repeatElement(0, count: count))
+                continue
+            }
+            base.withMemoryRebound(to: Float.self, capacity: count) {
+                channels[channel].append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+    }
+
+    /// Fills a planar-float frame from `channels[c][start..<start+sampleCount]`.
+    func setSamples(from channels: [[Float]], start: Int) {
+        let count = sampleCount
+        for channel in 0..<channelCount {
+            guard let base = pointer.pointee.extended_data?[channel] else { continue }
+            base.withMemoryRebound(to: Float.self, capacity: count) { destination in
+                channels[channel].withUnsafeBufferPointer { source in
+                    destination.update(from: source.baseAddress! + start, count: count)
+                }
+            }
+        }
+    }
+
+    func planeSize(_ index: Int) -> (width: Int, height: Int) {
+        guard index > 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
+            return (width, height)
+        }
+        let shiftX = Int(descriptor.pointee.log2_chroma_w), shiftY = Int(descriptor.pointee.log2_chroma_h)
+        return (-((-width) >> shiftX), -((-height) >> shiftY)) // rounded up, as AV_CEIL_RSHIFT
+    }
+
+    func dataPointer(_ index: Int) -> UnsafeMutablePointer<UInt8>? {
+        withUnsafePointer(to: &pointer.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0[index] }
+        }
+    }
+
+    func lineSize(_ index: Int) -> Int {
+        withUnsafePointer(to: &pointer.pointee.linesize) {
+            $0.withMemoryRebound(to: Int32.self, capacity: 8) { Int($0[index]) }
+        }
+    }
+}
+
+/// One plane of a picture as plain bytes, `width * height`, no padding.
+struct PlaneImage: Equatable {
+    var width: Int
+    var height: Int
+    var bytes: [UInt8]
+
+    init(width: Int, height: Int, bytes: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    init(width: Int, height: Int, filledWith value: UInt8) {
+        self.init(width: width, height: height, bytes: [UInt8](repeating: value, count: width * height))
+    }
+
+    subscript(x: Int, y: Int) -> UInt8 {
+        get { bytes[y * width + x] }
+        set { bytes[y * width + x] = newValue }
+    }
+
+    /// The mean value over a rectangle, clipped to the plane.
+    func mean(x: Int, y: Int, width w: Int, height h: Int) -> Double {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x1 > x0, y1 > y0 else { return 0 }
+        var sum = 0
+        for row in y0..<y1 { for column in x0..<x1 { sum += Int(bytes[row * width + column]) } }
+        return Double(sum) / Double((x1 - x0) * (y1 - y0))
+    }
+
+    mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with value: UInt8) {
+        for row in max(0, y)..<min(height, y + h) {
+            for column in max(0, x)..<min(width, x + w) { bytes[row * width + column] = value }
+        }
+    }
+}
+
+/// A pixel format by role; the raw value is FFmpeg's `AVPixelFormat`.
+struct PixelFormat: Equatable {
+    let rawValue: Int32
+    static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
+    static let yuv444p10 = PixelFormat(rawValue: AV_PIX_FMT_YUV444P10LE.rawValue)
+
+    var name: String {
+        guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue)) else { return "unknown" }
+        return String(cString: name)
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// One clip decoded and normalised to the canvas: exactly `frameCount`
+/// pictures in the canvas format, and exactly as many audio samples as the
+/// caller asks for (48 kHz stereo float), in sync with the pictures.
+///
+/// Normalising is done by libavfilter graphs (fps, transpose, scale, pad or
+/// crop, format; aresample, aformat); this class only feeds them and counts.
+final class ClipSource {
+    let clip: PlannedClip
+    private let canvas: Canvas
+    private let demuxer: Demuxer
+    private let videoDecoder: Decoder
+    private let audioDecoder: Decoder?
+    private var videoGraph: FilterGraph?
+    private var audioGraph: FilterGraph?
+    private let packet = Packet()
+    private let decoded = Frame()
+
+    /// Where the clip's time 0 is, in the video stream's time base.
+    private let videoOrigin: Int64
+    /// The same instant in the audio stream's time base.
+    private let audioOrigin: Int64
+    private let audioTimeBase: Rational
+    private var audioEndPTS: Int64 = 0
+
+    private var pictures: [Frame] = []
+    private var pictureHead = 0
+    private var samples: [[Float]] = [[], []]
+    private var sampleHead = 0
+    private var endOfInput = false
+    private var lastPicture: Frame?
+
+    private(set) var picturesDelivered = 0
+    private(set) var picturesRepeated = 0
+    private(set) var samplesPadded = 0
+
+    /// Opens the clip and its decoders; the filter graphs are built on the first
+    /// decoded frames, whose real format they must match.
+    init(clip: PlannedClip, canvas: Canvas, wantsAudio: Bool) throws {
+        self.clip = clip
+        self.canvas = canvas
+        demuxer = try Demuxer(url: clip.info.path)
+        guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError.stitchFailed("\(clip.info.path): no video stream") }
+        videoDecoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex)
+        let video = demuxer.streams[videoIndex]
+        videoOrigin = video.startTime ?? 0
+
+        if wantsAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+            audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
+            audioTimeBase = demuxer.streams[audioIndex].timeBase
+            audioOrigin = ClipSource.rescale(videoOrigin, from: video.timeBase, to: audioTimeBase)
+        } else {
+            audioDecoder = nil
+            audioTimeBase = Rational(1, canvas.sampleRate)
+            audioOrigin = 0
+        }
+    }
+
+    /// Decodes until `count` pictures are ready (or the clip ends), so the
+    /// first frames of the next clip are waiting before the join.
+    func prime(pictures count: Int) throws {
+        while pictures.count - pictureHead < count, !endOfInput { try pump() }
+    }
+
+    /// The next canvas picture. Past the clip's decodable end the last picture
+    /// is held, so the clip keeps its planned length.
+    func nextPicture() throws -> Frame {
+        while pictureHead == pictures.count, !endOfInput { try pump() }
+        if pictureHead < pictures.count {
+            let picture = pictures[pictureHead]
+            pictureHead += 1
+            if pictureHead > 32 { pictures.removeFirst(pictureHead); pictureHead = 0 }
+            picturesDelivered += 1
+            lastPicture = picture.clone()
+            return picture
+        }
+        guard let lastPicture else {
+            throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
+        }
+        picturesDelivered += 1
+        picturesRepeated += 1
+        return lastPicture.clone()
+    }
+
+    /// Exactly `count` samples per channel of the clip's audio, silence where it has none.
+    func nextSamples(_ count: Int) throws -> [[Float]] {
+        // Bound how far video may run ahead while looking for audio, so a badly
+        // interleaved file can't fill memory with pictures.
+        let pictureLimit = max(30, Int(canvas.frameRate.value * 2))
+        while samples[0].count - sampleHead < count, !endOfInput, audioDecoder != nil,
+              pictures.count - pictureHead < pictureLimit {
+            try pump()
+        }
+        let available = min(count, samples[0].count - sampleHead)
+        var chunk = samples.map { Array($0[sampleHead..<(sampleHead + available)]) }
+        sampleHead += available
+        if sampleHead > 1 << 16 {
+            for channel in samples.indices { samples[channel].removeFirst(sampleHead) }
+            sampleHead = 0
+        }
+        if available < count {
+            samplesPadded += count - available
+            for channel in chunk.indices { chunk[channel].append(contentsOf: repeatElement(0, count: count - available)) }
+        }
+        return chunk
+    }
+
+    /// Seconds of audio that had to be made up because the clip's audio ended
+    /// early (or was missing), beyond what AAC priming explains.
+    var paddedAudioSeconds: Double { Double(samplesPadded) / Double(canvas.sampleRate) }
+
+    // MARK: Decoding
+
+    /// One step: read one packet and push what it decodes through the graphs;
+    /// at end of file, flush decoders and graphs.
+    private func pump() throws {
+        do {
+            if try demuxer.read(into: packet) {
+                if packet.streamIndex == videoDecoder.streamIndex {
+                    try videoDecoder.send(packet)
+                    try drainVideo()
+                } else if let audioDecoder, packet.streamIndex == audioDecoder.streamIndex {
+                    try audioDecoder.send(packet)
+                    try drainAudio()
+                }
+                return
+            }
+        } catch let error as FFmpegError where error.code == FFmpegError.invalidData {
+            // A damaged stretch of file: treat it as the end of the clip's media.
+        }
+        endOfInput = true
+        try videoDecoder.sendEndOfStream()
+        try drainVideo()
+        if let videoGraph {
+            let end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
+            try videoGraph.close(atPTS: end)
+            try drainVideoGraph()
+        }
+        if let audioDecoder {
+            try audioDecoder.sendEndOfStream()
+            try drainAudio()
+            if let audioGraph {
+                try audioGraph.close(atPTS: audioEndPTS)
+                try drainAudioGraph()
+            }
+        }
+    }
+
+    private func drainVideo() throws {
+        while try videoDecoder.receive(into: decoded) == .ready {
+            if videoGraph == nil {
+                videoGraph = try FilterGraph(videoLike: decoded, timeBase: videoDecoder.timeBase, description: videoFilters())
+            }
+            if decoded.pts != LibAV.noTimestamp { decoded.pts -= videoOrigin }
+            try videoGraph!.push(decoded)
+            try drainVideoGraph()
+        }
+    }
+
+    private func drainVideoGraph() throws {
+        guard let videoGraph else { return }
+        while true {
+            let picture = Frame()
+            guard try videoGraph.pull(into: picture) == .ready else { return }
+            // After fps the pts counts canvas frames from the clip's start.
+            if picture.pts >= 0 && picture.pts < Int64(clip.frameCount) { pictures.append(picture) }
+        }
+    }
+
+    private func drainAudio() throws {
+        guard let audioDecoder else { return }
+        while try audioDecoder.receive(into: decoded) == .ready {
+            if audioGraph == nil {
+                audioGraph = try FilterGraph(audioLike: decoded, description: audioFilters())
+            }
+            // The graph's input time base is 1/sample rate.
+            let rate = Rational(1, decoded.sampleRate)
+            if decoded.pts != LibAV.noTimestamp {
+                decoded.pts = ClipSource.rescale(decoded.pts - audioOrigin, from: audioTimeBase, to: rate)
+                audioEndPTS = decoded.pts + Int64(decoded.sampleCount)
+            }
+            try audioGraph!.push(decoded)
+            try drainAudioGraph()
+        }
+    }
+
+    private func drainAudioGraph() throws {
+        guard let audioGraph else { return }
+        let block = Frame()
+        while try audioGraph.pull(into: block) == .ready {
+            block.appendSamples(to: &samples)
+        }
+    }
+
+    // MARK: Filter descriptions
+
+    private func videoFilters() -> String {
+        let rate = canvas.frameRate
+        let placement = clip.placement
+        var filters = ["fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0"]
+        switch clip.info.rotation {
+        case 90: filters.append("transpose=clock")
+        case 180: filters.append("hflip,vflip")
+        case 270: filters.append("transpose=cclock")
+        default: break
+        }
+        filters.append("scale=\(placement.scaledWidth):\(placement.scaledHeight):flags=bicubic")
+        filters.append("format=yuv420p")
+        if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
+            filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
+        }
+        if placement.scaledWidth > canvas.width || placement.scaledHeight > canvas.height {
+            filters.append("crop=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y)")
+        }
+        filters.append("setsar=1")
+        return filters.joined(separator: ",")
+    }
+
+    private func audioFilters() -> String {
+        // async + first_pts=0: silence where the audio starts late or has gaps,
+        // trimmed where it starts early, so it stays locked to the pictures.
+        "aresample=\(canvas.sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
+    }
+
+    static func rescale(_ value: Int64, from: Rational, to: Rational) -> Int64 {
+        // value * from / to, rounded to nearest, in 128-bit-safe steps for typical time bases.
+        let numerator = Double(value) * Double(from.numerator) * Double(to.denominator)
+        let denominator = Double(from.denominator) * Double(to.numerator)
+        return Int64((numerator / denominator).rounded())
+    }
+}

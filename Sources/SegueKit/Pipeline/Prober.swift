@@ -1,0 +1,95 @@
+import Foundation
+
+/// Opens clips to learn what planning needs, and says plainly why a clip
+/// can't be used.
+public enum Prober {
+    /// Probes every path (several at once); returns the usable clips in order
+    /// and every bad one with its reason.
+    public static func probeAll(_ paths: [String]) -> (clips: [ClipInfo], bad: [BadInput]) {
+        let results = ResultSlots<Result<ClipInfo, BadInput>>(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            results[index] = probe(paths[index])
+        }
+        var clips: [ClipInfo] = []
+        var bad: [BadInput] = []
+        for result in results.values {
+            switch result {
+            case .success(let info): clips.append(info)
+            case .failure(let input): bad.append(input)
+            case nil: break
+            }
+        }
+        return (clips, bad)
+    }
+
+    public static func probe(_ path: String) -> Result<ClipInfo, BadInput> {
+        func bad(_ reason: String) -> Result<ClipInfo, BadInput> { .failure(BadInput(path: path, reason: reason)) }
+        if !path.contains("://") {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return bad("no such file") }
+            if isFolder.boolValue { return bad("is a folder, not a media file") }
+            guard access(path, R_OK) == 0 else { return bad("can't read it (permission denied)") }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if size == 0 { return bad("file is empty") }
+        }
+        LibAV.quietLogs()
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: path)
+        } catch let error as FFmpegError {
+            if error.code == FFmpegError.invalidData { return bad("not a media file (no known container format)") }
+            return bad("can't open it (\(error.message))")
+        } catch {
+            return bad("can't open it (\(error))")
+        }
+        guard let videoIndex = demuxer.bestStream(.video), demuxer.streams[videoIndex].kind == .video else {
+            return bad("no video stream")
+        }
+        let video = demuxer.streams[videoIndex]
+        do {
+            _ = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
+        } catch {
+            return bad("no decoder for its \(video.codecName) video")
+        }
+        guard video.width > 0, video.height > 0 else { return bad("video has no picture size (damaged header?)") }
+
+        var duration = video.duration ?? 0
+        if duration <= 0, let total = demuxer.duration {
+            let start = video.startTime.map { Double($0) * video.timeBase.value } ?? 0
+            duration = total - max(0, start)
+        }
+        guard duration > 0 else { return bad("video duration unknown (damaged or still image?)") }
+
+        var rate = video.averageFrameRate
+        if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
+        if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
+
+        var audio: ClipInfo.AudioInfo?
+        if let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+            let stream = demuxer.streams[audioIndex]
+            audio = ClipInfo.AudioInfo(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels)
+        }
+        return .success(ClipInfo(
+            path: path, container: demuxer.formatName, videoCodec: video.codecName,
+            codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
+            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced, pixelFormat: video.pixelFormatName,
+            duration: duration, audio: audio))
+    }
+}
+
+/// Fixed slots written by concurrent workers, one slot each.
+///
+/// SAFETY: each index is written by exactly one worker, under the lock.
+private final class ResultSlots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    var values: [Value?] { lock.withLock { slots } }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The output canvas every clip is normalised to.
+public struct Canvas: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var frameRate: Rational
+    public var sampleRate: Int
+}
+
+/// Where a clip's picture lands on the canvas: scaled to `scaledWidth` x
+/// `scaledHeight`, then placed at (`x`, `y`) (contain) or cropped from there (cover).
+public struct Placement: Sendable, Equatable {
+    public var scaledWidth: Int
+    public var scaledHeight: Int
+    public var x: Int
+    public var y: Int
+
+    /// Even sizes and offsets keep 4:2:0 chroma aligned.
+    public static func fit(displayWidth: Int, displayHeight: Int, into canvas: Canvas, mode: Fit) -> Placement {
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+        let scaleX = Double(canvas.width) / Double(max(displayWidth, 1))
+        let scaleY = Double(canvas.height) / Double(max(displayHeight, 1))
+        switch mode {
+        case .stretch:
+            return Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0)
+        case .contain, .cover:
+            let scale = mode == .contain ? min(scaleX, scaleY) : max(scaleX, scaleY)
+            var width = even(Double(displayWidth) * scale), height = even(Double(displayHeight) * scale)
+            if mode == .contain { width = min(width, canvas.width); height = min(height, canvas.height) }
+            else { width = max(width, canvas.width); height = max(height, canvas.height) }
+            let x = (abs(canvas.width - width) / 4) * 2, y = (abs(canvas.height - height) / 4) * 2
+            return Placement(scaledWidth: width, scaledHeight: height, x: x, y: y)
+        }
+    }
+}
+
+/// One clip's place in the output.
+public struct PlannedClip: Sendable {
+    public var index: Int
+    public var info: ClipInfo
+    /// Output frames this clip contributes, overlaps included.
+    public var frameCount: Int
+    /// Output frame at which the clip starts.
+    public var startFrame: Int
+    public var placement: Placement
+}
+
+/// The meeting of clip `index` and clip `index + 1`.
+public struct PlannedJoin: Sendable {
+    public var index: Int
+    public var transition: TransitionKind
+    /// Frames during which both clips show (0 for a cut).
+    public var frameCount: Int
+}
+
+/// Who plays when, in whole output frames, and exactly how many audio samples
+/// belong to each stretch of frames.
+public struct Plan: Sendable {
+    public var canvas: Canvas
+    public var clips: [PlannedClip]
+    public var joins: [PlannedJoin]
+    public var warnings: [String]
+
+    public var totalFrames: Int {
+        guard let last = clips.last else { return 0 }
+        return last.startFrame + last.frameCount
+    }
+
+    public var duration: Double { Double(totalFrames) / canvas.frameRate.value }
+
+    /// The first audio sample of output frame `frame`. Rounding each boundary
+    /// from the frame count (rather than adding per-frame sizes) never drifts.
+    public func sampleIndex(atFrame frame: Int) -> Int {
+        let rate = canvas.frameRate
+        let numerator = frame * canvas.sampleRate * rate.denominator
+        return (numerator + rate.numerator / 2) / rate.numerator
+    }
+
+    public init(clips infos: [ClipInfo], settings: StitchSettings) throws {
+        guard let first = infos.first else { throw SegueError.usage("no clips to stitch") }
+        var rate = settings.frameRate ?? first.frameRate
+        if !rate.isValid { rate = Rational(30, 1) }
+        canvas = Canvas(width: settings.width ?? evenCeiling(first.displayWidth),
+                        height: settings.height ?? evenCeiling(first.displayHeight),
+                        frameRate: rate.reduced, sampleRate: settings.sampleRate)
+        warnings = []
+        let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
+
+        let requested = Int(((settings.transitionDuration ?? settings.transition.defaultDuration) * rate.value).rounded())
+        joins = []
+        for index in infos.indices.dropLast() where settings.transition != .none {
+            // A clip shares at most half of itself with each neighbour when it has two joins.
+            let left = index == 0 ? counts[index] : counts[index] / 2
+            let right = index + 1 == infos.count - 1 ? counts[index + 1] : counts[index + 1] / 2
+            let frames = min(requested, left, right)
+            if frames < requested {
+                let seconds = Double(frames) / rate.value
+                warnings.append("join \(index + 1) (\(infos[index].path) → \(infos[index + 1].path)): clip too short for a "
+                                + "\(Self.seconds(Double(requested) / rate.value)) transition, shortened to \(Self.seconds(seconds))")
+            }
+            joins.append(PlannedJoin(index: index, transition: settings.transition, frameCount: frames))
+        }
+        if settings.transition == .none {
+            joins = infos.indices.dropLast().map { PlannedJoin(index: $0, transition: .none, frameCount: 0) }
+        }
+
+        clips = []
+        var start = 0
+        for (index, info) in infos.enumerated() {
+            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight,
+                                          into: canvas, mode: settings.fit)
+            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement))
+            start += counts[index] - (index < joins.count ? joins[index].frameCount : 0)
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.2f s", value)
+    }
+}
+
+private func evenCeiling(_ value: Int) -> Int { max(2, (value + 1) / 2 * 2) }

@@ -1,0 +1,54 @@
+/// How clips meet.
+public enum TransitionKind: String, Sendable, CaseIterable {
+    case none, fade, slideLeft = "slide-left", slideRight = "slide-right", slideUp = "slide-up", slideDown = "slide-down"
+
+    /// Parses the command line's names; plain `slide` means left.
+    public init?(name: String) {
+        if name == "slide" { self = .slideLeft } else if let kind = TransitionKind(rawValue: name) { self = kind } else { return nil }
+    }
+
+    /// The seed player's durations: 1 s for a fade, 0.3 s for a slide.
+    public var defaultDuration: Double {
+        switch self {
+        case .none: return 0
+        case .fade: return 1.0
+        default: return 0.3
+        }
+    }
+}
+
+/// How a clip fills a canvas of another shape.
+public enum Fit: String, Sendable, CaseIterable {
+    /// Whole picture visible, bars where the shapes differ.
+    case contain
+    /// Canvas filled, the overflow cropped.
+    case cover
+    /// Canvas filled, the picture distorted.
+    case stretch
+}
+
+public enum VideoCodecChoice: String, Sendable, CaseIterable {
+    case h264, hevc
+}
+
+/// Everything the user chose about the output. Nil means "from the first clip".
+public struct StitchSettings: Sendable {
+    public var width: Int?
+    public var height: Int?
+    public var frameRate: Rational?
+    public var fit: Fit = .contain
+    public var transition: TransitionKind = .none
+    /// Seconds; nil means the transition's default.
+    public var transitionDuration: Double?
+    public var codec: VideoCodecChoice = .h264
+    public var crf = 23
+    public var preset = "medium"
+    public var audioBitRate = 128_000
+    public var includeAudio = true
+    public var sampleRate = 48_000
+    public var overwrite = false
+    /// Debugging: open each clip only when it is needed, to measure what preloading hides.
+    public var preload = true
+
+    public init() {}
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SegueKit
+
+@main
+struct Segue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segue",
+        abstract: "Join video clips into one gapless MP4, with cuts, fades or slides between them.",
+        discussion: """
+        Examples:
+          segue stitch a.mp4 b.mov c.mp4 -o out.mp4
+          segue stitch clips.txt -o reel.mp4 --transition fade --size 1280x720 --fps 30
+          segue probe clips.txt
+        """,
+        version: "0.1.0",
+        subcommands: [Stitch.self, Probe.self],
+        defaultSubcommand: Stitch.self
+    )
+
+    /// Parses and runs like `ParsableCommand.main()`, but bad usage exits 2 (the
+    /// contract in DESIGN.md), not the argument parser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as SegueError {
+            Terminal.error(error.description)
+            Foundation.exit(error.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Self.exit(withError: error)
+            }
+            if code == .validationFailure {
+                Terminal.error(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            Self.exit(withError: error)
+        }
+    }
+}
+
+/// Where messages go: everything but the output file is written to stderr.
+enum Terminal {
+    static let isInteractive = isatty(STDERR_FILENO) == 1
+
+    static func error(_ message: String) {
+        for line in message.split(separator: "\n", omittingEmptySubsequences: true) {
+            write("segue: error: \(line)\n")
+        }
+    }
+
+    static func warning(_ message: String) {
+        write("segue: warning: \(message)\n")
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
