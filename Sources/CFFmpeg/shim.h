@@ -31,12 +31,6 @@ static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// AV_TIME_BASE_Q (microseconds), the unit of AVFormatContext.duration.
 static inline AVRational cffmpeg_time_base_q(void) { return AV_TIME_BASE_Q; }
 
-/// AV_CHANNEL_LAYOUT_STEREO.
-static inline AVChannelLayout cffmpeg_channel_layout_stereo(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
-    return layout;
-}
-
 /// Quiets libav's own logging below the given level; av_log is variadic.
 static inline void cffmpeg_set_log_level(int level) { av_log_set_level(level); }
 

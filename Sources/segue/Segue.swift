@@ -33,7 +33,9 @@ struct Segue: ParsableCommand {
                 Self.exit(withError: error)
             }
             if code == .validationFailure {
-                Terminal.error(fullMessage(for: error))
+                var message = fullMessage(for: error)
+                if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+                Terminal.error(message)
                 Foundation.exit(2)
             }
             Self.exit(withError: error)

@@ -21,7 +21,7 @@ struct Stitch: ParsableCommand {
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
 
-    @Option(name: .short, help: "The MP4 file to write.")
+    @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
     var output: String
 
     @Option(help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down.")

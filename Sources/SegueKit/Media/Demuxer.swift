@@ -37,6 +37,7 @@ final class Demuxer {
     let streams: [StreamInfo]
 
     init(url: String) throws {
+        LibAV.quietLogs
         self.url = url
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&context, url, nil, nil), "avformat_open_input")

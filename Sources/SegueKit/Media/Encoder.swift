@@ -59,12 +59,12 @@ final class Encoder {
         }
     }
 
-    /// FFmpeg's native AAC encoder, planar float, stereo.
-    static func aac(sampleRate: Int, bitRate: Int, globalHeader: Bool) throws -> Encoder {
+    /// FFmpeg's native AAC encoder, planar float.
+    static func aac(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {
         try Encoder(codecName: "aac", options: [:], globalHeader: globalHeader) { context in
             context.pointee.sample_rate = Int32(sampleRate)
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            context.pointee.ch_layout = cffmpeg_channel_layout_stereo()
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
             context.pointee.bit_rate = Int64(bitRate)
             context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         }
@@ -106,6 +106,7 @@ final class Muxer {
 
     /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
     init(path: String, format: String) throws {
+        LibAV.quietLogs
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2")
         self.context = context
@@ -130,10 +131,19 @@ final class Muxer {
         (context!.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
     }
 
-    /// Adds a stream carrying `encoder`'s output; returns its index.
-    func addStream(for encoder: Encoder) throws -> Int {
+    /// Adds a stream carrying `encoder`'s output; returns its index. A video
+    /// stream may carry a display rotation (clockwise degrees) for players.
+    func addStream(for encoder: Encoder, rotation: Int = 0) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try encoder.copyParameters(to: stream)
+        if rotation != 0 {
+            let size = 9 * MemoryLayout<Int32>.size
+            guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
+                fatalError("av_stream_new_side_data: out of memory")
+            }
+            // av_display_rotation_set takes clockwise degrees (av_display_rotation_get answers counter-clockwise).
+            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
+        }
         timeBases.append(encoder.timeBase)
         return Int(stream.pointee.index)
     }

@@ -10,7 +10,7 @@ struct FFmpegError: Error, CustomStringConvertible {
     var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        return string(fromCString: buffer)
     }
 
     var description: String { "\(call): \(message)" }
@@ -47,11 +47,16 @@ func step(_ code: Int32, _ call: @autoclosure () -> String) throws -> Step {
     return .ready
 }
 
-/// Library-wide libav setup: keeps libav's own log quiet so that our messages,
-/// which name the clip, are the ones users read.
+/// Library-wide libav setup.
 enum LibAV {
-    static func quietLogs() {
-        cffmpeg_set_log_level(AV_LOG_ERROR)
-    }
+    /// Keeps libav's own log quiet so that our messages, which name the clip,
+    /// are the ones users read. Runs once, from whichever wrapper opens first.
+    static let quietLogs: Void = cffmpeg_set_log_level(AV_LOG_FATAL)
     static let noTimestamp = cffmpeg_nopts_value()
+}
+
+/// The text of a NUL-terminated C buffer.
+func string(fromCString buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
 }

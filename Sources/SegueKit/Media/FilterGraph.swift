@@ -35,7 +35,7 @@ final class FilterGraph {
         av_channel_layout_describe(&layout, &name, name.count)
         let format = String(cString: av_get_sample_fmt_name(AVSampleFormat(template.pointer.pointee.format)))
         let arguments = "time_base=1/\(template.sampleRate):sample_rate=\(template.sampleRate)"
-            + ":sample_fmt=\(format):channel_layout=\(String(cString: name))"
+            + ":sample_fmt=\(format):channel_layout=\(string(fromCString: name))"
         try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description)
     }
 

@@ -4,15 +4,10 @@ import Foundation
 /// stitcher can prepare the next pictures while the encoder works, and memory
 /// stays flat however long the output is.
 final class OutputWriter: @unchecked Sendable {
-    // SAFETY: the muxer, encoders and packet are created on the caller's thread
-    // and from then on touched only by the writer thread (`run`); `failure` is
-    // guarded by `lock`; frames arrive through the queue, handed over whole.
-    private let muxer: Muxer
-    private let videoEncoder: Encoder
-    private let audioEncoder: Encoder?
-    private let videoStream: Int
-    private let audioStream: Int
-    private let packet = Packet()
+    // SAFETY: `sink` is created on the caller's thread and from then on touched
+    // only by the writer thread (`run`); `failure` is guarded by `lock`; frames
+    // arrive through the queue, handed over whole.
+    private let sink: EncodingSink
     private let queue = BoundedQueue<Handoff<Item>>(capacity: 8)
     private let lock = NSLock()
     private var failure: Error?
@@ -27,27 +22,14 @@ final class OutputWriter: @unchecked Sendable {
     }
 
     /// Samples per audio frame the encoder takes.
-    let audioFrameSize: Int
+    var audioFrameSize: Int { sink.audioFrameSize }
 
     init(path: String, canvas: Canvas, settings: StitchSettings) throws {
-        muxer = try Muxer(path: path, format: "mp4")
-        videoEncoder = try Encoder.video(
-            codec: settings.codec == .hevc ? .hevc : .h264, width: canvas.width, height: canvas.height,
-            frameRate: canvas.frameRate, crf: settings.crf, preset: settings.preset,
-            globalHeader: muxer.needsGlobalHeader)
-        videoStream = try muxer.addStream(for: videoEncoder)
-        if settings.includeAudio {
-            let encoder = try Encoder.aac(sampleRate: canvas.sampleRate, bitRate: settings.audioBitRate,
-                                          globalHeader: muxer.needsGlobalHeader)
-            audioEncoder = encoder
-            audioStream = try muxer.addStream(for: encoder)
-            audioFrameSize = max(encoder.frameSize, 1)
-        } else {
-            audioEncoder = nil
-            audioStream = -1
-            audioFrameSize = 1024
-        }
-        try muxer.writeHeader(options: ["movflags": "+faststart"])
+        var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
+                                         codec: settings.codec, crf: settings.crf, preset: settings.preset)
+        format.audio = settings.includeAudio
+            ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        sink = try EncodingSink(path: path, format: format)
         let thread = Thread { [self] in run() }
         thread.name = "segue-encoder"
         thread.start()
@@ -95,21 +77,10 @@ final class OutputWriter: @unchecked Sendable {
         do {
             while let item = queue.pop()?.value {
                 switch item {
-                case .picture(let frame):
-                    try videoEncoder.send(frame)
-                    try drain(videoEncoder, to: videoStream)
-                case .sound(let frame):
-                    guard let audioEncoder else { continue }
-                    try audioEncoder.send(frame)
-                    try drain(audioEncoder, to: audioStream)
+                case .picture(let frame): try sink.encode(picture: frame)
+                case .sound(let frame): try sink.encode(sound: frame)
                 case .end:
-                    try videoEncoder.sendEndOfStream()
-                    try drain(videoEncoder, to: videoStream)
-                    if let audioEncoder {
-                        try audioEncoder.sendEndOfStream()
-                        try drain(audioEncoder, to: audioStream)
-                    }
-                    try muxer.finish()
+                    try sink.finish()
                     queue.close()
                 }
             }
@@ -117,15 +88,6 @@ final class OutputWriter: @unchecked Sendable {
             lock.withLock { failure = error }
             queue.close()
             while queue.pop() != nil {} // release queued frames
-        }
-    }
-
-    private func drain(_ encoder: Encoder, to stream: Int) throws {
-        while try encoder.receive(into: packet) == .ready {
-            // A picture lasts one tick of 1/fps; libx264 leaves it unset, and
-            // the muxer needs it for the last frame's duration.
-            if stream == videoStream && packet.duration == 0 { packet.duration = 1 }
-            try muxer.write(packet, stream: stream)
         }
     }
 }

@@ -32,7 +32,6 @@ public enum Prober {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size == 0 { return bad("file is empty") }
         }
-        LibAV.quietLogs()
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(url: path)

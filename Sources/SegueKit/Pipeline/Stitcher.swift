@@ -43,7 +43,6 @@ public final class Stitcher {
     /// Runs the whole stitch; `progress` is called a few times a second.
     public func run(progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
-        LibAV.quietLogs()
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
