@@ -83,6 +83,9 @@ struct Stitch: ParsableCommand {
             throw ValidationError("--fps must be a positive number or fraction up to 240, e.g. 30 or 30000/1001")
         }
         guard (0...51).contains(crf) else { throw ValidationError("--crf must be from 0 to 51") }
+        guard StitchOptions.presets.contains(preset) else {
+            throw ValidationError("unknown preset '\(preset)' (\(StitchOptions.presets.joined(separator: ", ")))")
+        }
         guard StitchOptions.parseBitRate(audioBitrate) != nil else {
             throw ValidationError("--audio-bitrate must be like 128k or 128000 (8k to 512k)")
         }
@@ -114,8 +117,17 @@ struct Stitch: ParsableCommand {
         if !quiet { plan.warnings.forEach(Terminal.warning) }
 
         let progress = ProgressPrinter(enabled: !quiet)
-        let report = try Stitcher(plan: plan, settings: settings, outputPath: output).run(progress: progress.update)
-        progress.clear()
+        let stop = StopRequest()
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { stop.stop(signal: $0) }
+        defer { signals.cancel() }
+        let report: StitchReport
+        do {
+            report = try Stitcher(plan: plan, settings: settings, outputPath: output).run(stop: stop, progress: progress.update)
+            progress.clear()
+        } catch {
+            progress.clear()
+            throw error
+        }
         if !quiet {
             report.warnings.filter { !plan.warnings.contains($0) }.forEach(Terminal.warning)
             Terminal.write(StitchOptions.summary(report) + "\n")
@@ -125,6 +137,9 @@ struct Stitch: ParsableCommand {
 
 /// Parsing and wording shared by the commands.
 enum StitchOptions {
+    /// The presets libx264 and libx265 share.
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
     static func parseSize(_ text: String) -> (Int, Int)? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
@@ -202,5 +217,25 @@ final class ProgressPrinter {
 
     func clear() {
         if drewBar { Terminal.write("\r\u{1B}[K") }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a stop request, so the stitch can remove its
+/// temporary file and exit 130 or 143 instead of dying mid-write.
+final class SignalWatcher {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        for number in signals {
+            signal(number, SIG_IGN) // the dispatch source receives it instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        sources.forEach { $0.cancel() }
     }
 }

@@ -21,7 +21,8 @@ enum SegueTool {
         return candidates[0].appendingPathComponent("segue")
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs the tool; `whileRunning` is called once it has started.
+    static func run(_ arguments: [String], whileRunning: ((Process) -> Void)? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -29,6 +30,7 @@ enum SegueTool {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        whileRunning?(process)
         // Read before waiting so a full pipe can't block the tool.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()

@@ -112,6 +112,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(rows.first?["rotation"] as? Int, 90)
     }
 
+    func testInterruptStopsQuicklyLeavesNothingAndExits130() throws {
+        // A job long enough to interrupt: the clip forty times, at a slow preset.
+        let list = try file("long.txt", contents: Data(String(repeating: try goodClip() + "\n", count: 40).utf8))
+        let output = store.outputPath("interrupted")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: output))
+        let partial = Stitcher.temporaryPath(for: output)
+        var stoppedAfter = 0.0
+        let result = try SegueTool.run(["stitch", list, "-o", output, "-y", "--preset", "veryslow", "--size", "640x360"]) { process in
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: partial) && Date() < deadline { usleep(10_000) }
+            usleep(200_000)
+            let start = Date()
+            process.interrupt()
+            process.waitUntilExit()
+            stoppedAfter = Date().timeIntervalSince(start)
+        }
+        XCTAssertEqual(result.status, 130, result.standardError)
+        XCTAssertLessThan(stoppedAfter, 1.0, "stops within a second")
+        XCTAssertTrue(result.standardError.contains("SIGINT"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: partial), "temporary file removed")
+        XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "precious", "existing output untouched")
+    }
+
     func testHelpShowsExamples() throws {
         let result = try SegueTool.run(["stitch", "--help"])
         XCTAssertEqual(result.status, 0)

@@ -70,3 +70,20 @@ public func peakMemoryBytes() -> Int {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
 }
+
+/// A stop request that another thread (a signal handler's queue) may raise
+/// while a stitch runs; the stitcher checks it once per frame.
+///
+/// SAFETY: `requested` is read and written under `lock`.
+public final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested: Int32?
+
+    public init() {}
+
+    /// Asks the stitch to stop because of `signal`.
+    public func stop(signal: Int32) { lock.withLock { if requested == nil { requested = signal } } }
+
+    /// The signal that asked for a stop, if any.
+    public var signal: Int32? { lock.withLock { requested } }
+}

@@ -40,8 +40,9 @@ public final class Stitcher {
         }
     }
 
-    /// Runs the whole stitch; `progress` is called a few times a second.
-    public func run(progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
+    /// Runs the whole stitch; `progress` is called a few times a second, and
+    /// raising `stop` ends it within a frame, with nothing written.
+    public func run(stop: StopRequest = StopRequest(), progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
@@ -54,8 +55,9 @@ public final class Stitcher {
             throw SegueError.stitchFailed("\(outputPath): can't start writing (\(Stitcher.describe(error)))")
         }
         do {
-            var report = try stitch(into: writer, started: started, progress: progress)
+            var report = try stitch(into: writer, started: started, stop: stop, progress: progress)
             try writing { try writer.finish() }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             guard rename(temporary, outputPath) == 0 else {
                 throw SegueError.stitchFailed("\(outputPath): can't move the finished file into place (\(String(cString: strerror(errno))))")
             }
@@ -69,7 +71,7 @@ public final class Stitcher {
         }
     }
 
-    private func stitch(into writer: OutputWriter, started: Double,
+    private func stitch(into writer: OutputWriter, started: Double, stop: StopRequest,
                         progress: ((StitchProgress) -> Void)?) throws -> StitchReport {
         let canvas = plan.canvas
         let clips = plan.clips
@@ -88,6 +90,7 @@ public final class Stitcher {
             plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
         }
         func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             picture.pts = Int64(frame)
             try writing { try writer.submit(picture: picture) }
             if let sound {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What went wrong, said for the user: which file, what happened, what to do.
 public enum SegueError: Error, CustomStringConvertible, Equatable {
     /// Inputs that can't be used; all of them, found before any work started.
@@ -10,6 +12,8 @@ public enum SegueError: Error, CustomStringConvertible, Equatable {
     case outputFolder(String, reason: String)
     /// Stitching started and failed; nothing was written.
     case stitchFailed(String)
+    /// Stopped by a signal (SIGINT, SIGTERM); nothing was written.
+    case interrupted(signal: Int32)
 
     public var description: String {
         switch self {
@@ -23,6 +27,8 @@ public enum SegueError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(reason)"
         case .stitchFailed(let message):
             return message
+        case .interrupted(let signal):
+            return "stopped by \(signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"); nothing was written"
         }
     }
 
@@ -31,6 +37,7 @@ public enum SegueError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .badInputs, .usage, .outputExists, .outputFolder: return 2
         case .stitchFailed: return 1
+        case .interrupted(let signal): return 128 + signal
         }
     }
 }
