@@ -28,6 +28,8 @@ final class ClipSource {
     private var pictureHead = 0
     private var samples: [[Float]] = [[], []]
     private var sampleHead = 0
+    /// Samples replaced by silence before they were decoded (see `nextSamples`).
+    private var samplesOwed = 0
     private var endOfInput = false
     private var lastPicture: Frame?
 
@@ -90,10 +92,14 @@ final class ClipSource {
         // Bound how far video may run ahead while looking for audio, so a badly
         // interleaved file can't fill memory with pictures.
         let pictureLimit = max(30, Int(canvas.frameRate.value * 2))
-        while samples[0].count - sampleHead < count, !endOfInput, audioDecoder != nil,
+        while samples[0].count - sampleHead < count + samplesOwed, !endOfInput, audioDecoder != nil,
               pictures.count - pictureHead < pictureLimit {
             try pump()
         }
+        // Audio that arrives after silence stood in for it is dropped, so it can't fall behind.
+        let skipped = min(samplesOwed, samples[0].count - sampleHead)
+        sampleHead += skipped
+        samplesOwed -= skipped
         let available = min(count, samples[0].count - sampleHead)
         var chunk = samples.map { Array($0[sampleHead..<(sampleHead + available)]) }
         sampleHead += available
@@ -103,6 +109,7 @@ final class ClipSource {
         }
         if available < count {
             samplesPadded += count - available
+            if !endOfInput { samplesOwed += count - available }
             for channel in chunk.indices { chunk[channel].append(contentsOf: repeatElement(0, count: count - available)) }
         }
         return chunk
