@@ -5,7 +5,17 @@ import SegueKit
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what Segue sees in each clip, and whether it can use it.",
-        discussion: "Exit codes: 0 all usable; 2 some input is not usable."
+        discussion: """
+        One row per clip: container, video codec, coded size, display size (after
+        rotation and pixel aspect), rotation, frame rate (VFR when variable),
+        duration, audio, and a verdict.
+
+        Examples:
+          segue probe clips.txt
+          segue probe a.mp4 b.mov --json
+
+        Exit codes: 0 all usable; 2 some input is not usable.
+        """
     )
 
     @Argument(help: "Media files and clip lists.")
@@ -15,46 +25,65 @@ struct Probe: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (paths, badLists) = ClipList.expand(inputs)
-        let results = paths.map { Prober.probe($0) }
+        let list = ClipList.expand(inputs)
+        let results: [Result<ClipInfo, BadInput>] = list.bad.map { .failure($0) } + list.entries.map { Prober.probe($0) }
         if json {
-            var rows: [[String: Any]] = badLists.map { ["path": $0.path, "usable": false, "reason": $0.reason] }
-            for result in results {
-                switch result {
-                case .success(let info):
-                    var row: [String: Any] = [
-                        "path": info.path, "usable": true, "container": info.container, "videoCodec": info.videoCodec,
-                        "codedWidth": info.codedWidth, "codedHeight": info.codedHeight,
-                        "displayWidth": info.displayWidth, "displayHeight": info.displayHeight,
-                        "rotation": info.rotation, "frameRate": info.frameRate.value, "pixelFormat": info.pixelFormat,
-                        "duration": info.duration,
-                    ]
-                    if let audio = info.audio {
-                        row["audio"] = ["codec": audio.codec, "sampleRate": audio.sampleRate, "channels": audio.channels]
-                    }
-                    rows.append(row)
-                case .failure(let bad):
-                    rows.append(["path": bad.path, "usable": false, "reason": bad.reason])
-                }
-            }
+            let rows = results.map(Self.jsonRow)
             let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            for bad in badLists { print("\(bad.path)  unusable: \(bad.reason)") }
-            for result in results {
-                switch result {
-                case .success(let info):
-                    let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \($0.channels) ch" } ?? "no audio"
-                    print("\(info.path)  \(info.videoCodec) \(info.codedWidth)x\(info.codedHeight)"
-                          + " → \(info.displayWidth)x\(info.displayHeight) rot \(info.rotation)"
-                          + String(format: " %.3f fps %.2f s", info.frameRate.value, info.duration)
-                          + "  \(audio)  usable")
-                case .failure(let bad):
-                    print("\(bad.path)  unusable: \(bad.reason)")
-                }
+            print(Self.table(results))
+        }
+        if results.contains(where: { if case .failure = $0 { true } else { false } }) { throw ExitCode(2) }
+    }
+
+    static func jsonRow(_ result: Result<ClipInfo, BadInput>) -> [String: Any] {
+        switch result {
+        case .failure(let bad):
+            return ["path": bad.path, "usable": false, "reason": bad.reason]
+        case .success(let info):
+            var row: [String: Any] = [
+                "path": info.path, "usable": true, "container": info.container, "videoCodec": info.videoCodec,
+                "codedWidth": info.codedWidth, "codedHeight": info.codedHeight,
+                "displayWidth": info.displayWidth, "displayHeight": info.displayHeight,
+                "rotation": info.rotation, "frameRate": info.frameRate.value, "variableFrameRate": info.variableFrameRate,
+                "pixelFormat": info.pixelFormat, "duration": info.duration,
+            ]
+            row["audio"] = info.audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
+            return row
+        }
+    }
+
+    static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
+        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO", "VERDICT"]]
+        for result in results {
+            switch result {
+            case .failure(let bad):
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+            case .success(let info):
+                let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
+                rows.append([
+                    info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
+                    "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
+                    String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
+                    String(format: "%.2f s", info.duration), audio, "usable",
+                ])
             }
         }
-        let allUsable = badLists.isEmpty && results.allSatisfy { if case .success = $0 { true } else { false } }
-        if !allUsable { throw ExitCode(2) }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func channels(_ count: Int) -> String {
+        switch count {
+        case 1: return "mono"
+        case 2: return "stereo"
+        case 6: return "5.1"
+        default: return "\(count) ch"
+        }
     }
 }

@@ -7,16 +7,24 @@ struct Stitch: ParsableCommand {
         abstract: "Stitch clips (files or clip lists) into one MP4.",
         discussion: """
         An input is a media file or a clip list: a .txt file with one path per
-        line, # comments, paths relative to the list's folder.
+        line (# comments, paths relative to the list's folder), an ffconcat
+        script (file, inpoint, outpoint, duration), or a .json manifest with
+        per-clip in/out points and per-join transitions.
 
         Examples:
           segue stitch a.mp4 b.mp4 c.mp4 -o out.mp4
           segue stitch clips.txt -o reel.mp4 --transition fade
-          segue stitch clips.txt -o reel.mp4 --transition slide-up --transition-duration 0.5 --size 1080x1920 --fit cover
+          segue stitch list.ffconcat -o reel.mp4 --transition fade --transition-duration 0.5
+          segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
+          segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
 
-        Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs (nothing written).
+        Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
+        (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
         """
     )
+
+    // Options without a default here: a manifest's output settings fill what
+    // the command line leaves out, and the defaults come last.
 
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
@@ -24,14 +32,14 @@ struct Stitch: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
     var output: String
 
-    @Option(help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down.")
-    var transition: String = "none"
+    @Option(help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down (default: none).")
+    var transition: String?
 
-    @Option(help: "Seconds each transition lasts (default 1.0 for fade, 0.3 for slide).")
+    @Option(help: "Seconds each transition lasts (default: 1.0 for fade, 0.3 for slide).")
     var transitionDuration: Double?
 
-    @Option(help: "overlap: clips overlap during a transition (the output is shorter).")
-    var mode: String = "overlap"
+    @Option(help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time (default: overlap).")
+    var mode: String?
 
     @Option(help: "Output size WxH (default: the first clip's display size).")
     var size: String?
@@ -39,23 +47,26 @@ struct Stitch: ParsableCommand {
     @Option(help: "Output frame rate, e.g. 30 or 30000/1001 (default: the first clip's).")
     var fps: String?
 
-    @Option(help: "How a clip of another shape fills the canvas: contain, cover or stretch.")
-    var fit: Fit = .contain
+    @Option(help: "How a clip of another shape fills the canvas: contain, cover or stretch (default: contain).")
+    var fit: Fit?
 
-    @Option(help: "Video codec: h264 or hevc.")
-    var codec: VideoCodecChoice = .h264
+    @Option(help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1) (default: h264).")
+    var codec: VideoCodecChoice?
 
-    @Option(help: "Constant rate factor (0-51, lower is better quality).")
-    var crf: Int = 23
+    @Option(help: "Constant rate factor, 0-51, lower is better quality (default: 23).")
+    var crf: Int?
 
-    @Option(help: "Encoder preset (ultrafast ... veryslow).")
-    var preset: String = "medium"
+    @Option(help: "Encoder preset, ultrafast ... veryslow (default: medium).")
+    var preset: String?
 
-    @Option(help: "Audio bit rate in bits per second, or with k (e.g. 192k).")
-    var audioBitrate: String = "128k"
+    @Option(help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: 128k).")
+    var audioBitrate: String?
 
     @Flag(help: "Leave the audio out.")
     var noAudio = false
+
+    @Option(help: ArgumentHelp("Write a JSON report of the stitch to this file.", valueName: "FILE.json"))
+    var report: String?
 
     @Flag(name: .short, help: "Overwrite the output file if it exists.")
     var y = false
@@ -68,107 +79,90 @@ struct Stitch: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
-        guard TransitionKind(name: transition) != nil else {
+        if let transition, TransitionKind(name: transition) == nil {
             throw ValidationError("unknown transition '\(transition)' (none, fade, slide, slide-left, slide-right, slide-up, slide-down)")
         }
         if let transitionDuration, !(transitionDuration > 0 && transitionDuration <= 60) {
             throw ValidationError("--transition-duration must be more than 0 and at most 60 seconds")
         }
-        guard mode == "overlap" || mode == "freeze" else { throw ValidationError("unknown mode '\(mode)' (overlap, freeze)") }
-        if mode == "freeze" { throw ValidationError("--mode freeze is not available yet") }
-        if let size, StitchOptions.parseSize(size) == nil {
+        if let mode, TransitionMode(rawValue: mode) == nil { throw ValidationError("unknown mode '\(mode)' (overlap, freeze)") }
+        if let size, OutputValues.size(size) == nil {
             throw ValidationError("--size must be WxH with even numbers from 2 to 8192, e.g. 1280x720")
         }
-        if let fps, StitchOptions.parseRate(fps) == nil {
+        if let fps, OutputValues.frameRate(fps) == nil {
             throw ValidationError("--fps must be a positive number or fraction up to 240, e.g. 30 or 30000/1001")
         }
-        guard (0...51).contains(crf) else { throw ValidationError("--crf must be from 0 to 51") }
-        guard StitchOptions.presets.contains(preset) else {
-            throw ValidationError("unknown preset '\(preset)' (\(StitchOptions.presets.joined(separator: ", ")))")
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be from 0 to 51") }
+        if let preset, !OutputValues.presets.contains(preset) {
+            throw ValidationError("unknown preset '\(preset)' (\(OutputValues.presets.joined(separator: ", ")))")
         }
-        guard StitchOptions.parseBitRate(audioBitrate) != nil else {
+        if let audioBitrate, OutputValues.bitRate(audioBitrate) == nil {
             throw ValidationError("--audio-bitrate must be like 128k or 128000 (8k to 512k)")
         }
         if output.isEmpty { throw ValidationError("-o needs a file name") }
+        if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
+    }
+
+    /// The command line over the manifest over the defaults.
+    func settings(with manifest: ManifestOutput?) -> StitchSettings {
+        var settings = StitchSettings()
+        if let size = size.flatMap(OutputValues.size) ?? manifest?.size { (settings.width, settings.height) = size }
+        settings.frameRate = fps.flatMap(OutputValues.frameRate) ?? manifest?.frameRate
+        settings.fit = fit ?? manifest?.fit ?? .contain
+        settings.transition = transition.flatMap(TransitionKind.init(name:)) ?? manifest?.transition ?? .none
+        settings.transitionDuration = transitionDuration ?? manifest?.transitionDuration
+        settings.mode = mode.flatMap(TransitionMode.init(rawValue:)) ?? manifest?.mode ?? .overlap
+        settings.codec = codec ?? manifest?.codec ?? .h264
+        settings.crf = crf ?? manifest?.crf ?? 23
+        settings.preset = preset ?? manifest?.preset ?? "medium"
+        settings.audioBitRate = audioBitrate.flatMap(OutputValues.bitRate) ?? manifest?.audioBitRate ?? 128_000
+        settings.includeAudio = !noAudio && (manifest?.audio ?? true)
+        settings.overwrite = y
+        settings.preload = !noPreload
+        return settings
     }
 
     func run() throws {
-        var settings = StitchSettings()
-        if let size, let parsed = StitchOptions.parseSize(size) { (settings.width, settings.height) = parsed }
-        if let fps { settings.frameRate = StitchOptions.parseRate(fps) }
-        settings.fit = fit
-        settings.transition = TransitionKind(name: transition)!
-        settings.transitionDuration = transitionDuration
-        settings.codec = codec
-        settings.crf = crf
-        settings.preset = preset
-        settings.audioBitRate = StitchOptions.parseBitRate(audioBitrate)!
-        settings.includeAudio = !noAudio
-        settings.overwrite = y
-        settings.preload = !noPreload
-
         // Everything that can be checked is checked before any encoding.
-        let (paths, badLists) = ClipList.expand(inputs)
+        let list = ClipList.expand(inputs)
+        let settings = settings(with: list.output)
         try Stitcher.checkOutput(output, overwrite: y)
-        let (clips, badClips) = Prober.probeAll(paths)
-        let bad = badLists + badClips
+        if let report { try Stitcher.checkOutput(report, overwrite: true) }
+        let (clips, badClips) = Prober.probeAll(list.entries)
+        let bad = list.bad + badClips
         if !bad.isEmpty { throw SegueError.badInputs(bad) }
-        let plan = try Plan(clips: clips, settings: settings)
+        let plan = try Plan(clips: clips, settings: settings, joins: list.entries.map(\.join))
         if !quiet { plan.warnings.forEach(Terminal.warning) }
 
         let progress = ProgressPrinter(enabled: !quiet)
         let stop = StopRequest()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { stop.stop(signal: $0) }
         defer { signals.cancel() }
-        let report: StitchReport
+        let result: StitchReport
         do {
-            report = try Stitcher(plan: plan, settings: settings, outputPath: output).run(stop: stop, progress: progress.update)
+            result = try Stitcher(plan: plan, settings: settings, outputPath: output).run(stop: stop, progress: progress.update)
             progress.clear()
         } catch {
             progress.clear()
             throw error
         }
+        if let report {
+            do {
+                try result.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: report), options: .atomic)
+            } catch {
+                Terminal.warning("\(report): can't write the report (\(error.localizedDescription)); \(output) was written")
+            }
+        }
         if !quiet {
-            report.warnings.filter { !plan.warnings.contains($0) }.forEach(Terminal.warning)
-            Terminal.write(StitchOptions.summary(report) + "\n")
+            result.warnings.filter { !plan.warnings.contains($0) }.forEach(Terminal.warning)
+            Terminal.write(Summary.line(result) + "\n")
         }
     }
 }
 
-/// Parsing and wording shared by the commands.
-enum StitchOptions {
-    /// The presets libx264 and libx265 share.
-    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-
-    static func parseSize(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (2...8192).contains(width), (2...8192).contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
-        return (width, height)
-    }
-
-    static func parseRate(_ text: String) -> Rational? {
-        let parts = text.split(separator: "/")
-        var rate: Rational?
-        if parts.count == 2, let numerator = Int(parts[0]), let denominator = Int(parts[1]) {
-            rate = Rational(numerator, denominator)
-        } else if parts.count == 1, let whole = Int(parts[0]) {
-            rate = Rational(whole, 1)
-        } else if parts.count == 1, let value = Double(parts[0]) {
-            rate = Rational(Int((value * 1000).rounded()), 1000).reduced
-        }
-        guard let rate, rate.isValid, rate.value <= 240 else { return nil }
-        return rate.reduced
-    }
-
-    static func parseBitRate(_ text: String) -> Int? {
-        let lowered = text.lowercased()
-        let value = lowered.hasSuffix("k") ? Int(lowered.dropLast()).map { $0 * 1000 } : Int(lowered)
-        guard let value, (8000...512_000).contains(value) else { return nil }
-        return value
-    }
-
-    static func summary(_ report: StitchReport) -> String {
+/// The one line a finished stitch prints.
+enum Summary {
+    static func line(_ report: StitchReport) -> String {
         let transitions = Dictionary(grouping: report.joins.filter { $0.frames > 0 }, by: \.transition)
             .map { "\($0.key.rawValue) ×\($0.value.count)" }.sorted().joined(separator: ", ")
         let speed = report.wallSeconds > 0 ? report.duration / report.wallSeconds : 0
@@ -190,7 +184,8 @@ enum StitchOptions {
 extension Fit: ExpressibleByArgument {}
 extension VideoCodecChoice: ExpressibleByArgument {}
 
-/// A live bar on a terminal, a plain line every few seconds otherwise.
+/// A live bar on a terminal, redrawn a few times a second; a plain line every
+/// few seconds otherwise.
 final class ProgressPrinter {
     private let enabled: Bool
     private var lastPlainLine = 0.0

@@ -19,7 +19,7 @@ final class StitchTests: XCTestCase {
         settings.preset = "ultrafast"
         settings.crf = 12
         configure(&settings)
-        let (clips, bad) = Prober.probeAll(paths)
+        let (clips, bad) = Prober.probeAll(paths.map { ClipEntry(path: $0) })
         XCTAssertEqual(bad, [])
         let plan = try Plan(clips: clips, settings: settings)
         let path = store.outputPath()

@@ -83,6 +83,13 @@ final class Demuxer {
         return true
     }
 
+    /// Seeks so that reading resumes at the keyframe at or before `seconds`
+    /// (container time, as stream start times count it).
+    func seek(toSeconds seconds: Double) throws {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
+    }
+
     /// The stream object a decoder is made from (borrowed, owned by the context).
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         context!.pointee.streams[index]!

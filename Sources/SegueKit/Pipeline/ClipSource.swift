@@ -48,7 +48,13 @@ final class ClipSource {
         // frame thread would hold pictures of its own (measured: 24 MB less).
         videoDecoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
         let video = demuxer.streams[videoIndex]
-        videoOrigin = video.startTime ?? 0
+        // A trimmed clip starts at its in point: decoding resumes at the keyframe
+        // before it, and the graphs drop whatever comes before time 0.
+        let start = video.startTime ?? 0
+        videoOrigin = start + ClipSource.rescale(clip.info.inPoint, to: video.timeBase)
+        if clip.info.inPoint > 0 {
+            try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
+        }
 
         if wantsAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
             audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
@@ -85,6 +91,21 @@ final class ClipSource {
         picturesDelivered += 1
         picturesRepeated += 1
         return lastPicture.clone()
+    }
+
+    /// The picture shown last, to hold through a freeze join.
+    func heldPicture() throws -> Frame {
+        guard let lastPicture else { throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded") }
+        return lastPicture.clone()
+    }
+
+    /// The next picture, left in place for `nextPicture`.
+    func peekPicture() throws -> Frame {
+        while pictureHead == pictures.count, !endOfInput { try pump() }
+        guard pictureHead < pictures.count else {
+            throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
+        }
+        return pictures[pictureHead].clone()
     }
 
     /// Exactly `count` samples per channel of the clip's audio, silence where it has none.
@@ -230,6 +251,10 @@ final class ClipSource {
         // async + first_pts=0: silence where the audio starts late or has gaps,
         // trimmed where it starts early, so it stays locked to the pictures.
         "aresample=\(canvas.sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
+    }
+
+    static func rescale(_ seconds: Double, to timeBase: Rational) -> Int64 {
+        Int64((seconds * Double(timeBase.denominator) / Double(timeBase.numerator)).rounded())
     }
 
     static func rescale(_ value: Int64, from: Rational, to: Rational) -> Int64 {

@@ -3,12 +3,12 @@ import Foundation
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
 public enum Prober {
-    /// Probes every path (several at once); returns the usable clips in order
-    /// and every bad one with its reason.
-    public static func probeAll(_ paths: [String]) -> (clips: [ClipInfo], bad: [BadInput]) {
-        let results = ResultSlots<Result<ClipInfo, BadInput>>(count: paths.count)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            results[index] = probe(paths[index])
+    /// Probes every clip (several at once); returns the usable clips in order,
+    /// trimmed to their in and out points, and every bad one with its reason.
+    public static func probeAll(_ entries: [ClipEntry]) -> (clips: [ClipInfo], bad: [BadInput]) {
+        let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
+        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+            results[index] = probe(entries[index])
         }
         var clips: [ClipInfo] = []
         var bad: [BadInput] = []
@@ -20,6 +20,22 @@ public enum Prober {
             }
         }
         return (clips, bad)
+    }
+
+    /// Probes one clip and applies its trim.
+    public static func probe(_ entry: ClipEntry) -> Result<ClipInfo, BadInput> {
+        probe(entry.path).flatMap { info in
+            var info = info
+            if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
+                return .failure(BadInput(path: entry.path, reason: String(
+                    format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, info.sourceDuration)))
+            }
+            info.trim(inPoint: entry.inPoint, outPoint: entry.outPoint)
+            guard info.duration * info.frameRate.value >= 0.5 else {
+                return .failure(BadInput(path: entry.path, reason: "in and out points leave less than one frame"))
+            }
+            return .success(info)
+        }
     }
 
     public static func probe(_ path: String) -> Result<ClipInfo, BadInput> {
@@ -68,11 +84,15 @@ public enum Prober {
             let stream = demuxer.streams[audioIndex]
             audio = ClipInfo.AudioInfo(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels)
         }
-        return .success(ClipInfo(
+        var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
             sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced, pixelFormat: video.pixelFormatName,
-            duration: duration, audio: audio))
+            duration: duration, audio: audio)
+        let base = video.realFrameRate
+        info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
+            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        return .success(info)
     }
 }
 

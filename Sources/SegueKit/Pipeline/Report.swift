@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a stitch did, for the summary line and `--report`.
 public struct StitchReport: Sendable {
     public struct Join: Sendable {
@@ -42,5 +44,57 @@ public struct StitchProgress: Sendable {
     public var etaSeconds: Double? {
         guard framesDone > 0, elapsedSeconds > 0 else { return nil }
         return elapsedSeconds / Double(framesDone) * Double(totalFrames - framesDone)
+    }
+}
+
+extension StitchReport {
+    /// The report as `--report` writes it: inputs with their probed facts, the
+    /// output's settings and facts, planned against actual duration, each join
+    /// with its stall, warnings, wall time and peak memory.
+    public func json(plan: Plan, settings: StitchSettings) throws -> Data {
+        func rounded(_ value: Double, _ places: Double = 1e6) -> Double { (value * places).rounded() / places }
+        let inputs: [[String: Any]] = plan.clips.map { clip in
+            let info = clip.info
+            var input: [String: Any] = [
+                "path": info.path, "container": info.container, "videoCodec": info.videoCodec,
+                "codedWidth": info.codedWidth, "codedHeight": info.codedHeight,
+                "displayWidth": info.displayWidth, "displayHeight": info.displayHeight, "rotation": info.rotation,
+                "frameRate": info.frameRate.description, "variableFrameRate": info.variableFrameRate,
+                "pixelFormat": info.pixelFormat, "duration": rounded(info.duration), "sourceDuration": rounded(info.sourceDuration),
+                "inPoint": rounded(info.inPoint), "startFrame": clip.startFrame, "frames": clip.frameCount,
+            ]
+            input["audio"] = info.audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
+            return input
+        }
+        let stalls = joins.map(\.stallSeconds).sorted()
+        let object: [String: Any] = [
+            "inputs": inputs,
+            "output": [
+                "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
+                "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
+                "frames": frames, "duration": rounded(duration), "plannedDuration": rounded(plannedDuration),
+                "audio": settings.includeAudio ? [
+                    "codec": "aac", "sampleRate": canvas.sampleRate, "channels": 2, "bitRate": settings.audioBitRate,
+                    "samples": audioSamples, "duration": rounded(Double(audioSamples) / Double(canvas.sampleRate)),
+                ] as [String: Any] : NSNull(),
+            ] as [String: Any],
+            "mode": plan.mode.rawValue,
+            "joins": joins.map { join in
+                [
+                    "index": join.index, "from": plan.clips[join.index].info.path, "to": plan.clips[join.index + 1].info.path,
+                    "transition": join.transition.rawValue, "frames": join.frames, "duration": rounded(join.seconds),
+                    "stallSeconds": rounded(join.stallSeconds),
+                ] as [String: Any]
+            },
+            "stall": [
+                "totalSeconds": rounded(totalStallSeconds), "worstSeconds": rounded(worstStallSeconds),
+                "medianSeconds": stalls.isEmpty ? 0 : rounded(stalls[stalls.count / 2]),
+            ],
+            "startupSeconds": rounded(startupSeconds),
+            "warnings": warnings,
+            "wallSeconds": rounded(wallSeconds, 1000),
+            "peakMemoryBytes": peakMemoryBytes,
+        ]
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 }

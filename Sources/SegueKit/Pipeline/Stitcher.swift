@@ -82,7 +82,7 @@ public final class Stitcher {
 
         func preload(_ index: Int) -> Preloader {
             // Prime as many pictures as the join will take, so the swap needs no decoding.
-            let head = index > 0 ? plan.joins[index - 1].frameCount : 0
+            let head = index > 0 && plan.mode == .overlap ? plan.joins[index - 1].frameCount : 0
             return Preloader(clip: clips[index], canvas: canvas, wantsAudio: settings.includeAudio,
                              primePictures: max(1, min(head, 8)), inBackground: settings.preload)
         }
@@ -111,12 +111,19 @@ public final class Stitcher {
         var next: Preloader? = clips.count > 1 ? preload(1) : nil
         var warnings = plan.warnings
 
+        let overlapping = plan.mode == .overlap
         for (index, clip) in clips.enumerated() {
-            let head = index > 0 ? plan.joins[index - 1].frameCount : 0
-            let tail = index < plan.joins.count ? plan.joins[index].frameCount : 0
-            for _ in head..<(clip.frameCount - tail) {
+            let joinBefore = index > 0 ? plan.joins[index - 1].frameCount : 0
+            let joinAfter = index < plan.joins.count ? plan.joins[index].frameCount : 0
+            // Overlap: the clip's first and last frames belong to its joins. Freeze: all of them play.
+            let head = overlapping ? joinBefore : 0
+            let tail = overlapping ? joinAfter : 0
+            for position in head..<(clip.frameCount - tail) {
                 let picture = try reading(clip) { try current.nextPicture() }
-                let sound = audio == nil ? nil : try reading(clip) { try current.nextSamples(samples(forFrame: frame)) }
+                var sound = audio == nil ? nil : try reading(clip) { try current.nextSamples(samples(forFrame: frame)) }
+                // Freeze: the sound fades out into the held frames and back in after them, with no click.
+                if !overlapping && joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound) }
+                if !overlapping && joinAfter > 0 && position == clip.frameCount - 1 { AudioChunker.fadeOut(&sound) }
                 try emit(picture, sound, clipIndex: index)
             }
             guard let preloader = next else {
@@ -126,32 +133,32 @@ public final class Stitcher {
             let (incoming, waited) = try reading(clips[index + 1]) { try preloader.take() }
             let join = plan.joins[index]
             let transitionStart = plan.sampleIndex(atFrame: frame)
-            let transitionSamples = plan.sampleIndex(atFrame: frame + tail) - transitionStart
-            for step in 0..<tail {
-                let outgoing = try reading(clip) { try current.nextPicture() }
-                let incomingPicture = try reading(clips[index + 1]) { try incoming.nextPicture() }
+            let transitionSamples = plan.sampleIndex(atFrame: frame + join.frameCount) - transitionStart
+            // Freeze holds the last picture shown and the first one to come.
+            let held = overlapping ? nil : try reading(clip) { try current.heldPicture() }
+            let waiting = overlapping ? nil : try reading(clips[index + 1]) { try incoming.peekPicture() }
+            for step in 0..<join.frameCount {
+                let outgoing = try held ?? reading(clip) { try current.nextPicture() }
+                let incomingPicture = try waiting ?? reading(clips[index + 1]) { try incoming.nextPicture() }
                 let picture = try writing { try Frame.video(width: canvas.width, height: canvas.height) }
-                let position = Double(step + 1) / Double(tail + 1)
-                switch join.transition {
-                case .fade: Frame.blend(outgoing, incomingPicture, weight: Int((position * 256).rounded()), into: picture)
-                case .slideLeft: Frame.slide(outgoing, incomingPicture, fraction: position, direction: .left, into: picture)
-                case .slideRight: Frame.slide(outgoing, incomingPicture, fraction: position, direction: .right, into: picture)
-                case .slideUp: Frame.slide(outgoing, incomingPicture, fraction: position, direction: .up, into: picture)
-                case .slideDown: Frame.slide(outgoing, incomingPicture, fraction: position, direction: .down, into: picture)
-                case .none: break
-                }
+                Stitcher.draw(join.transition, from: outgoing, to: incomingPicture,
+                              at: Double(step + 1) / Double(join.frameCount + 1), into: picture)
                 var sound: [[Float]]?
                 if audio != nil {
                     let count = samples(forFrame: frame)
-                    let fading = try reading(clip) { try current.nextSamples(count) }
-                    let rising = try reading(clips[index + 1]) { try incoming.nextSamples(count) }
-                    let offset = plan.sampleIndex(atFrame: frame) - transitionStart
-                    sound = AudioChunker.crossfade(fading, rising, offset: offset, length: transitionSamples)
+                    if overlapping {
+                        let fading = try reading(clip) { try current.nextSamples(count) }
+                        let rising = try reading(clips[index + 1]) { try incoming.nextSamples(count) }
+                        let offset = plan.sampleIndex(atFrame: frame) - transitionStart
+                        sound = AudioChunker.crossfade(fading, rising, offset: offset, length: transitionSamples)
+                    } else {
+                        sound = [[Float]](repeating: [Float](repeating: 0, count: count), count: 2)
+                    }
                 }
                 try emit(picture, sound, clipIndex: index)
             }
-            joins.append(StitchReport.Join(index: index, transition: join.transition, frames: tail,
-                                           seconds: Double(tail) / canvas.frameRate.value, stallSeconds: waited))
+            joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                           seconds: Double(join.frameCount) / canvas.frameRate.value, stallSeconds: waited))
             warnings += notes(on: current)
             current = incoming // releases the finished clip: never more than two open
             next = index + 2 < clips.count ? preload(index + 2) : nil
@@ -163,6 +170,18 @@ public final class Stitcher {
             output: outputPath, canvas: canvas, clipCount: clips.count, frames: frame,
             audioSamples: audio?.samplesWritten ?? 0, plannedDuration: plan.duration, joins: joins,
             startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0)
+    }
+
+    /// Draws step `position` (between 0 and 1, exclusive) of a transition.
+    static func draw(_ transition: TransitionKind, from outgoing: Frame, to incoming: Frame, at position: Double, into picture: Frame) {
+        switch transition {
+        case .fade: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
+        case .slideLeft: Frame.slide(outgoing, incoming, fraction: position, direction: .left, into: picture)
+        case .slideRight: Frame.slide(outgoing, incoming, fraction: position, direction: .right, into: picture)
+        case .slideUp: Frame.slide(outgoing, incoming, fraction: position, direction: .up, into: picture)
+        case .slideDown: Frame.slide(outgoing, incoming, fraction: position, direction: .down, into: picture)
+        case .none: break
+        }
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
@@ -245,6 +264,29 @@ struct AudioChunker {
         block.pts = Int64(samplesWritten)
         samplesWritten += count
         return block
+    }
+
+    /// Samples in the short ramps around freeze joins: 10 ms at 48 kHz.
+    static let rampLength = 480
+
+    /// Ramps the start of `sound` up from silence.
+    static func fadeIn(_ sound: inout [[Float]]?) {
+        guard var channels = sound else { return }
+        let length = min(rampLength, channels[0].count)
+        for channel in channels.indices {
+            for index in 0..<length { channels[channel][index] *= Float(index) / Float(length) }
+        }
+        sound = channels
+    }
+
+    /// Ramps the end of `sound` down to silence.
+    static func fadeOut(_ sound: inout [[Float]]?) {
+        guard var channels = sound else { return }
+        let count = channels[0].count, length = min(rampLength, count)
+        for channel in channels.indices {
+            for index in 0..<length { channels[channel][count - 1 - index] *= Float(index) / Float(length) }
+        }
+        sound = channels
     }
 
     /// A linear crossfade (ffmpeg's acrossfade default) of `a` out and `b` in;

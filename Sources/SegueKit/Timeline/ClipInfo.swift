@@ -14,8 +14,14 @@ public struct ClipInfo: Sendable, Equatable {
     public var sampleAspectRatio: Rational
     public var frameRate: Rational
     public var pixelFormat: String
-    /// Video duration in seconds.
+    /// Seconds of video used: the whole clip, or from `inPoint` to the out point.
     public var duration: Double
+    /// Seconds of video in the file.
+    public var sourceDuration: Double
+    /// Seconds into the clip where its use starts.
+    public var inPoint: Double = 0
+    /// Whether frames come at uneven intervals (average and base rates differ).
+    public var variableFrameRate = false
     public var audio: AudioInfo?
 
     public struct AudioInfo: Sendable, Equatable {
@@ -37,11 +43,20 @@ public struct ClipInfo: Sendable, Equatable {
         self.frameRate = frameRate
         self.pixelFormat = pixelFormat
         self.duration = duration
+        self.sourceDuration = duration
         self.audio = audio
         // Anamorphic pictures widen (or narrow) to square pixels; a quarter turn swaps the sides.
         let squareWidth = Int((Double(codedWidth) * sampleAspectRatio.value).rounded())
         let turned = rotation == 90 || rotation == 270
         displayWidth = turned ? codedHeight : squareWidth
         displayHeight = turned ? squareWidth : codedHeight
+    }
+
+    /// Uses `inPoint..<outPoint` (seconds) of the clip; the caller has checked the range.
+    public mutating func trim(inPoint: Double?, outPoint: Double?) {
+        let start = inPoint ?? 0
+        let end = min(outPoint ?? sourceDuration, sourceDuration)
+        self.inPoint = start
+        duration = end - start
     }
 }

@@ -1,62 +1,130 @@
 import Foundation
 
-/// Expands command-line inputs into the clips they name: media files pass
-/// through, clip lists (`.txt`: one path per line, `#` comments, paths relative
-/// to the list's folder) are read in place.
+/// Expands command-line inputs into the clips they name. Media files and URLs
+/// pass through; clip lists are read in place:
+/// - `.txt`: one path per line, `#` comments, paths relative to the list's folder;
+/// - `.ffconcat`, or a `.txt` whose first line is `ffconcat version 1.0`: ffmpeg's
+///   concat script (`file`, `inpoint`, `outpoint`, `duration`);
+/// - `.json`: a manifest (see `Manifest`).
 public enum ClipList {
-    public static func isClipList(_ path: String) -> Bool {
-        let lowered = path.lowercased()
-        return lowered.hasSuffix(".txt") || lowered.hasSuffix(".ffconcat")
+    /// What the inputs expand to.
+    public struct Contents: Sendable {
+        public var entries: [ClipEntry] = []
+        public var bad: [BadInput] = []
+        /// Output settings from the first manifest that gives any.
+        public var output: ManifestOutput?
     }
 
-    /// The clips named by `inputs`, in order. Lists that can't be read become bad inputs.
-    public static func expand(_ inputs: [String]) -> (clips: [String], bad: [BadInput]) {
-        var clips: [String] = []
-        var bad: [BadInput] = []
+    public static func isClipList(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return !path.contains("://") && [".txt", ".ffconcat", ".json"].contains { lowered.hasSuffix($0) }
+    }
+
+    public static func expand(_ inputs: [String]) -> Contents {
+        var contents = Contents()
         for input in inputs {
             guard isClipList(input) else {
-                clips.append(input)
+                contents.entries.append(ClipEntry(path: input))
                 continue
             }
             do {
                 let text = try String(contentsOfFile: input, encoding: .utf8)
-                let entries = try parse(text, relativeTo: (input as NSString).deletingLastPathComponent)
-                if entries.isEmpty { bad.append(BadInput(path: input, reason: "clip list names no clips")) }
-                clips += entries
-            } catch let error as ClipListError {
-                bad.append(BadInput(path: input, reason: error.message))
+                let folder = (input as NSString).deletingLastPathComponent
+                let entries: [ClipEntry]
+                if input.lowercased().hasSuffix(".json") {
+                    let manifest = try Manifest.parse(Data(text.utf8), relativeTo: folder)
+                    entries = manifest.entries
+                    if contents.output == nil { contents.output = manifest.output }
+                } else {
+                    entries = try parse(text, relativeTo: folder)
+                }
+                if entries.isEmpty { contents.bad.append(BadInput(path: input, reason: "clip list names no clips")) }
+                contents.entries += entries
+            } catch let error as ListError {
+                contents.bad.append(BadInput(path: input, reason: error.message))
             } catch {
-                bad.append(BadInput(path: input, reason: "can't read clip list (\(Self.reason(for: error, path: input)))"))
+                contents.bad.append(BadInput(path: input, reason: "can't read clip list (\(reason(for: error, path: input)))"))
             }
         }
-        return (clips, bad)
+        return contents
     }
 
-    struct ClipListError: Error { var message: String }
+    /// A clip list that can't be used, and where.
+    struct ListError: Error {
+        var message: String
+    }
 
-    /// Parses a plain list or an ffconcat script's `file` lines.
-    static func parse(_ text: String, relativeTo folder: String) throws -> [String] {
-        var clips: [String] = []
+    /// Parses a plain list, or an ffconcat script when its first line says so.
+    static func parse(_ text: String, relativeTo folder: String) throws -> [ClipEntry] {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
-        let isConcat = lines.first.map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("ffconcat version") } ?? false
+        let firstLine = lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+        if firstLine?.trimmingCharacters(in: .whitespaces).hasPrefix("ffconcat version") == true {
+            return try parseConcat(lines, relativeTo: folder)
+        }
+        return lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { ClipEntry(path: resolve($0, relativeTo: folder)) }
+    }
+
+    /// ffmpeg's concat script. `duration` without an `outpoint` ends the clip
+    /// that long after its in point.
+    static func parseConcat(_ lines: [String], relativeTo folder: String) throws -> [ClipEntry] {
+        var entries: [ClipEntry] = []
+        var durations: [Double?] = []
+        var sawVersion = false
         for (number, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            var path = line
-            if isConcat {
-                if number == 0 { continue }
-                guard line.hasPrefix("file ") else {
-                    throw ClipListError(message: "line \(number + 1): only 'file' lines are supported so far: \(line)")
+            let (directive, argument) = split(line)
+            func fail(_ message: String) -> ListError { ListError(message: "line \(number + 1): \(message)") }
+            func time() throws -> Double {
+                guard let seconds = TimeValue.seconds(unquote(argument)), seconds >= 0 else {
+                    throw fail("'\(directive)' needs a time such as 12.5 or 00:00:12.500, not '\(argument)'")
                 }
-                path = unquote(String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces))
+                return seconds
             }
-            clips.append(resolve(path, relativeTo: folder))
+            func needFile() throws {
+                if entries.isEmpty { throw fail("'\(directive)' before any 'file' line") }
+            }
+            switch directive {
+            case "ffconcat":
+                guard !sawVersion, argument == "version 1.0" else { throw fail("expected 'ffconcat version 1.0'") }
+                sawVersion = true
+            case "file":
+                guard !argument.isEmpty else { throw fail("'file' needs a path") }
+                entries.append(ClipEntry(path: resolve(unquote(argument), relativeTo: folder)))
+                durations.append(nil)
+            case "inpoint":
+                try needFile()
+                entries[entries.count - 1].inPoint = try time()
+            case "outpoint":
+                try needFile()
+                entries[entries.count - 1].outPoint = try time()
+            case "duration":
+                try needFile()
+                durations[entries.count - 1] = try time()
+            case "file_packet_metadata", "file_packet_meta", "option", "stream", "exact_stream_id", "stream_meta",
+                 "stream_codec", "stream_extradata", "chapter":
+                continue // about streams and metadata, not which pictures play
+            default:
+                throw fail("unknown directive '\(directive)'")
+            }
         }
-        return clips
+        for index in entries.indices where entries[index].outPoint == nil {
+            if let duration = durations[index] { entries[index].outPoint = (entries[index].inPoint ?? 0) + duration }
+        }
+        return entries
+    }
+
+    private static func split(_ line: String) -> (String, String) {
+        guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (line, "") }
+        return (String(line[..<space]), line[space...].trimmingCharacters(in: .whitespaces))
     }
 
     static func resolve(_ path: String, relativeTo folder: String) -> String {
+        var path = path
+        if path.hasPrefix("file:") && !path.hasPrefix("file://") { path.removeFirst("file:".count) }
         if path.hasPrefix("/") || path.contains("://") || folder.isEmpty { return path }
         return (folder as NSString).appendingPathComponent(path)
     }
@@ -80,7 +148,10 @@ public enum ClipList {
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
-        if FileManager.default.fileExists(atPath: path) == false { return "no such file" }
+        if !FileManager.default.fileExists(atPath: path) { return "no such file" }
+        if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadInapplicableStringEncodingError {
+            return "not UTF-8 text"
+        }
         return nsError.localizedDescription
     }
 }

@@ -60,6 +60,7 @@ public struct Plan: Sendable {
     public var canvas: Canvas
     public var clips: [PlannedClip]
     public var joins: [PlannedJoin]
+    public var mode: TransitionMode
     public var warnings: [String]
 
     public var totalFrames: Int {
@@ -77,32 +78,40 @@ public struct Plan: Sendable {
         return (numerator + rate.numerator / 2) / rate.numerator
     }
 
-    public init(clips infos: [ClipInfo], settings: StitchSettings) throws {
+    /// Plans `infos` in order; `joins[i]`, where given, overrides how clip i meets clip i + 1.
+    public init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?] = []) throws {
         guard let first = infos.first else { throw SegueError.usage("no clips to stitch") }
         var rate = settings.frameRate ?? first.frameRate
         if !rate.isValid { rate = Rational(30, 1) }
         canvas = Canvas(width: settings.width ?? evenCeiling(first.displayWidth),
                         height: settings.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
+        mode = settings.mode
         warnings = []
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
-        let requested = Int(((settings.transitionDuration ?? settings.transition.defaultDuration) * rate.value).rounded())
-        joins = []
-        for index in infos.indices.dropLast() where settings.transition != .none {
-            // A clip shares at most half of itself with each neighbour when it has two joins.
-            let left = index == 0 ? counts[index] : counts[index] / 2
-            let right = index + 1 == infos.count - 1 ? counts[index + 1] : counts[index + 1] / 2
-            let frames = min(requested, left, right)
-            if frames < requested {
-                let seconds = Double(frames) / rate.value
-                warnings.append("join \(index + 1) (\(infos[index].path) → \(infos[index + 1].path)): clip too short for a "
-                                + "\(Self.seconds(Double(requested) / rate.value)) transition, shortened to \(Self.seconds(seconds))")
-            }
-            joins.append(PlannedJoin(index: index, transition: settings.transition, frameCount: frames))
+        // What each join asks for, before fitting it to its clips.
+        let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
+            let choice = index < choices.count ? choices[index] : nil
+            let kind = choice?.transition ?? settings.transition
+            let seconds = choice?.duration ?? settings.transitionDuration ?? kind.defaultDuration
+            return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())))
         }
-        if settings.transition == .none {
-            joins = infos.indices.dropLast().map { PlannedJoin(index: $0, transition: .none, frameCount: 0) }
+        joins = []
+        for (index, request) in requests.enumerated() {
+            var frames = request.frames
+            if mode == .overlap && frames > 0 {
+                // A clip overlapping on both sides gives at most half of itself to each.
+                let left = index > 0 && requests[index - 1].frames > 0 ? counts[index] / 2 : counts[index]
+                let right = index + 1 < requests.count && requests[index + 1].frames > 0 ? counts[index + 1] / 2 : counts[index + 1]
+                frames = min(frames, left, right)
+                if frames < request.frames {
+                    warnings.append("join \(index + 1) (\(infos[index].path) → \(infos[index + 1].path)): clip too short for a "
+                                    + "\(Self.seconds(Double(request.frames) / rate.value)) transition, shortened to "
+                                    + Self.seconds(Double(frames) / rate.value))
+                }
+            }
+            joins.append(PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames))
         }
 
         clips = []
@@ -111,7 +120,9 @@ public struct Plan: Sendable {
             let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight,
                                           into: canvas, mode: settings.fit)
             clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement))
-            start += counts[index] - (index < joins.count ? joins[index].frameCount : 0)
+            let join = index < joins.count ? joins[index].frameCount : 0
+            // Overlap: the next clip starts during this one. Freeze: after it and the held frames.
+            start += mode == .overlap ? counts[index] - join : counts[index] + join
         }
     }
 

@@ -17,6 +17,14 @@ public enum TransitionKind: String, Sendable, CaseIterable {
     }
 }
 
+/// How transitions use time.
+public enum TransitionMode: String, Sendable, CaseIterable {
+    /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.
+    case overlap
+    /// The last frame of one clip and the first of the next are held and blended over T inserted seconds.
+    case freeze
+}
+
 /// How a clip fills a canvas of another shape.
 public enum Fit: String, Sendable, CaseIterable {
     /// Whole picture visible, bars where the shapes differ.
@@ -40,6 +48,7 @@ public struct StitchSettings: Sendable {
     public var transition: TransitionKind = .none
     /// Seconds; nil means the transition's default.
     public var transitionDuration: Double?
+    public var mode: TransitionMode = .overlap
     public var codec: VideoCodecChoice = .h264
     public var crf = 23
     public var preset = "medium"

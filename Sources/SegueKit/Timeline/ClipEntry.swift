@@ -1,0 +1,61 @@
+import Foundation
+
+/// One clip as a list or the command line names it: where it is, which part
+/// of it to use, and how it meets the next clip when the list says so.
+public struct ClipEntry: Sendable, Equatable {
+    public var path: String
+    /// Seconds into the clip where its use starts (nil: its start).
+    public var inPoint: Double?
+    /// Seconds into the clip where its use ends (nil: its end).
+    public var outPoint: Double?
+    /// How this clip meets the next one, overriding the command line.
+    public var join: JoinChoice?
+
+    public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil) {
+        self.path = path
+        self.inPoint = inPoint
+        self.outPoint = outPoint
+        self.join = join
+    }
+}
+
+/// A per-join override of the transition and its duration.
+public struct JoinChoice: Sendable, Equatable {
+    public var transition: TransitionKind?
+    public var duration: Double?
+
+    public init(transition: TransitionKind? = nil, duration: Double? = nil) {
+        self.transition = transition
+        self.duration = duration
+    }
+}
+
+/// Time values as ffmpeg writes them: `[-][HH:]MM:SS[.m...]` or `[-]S+[.m...][s|ms|us]`.
+public enum TimeValue {
+    public static func seconds(_ text: String) -> Double? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        var sign = 1.0
+        if text.hasPrefix("-") { sign = -1; text.removeFirst() }
+        if text.contains(":") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 3, let seconds = Double(parts.last!), seconds >= 0, seconds < 60 else { return nil }
+            var total = seconds
+            var scale = 60.0
+            for part in parts.dropLast().reversed() {
+                guard let value = Int(part), value >= 0 else { return nil }
+                total += Double(value) * scale
+                scale *= 60
+            }
+            return sign * total
+        }
+        var multiplier = 1.0
+        for (suffix, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0)] where text.hasSuffix(suffix) {
+            text.removeLast(suffix.count)
+            multiplier = scale
+            break
+        }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return sign * value * multiplier
+    }
+}
