@@ -29,7 +29,7 @@ struct Probe: ParsableCommand {
         let results: [Result<ClipInfo, BadInput>] = list.bad.map { .failure($0) } + list.entries.map { Prober.probe($0) }
         if json {
             let rows = results.map(Self.jsonRow)
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(Self.table(results))

@@ -109,6 +109,17 @@ enum Marker {
         return (value & 0xF, value >> 4)
     }
 
+    /// Reads the marker of the picture that dominates a blend of two (weight
+    /// above one half): each block is thresholded half-way between black and white.
+    static func readDominant(_ image: PlaneImage) -> (clip: Int, frame: Int) {
+        var value = 0
+        for bit in 0..<bits {
+            let (x, y) = position(bit)
+            if image.mean(x: x + 8, y: y + 8, width: block - 16, height: block - 16) > 125.5 { value |= 1 << bit }
+        }
+        return (value & 0xF, value >> 4)
+    }
+
     /// The flat grey below the marker blocks.
     static func grey(_ image: PlaneImage) -> Double {
         image.mean(x: 20, y: 110, width: image.width - 40, height: image.height - 120)

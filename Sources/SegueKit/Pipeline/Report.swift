@@ -95,6 +95,6 @@ extension StitchReport {
             "wallSeconds": rounded(wallSeconds, 1000),
             "peakMemoryBytes": peakMemoryBytes,
         ]
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }
