@@ -71,6 +71,12 @@ struct Stitch: ParsableCommand {
     @Flag(name: .short, help: "Overwrite the output file if it exists.")
     var y = false
 
+    @Flag(help: "Drop unusable inputs with a warning and stitch the rest.")
+    var skipBad = false
+
+    @Flag(help: "Treat any decode error as fatal (exit 1, nothing written) instead of concealing it.")
+    var strict = false
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -119,6 +125,7 @@ struct Stitch: ParsableCommand {
         settings.includeAudio = !noAudio && (manifest?.audio ?? true)
         settings.overwrite = y
         settings.preload = !noPreload
+        settings.strict = strict
         return settings
     }
 
@@ -128,10 +135,19 @@ struct Stitch: ParsableCommand {
         let settings = settings(with: list.output)
         try Stitcher.checkOutput(output, overwrite: y)
         if let report { try Stitcher.checkOutput(report, overwrite: true) }
-        let (clips, badClips) = Prober.probeAll(list.entries)
-        let bad = list.bad + badClips
-        if !bad.isEmpty { throw SegueError.badInputs(bad) }
-        let plan = try Plan(clips: clips, settings: settings, joins: list.entries.map(\.join))
+        var usable: [(entry: ClipEntry, info: ClipInfo)] = []
+        var bad = list.bad
+        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries)) {
+            switch result {
+            case .success(let info): usable.append((entry, info))
+            case .failure(let input): bad.append(input)
+            }
+        }
+        if !bad.isEmpty {
+            guard skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
+            if !quiet { bad.forEach { Terminal.warning("skipping \($0.path): \($0.reason)") } }
+        }
+        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         if !quiet { plan.warnings.forEach(Terminal.warning) }
 
         let progress = ProgressPrinter(enabled: !quiet)

@@ -6,8 +6,10 @@ final class Decoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     let streamIndex: Int
     let timeBase: Rational
-    /// Packets the decoder rejected as corrupt; decoding goes on past them.
-    private(set) var corruptPackets = 0
+    /// Packets rejected as corrupt and pictures decoded with errors (concealed).
+    private(set) var damage = 0
+    /// Whether damage is an error rather than something to conceal and count.
+    var failOnDamage = false
 
     init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
         let stream = demuxer.stream(streamIndex)
@@ -32,8 +34,8 @@ final class Decoder {
     /// Sends one packet. A corrupt packet is counted and skipped, as players do.
     func send(_ packet: Packet) throws {
         let code = avcodec_send_packet(context, packet.pointer)
-        if code == FFmpegError.invalidData {
-            corruptPackets += 1
+        if code == FFmpegError.invalidData && !failOnDamage {
+            damage += 1
             return
         }
         try check(code, "avcodec_send_packet")
@@ -50,13 +52,17 @@ final class Decoder {
     /// stamped with its best-effort timestamp.
     func receive(into frame: Frame) throws -> Step {
         let code = avcodec_receive_frame(context, frame.pointer)
-        if code == FFmpegError.invalidData {
-            corruptPackets += 1
+        if code == FFmpegError.invalidData && !failOnDamage {
+            damage += 1
             return .needsInput
         }
         let result = try step(code, "avcodec_receive_frame")
         if result == .ready {
             frame.pts = frame.pointer.pointee.best_effort_timestamp
+            if frame.pointer.pointee.decode_error_flags != 0 || (frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
+                damage += 1
+                if failOnDamage { throw FFmpegError(code: FFmpegError.invalidData, call: "avcodec_receive_frame (damaged picture)") }
+            }
         }
         return result
     }

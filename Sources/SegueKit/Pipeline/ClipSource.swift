@@ -33,13 +33,16 @@ final class ClipSource {
     private var endOfInput = false
     private var lastPicture: Frame?
 
+    private let strict: Bool
+    /// Clip time of the latest picture decoded, in seconds.
+    private var lastPictureTime = -Double.infinity
     private(set) var picturesDelivered = 0
     private(set) var picturesRepeated = 0
     private(set) var samplesPadded = 0
 
     /// Opens the clip and its decoders; the filter graphs are built on the first
     /// decoded frames, whose real format they must match.
-    init(clip: PlannedClip, canvas: Canvas, wantsAudio: Bool) throws {
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings) throws {
         self.clip = clip
         self.canvas = canvas
         demuxer = try Demuxer(url: clip.info.path)
@@ -47,6 +50,8 @@ final class ClipSource {
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).
         videoDecoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
+        videoDecoder.failOnDamage = settings.strict
+        strict = settings.strict
         let video = demuxer.streams[videoIndex]
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0.
@@ -56,8 +61,9 @@ final class ClipSource {
             try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
         }
 
-        if wantsAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+        if settings.includeAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
             audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
+            audioDecoder?.failOnDamage = settings.strict
             audioTimeBase = demuxer.streams[audioIndex].timeBase
             audioOrigin = ClipSource.rescale(videoOrigin, from: video.timeBase, to: audioTimeBase)
         } else {
@@ -136,6 +142,17 @@ final class ClipSource {
         return chunk
     }
 
+    /// Seconds of picture the clip promised but didn't deliver (damaged or
+    /// truncated file); the last picture is held through them. Known at its end.
+    var missingVideoSeconds: Double {
+        guard endOfInput, lastPictureTime.isFinite else { return 0 }
+        let shortfall = clip.info.duration - (lastPictureTime + 1 / clip.info.frameRate.value)
+        return shortfall > 1.5 / canvas.frameRate.value ? shortfall : 0
+    }
+
+    /// Damaged packets and pictures concealed so far.
+    var damage: Int { videoDecoder.damage + (audioDecoder?.damage ?? 0) }
+
     /// Seconds of audio that had to be made up because the clip's audio ended
     /// early (or was missing), beyond what AAC priming explains.
     var paddedAudioSeconds: Double { Double(samplesPadded) / Double(canvas.sampleRate) }
@@ -156,12 +173,19 @@ final class ClipSource {
                 }
                 return
             }
-        } catch let error as FFmpegError where error.code == FFmpegError.invalidData {
-            // A damaged stretch of file: treat it as the end of the clip's media.
+        } catch let error as FFmpegError {
+            if strict {
+                throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
+            }
+            // A damaged or truncated stretch of file ends the clip's media; the
+            // clip keeps its planned length (last picture held, silence).
         }
         endOfInput = true
         try videoDecoder.sendEndOfStream()
         try drainVideo()
+        if strict && missingVideoSeconds > 0 {
+            throw SegueError.stitchFailed("\(clip.info.path): video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
+        }
         if let videoGraph {
             let end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
             try videoGraph.close(atPTS: end)
@@ -182,7 +206,10 @@ final class ClipSource {
             if videoGraph == nil {
                 videoGraph = try FilterGraph(videoLike: decoded, timeBase: videoDecoder.timeBase, description: videoFilters())
             }
-            if decoded.pts != LibAV.noTimestamp { decoded.pts -= videoOrigin }
+            if decoded.pts != LibAV.noTimestamp {
+                decoded.pts -= videoOrigin
+                lastPictureTime = max(lastPictureTime, Double(decoded.pts) * videoDecoder.timeBase.value)
+            }
             try videoGraph!.push(decoded)
             try drainVideoGraph()
         }

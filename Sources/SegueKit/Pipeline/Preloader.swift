@@ -11,11 +11,11 @@ final class Preloader: @unchecked Sendable {
     private let load: @Sendable () -> Result<ClipSource, Error>
     private let inBackground: Bool
 
-    init(clip: PlannedClip, canvas: Canvas, wantsAudio: Bool, primePictures: Int, inBackground: Bool = true) {
-        self.inBackground = inBackground
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, primePictures: Int) {
+        inBackground = settings.preload
         load = {
             Result {
-                let source = try ClipSource(clip: clip, canvas: canvas, wantsAudio: wantsAudio)
+                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings)
                 try source.prime(pictures: primePictures)
                 return source
             }

@@ -6,20 +6,24 @@ public enum Prober {
     /// Probes every clip (several at once); returns the usable clips in order,
     /// trimmed to their in and out points, and every bad one with its reason.
     public static func probeAll(_ entries: [ClipEntry]) -> (clips: [ClipInfo], bad: [BadInput]) {
+        var clips: [ClipInfo] = []
+        var bad: [BadInput] = []
+        for result in probeEach(entries) {
+            switch result {
+            case .success(let info): clips.append(info)
+            case .failure(let input): bad.append(input)
+            }
+        }
+        return (clips, bad)
+    }
+
+    /// One result per entry, in order, probed several at once.
+    public static func probeEach(_ entries: [ClipEntry]) -> [Result<ClipInfo, BadInput>] {
         let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
         DispatchQueue.concurrentPerform(iterations: entries.count) { index in
             results[index] = probe(entries[index])
         }
-        var clips: [ClipInfo] = []
-        var bad: [BadInput] = []
-        for result in results.values {
-            switch result {
-            case .success(let info): clips.append(info)
-            case .failure(let input): bad.append(input)
-            case nil: break
-            }
-        }
-        return (clips, bad)
+        return results.values.map { $0! }
     }
 
     /// Probes one clip and applies its trim.
@@ -53,6 +57,7 @@ public enum Prober {
             demuxer = try Demuxer(url: path)
         } catch let error as FFmpegError {
             if error.code == FFmpegError.invalidData { return bad("not a media file (no known container format)") }
+            if error.code == FFmpegError.endOfFile { return bad("file is truncated: it ends inside its header") }
             return bad("can't open it (\(error.message))")
         } catch {
             return bad("can't open it (\(error))")
@@ -61,12 +66,15 @@ public enum Prober {
             return bad("no video stream")
         }
         let video = demuxer.streams[videoIndex]
+        let decoder: Decoder
         do {
-            _ = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
+            decoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
         } catch {
             return bad("no decoder for its \(video.codecName) video")
         }
         guard video.width > 0, video.height > 0 else { return bad("video has no picture size (damaged header?)") }
+        // A header can promise what the file no longer holds: one picture must decode.
+        if !decodesAPicture(demuxer, decoder) { return bad("no picture could be decoded (file damaged or truncated?)") }
 
         var duration = video.duration ?? 0
         if duration <= 0, let total = demuxer.duration {
@@ -93,6 +101,26 @@ public enum Prober {
         info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
             && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
         return .success(info)
+    }
+}
+
+extension Prober {
+    /// Whether the first picture of the stream decodes, reading a bounded amount.
+    static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder) -> Bool {
+        let packet = Packet()
+        let frame = Frame()
+        do {
+            for _ in 0..<2_000 {
+                guard try demuxer.read(into: packet) else { break }
+                guard packet.streamIndex == decoder.streamIndex else { continue }
+                try decoder.send(packet)
+                if try decoder.receive(into: frame) == .ready { return true }
+            }
+            try decoder.sendEndOfStream()
+            return try decoder.receive(into: frame) == .ready
+        } catch {
+            return false
+        }
     }
 }
 

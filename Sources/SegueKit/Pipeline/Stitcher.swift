@@ -83,8 +83,7 @@ public final class Stitcher {
         func preload(_ index: Int) -> Preloader {
             // Prime as many pictures as the join will take, so the swap needs no decoding.
             let head = index > 0 && plan.mode == .overlap ? plan.joins[index - 1].frameCount : 0
-            return Preloader(clip: clips[index], canvas: canvas, wantsAudio: settings.includeAudio,
-                             primePictures: max(1, min(head, 8)), inBackground: settings.preload)
+            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: max(1, min(head, 8)))
         }
         func samples(forFrame frame: Int) -> Int {
             plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
@@ -189,8 +188,12 @@ public final class Stitcher {
         var notes: [String] = []
         let path = source.clip.info.path
         let rate = plan.canvas.frameRate.value
-        if source.picturesRepeated > 1 {
-            notes.append("\(path): video ended \(Plan.seconds(Double(source.picturesRepeated) / rate)) early; its last frame was held")
+        let missing = max(source.missingVideoSeconds, Double(max(0, source.picturesRepeated - 1)) / rate)
+        if missing > 0 {
+            notes.append("\(path): video ended \(Plan.seconds(missing)) early (damaged or truncated); its last frame was held")
+        }
+        if source.damage > 0 {
+            notes.append("\(path): \(source.damage) damaged packet\(source.damage == 1 ? "" : "s") concealed")
         }
         if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds > 0.1 {
             notes.append("\(path): audio ended \(Plan.seconds(source.paddedAudioSeconds)) early; filled with silence")

@@ -56,6 +56,8 @@ public struct StitchSettings: Sendable {
     public var includeAudio = true
     public var sampleRate = 48_000
     public var overwrite = false
+    /// Any decode error ends the stitch instead of being concealed.
+    public var strict = false
     /// Debugging: open each clip only when it is needed, to measure what preloading hides.
     public var preload = true
 
