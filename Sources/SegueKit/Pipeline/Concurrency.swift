@@ -15,7 +15,8 @@ struct Handoff<Value>: @unchecked Sendable {
 /// SAFETY: all state is read and written under `condition`.
 final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Taken slots are cleared at once, so the queue never keeps a frame alive.
+    private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
@@ -42,6 +43,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         while !closed && head == items.count { condition.wait() }
         guard head < items.count else { return nil }
         let item = items[head]
+        items[head] = nil
         head += 1
         if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
         condition.broadcast()
