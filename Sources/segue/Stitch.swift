@@ -80,6 +80,18 @@ struct Stitch: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Keep fetched remote clips in this folder, checked for changes on the next run.", valueName: "DIR"))
+    var cache: String?
+
+    @Option(help: ArgumentHelp("Size limit of --cache, e.g. 500M or 2G; least recently used clips are evicted (default: no limit).", valueName: "SIZE"))
+    var cacheMax: String?
+
+    @Option(help: "Seconds any one network operation may take (default: 30).")
+    var timeout: Double?
+
+    @Option(help: "Extra tries after a transient network failure: refused, reset, timed out, HTTP 5xx (default: 3).")
+    var retries: Int?
+
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
@@ -107,6 +119,22 @@ struct Stitch: ParsableCommand {
         }
         if output.isEmpty { throw ValidationError("-o needs a file name") }
         if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
+        if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
+        if let retries, !(0...20).contains(retries) { throw ValidationError("--retries must be from 0 to 20") }
+        if let cacheMax {
+            guard Stitch.parseSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
+            if cache == nil { throw ValidationError("--cache-max needs --cache DIR") }
+        }
+    }
+
+    /// Bytes from "500M", "2G", "1500k" or a plain number.
+    static func parseSize(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40]
+        let lowered = text.lowercased().replacingOccurrences(of: "b", with: "")
+        if let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()), value > 0 {
+            return Int(value * Double(unit))
+        }
+        return Int(lowered).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The command line over the manifest over the defaults.
@@ -126,6 +154,7 @@ struct Stitch: ParsableCommand {
         settings.overwrite = y
         settings.preload = !noPreload
         settings.strict = strict
+        settings.network = NetworkSettings(timeout: timeout ?? 30, retries: retries ?? 3)
         return settings
     }
 
@@ -134,10 +163,18 @@ struct Stitch: ParsableCommand {
         let list = ClipList.expand(inputs)
         let settings = settings(with: list.output)
         try Stitcher.checkOutput(output, overwrite: y)
+        var access = InputAccess(network: settings.network)
+        if let cache {
+            do {
+                access.cache = try RemoteCache(folder: cache, maxBytes: cacheMax.flatMap(Stitch.parseSize))
+            } catch {
+                throw SegueError.outputFolder(cache, reason: "can't use it as a cache (\(error.localizedDescription))")
+            }
+        }
         if let report { try Stitcher.checkOutput(report, overwrite: true) }
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
-        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries)) {
+        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access)) {
             switch result {
             case .success(let info): usable.append((entry, info))
             case .failure(let input): bad.append(input)

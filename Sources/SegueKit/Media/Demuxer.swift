@@ -36,11 +36,16 @@ final class Demuxer {
     let url: String
     let streams: [StreamInfo]
 
-    init(url: String) throws {
+    /// Opens `url` (a path or any protocol libavformat knows, http(s) among
+    /// them); `options` go to the format and protocol (e.g. rw_timeout).
+    init(url: String, options: [String: String] = [:]) throws {
         LibAV.quietLogs
         self.url = url
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&context, url, nil, nil), "avformat_open_input")
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        try check(avformat_open_input(&context, url, nil, &dictionary), "avformat_open_input")
         self.context = context
         do {
             try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")

@@ -23,6 +23,24 @@ struct FFmpegError: Error, CustomStringConvertible {
     static let invalidData: Int32 = -0x4144_4E49 // FFERRTAG('I','N','D','A')
 
     var isNoSpace: Bool { code == cffmpeg_averror(ENOSPC) }
+
+    /// FFERRTAG: FFmpeg's own error codes are negated four-character tags.
+    static func tag(_ a: UInt8, _ b: Character, _ c: Character, _ d: Character) -> Int32 {
+        -Int32(bitPattern: UInt32(a) | UInt32(b.asciiValue!) << 8 | UInt32(c.asciiValue!) << 16 | UInt32(d.asciiValue!) << 24)
+    }
+
+    static let httpBadRequest = tag(0xF8, "4", "0", "0")
+    static let httpUnauthorized = tag(0xF8, "4", "0", "1")
+    static let httpForbidden = tag(0xF8, "4", "0", "3")
+    static let httpNotFound = tag(0xF8, "4", "0", "4")
+    static let httpOther4xx = tag(0xF8, "4", "X", "X")
+    static let httpServerError = tag(0xF8, "5", "X", "X")
+
+    /// The POSIX errno behind an AVERROR(errno), if it is one.
+    var posixCode: Int32? {
+        let errno = -code
+        return errno > 0 && errno < 4096 ? errno : nil
+    }
 }
 
 /// Throws an `FFmpegError` for a negative return code, passes others through.

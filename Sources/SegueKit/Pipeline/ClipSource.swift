@@ -45,7 +45,7 @@ final class ClipSource {
     init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings) throws {
         self.clip = clip
         self.canvas = canvas
-        demuxer = try Demuxer(url: clip.info.path)
+        demuxer = try InputAccess(network: settings.network).openDemuxer(clip.info.readPath)
         guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError.stitchFailed("\(clip.info.path): no video stream") }
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).

@@ -5,10 +5,10 @@ import Foundation
 public enum Prober {
     /// Probes every clip (several at once); returns the usable clips in order,
     /// trimmed to their in and out points, and every bad one with its reason.
-    public static func probeAll(_ entries: [ClipEntry]) -> (clips: [ClipInfo], bad: [BadInput]) {
+    public static func probeAll(_ entries: [ClipEntry], access: InputAccess = InputAccess()) -> (clips: [ClipInfo], bad: [BadInput]) {
         var clips: [ClipInfo] = []
         var bad: [BadInput] = []
-        for result in probeEach(entries) {
+        for result in probeEach(entries, access: access) {
             switch result {
             case .success(let info): clips.append(info)
             case .failure(let input): bad.append(input)
@@ -17,18 +17,27 @@ public enum Prober {
         return (clips, bad)
     }
 
-    /// One result per entry, in order, probed several at once.
-    public static func probeEach(_ entries: [ClipEntry]) -> [Result<ClipInfo, BadInput>] {
+    /// One result per entry, in order, probed several at once: one per core
+    /// for files, more for URLs, whose probing is mostly waiting.
+    public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess()) -> [Result<ClipInfo, BadInput>] {
         let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
-        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            results[index] = probe(entries[index])
+        let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
+        let slots = DispatchSemaphore(value: max(1, width))
+        let group = DispatchGroup()
+        for index in entries.indices {
+            slots.wait()
+            DispatchQueue.global().async(group: group) {
+                results[index] = probe(entries[index], access: access)
+                slots.signal()
+            }
         }
+        group.wait()
         return results.values.map { $0! }
     }
 
     /// Probes one clip and applies its trim.
-    public static func probe(_ entry: ClipEntry) -> Result<ClipInfo, BadInput> {
-        probe(entry.path).flatMap { info in
+    public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
+        probe(entry.path, access: access).flatMap { info in
             var info = info
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, reason: String(
@@ -42,19 +51,23 @@ public enum Prober {
         }
     }
 
-    public static func probe(_ path: String) -> Result<ClipInfo, BadInput> {
+    public static func probe(_ path: String, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
         func bad(_ reason: String) -> Result<ClipInfo, BadInput> { .failure(BadInput(path: path, reason: reason)) }
         if !path.contains("://") {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return bad("no such file") }
             if isFolder.boolValue { return bad("is a folder, not a media file") }
-            guard access(path, R_OK) == 0 else { return bad("can't read it (permission denied)") }
+            guard Glibc.access(path, R_OK) == 0 else { return bad("can't read it (permission denied)") }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size == 0 { return bad("file is empty") }
         }
         let demuxer: Demuxer
+        let readPath: String
         do {
-            demuxer = try Demuxer(url: path)
+            readPath = try access.readablePath(for: path)
+            demuxer = try access.openDemuxer(readPath)
+        } catch let error as RemoteError {
+            return bad(error.reason)
         } catch let error as FFmpegError {
             if error.code == FFmpegError.invalidData { return bad("not a media file (no known container format)") }
             if error.code == FFmpegError.endOfFile { return bad("file is truncated: it ends inside its header") }
@@ -97,6 +110,7 @@ public enum Prober {
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
             sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced, pixelFormat: video.pixelFormatName,
             duration: duration, audio: audio)
+        info.readPath = readPath
         let base = video.realFrameRate
         info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
             && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value

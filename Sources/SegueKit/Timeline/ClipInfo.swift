@@ -1,6 +1,9 @@
 /// The facts about one input clip that planning needs, found by probing it.
 public struct ClipInfo: Sendable, Equatable {
+    /// The clip as the user named it (a path or a URL).
     public var path: String
+    /// Where its bytes are read: the path itself, or a cached copy of a URL.
+    public var readPath: String
     public var container: String
     public var videoCodec: String
     /// Size of the stored pictures.
@@ -34,6 +37,7 @@ public struct ClipInfo: Sendable, Equatable {
                 rotation: Int, sampleAspectRatio: Rational, frameRate: Rational, pixelFormat: String,
                 duration: Double, audio: AudioInfo?) {
         self.path = path
+        self.readPath = path
         self.container = container
         self.videoCodec = videoCodec
         self.codedWidth = codedWidth

@@ -39,6 +39,19 @@ public enum VideoCodecChoice: String, Sendable, CaseIterable {
     case h264, hevc
 }
 
+/// How network operations behave.
+public struct NetworkSettings: Sendable, Equatable {
+    /// Seconds any one network operation (connect, a read) may take.
+    public var timeout: Double = 30
+    /// Extra attempts after a transient failure (refused, reset, timed out, HTTP 5xx).
+    public var retries: Int = 3
+
+    public init(timeout: Double = 30, retries: Int = 3) {
+        self.timeout = timeout
+        self.retries = retries
+    }
+}
+
 /// Everything the user chose about the output. Nil means "from the first clip".
 public struct StitchSettings: Sendable {
     public var width: Int?
@@ -56,6 +69,8 @@ public struct StitchSettings: Sendable {
     public var includeAudio = true
     public var sampleRate = 48_000
     public var overwrite = false
+    /// Timeout and retries for remote clips.
+    public var network = NetworkSettings()
     /// Any decode error ends the stitch instead of being concealed.
     public var strict = false
     /// Debugging: open each clip only when it is needed, to measure what preloading hides.

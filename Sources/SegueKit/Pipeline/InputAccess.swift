@@ -1,0 +1,109 @@
+import Foundation
+
+/// Opens inputs, local or remote: http(s) URLs go through libavformat's own
+/// network protocols with a timeout and retries, or, with a cache, through
+/// the cache's local copy.
+public struct InputAccess: Sendable {
+    public var network: NetworkSettings
+    public var cache: RemoteCache?
+
+    public init(network: NetworkSettings = NetworkSettings(), cache: RemoteCache? = nil) {
+        self.network = network
+        self.cache = cache
+    }
+
+    public static func isRemote(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// Where to read `path` from: the cache's copy of a remote clip, or the path itself.
+    func readablePath(for path: String) throws -> String {
+        guard let cache, InputAccess.isRemote(path) else { return path }
+        return try cache.localCopy(of: path, network: network)
+    }
+
+    /// Opens `path` for demuxing, retrying transient network failures with backoff.
+    func openDemuxer(_ path: String) throws -> Demuxer {
+        guard InputAccess.isRemote(path) else { return try Demuxer(url: path) }
+        let microseconds = String(Int(network.timeout * 1_000_000))
+        let options = [
+            "rw_timeout": microseconds, // every read and write
+            "timeout": microseconds, // the socket, connect included
+            // A connection that ends early mid-clip is picked up where it left
+            // off; failures to connect are retried by `retrying`, with backoff.
+            "reconnect": "1", "reconnect_delay_max": "4",
+        ]
+        return try InputAccess.retrying(network, url: path) { try Demuxer(url: path, options: options) }
+    }
+
+    /// Runs `attempt` up to 1 + retries times while it fails transiently,
+    /// waiting 0.25 s, 0.5 s, 1 s … between tries; the final error says what happened.
+    static func retrying<T>(_ network: NetworkSettings, url: String, _ attempt: () throws -> T) throws -> T {
+        var tries = 0
+        while true {
+            tries += 1
+            let failure: RemoteError
+            do {
+                return try attempt()
+            } catch let error as FFmpegError {
+                failure = RemoteError(url: url, reason: describe(error, url: url, network: network),
+                                      transient: isTransient(error))
+            } catch let error as RemoteError {
+                failure = error
+            }
+            guard failure.transient, tries <= network.retries else {
+                var final = failure
+                if tries > 1 { final.reason += "; gave up after \(tries) tries" }
+                throw final
+            }
+            Thread.sleep(forTimeInterval: min(8, 0.25 * pow(2, Double(tries - 1))))
+        }
+    }
+
+    static func isTransient(_ error: FFmpegError) -> Bool {
+        if error.code == FFmpegError.httpServerError { return true }
+        guard let errno = error.posixCode else { return false }
+        return [ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE, ENETUNREACH, EHOSTUNREACH, EAGAIN].contains(errno)
+    }
+
+    /// Says what a network failure was, in words a user can act on.
+    static func describe(_ error: FFmpegError, url: String, network: NetworkSettings) -> String {
+        switch error.code {
+        case FFmpegError.httpNotFound: return "not found (HTTP 404)"
+        case FFmpegError.httpForbidden: return "access denied (HTTP 403)"
+        case FFmpegError.httpUnauthorized: return "needs authorisation (HTTP 401)"
+        case FFmpegError.httpBadRequest: return "bad request (HTTP 400)"
+        case FFmpegError.httpOther4xx: return "refused by the server (HTTP 4xx)"
+        case FFmpegError.httpServerError: return "server error (HTTP 5xx)"
+        default: break
+        }
+        switch error.posixCode {
+        case ECONNREFUSED?: return "connection refused"
+        case ECONNRESET?, EPIPE?: return "connection reset"
+        case ETIMEDOUT?: return "timed out after \(Plan.seconds(network.timeout))"
+        case ENETUNREACH?, EHOSTUNREACH?: return "network unreachable"
+        default: break
+        }
+        if let host = URL(string: url)?.host, !resolves(host) { return "DNS lookup failed for \(host)" }
+        if url.lowercased().hasPrefix("https://") && error.posixCode == EIO {
+            return "TLS or connection error (\(error.message))"
+        }
+        if error.code == FFmpegError.invalidData { return "not a media file (no known container format)" }
+        return "can't open it (\(error.message))"
+    }
+
+    static func resolves(_ host: String) -> Bool {
+        var result: UnsafeMutablePointer<addrinfo>?
+        defer { if result != nil { freeaddrinfo(result) } }
+        return getaddrinfo(host, nil, nil, &result) == 0
+    }
+}
+
+/// A remote clip that could not be had, and why.
+struct RemoteError: Error, CustomStringConvertible {
+    var url: String
+    var reason: String
+    var transient = false
+    var description: String { reason }
+}

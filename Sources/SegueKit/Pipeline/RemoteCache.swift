@@ -1,0 +1,195 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Keeps the bytes of remote clips in a folder, keyed by URL, so a re-run or a
+/// clip used twice is not fetched again: the seed player's cover-video cache,
+/// offline. A kept copy is checked with a conditional GET (ETag /
+/// Last-Modified; the server answers 304 without the body). A copy is written
+/// under a temporary name and renamed only when complete and of the announced
+/// length, so the cache never serves a partial file. Past `maxBytes` the least
+/// recently used copies are evicted.
+public final class RemoteCache: @unchecked Sendable {
+    // SAFETY: the folder's files are the shared state; `lock` serialises the
+    // index updates and evictions, and each URL's copy is written under a
+    // unique temporary name, then renamed atomically.
+    public let folder: String
+    public let maxBytes: Int?
+    private let lock = NSLock()
+    /// URLs already fetched or checked in this run, and per-URL locks so a clip
+    /// named twice is fetched once. Both guarded by `lock`.
+    private var checked: Set<String> = []
+    private var fetching: [String: NSLock] = [:]
+
+    /// What is known about one kept copy, stored beside it as JSON.
+    struct Entry: Codable {
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var length: Int
+        var lastUsed: Double
+    }
+
+    public init(folder: String, maxBytes: Int? = nil) throws {
+        self.folder = folder
+        self.maxBytes = maxBytes
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// The local path of an up-to-date copy of `url`, fetching it if needed.
+    func localCopy(of url: String, network: NetworkSettings) throws -> String {
+        let key = RemoteCache.key(for: url)
+        let urlLock = lock.withLock { () -> NSLock in
+            if let existing = fetching[key] { return existing }
+            let created = NSLock()
+            fetching[key] = created
+            return created
+        }
+        return try urlLock.withLock {
+            if lock.withLock({ checked.contains(url) }) { return "\(folder)/\(key).media" }
+            let path = try fetch(url, key: key, network: network)
+            lock.withLock { _ = checked.insert(url) }
+            return path
+        }
+    }
+
+    /// Validates or fetches one URL's copy.
+    private func fetch(_ url: String, key: String, network: NetworkSettings) throws -> String {
+        let dataPath = "\(folder)/\(key).media", indexPath = "\(folder)/\(key).json"
+        let known = lock.withLock { () -> Entry? in
+            guard let data = FileManager.default.contents(atPath: indexPath),
+                  let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.url == url,
+                  let size = (try? FileManager.default.attributesOfItem(atPath: dataPath))?[.size] as? Int,
+                  size == entry.length else { return nil }
+            return entry
+        }
+        var request = URLRequest(url: URL(string: url)!)
+        request.timeoutInterval = network.timeout
+        if let known {
+            if let etag = known.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let modified = known.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        let (downloaded, response) = try InputAccess.retrying(network, url: url) { try RemoteCache.download(request) }
+        if response.statusCode == 304, var entry = known {
+            entry.lastUsed = Date().timeIntervalSince1970
+            try lock.withLock { try save(entry, to: indexPath) }
+            return dataPath
+        }
+        defer { if let downloaded { try? FileManager.default.removeItem(at: downloaded) } }
+        guard response.statusCode == 200, let downloaded else {
+            throw RemoteError(url: url, reason: RemoteCache.describe(status: response.statusCode))
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? Int) ?? -1
+        if response.expectedContentLength >= 0 && Int(response.expectedContentLength) != size {
+            throw RemoteError(url: url, reason: "download incomplete (\(size) of \(response.expectedContentLength) bytes)", transient: true)
+        }
+        let entry = Entry(url: url, etag: response.value(forHTTPHeaderField: "ETag"),
+                          lastModified: response.value(forHTTPHeaderField: "Last-Modified"), length: size,
+                          lastUsed: Date().timeIntervalSince1970)
+        try lock.withLock {
+            // Complete: move it in under a temporary name, then rename over any old copy.
+            let temporary = "\(dataPath).partial-\(getpid())-\(UUID().uuidString)"
+            try FileManager.default.moveItem(atPath: downloaded.path, toPath: temporary)
+            guard rename(temporary, dataPath) == 0 else {
+                unlink(temporary)
+                throw RemoteError(url: url, reason: "can't store it in the cache (\(String(cString: strerror(errno))))")
+            }
+            try save(entry, to: indexPath)
+            evict(keeping: key)
+        }
+        return dataPath
+    }
+
+    private func save(_ entry: Entry, to path: String) throws {
+        let temporary = "\(path).partial-\(getpid())"
+        try JSONEncoder().encode(entry).write(to: URL(fileURLWithPath: temporary))
+        rename(temporary, path)
+    }
+
+    /// Removes least recently used copies until the cache fits `maxBytes`;
+    /// the copy just stored and those this run uses stay. Called under `lock`.
+    private func evict(keeping key: String) {
+        guard let maxBytes, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        var entries: [(key: String, entry: Entry)] = names.filter { $0.hasSuffix(".json") }.compactMap { name in
+            let key = String(name.dropLast(".json".count))
+            guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)"),
+                  let entry = try? JSONDecoder().decode(Entry.self, from: data) else { return nil }
+            return (key, entry)
+        }
+        var total = entries.reduce(0) { $0 + $1.entry.length }
+        entries.sort { $0.entry.lastUsed < $1.entry.lastUsed }
+        for (victim, entry) in entries where total > maxBytes && victim != key && !checked.contains(entry.url) {
+            unlink("\(folder)/\(victim).media")
+            unlink("\(folder)/\(victim).json")
+            total -= entry.length
+        }
+    }
+
+    /// A file name for a URL: a 64-bit FNV-1a hash and the URL's last path component.
+    static func key(for url: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        let name = (URL(string: url)?.lastPathComponent ?? "clip").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+        return String(format: "%016llx", hash) + "-" + String(name.prefix(60))
+    }
+
+    /// One request, waited for; the body (if any) in a temporary file.
+    static func download(_ request: URLRequest) throws -> (URL?, HTTPURLResponse) {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = DownloadOutcome()
+        let task = URLSession.shared.downloadTask(with: request) { location, response, error in
+            // The system removes `location` when this returns: keep it.
+            if let location {
+                let kept = FileManager.default.temporaryDirectory.appendingPathComponent("segue-download-\(UUID().uuidString)")
+                if (try? FileManager.default.moveItem(at: location, to: kept)) != nil { outcome.location = kept }
+            }
+            outcome.response = response as? HTTPURLResponse
+            outcome.error = error
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        if let error = outcome.error as? URLError {
+            throw RemoteError(url: request.url?.absoluteString ?? "", reason: describe(error, timeout: request.timeoutInterval),
+                              transient: [.timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet].contains(error.code))
+        }
+        if let error = outcome.error { throw RemoteError(url: request.url?.absoluteString ?? "", reason: "\(error)") }
+        guard let response = outcome.response else { throw RemoteError(url: request.url?.absoluteString ?? "", reason: "no HTTP response") }
+        if response.statusCode >= 500 {
+            if let location = outcome.location { try? FileManager.default.removeItem(at: location) }
+            throw RemoteError(url: request.url?.absoluteString ?? "", reason: describe(status: response.statusCode), transient: true)
+        }
+        return (outcome.location, response)
+    }
+
+    static func describe(status: Int) -> String {
+        switch status {
+        case 404: return "not found (HTTP 404)"
+        case 403: return "access denied (HTTP 403)"
+        case 401: return "needs authorisation (HTTP 401)"
+        default: return "the server answered HTTP \(status)"
+        }
+    }
+
+    static func describe(_ error: URLError, timeout: Double) -> String {
+        switch error.code {
+        case .timedOut: return "timed out after \(Plan.seconds(timeout))"
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: return "DNS lookup failed for \(error.failingURL?.host ?? "its host")"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            return "TLS error (\(error.localizedDescription))"
+        case .networkConnectionLost: return "connection lost"
+        default: return error.localizedDescription
+        }
+    }
+}
+
+/// What a download's completion handler saw.
+///
+/// SAFETY: written once by URLSession's queue before `done` is signalled, read after.
+private final class DownloadOutcome: @unchecked Sendable {
+    var location: URL?
+    var response: HTTPURLResponse?
+    var error: Error?
+}

@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+
+/// A real HTTP server on 127.0.0.1 (Tests/Support/http_server.py: Range
+/// requests, ETag, added latency, stalls, 503s) serving marker clips.
+final class TestServer {
+    let process = Process()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(root: String, latencyMilliseconds: Int = 0, flakyCount: Int = 2) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Support/http_server.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "--root", root, "--latency-ms", String(latencyMilliseconds),
+                             "--lifetime", "300", "--flaky-count", String(flakyCount)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The server prints "PORT n" once it listens.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self).replacingOccurrences(of: "PORT ", with: "")) else {
+            process.terminate()
+            throw XCTSkip("test HTTP server did not start")
+        }
+        self.port = port
+    }
+
+    func stats() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(string: "\(base)/__stats")!)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+final class RemoteTests: XCTestCase {
+    let store = FixtureStore.shared
+
+    func markers(_ path: String) throws -> [String] {
+        try DecodedOutput(path: path).pictures.map { Marker.read($0).map { "\($0.clip):\($0.frame)" } ?? "?" }
+    }
+
+    func clips() throws -> [String] {
+        try [(0, 45), (1, 30), (2, 45)].map { try store.path("marker-\($0.0)-\($0.1).mp4", MarkerClip(clip: $0.0, frames: $0.1)) }
+    }
+
+    func testURLListStitchesToTheSameFramesAsTheLocalFiles() throws {
+        let local = try clips()
+        let server = try TestServer(root: store.folder.path, latencyMilliseconds: 30)
+        let list = store.folder.appendingPathComponent("remote.txt").path
+        try local.map { "\(server.base)/\(($0 as NSString).lastPathComponent)" }.joined(separator: "\n")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let common = ["--transition", "fade", "--transition-duration", "0.5", "--preset", "ultrafast", "--crf", "12", "--quiet", "-y"]
+        let localOutput = store.outputPath("local-reference"), remoteOutput = store.outputPath("remote")
+        XCTAssertEqual(try SegueTool.run(["stitch"] + local + ["-o", localOutput] + common).status, 0)
+        let remote = try SegueTool.run(["stitch", list, "-o", remoteOutput] + common)
+        XCTAssertEqual(remote.status, 0, remote.standardError)
+        let expected = try markers(localOutput)
+        XCTAssertEqual(expected.count, 120 - 30)
+        XCTAssertEqual(try markers(remoteOutput), expected)
+    }
+
+    func testNotFoundAndRefusedAreExit2NamingTheURL() throws {
+        let server = try TestServer(root: store.folder.path)
+        let missing = "\(server.base)/no-such-clip.mp4", refused = "http://127.0.0.1:1/clip.mp4"
+        let output = store.outputPath("remote-bad")
+        let result = try SegueTool.run(["stitch", try clips()[0], missing, refused, "-o", output, "--retries", "1"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("\(missing): not found (HTTP 404)"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("\(refused): connection refused; gave up after 2 tries"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testAStallingServerTripsTheTimeout() throws {
+        let server = try TestServer(root: store.folder.path)
+        let stalled = "\(server.base)/stall/marker-0-45.mp4"
+        let started = Date()
+        let result = try SegueTool.run(["stitch", stalled, "-o", store.outputPath("stalled"), "--timeout", "1", "--retries", "0"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("\(stalled): timed out after 1.00 s"), result.standardError)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    func testServerErrorsAreRetried() throws {
+        let server = try TestServer(root: store.folder.path, flakyCount: 2)
+        _ = try clips()
+        let flaky = "\(server.base)/flaky/marker-1-30.mp4"
+        let output = store.outputPath("flaky")
+        let result = try SegueTool.run(["stitch", flaky, "-o", output, "--preset", "ultrafast", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertEqual(try markers(output).count, 30)
+        XCTAssertEqual(try server.stats()["errors"] as? Int, 2, "two 503s, then served")
+    }
+
+    func testSecondRunWithCacheFetchesNothingForUnchangedClips() throws {
+        let local = try clips()
+        let server = try TestServer(root: store.folder.path)
+        let cache = store.folder.appendingPathComponent("cache-\(UUID().uuidString)").path
+        // The first clip twice: a clip used twice is fetched once.
+        let urls = [local[0], local[1], local[0]].map { "\(server.base)/\(($0 as NSString).lastPathComponent)" }
+        let arguments = ["stitch"] + urls + ["--cache", cache, "--preset", "ultrafast", "--quiet", "-y"]
+        let first = try SegueTool.run(arguments + ["-o", store.outputPath("cached-1")])
+        XCTAssertEqual(first.status, 0, first.standardError)
+        let afterFirst = try server.stats()
+        XCTAssertEqual(afterFirst["full"] as? Int, 2, "each distinct clip fetched once: \(afterFirst)")
+        XCTAssertEqual(afterFirst["partial"] as? Int, 0, "nothing read over the network but the cache's fetches")
+
+        let secondOutput = store.outputPath("cached-2")
+        let second = try SegueTool.run(arguments + ["-o", secondOutput])
+        XCTAssertEqual(second.status, 0, second.standardError)
+        let afterSecond = try server.stats()
+        XCTAssertEqual(afterSecond["full"] as? Int, 2, "no clip fetched again: \(afterSecond)")
+        XCTAssertEqual(afterSecond["partial"] as? Int, 0)
+        XCTAssertEqual(afterSecond["not_modified"] as? Int, 2, "each clip checked once with a conditional GET")
+        XCTAssertEqual(try markers(secondOutput).count, 45 + 30 + 45)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache)
+        XCTAssertFalse(names.contains { $0.contains("partial") }, "never a partial file: \(names)")
+    }
+
+    func testCacheSizeLimitEvictsTheLeastRecentlyUsed() throws {
+        let local = try clips()
+        let server = try TestServer(root: store.folder.path)
+        let cache = store.folder.appendingPathComponent("cache-small-\(UUID().uuidString)").path
+        let sizes = try local.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as! Int }
+        for clip in local {
+            let url = "\(server.base)/\((clip as NSString).lastPathComponent)"
+            let result = try SegueTool.run(["stitch", url, "-o", store.outputPath(), "--cache", cache,
+                                            "--cache-max", String(sizes.max()! + 10), "--preset", "ultrafast", "--quiet"])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".media") }
+        XCTAssertEqual(kept.count, 1, "only the most recent clip fits: \(kept)")
+        XCTAssertTrue(kept[0].hasSuffix("marker-2-45.mp4.media"), "\(kept)")
+    }
+}
