@@ -18,7 +18,10 @@ final class ScaleTests: XCTestCase {
                                         "--report", report, "--quiet"]) { process in
             let folder = "/proc/\(process.processIdentifier)/fd"
             while process.isRunning {
-                if let open = try? FileManager.default.contentsOfDirectory(atPath: folder) { descriptors.append(open.count) }
+                // An empty listing means the process was already gone.
+                if let open = try? FileManager.default.contentsOfDirectory(atPath: folder), !open.isEmpty {
+                    descriptors.append(open.count)
+                }
                 usleep(20_000)
             }
         }
