@@ -15,6 +15,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+#include <malloc.h>
 
 // Swift cannot import function-like or compound-literal macros; each helper
 // below stands in for one of them.
@@ -42,5 +43,15 @@ static inline double cffmpeg_stream_rotation(const AVStream *stream) {
     double angle = av_display_rotation_get((const int32_t *)matrix);
     return angle != angle ? 0 : angle; // NaN for a degenerate matrix
 }
+
+/// Fixes glibc's mmap threshold (mallopt is not in Swift's Glibc module).
+/// Pictures are 1-3 MB buffers made and freed all the time; with the default
+/// dynamic threshold glibc raises it after the first free and then serves them
+/// from the heap, whose fragmentation grew long runs' peak memory by tens of MB.
+static inline void cffmpeg_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+
+/// Returns the heap's free memory to the system (malloc_trim), e.g. what
+/// probing many clips at once left behind before the stitch starts.
+static inline void cffmpeg_trim_heap(void) { malloc_trim(0); }
 
 #endif

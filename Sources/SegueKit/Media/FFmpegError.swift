@@ -71,6 +71,13 @@ enum LibAV {
     /// are the ones users read. Runs once, from whichever wrapper opens first.
     static let quietLogs: Void = cffmpeg_set_log_level(AV_LOG_FATAL)
     static let noTimestamp = cffmpeg_nopts_value()
+
+    /// Large buffers (pictures) always come from, and go straight back to, the
+    /// system, so freed pictures don't stay in a fragmented heap. Runs once.
+    static let returnLargeBuffersToTheSystem: Void = cffmpeg_fix_mmap_threshold(256 * 1024)
+
+    /// Gives freed heap memory back to the system.
+    static func trimHeap() { cffmpeg_trim_heap() }
 }
 
 /// The text of a NUL-terminated C buffer.

@@ -24,8 +24,10 @@ final class ClipSource {
     private let audioTimeBase: Rational
     private var audioEndPTS: Int64 = 0
 
+    /// Pictures ready to deliver. A handful at most, so removing from the front
+    /// is cheap, and a delivered picture is released at once (each holds a
+    /// decoder buffer that can't be reused until it is).
     private var pictures: [Frame] = []
-    private var pictureHead = 0
     private var samples: [[Float]] = [[], []]
     private var sampleHead = 0
     /// Samples replaced by silence before they were decoded (see `nextSamples`).
@@ -76,17 +78,15 @@ final class ClipSource {
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count - pictureHead < count, !endOfInput { try pump() }
+        while pictures.count < count, !endOfInput { try pump() }
     }
 
     /// The next canvas picture. Past the clip's decodable end the last picture
     /// is held, so the clip keeps its planned length.
     func nextPicture() throws -> Frame {
-        while pictureHead == pictures.count, !endOfInput { try pump() }
-        if pictureHead < pictures.count {
-            let picture = pictures[pictureHead]
-            pictureHead += 1
-            if pictureHead > 32 { pictures.removeFirst(pictureHead); pictureHead = 0 }
+        while pictures.isEmpty, !endOfInput { try pump() }
+        if !pictures.isEmpty {
+            let picture = pictures.removeFirst()
             picturesDelivered += 1
             lastPicture = picture.clone()
             return picture
@@ -107,11 +107,11 @@ final class ClipSource {
 
     /// The next picture, left in place for `nextPicture`.
     func peekPicture() throws -> Frame {
-        while pictureHead == pictures.count, !endOfInput { try pump() }
-        guard pictureHead < pictures.count else {
+        while pictures.isEmpty, !endOfInput { try pump() }
+        guard let next = pictures.first else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
         }
-        return pictures[pictureHead].clone()
+        return next.clone()
     }
 
     /// Exactly `count` samples per channel of the clip's audio, silence where it has none.
@@ -120,7 +120,7 @@ final class ClipSource {
         // interleaved file can't fill memory with pictures.
         let pictureLimit = max(30, Int(canvas.frameRate.value * 2))
         while samples[0].count - sampleHead < count + samplesOwed, !endOfInput, audioDecoder != nil,
-              pictures.count - pictureHead < pictureLimit {
+              pictures.count < pictureLimit {
             try pump()
         }
         // Audio that arrives after silence stood in for it is dropped, so it can't fall behind.

@@ -8,7 +8,9 @@ final class OutputWriter: @unchecked Sendable {
     // only by the writer thread (`run`); `failure` is guarded by `lock`; frames
     // arrive through the queue, handed over whole.
     private let sink: EncodingSink
-    private let queue = BoundedQueue<Handoff<Item>>(capacity: 8)
+    /// Room for a few frames: enough to keep the encoder busy while the next
+    /// picture is made, few enough that decoder buffers are not held long.
+    private let queue = BoundedQueue<Handoff<Item>>(capacity: 4)
     private let lock = NSLock()
     private var failure: Error?
     private let done = DispatchSemaphore(value: 0)

@@ -44,6 +44,8 @@ public final class Stitcher {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
+        LibAV.returnLargeBuffersToTheSystem
+        LibAV.trimHeap() // what probing every clip left behind
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
@@ -81,9 +83,9 @@ public final class Stitcher {
         var lastProgress = started
 
         func preload(_ index: Int) -> Preloader {
-            // Prime as many pictures as the join will take, so the swap needs no decoding.
-            let head = index > 0 && plan.mode == .overlap ? plan.joins[index - 1].frameCount : 0
-            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: max(1, min(head, 8)))
+            // Opening, reading headers and the first pictures is what costs
+            // time at a join; two pictures prove the decoder is warm.
+            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: 2)
         }
         func samples(forFrame frame: Int) -> Int {
             plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
