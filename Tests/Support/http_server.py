@@ -55,6 +55,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
             return
         count("requests", path)
+        if os.environ.get("SEGUE_HTTP_LOG"): sys.stderr.write("%s %s %s\n" % (self.command, path, self.headers.get("Range")))
         time.sleep(self.server.latency)
         if path.startswith("/stall/"):
             time.sleep(self.server.lifetime)

@@ -44,10 +44,11 @@ final class ClipSource {
 
     /// Opens the clip and its decoders; the filter graphs are built on the first
     /// decoded frames, whose real format they must match.
-    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings) throws {
+    /// `readPath`, when given, is where the clip's bytes are (a staged copy).
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, readPath: String? = nil) throws {
         self.clip = clip
         self.canvas = canvas
-        demuxer = try InputAccess(network: settings.network).openDemuxer(clip.info.readPath)
+        demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath)
         guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError.stitchFailed("\(clip.info.path): no video stream") }
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).

@@ -11,11 +11,16 @@ final class Preloader: @unchecked Sendable {
     private let load: @Sendable () -> Result<ClipSource, Error>
     private let inBackground: Bool
 
-    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, primePictures: Int) {
+    /// `staged`, when given, is fetching the clip's bytes; the open waits for
+    /// it and reads the local copy (or the URL if the fetch failed).
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, primePictures: Int, staged: Prefetcher? = nil) {
         inBackground = settings.preload
         load = {
             Result {
-                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings)
+                let local = staged?.take()
+                // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
+                defer { if let local { unlink(local) } }
+                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, readPath: local)
                 try source.prime(pictures: primePictures)
                 return source
             }

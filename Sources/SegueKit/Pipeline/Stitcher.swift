@@ -82,10 +82,26 @@ public final class Stitcher {
         var joins: [StitchReport.Join] = []
         var lastProgress = started
 
+        // Remote clips are fetched one clip further ahead than they are opened.
+        var staged: [Int: Prefetcher] = [:]
+        let stagingFolder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
+        defer {
+            staged.removeAll()
+            try? FileManager.default.removeItem(atPath: stagingFolder)
+        }
+        func stage(_ index: Int) {
+            guard settings.preload, index < clips.count, staged[index] == nil,
+                  InputAccess.isRemote(clips[index].info.readPath),
+                  (try? FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)) != nil
+            else { return }
+            staged[index] = Prefetcher(url: clips[index].info.readPath, folder: stagingFolder, network: settings.network)
+        }
         func preload(_ index: Int) -> Preloader {
+            stage(index + 1)
             // Opening, reading headers and the first pictures is what costs
             // time at a join; two pictures prove the decoder is warm.
-            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: 2)
+            defer { staged[index] = nil }
+            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: 2, staged: staged[index])
         }
         func samples(forFrame frame: Int) -> Int {
             plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
