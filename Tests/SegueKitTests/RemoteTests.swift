@@ -61,6 +61,9 @@ final class RemoteTests: XCTestCase {
         XCTAssertEqual(try SegueTool.run(["stitch"] + local + ["-o", localOutput] + common).status, 0)
         let remote = try SegueTool.run(["stitch", list, "-o", remoteOutput] + common)
         XCTAssertEqual(remote.status, 0, remote.standardError)
+        let staging = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("segue-stage-") }
+        XCTAssertEqual(staging, [], "prefetched clips are removed")
         let expected = try markers(localOutput)
         XCTAssertEqual(expected.count, 120 - 30)
         XCTAssertEqual(try markers(remoteOutput), expected)
