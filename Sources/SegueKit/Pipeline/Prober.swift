@@ -71,6 +71,7 @@ public enum Prober {
         } catch let error as FFmpegError {
             if error.code == FFmpegError.invalidData { return bad("not a media file (no known container format)") }
             if error.code == FFmpegError.endOfFile { return bad("file is truncated: it ends inside its header") }
+            if error.posixCode == ENOENT { return bad("no such file") }
             return bad("can't open it (\(error.message))")
         } catch {
             return bad("can't open it (\(error))")
