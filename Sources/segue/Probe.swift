@@ -42,15 +42,7 @@ struct Probe: ParsableCommand {
         case .failure(let bad):
             return ["path": bad.path, "usable": false, "reason": bad.reason]
         case .success(let info):
-            var row: [String: Any] = [
-                "path": info.path, "usable": true, "container": info.container, "videoCodec": info.videoCodec,
-                "codedWidth": info.codedWidth, "codedHeight": info.codedHeight,
-                "displayWidth": info.displayWidth, "displayHeight": info.displayHeight,
-                "rotation": info.rotation, "frameRate": info.frameRate.value, "variableFrameRate": info.variableFrameRate,
-                "pixelFormat": info.pixelFormat, "duration": info.duration,
-            ]
-            row["audio"] = info.audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
-            return row
+            return info.jsonFacts.merging(["usable": true, "frameRate": info.frameRate.value]) { _, probed in probed }
         }
     }
 

@@ -28,11 +28,8 @@ struct Segue: ParsableCommand {
             Terminal.error(error.description)
             Foundation.exit(error.exitCode)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                Self.exit(withError: error)
-            }
-            if code == .validationFailure {
+            // Help, version and completion scripts exit 0 through here too.
+            if exitCode(for: error) == .validationFailure {
                 var message = fullMessage(for: error)
                 if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
                 Terminal.error(message)

@@ -12,7 +12,6 @@ struct StreamInfo {
     var startTime: Int64?
     /// Duration in seconds, or nil when the container doesn't say.
     var duration: Double?
-    var frameCount: Int?
 
     // Video
     var width = 0
@@ -115,8 +114,7 @@ final class Demuxer {
             codecName: String(cString: avcodec_get_name(parameters.codec_id)),
             timeBase: timeBase,
             startTime: stream.pointee.start_time == LibAV.noTimestamp ? nil : stream.pointee.start_time,
-            duration: nil,
-            frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+            duration: nil
         )
         if stream.pointee.duration != LibAV.noTimestamp, stream.pointee.duration > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value

@@ -53,7 +53,6 @@ final class Frame {
 
     var width: Int { Int(pointer.pointee.width) }
     var height: Int { Int(pointer.pointee.height) }
-    var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
     var sampleRate: Int { Int(pointer.pointee.sample_rate) }
@@ -184,10 +183,4 @@ struct PlaneImage: Equatable {
 struct PixelFormat: Equatable {
     let rawValue: Int32
     static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
-    static let yuv444p10 = PixelFormat(rawValue: AV_PIX_FMT_YUV444P10LE.rawValue)
-
-    var name: String {
-        guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue)) else { return "unknown" }
-        return String(cString: name)
-    }
 }

@@ -38,7 +38,6 @@ final class ClipSource {
     private let strict: Bool
     /// Clip time of the latest picture decoded, in seconds.
     private var lastPictureTime = -Double.infinity
-    private(set) var picturesDelivered = 0
     private(set) var picturesRepeated = 0
     private(set) var samplesPadded = 0
 
@@ -88,14 +87,12 @@ final class ClipSource {
         while pictures.isEmpty, !endOfInput { try pump() }
         if !pictures.isEmpty {
             let picture = pictures.removeFirst()
-            picturesDelivered += 1
             lastPicture = picture.clone()
             return picture
         }
         guard let lastPicture else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
         }
-        picturesDelivered += 1
         picturesRepeated += 1
         return lastPicture.clone()
     }

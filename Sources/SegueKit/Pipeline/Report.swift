@@ -47,6 +47,20 @@ public struct StitchProgress: Sendable {
     }
 }
 
+extension ClipInfo {
+    /// The probed facts as JSON values, shared by `segue probe --json` and the report.
+    public var jsonFacts: [String: Any] {
+        var facts: [String: Any] = [
+            "path": path, "container": container, "videoCodec": videoCodec,
+            "codedWidth": codedWidth, "codedHeight": codedHeight,
+            "displayWidth": displayWidth, "displayHeight": displayHeight, "rotation": rotation,
+            "variableFrameRate": variableFrameRate, "pixelFormat": pixelFormat, "duration": duration,
+        ]
+        facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
+        return facts
+    }
+}
+
 extension StitchReport {
     /// The report as `--report` writes it: inputs with their probed facts, the
     /// output's settings and facts, planned against actual duration, each join
@@ -55,16 +69,11 @@ extension StitchReport {
         func rounded(_ value: Double, _ places: Double = 1e6) -> Double { (value * places).rounded() / places }
         let inputs: [[String: Any]] = plan.clips.map { clip in
             let info = clip.info
-            var input: [String: Any] = [
-                "path": info.path, "container": info.container, "videoCodec": info.videoCodec,
-                "codedWidth": info.codedWidth, "codedHeight": info.codedHeight,
-                "displayWidth": info.displayWidth, "displayHeight": info.displayHeight, "rotation": info.rotation,
-                "frameRate": info.frameRate.description, "variableFrameRate": info.variableFrameRate,
-                "pixelFormat": info.pixelFormat, "duration": rounded(info.duration), "sourceDuration": rounded(info.sourceDuration),
-                "inPoint": rounded(info.inPoint), "startFrame": clip.startFrame, "frames": clip.frameCount,
-            ]
-            input["audio"] = info.audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
-            return input
+            return info.jsonFacts.merging([
+                "frameRate": info.frameRate.description, "duration": rounded(info.duration),
+                "sourceDuration": rounded(info.sourceDuration), "inPoint": rounded(info.inPoint),
+                "startFrame": clip.startFrame, "frames": clip.frameCount,
+            ]) { _, reported in reported }
         }
         let stalls = joins.map(\.stallSeconds).sorted()
         let object: [String: Any] = [
