@@ -18,7 +18,10 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
                               "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
-        .target(name: "SegueKit", dependencies: ["CFFmpeg"]),
+        // The FFmpeg wrappers: the only target that imports CFFmpeg; no raw pointer leaves it.
+        .target(name: "SegueMedia", dependencies: ["CFFmpeg"]),
+        // The library: Timeline (clip lists, plan) and Pipeline (sources, stitcher), in role types.
+        .target(name: "SegueKit", dependencies: ["SegueMedia"]),
         .executableTarget(
             name: "segue",
             dependencies: [
@@ -26,7 +29,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "segue"]),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueMedia", "segue"]),
     ],
     swiftLanguageModes: [.v6]
 )

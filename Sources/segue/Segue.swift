@@ -21,6 +21,7 @@ struct Segue: ParsableCommand {
     /// Parses and runs like `ParsableCommand.main()`, but bad usage exits 2 (the
     /// contract in DESIGN.md), not the argument parser's 64.
     static func main() {
+        ProcessPolicy.applyCommandLineDefaults()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// The command line as scripts see it: exit codes, messages, and files left alone.
 final class CommandLineTests: XCTestCase {

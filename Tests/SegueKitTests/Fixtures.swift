@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// Marker clips, made at test time with Segue's own encoder: every frame shows
 /// its clip number and frame number as large black/white blocks on a flat grey

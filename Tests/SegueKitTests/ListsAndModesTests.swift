@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// Clip lists with trims, JSON manifests, freeze mode, HEVC and the report, run through the real CLI.
 final class ListsAndModesTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SegueKit
+@testable import SegueMedia
 
 /// A decoded output, read with Segue's own demuxer and decoders.
 struct DecodedOutput {

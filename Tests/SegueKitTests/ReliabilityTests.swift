@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// Damaged and hostile inputs, --strict and --skip-bad, and output safety.
 final class ReliabilityTests: XCTestCase {

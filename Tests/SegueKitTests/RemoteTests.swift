@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// A real HTTP server on 127.0.0.1 (Tests/Support/http_server.py: Range
 /// requests, ETag, added latency, stalls, 503s) serving marker clips.

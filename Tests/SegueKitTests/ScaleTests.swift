@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// Memory and file descriptors stay flat in the number of clips.
 final class ScaleTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueMedia
 
 /// End-to-end: marker clips in, the real pipeline, the output decoded and checked frame by frame.
 final class StitchTests: XCTestCase {

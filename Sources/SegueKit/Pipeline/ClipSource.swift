@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// One clip decoded and normalised to the canvas: exactly `frameCount`
 /// pictures in the canvas format, and exactly as many audio samples as the
@@ -58,7 +59,7 @@ final class ClipSource {
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0.
         let start = video.startTime ?? 0
-        videoOrigin = start + ClipSource.rescale(clip.info.inPoint, to: video.timeBase)
+        videoOrigin = start + video.timeBase.ticks(seconds: clip.info.inPoint)
         if clip.info.inPoint > 0 {
             try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
         }
@@ -67,7 +68,7 @@ final class ClipSource {
             audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
             audioDecoder?.failOnDamage = settings.strict
             audioTimeBase = demuxer.streams[audioIndex].timeBase
-            audioOrigin = ClipSource.rescale(videoOrigin, from: video.timeBase, to: audioTimeBase)
+            audioOrigin = video.timeBase.rescale(videoOrigin, to: audioTimeBase)
         } else {
             audioDecoder = nil
             audioTimeBase = Rational(1, canvas.sampleRate)
@@ -185,7 +186,7 @@ final class ClipSource {
             throw SegueError.stitchFailed("\(clip.info.path): video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
         }
         if let videoGraph {
-            let end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
+            let end = canvas.frameRate.inverted.rescale(Int64(clip.frameCount), to: videoDecoder.timeBase)
             try videoGraph.close(atPTS: end)
             try drainVideoGraph()
         }
@@ -204,9 +205,9 @@ final class ClipSource {
             if videoGraph == nil {
                 videoGraph = try FilterGraph(videoLike: decoded, timeBase: videoDecoder.timeBase, description: videoFilters())
             }
-            if decoded.pts != LibAV.noTimestamp {
-                decoded.pts -= videoOrigin
-                lastPictureTime = max(lastPictureTime, Double(decoded.pts) * videoDecoder.timeBase.value)
+            if let pts = decoded.pts {
+                decoded.pts = pts - videoOrigin
+                lastPictureTime = max(lastPictureTime, Double(pts - videoOrigin) * videoDecoder.timeBase.value)
             }
             try videoGraph!.push(decoded)
             try drainVideoGraph()
@@ -219,7 +220,7 @@ final class ClipSource {
             let picture = Frame()
             guard try videoGraph.pull(into: picture) == .ready else { return }
             // After fps the pts counts canvas frames from the clip's start.
-            if picture.pts >= 0 && picture.pts < Int64(clip.frameCount) { pictures.append(picture) }
+            if let pts = picture.pts, pts >= 0 && pts < Int64(clip.frameCount) { pictures.append(picture) }
         }
     }
 
@@ -231,9 +232,10 @@ final class ClipSource {
             }
             // The graph's input time base is 1/sample rate.
             let rate = Rational(1, decoded.sampleRate)
-            if decoded.pts != LibAV.noTimestamp {
-                decoded.pts = ClipSource.rescale(decoded.pts - audioOrigin, from: audioTimeBase, to: rate)
-                audioEndPTS = decoded.pts + Int64(decoded.sampleCount)
+            if let pts = decoded.pts {
+                let start = audioTimeBase.rescale(pts - audioOrigin, to: rate)
+                decoded.pts = start
+                audioEndPTS = start + Int64(decoded.sampleCount)
             }
             try audioGraph!.push(decoded)
             try drainAudioGraph()
@@ -276,16 +278,5 @@ final class ClipSource {
         // async + first_pts=0: silence where the audio starts late or has gaps,
         // trimmed where it starts early, so it stays locked to the pictures.
         "aresample=\(canvas.sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
-    }
-
-    static func rescale(_ seconds: Double, to timeBase: Rational) -> Int64 {
-        Int64((seconds * Double(timeBase.denominator) / Double(timeBase.numerator)).rounded())
-    }
-
-    static func rescale(_ value: Int64, from: Rational, to: Rational) -> Int64 {
-        // value * from / to, rounded to nearest, in 128-bit-safe steps for typical time bases.
-        let numerator = Double(value) * Double(from.numerator) * Double(to.denominator)
-        let denominator = Double(from.denominator) * Double(to.numerator)
-        return Int64((numerator / denominator).rounded())
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Carries a non-Sendable value (a frame, a clip source) across a thread
 /// boundary exactly once.

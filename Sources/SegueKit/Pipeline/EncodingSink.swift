@@ -1,3 +1,5 @@
+import SegueMedia
+
 /// Encoders and a muxer writing one MP4, used from one thread: the output
 /// writer's thread in a stitch, the caller's when tests make fixture clips.
 final class EncodingSink {

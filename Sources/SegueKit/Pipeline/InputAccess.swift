@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Opens inputs, local or remote: http(s) URLs go through libavformat's own
 /// network protocols with a timeout and retries, or, with a cache, through
@@ -61,21 +62,17 @@ public struct InputAccess: Sendable {
         }
     }
 
-    static func isTransient(_ error: FFmpegError) -> Bool {
-        if error.code == FFmpegError.httpServerError { return true }
-        guard let errno = error.posixCode else { return false }
-        return [ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE, ENETUNREACH, EHOSTUNREACH, EAGAIN].contains(errno)
-    }
+    static func isTransient(_ error: FFmpegError) -> Bool { error.isTransport }
 
     /// Says what a network failure was, in words a user can act on.
     static func describe(_ error: FFmpegError, url: String, network: NetworkSettings) -> String {
-        switch error.code {
-        case FFmpegError.httpNotFound: return "not found (HTTP 404)"
-        case FFmpegError.httpForbidden: return "access denied (HTTP 403)"
-        case FFmpegError.httpUnauthorized: return "needs authorisation (HTTP 401)"
-        case FFmpegError.httpBadRequest: return "bad request (HTTP 400)"
-        case FFmpegError.httpOther4xx: return "refused by the server (HTTP 4xx)"
-        case FFmpegError.httpServerError: return "server error (HTTP 5xx)"
+        switch error {
+        case .httpNotFound: return "not found (HTTP 404)"
+        case .httpForbidden: return "access denied (HTTP 403)"
+        case .httpUnauthorized: return "needs authorisation (HTTP 401)"
+        case .httpBadRequest: return "bad request (HTTP 400)"
+        case .httpOther4xx: return "refused by the server (HTTP 4xx)"
+        case .httpServerError: return "server error (HTTP 5xx)"
         default: break
         }
         switch error.posixCode {
@@ -89,7 +86,7 @@ public struct InputAccess: Sendable {
         if url.lowercased().hasPrefix("https://") && error.posixCode == EIO {
             return "TLS or connection error (\(error.message))"
         }
-        if error.code == FFmpegError.invalidData { return "not a media file (no known container format)" }
+        if error == .invalidData { return "not a media file (no known container format)" }
         return "can't open it (\(error.message))"
     }
 

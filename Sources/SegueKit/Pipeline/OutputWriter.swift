@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Encodes and muxes on its own thread, fed through a bounded queue so the
 /// stitcher can prepare the next pictures while the encoder works, and memory

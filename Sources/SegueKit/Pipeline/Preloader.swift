@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// The second player: opens a clip and decodes its first pictures on a
 /// background thread while the current clip plays, and hands it over at the join.

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
@@ -69,8 +70,8 @@ public enum Prober {
         } catch let error as RemoteError {
             return bad(error.reason)
         } catch let error as FFmpegError {
-            if error.code == FFmpegError.invalidData { return bad("not a media file (no known container format)") }
-            if error.code == FFmpegError.endOfFile { return bad("file is truncated: it ends inside its header") }
+            if error == .invalidData { return bad("not a media file (no known container format)") }
+            if error == .endOfFile { return bad("file is truncated: it ends inside its header") }
             if error.posixCode == ENOENT { return bad("no such file") }
             return bad("can't open it (\(error.message))")
         } catch {

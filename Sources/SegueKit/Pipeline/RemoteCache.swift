@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

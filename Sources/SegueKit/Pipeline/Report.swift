@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// What a stitch did, for the summary line and `--report`.
 public struct StitchReport: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Joins the planned clips into one MP4: the current clip plays while the next
 /// is pre-opened in the background; at each join the two swap, and the
@@ -44,7 +45,6 @@ public final class Stitcher {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
-        LibAV.returnLargeBuffersToTheSystem
         LibAV.trimHeap() // what probing every clip left behind
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
@@ -243,7 +243,7 @@ public final class Stitcher {
 
     static func describe(_ error: Error) -> String {
         if let error = error as? FFmpegError {
-            return error.isNoSpace ? "no space left on device" : error.description
+            return error == .noSpace ? "no space left on device" : error.description
         }
         return "\(error)"
     }

@@ -1,3 +1,5 @@
+import SegueMedia
+
 /// The facts about one input clip that planning needs, found by probing it.
 public struct ClipInfo: Sendable, Equatable {
     /// The clip as the user named it (a path or a URL).

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Expands command-line inputs into the clips they name. Media files and URLs
 /// pass through; clip lists are read in place:

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// Output settings a JSON manifest may carry; the command line's flags win.
 public struct ManifestOutput: Sendable, Equatable {

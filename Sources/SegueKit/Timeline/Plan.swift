@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// The output canvas every clip is normalised to.
 public struct Canvas: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SegueMedia
 
 /// What went wrong, said for the user: which file, what happened, what to do.
 public enum SegueError: Error, CustomStringConvertible, Equatable {

@@ -1,3 +1,5 @@
+import SegueMedia
+
 /// How clips meet.
 public enum TransitionKind: String, Sendable, CaseIterable {
     case none, fade, slideLeft = "slide-left", slideRight = "slide-right", slideUp = "slide-up", slideDown = "slide-down"

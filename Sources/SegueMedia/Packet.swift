@@ -2,10 +2,10 @@ import CFFmpeg
 
 /// An owning wrapper over one `AVPacket`, allocated once per stage and
 /// unref'd per iteration.
-final class Packet {
+package final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() {
+    package init() {
         guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         pointer = packet
     }
@@ -15,13 +15,13 @@ final class Packet {
         av_packet_free(&packet)
     }
 
-    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    package var streamIndex: Int { Int(pointer.pointee.stream_index) }
 
     /// Duration in the time base of whoever made the packet.
-    var duration: Int64 {
+    package var duration: Int64 {
         get { pointer.pointee.duration }
         set { pointer.pointee.duration = newValue }
     }
 
-    func unref() { av_packet_unref(pointer) }
+    package func unref() { av_packet_unref(pointer) }
 }

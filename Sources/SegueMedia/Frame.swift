@@ -2,10 +2,10 @@ import CFFmpeg
 
 /// An owning wrapper over one `AVFrame`. Frames are not Sendable: a frame
 /// crosses a thread boundary only by being handed over whole (see `Handoff`).
-final class Frame {
+package final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() {
+    package init() {
         guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
         pointer = frame
     }
@@ -16,7 +16,7 @@ final class Frame {
     }
 
     /// A new yuv420p (or other format) picture with its own buffers.
-    static func video(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws -> Frame {
+    package static func video(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws -> Frame {
         let frame = Frame()
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
@@ -26,7 +26,7 @@ final class Frame {
     }
 
     /// A new planar-float stereo (or n-channel) block of audio with its own buffers.
-    static func audio(sampleCount: Int, channels: Int, sampleRate: Int) throws -> Frame {
+    package static func audio(sampleCount: Int, channels: Int, sampleRate: Int) throws -> Frame {
         let frame = Frame()
         frame.pointer.pointee.nb_samples = Int32(sampleCount)
         frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
@@ -38,29 +38,30 @@ final class Frame {
 
     /// Another reference to the same buffers (`av_frame_clone`): cheap, and
     /// safe to hand to another stage while this one keeps its own.
-    func clone() -> Frame {
+    package func clone() -> Frame {
         let copy = Frame()
         if av_frame_ref(copy.pointer, pointer) < 0 { fatalError("av_frame_ref: out of memory") }
         return copy
     }
 
-    func unref() { av_frame_unref(pointer) }
+    package func unref() { av_frame_unref(pointer) }
 
-    var pts: Int64 {
-        get { pointer.pointee.pts }
-        set { pointer.pointee.pts = newValue }
+    /// Presentation time in the time base of whoever made the frame; nil for none (AV_NOPTS_VALUE).
+    package var pts: Int64? {
+        get { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }
     }
 
-    var width: Int { Int(pointer.pointee.width) }
-    var height: Int { Int(pointer.pointee.height) }
-    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
-    var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
-    var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+    package var width: Int { Int(pointer.pointee.width) }
+    package var height: Int { Int(pointer.pointee.height) }
+    package var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    package var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
+    package var sampleRate: Int { Int(pointer.pointee.sample_rate) }
 
     // MARK: Plane access for tests and fixtures (copies, never pointers)
 
     /// One plane of a planar picture, copied out row by row.
-    func plane(_ index: Int) -> PlaneImage {
+    package func plane(_ index: Int) -> PlaneImage {
         let (width, height) = planeSize(index)
         let stride = lineSize(index)
         var bytes = [UInt8](repeating: 0, count: width * height)
@@ -74,7 +75,7 @@ final class Frame {
     }
 
     /// Writes a plane's pixels into this (writable) picture.
-    func setPlane(_ index: Int, to image: PlaneImage) {
+    package func setPlane(_ index: Int, to image: PlaneImage) {
         let (width, height) = planeSize(index)
         precondition(image.width == width && image.height == height, "plane size mismatch")
         let stride = lineSize(index)
@@ -87,7 +88,7 @@ final class Frame {
     }
 
     /// The samples of one channel of a planar-float frame, copied out.
-    func samples(channel: Int) -> [Float] {
+    package func samples(channel: Int) -> [Float] {
         guard let base = pointer.pointee.extended_data?[channel] else { return [] }
         return base.withMemoryRebound(to: Float.self, capacity: sampleCount) {
             Array(UnsafeBufferPointer(start: $0, count: sampleCount))
@@ -95,7 +96,7 @@ final class Frame {
     }
 
     /// Appends each channel's samples of a planar-float frame to `channels`.
-    func appendSamples(to channels: inout [[Float]]) {
+    package func appendSamples(to channels: inout [[Float]]) {
         let count = sampleCount
         for channel in channels.indices {
             guard channel < channelCount, let base = pointer.pointee.extended_data?[channel] else {
@@ -109,7 +110,7 @@ final class Frame {
     }
 
     /// Fills a planar-float frame from `channels[c][start..<start+sampleCount]`.
-    func setSamples(from channels: [[Float]], start: Int) {
+    package func setSamples(from channels: [[Float]], start: Int) {
         let count = sampleCount
         for channel in 0..<channelCount {
             guard let base = pointer.pointee.extended_data?[channel] else { continue }
@@ -121,7 +122,7 @@ final class Frame {
         }
     }
 
-    func planeSize(_ index: Int) -> (width: Int, height: Int) {
+    package func planeSize(_ index: Int) -> (width: Int, height: Int) {
         guard index > 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
             return (width, height)
         }
@@ -143,28 +144,28 @@ final class Frame {
 }
 
 /// One plane of a picture as plain bytes, `width * height`, no padding.
-struct PlaneImage: Equatable {
-    var width: Int
-    var height: Int
-    var bytes: [UInt8]
+package struct PlaneImage: Equatable {
+    package var width: Int
+    package var height: Int
+    package var bytes: [UInt8]
 
-    init(width: Int, height: Int, bytes: [UInt8]) {
+    package init(width: Int, height: Int, bytes: [UInt8]) {
         self.width = width
         self.height = height
         self.bytes = bytes
     }
 
-    init(width: Int, height: Int, filledWith value: UInt8) {
+    package init(width: Int, height: Int, filledWith value: UInt8) {
         self.init(width: width, height: height, bytes: [UInt8](repeating: value, count: width * height))
     }
 
-    subscript(x: Int, y: Int) -> UInt8 {
+    package subscript(x: Int, y: Int) -> UInt8 {
         get { bytes[y * width + x] }
         set { bytes[y * width + x] = newValue }
     }
 
     /// The mean value over a rectangle, clipped to the plane.
-    func mean(x: Int, y: Int, width w: Int, height h: Int) -> Double {
+    package func mean(x: Int, y: Int, width w: Int, height h: Int) -> Double {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x1 > x0, y1 > y0 else { return 0 }
         var sum = 0
@@ -172,7 +173,7 @@ struct PlaneImage: Equatable {
         return Double(sum) / Double((x1 - x0) * (y1 - y0))
     }
 
-    mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with value: UInt8) {
+    package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with value: UInt8) {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) { bytes[row * width + column] = value }
         }
@@ -180,7 +181,7 @@ struct PlaneImage: Equatable {
 }
 
 /// A pixel format by role; the raw value is FFmpeg's `AVPixelFormat`.
-struct PixelFormat: Equatable {
-    let rawValue: Int32
-    static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
+package struct PixelFormat: Equatable {
+    package let rawValue: Int32
+    package static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
 }

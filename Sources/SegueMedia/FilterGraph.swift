@@ -3,17 +3,17 @@ import CFFmpeg
 /// A libavfilter graph with one buffer source and one buffer sink, built from a
 /// filter description (`avfilter_graph_free` frees it and every filter in it;
 /// the source and sink contexts are borrowed views into it).
-final class FilterGraph {
+package final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// The sink's time base: the unit of the pts of the frames `pull` returns.
-    let outputTimeBase: Rational
+    package let outputTimeBase: Rational
 
     /// A video graph fed with frames shaped like `template` (size, pixel format,
     /// aspect) whose timestamps are in `timeBase`.
-    convenience init(videoLike template: Frame, timeBase: Rational, description: String) throws {
+    package convenience init(videoLike template: Frame, timeBase: Rational, description: String) throws {
         var aspect = template.pointer.pointee.sample_aspect_ratio
         if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
         let arguments = "video_size=\(template.width)x\(template.height):pix_fmt=\(template.pointer.pointee.format)"
@@ -23,7 +23,7 @@ final class FilterGraph {
 
     /// An audio graph fed with frames shaped like `template` whose timestamps
     /// are in 1/sample rate.
-    convenience init(audioLike template: Frame, description: String) throws {
+    package convenience init(audioLike template: Frame, description: String) throws {
         var layout = AVChannelLayout()
         if template.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
             av_channel_layout_default(&layout, template.pointer.pointee.ch_layout.nb_channels)
@@ -82,18 +82,18 @@ final class FilterGraph {
 
     /// Feeds one frame. `av_buffersrc_add_frame_flags(…, 0)` takes the frame's
     /// references and leaves `frame` blank for reuse.
-    func push(_ frame: Frame) throws {
+    package func push(_ frame: Frame) throws {
         try check(av_buffersrc_add_frame_flags(source, frame.pointer, 0), "av_buffersrc_add_frame_flags")
     }
 
     /// Ends the input at `pts` (in the source's time base), so filters such as
     /// fps know exactly where the stream stops.
-    func close(atPTS pts: Int64) throws {
+    package func close(atPTS pts: Int64) throws {
         try check(av_buffersrc_close(source, pts, 0), "av_buffersrc_close")
     }
 
     /// Pulls the next filtered frame (`av_buffersink_get_frame` fills a blank frame).
-    func pull(into frame: Frame) throws -> Step {
+    package func pull(into frame: Frame) throws -> Step {
         frame.unref()
         return try step(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
     }

@@ -5,7 +5,7 @@ import CFFmpeg
 extension Frame {
     /// A cross-dissolve: `(a * (256 - weight) + b * weight) / 256` on every sample,
     /// in integer maths so the compiler can vectorise the row loop.
-    static func blend(_ a: Frame, _ b: Frame, weight: Int, into output: Frame) {
+    package static func blend(_ a: Frame, _ b: Frame, weight: Int, into output: Frame) {
         let weightB = UInt16(max(0, min(256, weight)))
         let weightA = 256 - weightB
         for plane in 0..<3 {
@@ -23,11 +23,11 @@ extension Frame {
         }
     }
 
-    enum SlideDirection: Sendable { case left, right, up, down }
+    package enum SlideDirection: Sendable { case left, right, up, down }
 
     /// The next picture `b` pushing `a` out towards `direction` by `fraction` of
     /// the picture (0 shows only a, 1 only b): two row copies per row.
-    static func slide(_ a: Frame, _ b: Frame, fraction: Double, direction: SlideDirection, into output: Frame) {
+    package static func slide(_ a: Frame, _ b: Frame, fraction: Double, direction: SlideDirection, into output: Frame) {
         let horizontal = direction == .left || direction == .right
         // Whole luma pixels, even so that 4:2:0 chroma moves by whole samples too.
         let extent = horizontal ? output.width : output.height

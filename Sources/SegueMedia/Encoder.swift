@@ -1,13 +1,13 @@
 import CFFmpeg
 
 /// One output stream's encoder (`avcodec_free_context` frees it).
-final class Encoder {
+package final class Encoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
-    let timeBase: Rational
+    package let timeBase: Rational
     /// Samples per audio frame the encoder wants (1024 for AAC), 0 for video.
-    let frameSize: Int
+    package let frameSize: Int
     /// The MP4 sample entry to use (hvc1 for HEVC, so Apple players accept it).
-    let codecTag: String?
+    package let codecTag: String?
 
     private init(codecName: String, codecTag: String? = nil, options: [String: String],
                  globalHeader: Bool, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
@@ -37,13 +37,13 @@ final class Encoder {
         avcodec_free_context(&context)
     }
 
-    enum VideoCodec: String, Sendable {
+    package enum VideoCodec: String, Sendable {
         case h264, hevc
         var encoderName: String { self == .h264 ? "libx264" : "libx265" }
     }
 
     /// A yuv420p video encoder whose timestamps count frames (time base 1/fps).
-    static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
+    package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
                       threads: Int = 0, globalHeader: Bool) throws -> Encoder {
         var options = ["preset": preset, "crf": String(crf)]
         if codec == .hevc { options["x265-params"] = "log-level=error" }
@@ -60,7 +60,7 @@ final class Encoder {
     }
 
     /// FFmpeg's native AAC encoder, planar float.
-    static func aac(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {
+    package static func aac(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {
         try Encoder(codecName: "aac", options: [:], globalHeader: globalHeader) { context in
             context.pointee.sample_rate = Int32(sampleRate)
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
@@ -71,18 +71,18 @@ final class Encoder {
     }
 
     /// Sends one frame; the encoder takes its own reference.
-    func send(_ frame: Frame) throws {
+    package func send(_ frame: Frame) throws {
         try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
     }
 
-    func sendEndOfStream() throws {
+    package func sendEndOfStream() throws {
         let code = avcodec_send_frame(context, nil)
-        if code == FFmpegError.endOfFile { return }
+        if code == FFmpegError.endOfFile.code { return }
         try check(code, "avcodec_send_frame(flush)")
     }
 
     /// Receives the next packet (`avcodec_receive_packet` unrefs `packet` first).
-    func receive(into packet: Packet) throws -> Step {
+    package func receive(into packet: Packet) throws -> Step {
         try step(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
     }
 
@@ -99,14 +99,13 @@ final class Encoder {
 
 /// An output file (`avio_closep` + `avformat_free_context`). Finishing can fail,
 /// so it is an explicit `finish()`; `deinit` only frees.
-final class Muxer {
+package final class Muxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var timeBases: [Rational] = []
     private var finished = false
 
     /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
-    init(path: String, format: String) throws {
-        LibAV.quietLogs
+    package init(path: String, format: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2")
         self.context = context
@@ -127,13 +126,13 @@ final class Muxer {
     }
 
     /// Whether encoders must put their headers in extradata (MP4 does).
-    var needsGlobalHeader: Bool {
+    package var needsGlobalHeader: Bool {
         (context!.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
     }
 
     /// Adds a stream carrying `encoder`'s output; returns its index. A video
     /// stream may carry a display rotation (clockwise degrees) for players.
-    func addStream(for encoder: Encoder, rotation: Int = 0) throws -> Int {
+    package func addStream(for encoder: Encoder, rotation: Int = 0) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try encoder.copyParameters(to: stream)
         if rotation != 0 {
@@ -149,7 +148,7 @@ final class Muxer {
     }
 
     /// Writes the header; `options` are muxer options such as movflags.
-    func writeHeader(options: [String: String]) throws {
+    package func writeHeader(options: [String: String]) throws {
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
@@ -158,16 +157,16 @@ final class Muxer {
 
     /// Writes one encoded packet to `stream`, rescaling from the encoder's time
     /// base. `av_interleaved_write_frame` takes the packet's reference.
-    func write(_ packet: Packet, stream: Int) throws {
+    package func write(_ packet: Packet, stream: Int) throws {
         let from = timeBases[stream]
         let to = context!.pointee.streams[stream]!.pointee.time_base
         packet.pointer.pointee.stream_index = Int32(stream)
-        av_packet_rescale_ts(packet.pointer, AVRational(num: Int32(from.numerator), den: Int32(from.denominator)), to)
+        av_packet_rescale_ts(packet.pointer, from.avRational, to)
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 
     /// Writes the trailer (and, with +faststart, moves the index to the front) and closes the file.
-    func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         finished = true
         try check(av_write_trailer(context), "av_write_trailer")

@@ -2,16 +2,16 @@ import CFFmpeg
 
 /// One stream's decoder (`avcodec_free_context` frees it). Verbs follow the
 /// send/receive API: `send`, `sendEndOfStream`, `receive`.
-final class Decoder {
+package final class Decoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
-    let streamIndex: Int
-    let timeBase: Rational
+    package let streamIndex: Int
+    package let timeBase: Rational
     /// Packets rejected as corrupt and pictures decoded with errors (concealed).
-    private(set) var damage = 0
+    package private(set) var damage = 0
     /// Whether damage is an error rather than something to conceal and count.
-    var failOnDamage = false
+    package var failOnDamage = false
 
-    init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
+    package init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
         let stream = demuxer.stream(streamIndex)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -32,9 +32,9 @@ final class Decoder {
     }
 
     /// Sends one packet. A corrupt packet is counted and skipped, as players do.
-    func send(_ packet: Packet) throws {
+    package func send(_ packet: Packet) throws {
         let code = avcodec_send_packet(context, packet.pointer)
-        if code == FFmpegError.invalidData && !failOnDamage {
+        if code == FFmpegError.invalidData.code && !failOnDamage {
             damage += 1
             return
         }
@@ -42,26 +42,26 @@ final class Decoder {
     }
 
     /// Tells the decoder no more packets come, so it releases its delayed frames.
-    func sendEndOfStream() throws {
+    package func sendEndOfStream() throws {
         let code = avcodec_send_packet(context, nil)
-        if code == FFmpegError.endOfFile { return }
+        if code == FFmpegError.endOfFile.code { return }
         try check(code, "avcodec_send_packet(flush)")
     }
 
     /// Receives the next frame (`avcodec_receive_frame` unrefs `frame` first),
     /// stamped with its best-effort timestamp.
-    func receive(into frame: Frame) throws -> Step {
+    package func receive(into frame: Frame) throws -> Step {
         let code = avcodec_receive_frame(context, frame.pointer)
-        if code == FFmpegError.invalidData && !failOnDamage {
+        if code == FFmpegError.invalidData.code && !failOnDamage {
             damage += 1
             return .needsInput
         }
         let result = try step(code, "avcodec_receive_frame")
         if result == .ready {
-            frame.pts = frame.pointer.pointee.best_effort_timestamp
+            frame.pointer.pointee.pts = frame.pointer.pointee.best_effort_timestamp
             if frame.pointer.pointee.decode_error_flags != 0 || (frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
                 damage += 1
-                if failOnDamage { throw FFmpegError(code: FFmpegError.invalidData, call: "avcodec_receive_frame (damaged picture)") }
+                if failOnDamage { throw FFmpegError(code: FFmpegError.invalidData.code, call: "avcodec_receive_frame (damaged picture)") }
             }
         }
         return result

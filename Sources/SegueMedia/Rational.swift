@@ -1,3 +1,5 @@
+import CFFmpeg
+
 /// An exact fraction, as FFmpeg uses for frame rates and time bases.
 public struct Rational: Hashable, Sendable, CustomStringConvertible {
     public var numerator: Int
@@ -22,4 +24,19 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         let divisor = Swift.max(gcd(numerator, denominator), 1)
         return Rational(numerator / divisor, denominator / divisor)
     }
+}
+
+extension Rational {
+    /// `value` counted in this time base, counted in `other` instead: exact
+    /// integer maths (`av_rescale_q`), rounded to nearest.
+    public func rescale(_ value: Int64, to other: Rational) -> Int64 {
+        av_rescale_q(value, avRational, other.avRational)
+    }
+
+    /// `seconds` counted in this time base, rounded to nearest.
+    public func ticks(seconds: Double) -> Int64 {
+        Int64((seconds * Double(denominator) / Double(numerator)).rounded())
+    }
+
+    var avRational: AVRational { AVRational(num: Int32(numerator), den: Int32(denominator)) }
 }

@@ -1,0 +1,209 @@
+import CFFmpeg
+import Synchronization
+
+/// What a stream carries, read from its codec parameters.
+package struct StreamInfo {
+    package enum Kind { case video, audio, other }
+
+    package var index: Int
+    package var kind: Kind
+    package var codecName: String
+    package var timeBase: Rational
+    /// First timestamp in `timeBase`, or nil when the container doesn't say.
+    package var startTime: Int64?
+    /// Duration in seconds, or nil when the container doesn't say.
+    package var duration: Double?
+
+    // Video
+    package var width = 0
+    package var height = 0
+    package var sampleAspectRatio = Rational(1, 1)
+    /// Display rotation in degrees clockwise (0, 90, 180, 270).
+    package var rotation = 0
+    package var averageFrameRate = Rational(0, 1)
+    package var realFrameRate = Rational(0, 1)
+    package var pixelFormatName = ""
+
+    // Audio
+    package var sampleRate = 0
+    package var channels = 0
+}
+
+/// Raised from another thread to stop a blocking libav operation (an open or
+/// a read waiting on the network): the demuxer's interrupt callback reads it,
+/// and the operation returns `FFmpegError.exit`.
+package final class Cancellation: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    package init() {}
+
+    package func cancel() { raised.store(true, ordering: .relaxed) }
+    package var isCancelled: Bool { raised.load(ordering: .relaxed) }
+}
+
+/// An opened input: `avformat_open_input` + `avformat_find_stream_info`,
+/// closed with `avformat_close_input`. A network input reads through an
+/// AVIOContext of our own (`avio_open2`, closed with `avio_closep` after the
+/// format), so that a failed open can still say whether the connection failed.
+package final class Demuxer {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// Our own I/O for network inputs; nil for files, which libavformat opens itself.
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    /// Kept alive for the interrupt callback, which holds it unretained.
+    private let cancellation: Cancellation
+    package let url: String
+    package let streams: [StreamInfo]
+
+    /// Opens `url` (a path or any protocol libavformat knows, http(s) among
+    /// them); `options` go to the protocol and the format (e.g. rw_timeout).
+    /// Raising `cancellation` makes a blocked open or read return `.exit`.
+    package init(url: String, options: [String: String] = [:], cancellation: Cancellation = Cancellation()) throws {
+        self.url = url
+        self.cancellation = cancellation
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        guard var context = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
+        let interrupt = AVIOInterruptCB(
+            callback: { opaque in
+                Unmanaged<Cancellation>.fromOpaque(opaque!).takeUnretainedValue().isCancelled ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(cancellation).toOpaque())
+        context.pointee.interrupt_callback = interrupt
+        var io: UnsafeMutablePointer<AVIOContext>?
+        if Demuxer.isNetwork(url) {
+            var interruptCopy = interrupt
+            let opened = avio_open2(&io, url, AVIO_FLAG_READ, &interruptCopy, &dictionary)
+            if opened < 0 {
+                avformat_free_context(context)
+                throw FFmpegError(code: opened, call: "avio_open2")
+            }
+            context.pointee.pb = io
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        var opening: UnsafeMutablePointer<AVFormatContext>? = context
+        let code = avformat_open_input(&opening, url, nil, &dictionary)
+        if code < 0 {
+            // avformat_open_input freed the context; our I/O is still ours to read and close.
+            let failure = Demuxer.transportFailure(io, cancellation) ?? FFmpegError(code: code, call: "avformat_open_input")
+            avio_closep(&io)
+            throw failure
+        }
+        context = opening!
+        let found = avformat_find_stream_info(context, nil)
+        if found < 0 {
+            let failure = Demuxer.transportFailure(io, cancellation) ?? FFmpegError(code: found, call: "avformat_find_stream_info")
+            avformat_close_input(&opening)
+            avio_closep(&io)
+            throw failure
+        }
+        self.context = context
+        self.io = io
+        streams = (0..<Int(context.pointee.nb_streams)).map { Demuxer.describe(context.pointee.streams[$0]!, index: $0) }
+    }
+
+    deinit {
+        avformat_close_input(&context)
+        avio_closep(&io)
+    }
+
+    /// Whether libavformat reaches `url` over a network protocol.
+    package static func isNetwork(_ url: String) -> Bool {
+        guard let scheme = url.split(separator: ":", maxSplits: 1).first, url.contains("://") else { return false }
+        return ["http", "https", "tcp", "tls", "rtmp", "rtsp", "ftp"].contains(scheme.lowercased())
+    }
+
+    /// Bytes read from the input so far (network inputs only; 0 for files).
+    package var bytesRead: Int64 { io?.pointee.bytes_read ?? 0 }
+
+    /// The I/O error behind a failure, when the connection (not the data) failed:
+    /// the demuxer may only have seen the data end early and called it invalid.
+    package func transportFailure() -> FFmpegError? { Demuxer.transportFailure(io, cancellation) }
+
+    private static func transportFailure(_ io: UnsafeMutablePointer<AVIOContext>?, _ cancellation: Cancellation) -> FFmpegError? {
+        if cancellation.isCancelled { return .exit }
+        guard let io, io.pointee.error < 0 else { return nil }
+        return FFmpegError(code: io.pointee.error, call: "avio_read")
+    }
+
+    /// The container's short name, e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    package var formatName: String {
+        guard let name = context?.pointee.iformat?.pointee.name else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// Container duration in seconds, if known.
+    package var duration: Double? {
+        guard let value = context?.pointee.duration, value != cffmpeg_nopts_value(), value > 0 else { return nil }
+        return Double(value) / Double(AV_TIME_BASE)
+    }
+
+    /// The stream libav would pick for a kind (`av_find_best_stream`), or nil.
+    package func bestStream(_ kind: StreamInfo.Kind) -> Int? {
+        let type = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Reads the next packet into `packet`; false at end of file.
+    package func read(into packet: Packet) throws -> Bool {
+        packet.unref()
+        let code = av_read_frame(context, packet.pointer)
+        // A connection lost mid-file can surface as a plain end of file: ask the I/O.
+        if let failure = transportFailure() { throw failure }
+        if code == FFmpegError.endOfFile.code { return false }
+        try check(code, "av_read_frame")
+        return true
+    }
+
+    /// Seeks so that reading resumes at the keyframe at or before `seconds`
+    /// (container time, as stream start times count it).
+    package func seek(toSeconds seconds: Double) throws {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
+    }
+
+    /// The stream object a decoder is made from (borrowed, owned by the context).
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        context!.pointee.streams[index]!
+    }
+
+    private static func describe(_ stream: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {
+        let parameters = stream.pointee.codecpar!.pointee
+        let kind: StreamInfo.Kind
+        switch parameters.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 ? .other : .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        default: kind = .other
+        }
+        let timeBase = Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den))
+        var info = StreamInfo(
+            index: index,
+            kind: kind,
+            codecName: String(cString: avcodec_get_name(parameters.codec_id)),
+            timeBase: timeBase,
+            startTime: stream.pointee.start_time == cffmpeg_nopts_value() ? nil : stream.pointee.start_time,
+            duration: nil
+        )
+        if stream.pointee.duration != cffmpeg_nopts_value(), stream.pointee.duration > 0 {
+            info.duration = Double(stream.pointee.duration) * timeBase.value
+        }
+        if kind == .video {
+            info.width = Int(parameters.width)
+            info.height = Int(parameters.height)
+            let sar = av_guess_sample_aspect_ratio(nil, stream, nil)
+            info.sampleAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(Int(sar.num), Int(sar.den)) : Rational(1, 1)
+            // av_display_rotation_get is counter-clockwise; ffmpeg turns it into a clockwise angle the same way.
+            var degrees = -cffmpeg_stream_rotation(stream)
+            degrees -= 360 * (degrees / 360 + 0.9 / 360).rounded(.down)
+            info.rotation = (Int(degrees.rounded()) % 360 + 360) % 360
+            info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
+            info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
+            if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
+        } else if kind == .audio {
+            info.sampleRate = Int(parameters.sample_rate)
+            info.channels = Int(parameters.ch_layout.nb_channels)
+        }
+        return info
+    }
+}
