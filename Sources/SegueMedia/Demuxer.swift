@@ -47,8 +47,9 @@ package final class Cancellation: Sendable {
 /// format), so that a failed open can still say whether the connection failed.
 package final class Demuxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    /// Our own I/O for network inputs; nil for files, which libavformat opens itself.
-    private var io: UnsafeMutablePointer<AVIOContext>?
+    /// Our own I/O for network inputs, which resumes lost connections; nil for
+    /// files, which libavformat opens itself.
+    private var input: ResumingInput?
     /// Kept alive for the interrupt callback, which holds it unretained.
     private let cancellation: Cancellation
     package let url: String
@@ -56,8 +57,10 @@ package final class Demuxer {
 
     /// Opens `url` (a path or any protocol libavformat knows, http(s) among
     /// them); `options` go to the protocol and the format (e.g. rw_timeout).
-    /// Raising `cancellation` makes a blocked open or read return `.exit`.
-    package init(url: String, options: [String: String] = [:], cancellation: Cancellation = Cancellation()) throws {
+    /// Raising `cancellation` makes a blocked open or read return `.exit`. A
+    /// network input's lost connection is resumed up to `retries` times.
+    package init(url: String, options: [String: String] = [:], retries: Int = 0,
+                 cancellation: Cancellation = Cancellation()) throws {
         self.url = url
         self.cancellation = cancellation
         var dictionary: OpaquePointer?
@@ -70,41 +73,37 @@ package final class Demuxer {
             },
             opaque: Unmanaged.passUnretained(cancellation).toOpaque())
         context.pointee.interrupt_callback = interrupt
-        var io: UnsafeMutablePointer<AVIOContext>?
+        var input: ResumingInput?
         if Demuxer.isNetwork(url) {
-            var interruptCopy = interrupt
-            let opened = avio_open2(&io, url, AVIO_FLAG_READ, &interruptCopy, &dictionary)
-            if opened < 0 {
+            do {
+                input = try ResumingInput(url: url, options: options, retries: retries, cancellation: cancellation)
+            } catch {
                 avformat_free_context(context)
-                throw FFmpegError(code: opened, call: "avio_open2")
+                throw error
             }
-            context.pointee.pb = io
+            context.pointee.pb = input!.context
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }
         var opening: UnsafeMutablePointer<AVFormatContext>? = context
         let code = avformat_open_input(&opening, url, nil, &dictionary)
         if code < 0 {
             // avformat_open_input freed the context; our I/O is still ours to read and close.
-            let failure = Demuxer.transportFailure(io, cancellation) ?? FFmpegError(code: code, call: "avformat_open_input")
-            avio_closep(&io)
-            throw failure
+            throw Demuxer.transportFailure(input, cancellation) ?? FFmpegError(code: code, call: "avformat_open_input")
         }
         context = opening!
         let found = avformat_find_stream_info(context, nil)
         if found < 0 {
-            let failure = Demuxer.transportFailure(io, cancellation) ?? FFmpegError(code: found, call: "avformat_find_stream_info")
             avformat_close_input(&opening)
-            avio_closep(&io)
-            throw failure
+            throw Demuxer.transportFailure(input, cancellation) ?? FFmpegError(code: found, call: "avformat_find_stream_info")
         }
         self.context = context
-        self.io = io
+        self.input = input
         streams = (0..<Int(context.pointee.nb_streams)).map { Demuxer.describe(context.pointee.streams[$0]!, index: $0) }
     }
 
     deinit {
-        avformat_close_input(&context)
-        avio_closep(&io)
+        avformat_close_input(&context) // before `input`, whose buffer it reads
+        input = nil
     }
 
     /// Whether libavformat reaches `url` over a network protocol.
@@ -114,16 +113,15 @@ package final class Demuxer {
     }
 
     /// Bytes read from the input so far (network inputs only; 0 for files).
-    package var bytesRead: Int64 { io?.pointee.bytes_read ?? 0 }
+    package var bytesRead: Int64 { input?.bytesReceived ?? 0 }
 
     /// The I/O error behind a failure, when the connection (not the data) failed:
     /// the demuxer may only have seen the data end early and called it invalid.
-    package func transportFailure() -> FFmpegError? { Demuxer.transportFailure(io, cancellation) }
+    package func transportFailure() -> (any Error)? { Demuxer.transportFailure(input, cancellation) }
 
-    private static func transportFailure(_ io: UnsafeMutablePointer<AVIOContext>?, _ cancellation: Cancellation) -> FFmpegError? {
-        if cancellation.isCancelled { return .exit }
-        guard let io, io.pointee.error < 0 else { return nil }
-        return FFmpegError(code: io.pointee.error, call: "avio_read")
+    private static func transportFailure(_ input: ResumingInput?, _ cancellation: Cancellation) -> (any Error)? {
+        if cancellation.isCancelled { return FFmpegError.exit }
+        return input?.lost
     }
 
     /// The container's short name, e.g. "mov,mp4,m4a,3gp,3g2,mj2".

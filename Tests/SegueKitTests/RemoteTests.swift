@@ -142,4 +142,53 @@ final class RemoteTests: XCTestCase {
         XCTAssertEqual(kept.count, 1, "only the most recent clip fits: \(kept)")
         XCTAssertTrue(kept[0].hasSuffix("marker-2-45.mp4.media"), "\(kept)")
     }
+
+    // MARK: Connection faults: a lost connection is never a damaged file
+
+    func testABodyCutOnceMidwayIsResumedAndTheOutputIsExact() throws {
+        let local = try clips()
+        let server = try TestServer(root: store.folder.path)
+        let name = (local[0] as NSString).lastPathComponent
+        let common = ["--preset", "ultrafast", "--crf", "12", "--quiet", "-y", "--no-preload"]
+        let reference = store.outputPath("cut-once-reference"), output = store.outputPath("cut-once")
+        XCTAssertEqual(try SegueTool.run(["stitch", local[0], "-o", reference] + common).status, 0)
+        let result = try SegueTool.run(["stitch", "\(server.base)/cutonce/\(name)", "-o", output] + common)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertEqual(try server.stats()["cut"] as? Int, 1, "the server did cut the body once")
+        XCTAssertEqual(try markers(output), try markers(reference))
+        XCTAssertFalse(result.standardError.contains("damaged"), result.standardError)
+    }
+
+    func testAServerThatNeverSendsTheRestFailsWithExit1NamingTheURL() throws {
+        let local = try clips()
+        let server = try TestServer(root: store.folder.path)
+        let size = try FileManager.default.attributesOfItem(atPath: local[0])[.size] as! Int
+        let url = "\(server.base)/cutat/\(size * 6 / 10)/\((local[0] as NSString).lastPathComponent)"
+        let output = store.outputPath("cut-at")
+        let result = try SegueTool.run(["stitch", url, local[1], "-o", output, "--retries", "2", "--preset", "ultrafast"])
+        XCTAssertEqual(result.status, 1, result.standardError)
+        XCTAssertTrue(result.standardError.contains("\(url): connection lost after"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("gave up after 3 tries"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+    }
+
+    func testATruncatedRemoteIndexIsReportedAsAConnectionFailure() throws {
+        let local = try clips()
+        // The index (moov) at the end, as cameras write it, and the server dies before it.
+        let indexLast = store.folder.appendingPathComponent("index-last.mp4").path
+        try? FileManager.default.removeItem(atPath: indexLast)
+        let remux = Process()
+        remux.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        remux.arguments = ["ffmpeg", "-v", "error", "-i", local[0], "-c", "copy", indexLast]
+        try remux.run()
+        remux.waitUntilExit()
+        let size = try FileManager.default.attributesOfItem(atPath: indexLast)[.size] as! Int
+        let server = try TestServer(root: store.folder.path)
+        let url = "\(server.base)/cutat/\(size - 400)/index-last.mp4"
+        let result = try SegueTool.run(["probe", url])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardOutput.contains("connection lost after"), result.standardOutput)
+        XCTAssertFalse(result.standardOutput.contains("not a media file"), result.standardOutput)
+    }
 }

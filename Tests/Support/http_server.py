@@ -20,7 +20,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 stats_lock = threading.Lock()
-stats = {"requests": 0, "full": 0, "partial": 0, "not_modified": 0, "head": 0, "errors": 0, "paths": {}}
+cut_once = {}
+stats = {"cut": 0, "requests": 0, "full": 0, "partial": 0, "not_modified": 0, "head": 0, "errors": 0, "paths": {}}
 flaky_failures = {}
 
 
@@ -68,6 +69,18 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_error(503, "try again")
                 return
             path = "/" + path[len("/flaky/"):]
+        # Bytes this response may send before the connection drops, mid-body:
+        # /cutonce/NAME drops its first response half-way; /cutat/N/NAME never
+        # sends byte N or later (a server that keeps dying at the same place).
+        limit = None
+        if path.startswith("/cutonce/"):
+            path = "/" + path[len("/cutonce/"):]
+            if cut_once.setdefault(path, True):
+                cut_once[path] = False
+                limit = os.path.getsize(os.path.join(self.server.root, path.lstrip("/"))) // 2
+        elif path.startswith("/cutat/"):
+            offset, _, rest = path[len("/cutat/"):].partition("/")
+            limit, path = int(offset), "/" + rest
         file = os.path.realpath(os.path.join(self.server.root, path.lstrip("/")))
         if not file.startswith(self.server.root) or not os.path.isfile(file):
             count("errors")
@@ -118,6 +131,10 @@ class Handler(BaseHTTPRequestHandler):
             count("head")
             return
         count("partial" if status == 206 else "full")
+        if limit is not None and limit <= end:
+            end = max(start - 1, limit - 1)
+            self.close_connection = True
+            count("cut")
         with open(file, "rb") as source:
             source.seek(start)
             remaining = end - start + 1

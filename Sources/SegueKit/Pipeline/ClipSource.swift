@@ -49,7 +49,7 @@ final class ClipSource {
         self.clip = clip
         self.canvas = canvas
         demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath)
-        guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError.stitchFailed("\(clip.info.path): no video stream") }
+        guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).
         videoDecoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
@@ -92,7 +92,7 @@ final class ClipSource {
             return picture
         }
         guard let lastPicture else {
-            throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
+            throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
         }
         picturesRepeated += 1
         return lastPicture.clone()
@@ -100,7 +100,7 @@ final class ClipSource {
 
     /// The picture shown last, to hold through a freeze join.
     func heldPicture() throws -> Frame {
-        guard let lastPicture else { throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded") }
+        guard let lastPicture else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded") }
         return lastPicture.clone()
     }
 
@@ -108,7 +108,7 @@ final class ClipSource {
     func peekPicture() throws -> Frame {
         while pictures.isEmpty, !endOfInput { try pump() }
         guard let next = pictures.first else {
-            throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
+            throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
         }
         return next.clone()
     }
@@ -172,9 +172,10 @@ final class ClipSource {
                 }
                 return
             }
-        } catch let error as FFmpegError {
+        } catch let error as FFmpegError where !error.isTransport && error != .exit {
             if strict {
-                throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
+                throw SegueError(.damagedMedia, subject: clip.info.path,
+                                 detail: "damaged media (\(error.message)); stopped because of --strict", underlying: error)
             }
             // A damaged or truncated stretch of file ends the clip's media; the
             // clip keeps its planned length (last picture held, silence).
@@ -183,7 +184,8 @@ final class ClipSource {
         try videoDecoder.sendEndOfStream()
         try drainVideo()
         if strict && missingVideoSeconds > 0 {
-            throw SegueError.stitchFailed("\(clip.info.path): video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
+            throw SegueError(.damagedMedia, subject: clip.info.path,
+                             detail: "video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
         }
         if let videoGraph {
             let end = canvas.frameRate.inverted.rescale(Int64(clip.frameCount), to: videoDecoder.timeBase)

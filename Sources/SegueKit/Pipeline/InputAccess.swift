@@ -25,17 +25,18 @@ public struct InputAccess: Sendable {
     }
 
     /// Opens `path` for demuxing, retrying transient network failures with backoff.
-    func openDemuxer(_ path: String) throws -> Demuxer {
-        guard InputAccess.isRemote(path) else { return try Demuxer(url: path) }
+    func openDemuxer(_ path: String, cancellation: Cancellation = Cancellation()) throws -> Demuxer {
+        guard InputAccess.isRemote(path) else { return try Demuxer(url: path, cancellation: cancellation) }
         let microseconds = String(Int(network.timeout * 1_000_000))
         let options = [
             "rw_timeout": microseconds, // every read and write
             "timeout": microseconds, // the socket, connect included
-            // A connection that ends early mid-clip is picked up where it left
-            // off; failures to connect are retried by `retrying`, with backoff.
-            "reconnect": "1", "reconnect_delay_max": "4",
         ]
-        return try InputAccess.retrying(network, url: path) { try Demuxer(url: path, options: options) }
+        // Failures to connect are retried here, with backoff; a connection lost
+        // mid-clip is resumed by the demuxer at the byte it had reached.
+        return try InputAccess.retrying(network, url: path) {
+            try Demuxer(url: path, options: options, retries: network.retries, cancellation: cancellation)
+        }
     }
 
     /// Runs `attempt` up to 1 + retries times while it fails transiently,

@@ -71,7 +71,7 @@ final class OutputWriter: @unchecked Sendable {
     private func submit(_ item: Item) throws {
         if let failure = currentFailure { throw failure }
         if !queue.push(Handoff(value: item)) {
-            throw currentFailure ?? SegueError.stitchFailed("the encoder stopped")
+            throw currentFailure ?? SegueError(.writeFailed, detail: "the encoder stopped")
         }
     }
 

@@ -69,6 +69,8 @@ public enum Prober {
             demuxer = try access.openDemuxer(readPath)
         } catch let error as RemoteError {
             return bad(error.reason)
+        } catch let lost as ConnectionLost {
+            return bad(lost.description)
         } catch let error as FFmpegError {
             if error == .invalidData { return bad("not a media file (no known container format)") }
             if error == .endOfFile { return bad("file is truncated: it ends inside its header") }
@@ -89,7 +91,11 @@ public enum Prober {
         }
         guard video.width > 0, video.height > 0 else { return bad("video has no picture size (damaged header?)") }
         // A header can promise what the file no longer holds: one picture must decode.
-        if !decodesAPicture(demuxer, decoder) { return bad("no picture could be decoded (file damaged or truncated?)") }
+        do {
+            if try !decodesAPicture(demuxer, decoder) { return bad("no picture could be decoded (file damaged or truncated?)") }
+        } catch {
+            return bad("\(error)")
+        }
 
         var duration = video.duration ?? 0
         if duration <= 0, let total = demuxer.duration {
@@ -122,7 +128,8 @@ public enum Prober {
 
 extension Prober {
     /// Whether the first picture of the stream decodes, reading a bounded amount.
-    static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder) -> Bool {
+    /// A lost connection is thrown: it says nothing about the file.
+    static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder) throws -> Bool {
         let packet = Packet()
         let frame = Frame()
         do {
@@ -134,6 +141,8 @@ extension Prober {
             }
             try decoder.sendEndOfStream()
             return try decoder.receive(into: frame) == .ready
+        } catch let lost as ConnectionLost {
+            throw lost
         } catch {
             return false
         }

@@ -54,14 +54,15 @@ public final class Stitcher {
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings)
         } catch {
             unlink(temporary)
-            throw SegueError.stitchFailed("\(outputPath): can't start writing (\(Stitcher.describe(error)))")
+            throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
         }
         do {
             var report = try stitch(into: writer, started: started, stop: stop, progress: progress)
             try writing { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             guard rename(temporary, outputPath) == 0 else {
-                throw SegueError.stitchFailed("\(outputPath): can't move the finished file into place (\(String(cString: strerror(errno))))")
+                throw SegueError(.writeFailed, subject: outputPath,
+                                 detail: "can't move the finished file into place (\(String(cString: strerror(errno))))")
             }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
@@ -225,8 +226,12 @@ public final class Stitcher {
             return try body()
         } catch let error as SegueError {
             throw error
+        } catch let lost as ConnectionLost {
+            throw SegueError(.connectionLost, subject: clip.info.path, detail: lost.description, underlying: lost)
+        } catch let error as FFmpegError where error.isTransport && InputAccess.isRemote(clip.info.readPath) {
+            throw SegueError(.connectionLost, subject: clip.info.path, detail: "connection failed (\(error.message))", underlying: error)
         } catch {
-            throw SegueError.stitchFailed("\(clip.info.path): \(Stitcher.describe(error))")
+            throw SegueError(.readFailed, subject: clip.info.path, detail: Stitcher.describe(error), underlying: error)
         }
     }
 
@@ -237,8 +242,14 @@ public final class Stitcher {
         } catch let error as SegueError {
             throw error
         } catch {
-            throw SegueError.stitchFailed("\(outputPath): writing failed (\(Stitcher.describe(error)))")
+            throw Stitcher.writeFailure(error, output: outputPath, doing: "writing failed")
         }
+    }
+
+    /// A failure to write the output, told apart from a full disk.
+    static func writeFailure(_ error: Error, output: String, doing: String) -> SegueError {
+        SegueError(error as? FFmpegError == .noSpace ? .noSpace : .writeFailed, subject: output,
+                   detail: "\(doing) (\(describe(error)))", underlying: error)
     }
 
     static func describe(_ error: Error) -> String {
