@@ -25,8 +25,7 @@ struct Probe: ParsableCommand {
     var json = false
 
     func run() throws {
-        let list = ClipList.expand(inputs)
-        let results: [Result<ClipInfo, BadInput>] = list.bad.map { .failure($0) } + list.entries.map { Prober.probe($0) }
+        let results = ProbeJob.run(inputs)
         if json {
             let rows = results.map(Self.jsonRow)
             let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

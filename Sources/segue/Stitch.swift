@@ -122,115 +122,60 @@ struct Stitch: ParsableCommand {
         if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
         if let retries, !(0...20).contains(retries) { throw ValidationError("--retries must be from 0 to 20") }
         if let cacheMax {
-            guard Stitch.parseSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
+            guard OutputValues.byteSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
             if cache == nil { throw ValidationError("--cache-max needs --cache DIR") }
         }
     }
 
-    /// Bytes from "500M", "2G", "1500k" or a plain number.
-    static func parseSize(_ text: String) -> Int? {
-        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40]
-        let lowered = text.lowercased().replacingOccurrences(of: "b", with: "")
-        if let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()), value > 0 {
-            return Int(value * Double(unit))
-        }
-        return Int(lowered).flatMap { $0 > 0 ? $0 : nil }
-    }
-
-    /// The command line over the manifest over the defaults.
-    func settings(with manifest: ManifestOutput?) -> StitchSettings {
-        var settings = StitchSettings()
-        if let size = size.flatMap(OutputValues.size) ?? manifest?.size { (settings.width, settings.height) = size }
-        settings.frameRate = fps.flatMap(OutputValues.frameRate) ?? manifest?.frameRate
-        settings.fit = fit ?? manifest?.fit ?? .contain
-        settings.transition = transition.flatMap(TransitionKind.init(name:)) ?? manifest?.transition ?? .none
-        settings.transitionDuration = transitionDuration ?? manifest?.transitionDuration
-        settings.mode = mode.flatMap(TransitionMode.init(rawValue:)) ?? manifest?.mode ?? .overlap
-        settings.codec = codec ?? manifest?.codec ?? .h264
-        settings.crf = crf ?? manifest?.crf ?? 23
-        settings.preset = preset ?? manifest?.preset ?? "medium"
-        settings.audioBitRate = audioBitrate.flatMap(OutputValues.bitRate) ?? manifest?.audioBitRate ?? 128_000
-        settings.includeAudio = !noAudio && (manifest?.audio ?? true)
-        settings.overwrite = y
-        settings.preload = !noPreload
-        settings.strict = strict
-        settings.network = NetworkSettings(timeout: timeout ?? 30, retries: retries ?? 3)
-        return settings
+    /// The flags as a request; what they leave out, a manifest or the defaults decide.
+    func request() -> StitchRequest {
+        var request = StitchRequest(inputs: inputs, output: output)
+        var options = OutputOptions()
+        options.size = size.flatMap(OutputValues.size)
+        options.frameRate = fps.flatMap(OutputValues.frameRate)
+        options.fit = fit
+        options.transition = transition.flatMap(TransitionKind.init(name:))
+        options.transitionDuration = transitionDuration
+        options.mode = mode.flatMap(TransitionMode.init(rawValue:))
+        options.codec = codec
+        options.crf = crf
+        options.preset = preset
+        options.audioBitRate = audioBitrate.flatMap(OutputValues.bitRate)
+        options.audio = noAudio ? false : nil
+        request.options = options
+        request.overwrite = y
+        request.skipBad = skipBad
+        request.strict = strict
+        request.preload = !noPreload
+        var network = NetworkSettings()
+        network.timeout = timeout ?? network.timeout
+        network.retries = retries ?? network.retries
+        request.network = network
+        request.cacheFolder = cache
+        request.cacheMaxBytes = cacheMax.flatMap(OutputValues.byteSize)
+        request.reportPath = report
+        return request
     }
 
     func run() throws {
-        // Everything that can be checked is checked before any encoding.
-        let list = ClipList.expand(inputs)
-        let settings = settings(with: list.output)
-        try Stitcher.checkOutput(output, overwrite: y)
-        var access = InputAccess(network: settings.network)
-        if let cache {
-            do {
-                access.cache = try RemoteCache(folder: cache, maxBytes: cacheMax.flatMap(Stitch.parseSize))
-            } catch {
-                throw SegueError.outputFolder(cache, reason: "can't use it as a cache (\(error.localizedDescription))")
-            }
-        }
-        if let report { try Stitcher.checkOutput(report, overwrite: true) }
-        var usable: [(entry: ClipEntry, info: ClipInfo)] = []
-        var bad = list.bad
-        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access)) {
-            switch result {
-            case .success(let info): usable.append((entry, info))
-            case .failure(let input): bad.append(input)
-            }
-        }
-        if !bad.isEmpty {
-            guard skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
-            if !quiet { bad.forEach { Terminal.warning("skipping \($0.path): \($0.reason)") } }
-        }
-        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
-        if !quiet { plan.warnings.forEach(Terminal.warning) }
-
         let progress = ProgressPrinter(enabled: !quiet)
         let stop = StopRequest()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { stop.stop(signal: $0) }
-        defer { signals.cancel() }
-        let result: StitchReport
-        do {
-            result = try Stitcher(plan: plan, settings: settings, outputPath: output).run(stop: stop, progress: progress.update)
+        defer {
+            signals.cancel()
             progress.clear()
-        } catch {
-            progress.clear()
-            throw error
         }
-        if let report {
-            do {
-                try result.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: report), options: .atomic)
-            } catch {
-                Terminal.warning("\(report): can't write the report (\(error.localizedDescription)); \(output) was written")
+        let report = try StitchJob(request()).run(stop: stop) { event in
+            switch event {
+            case .progress(let state): progress.update(state)
+            case .warning(let text):
+                guard !quiet else { return }
+                progress.clear()
+                Terminal.warning(text)
             }
         }
-        if !quiet {
-            result.warnings.filter { !plan.warnings.contains($0) }.forEach(Terminal.warning)
-            Terminal.write(Summary.line(result) + "\n")
-        }
-    }
-}
-
-/// The one line a finished stitch prints.
-enum Summary {
-    static func line(_ report: StitchReport) -> String {
-        let transitions = Dictionary(grouping: report.joins.filter { $0.frames > 0 }, by: \.transition)
-            .map { "\($0.key.rawValue) ×\($0.value.count)" }.sorted().joined(separator: ", ")
-        let speed = report.wallSeconds > 0 ? report.duration / report.wallSeconds : 0
-        let worst = report.joins.max { $0.stallSeconds < $1.stallSeconds }
-        var line = "Stitched \(report.clipCount) clip\(report.clipCount == 1 ? "" : "s") → \(report.output): "
-            + String(format: "%.2f s, %d frames, %dx%d @ %@ fps", report.duration, report.frames,
-                     report.canvas.width, report.canvas.height, report.canvas.frameRate.description)
-            + (transitions.isEmpty ? ", cuts" : ", \(transitions)")
-            + String(format: "; took %.1f s (%.1f× realtime), peak memory %d MB", report.wallSeconds, speed,
-                     report.peakMemoryBytes / 1_000_000)
-        if let worst {
-            line += String(format: "; join stall total %.1f ms, worst %.1f ms (join %d)",
-                           report.totalStallSeconds * 1000, worst.stallSeconds * 1000, worst.index + 1)
-        }
-        return line
+        progress.clear()
+        if !quiet { Terminal.write(report.summary + "\n") }
     }
 }
 

@@ -28,6 +28,24 @@ public struct StitchReport: Sendable {
     public var duration: Double { Double(frames) / canvas.frameRate.value }
     public var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
     public var worstStallSeconds: Double { joins.map(\.stallSeconds).max() ?? 0 }
+
+    /// The one line a finished stitch prints.
+    public var summary: String {
+        let transitions = Dictionary(grouping: joins.filter { $0.frames > 0 }, by: \.transition)
+            .map { "\($0.key.rawValue) ×\($0.value.count)" }.sorted().joined(separator: ", ")
+        let speed = wallSeconds > 0 ? duration / wallSeconds : 0
+        var line = "Stitched \(clipCount) clip\(clipCount == 1 ? "" : "s") → \(output): "
+            + String(format: "%.2f s, %d frames, %dx%d @ %@ fps", duration, frames,
+                     canvas.width, canvas.height, canvas.frameRate.description)
+            + (transitions.isEmpty ? ", cuts" : ", \(transitions)")
+            + String(format: "; took %.1f s (%.1f× realtime), peak memory %d MB", wallSeconds, speed,
+                     peakMemoryBytes / 1_000_000)
+        if let worst = joins.max(by: { $0.stallSeconds < $1.stallSeconds }) {
+            line += String(format: "; join stall total %.1f ms, worst %.1f ms (join %d)",
+                           totalStallSeconds * 1000, worst.stallSeconds * 1000, worst.index + 1)
+        }
+        return line
+    }
 }
 
 /// How far a stitch has got, reported a few times a second.

@@ -43,7 +43,7 @@ public final class Stitcher {
 
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
-    public func run(stop: StopRequest = StopRequest(), progress: ((StitchProgress) -> Void)? = nil) throws -> StitchReport {
+    public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
         LibAV.trimHeap() // what probing every clip left behind
         let temporary = Stitcher.temporaryPath(for: outputPath)
@@ -75,7 +75,7 @@ public final class Stitcher {
     }
 
     private func stitch(into writer: OutputWriter, started: Double, stop: StopRequest,
-                        progress: ((StitchProgress) -> Void)?) throws -> StitchReport {
+                        progress: (StitchProgress) -> Void) throws -> StitchReport {
         let canvas = plan.canvas
         let clips = plan.clips
         var audio = settings.includeAudio ? AudioChunker(frameSize: writer.audioFrameSize, sampleRate: canvas.sampleRate) : nil
@@ -116,7 +116,7 @@ public final class Stitcher {
             }
             frame += 1
             let now = monotonicSeconds()
-            if let progress, now - lastProgress >= 0.25 {
+            if now - lastProgress >= 0.25 {
                 lastProgress = now
                 progress(StitchProgress(framesDone: frame, totalFrames: plan.totalFrames, clipIndex: clipIndex,
                                         clipCount: clips.count, elapsedSeconds: now - started,

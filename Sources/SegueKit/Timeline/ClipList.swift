@@ -13,7 +13,7 @@ public enum ClipList {
         public var entries: [ClipEntry] = []
         public var bad: [BadInput] = []
         /// Output settings from the first manifest that gives any.
-        public var output: ManifestOutput?
+        public var output: OutputOptions?
     }
 
     public static func isClipList(_ path: String) -> Bool {

@@ -1,28 +1,6 @@
 import Foundation
 import SegueMedia
 
-/// Output settings a JSON manifest may carry; the command line's flags win.
-public struct ManifestOutput: Sendable, Equatable {
-    public var size: (width: Int, height: Int)?
-    public var frameRate: Rational?
-    public var fit: Fit?
-    public var transition: TransitionKind?
-    public var transitionDuration: Double?
-    public var mode: TransitionMode?
-    public var codec: VideoCodecChoice?
-    public var crf: Int?
-    public var preset: String?
-    public var audioBitRate: Int?
-    public var audio: Bool?
-
-    public static func == (a: ManifestOutput, b: ManifestOutput) -> Bool {
-        a.size?.width == b.size?.width && a.size?.height == b.size?.height && a.frameRate == b.frameRate
-            && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
-            && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
-            && a.audioBitRate == b.audioBitRate && a.audio == b.audio
-    }
-}
-
 /// A JSON clip list, for what ffconcat can't say:
 ///
 /// ```json
@@ -44,7 +22,7 @@ public enum Manifest {
     public static let outputKeys: Set<String> = ["size", "fps", "fit", "transition", "transitionDuration", "mode",
                                                  "codec", "crf", "preset", "audioBitrate", "audio"]
 
-    static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: ManifestOutput?) {
+    static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
@@ -85,10 +63,10 @@ public enum Manifest {
         return (entries, output)
     }
 
-    private static func parseOutput(_ value: Any) throws -> ManifestOutput {
+    private static func parseOutput(_ value: Any) throws -> OutputOptions {
         let object = try dictionary(value, at: "output")
         try checkKeys(object, allowed: outputKeys, at: "output")
-        var output = ManifestOutput()
+        var output = OutputOptions()
         if let size = object["size"] {
             guard let text = size as? String, let parsed = OutputValues.size(text) else {
                 throw fail("output.size", "expected \"WxH\" with even numbers, e.g. \"1280x720\"")
@@ -174,6 +152,16 @@ public enum Manifest {
 
 /// Parsing of output values shared by the command line and manifests.
 public enum OutputValues {
+    /// Bytes from "500M", "2G", "1500k" or a plain number.
+    public static func byteSize(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40]
+        let lowered = text.lowercased().replacingOccurrences(of: "b", with: "")
+        if let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()), value > 0 {
+            return Int(value * Double(unit))
+        }
+        return Int(lowered).flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// The presets libx264 and libx265 share.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 

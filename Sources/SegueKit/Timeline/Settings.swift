@@ -54,7 +54,51 @@ public struct NetworkSettings: Sendable, Equatable {
     }
 }
 
-/// Everything the user chose about the output. Nil means "from the first clip".
+/// What a caller or a manifest chose about the output; nil leaves the choice
+/// to the next source (the command line over a manifest over the defaults).
+public struct OutputOptions: Sendable, Equatable {
+    public var size: (width: Int, height: Int)?
+    public var frameRate: Rational?
+    public var fit: Fit?
+    public var transition: TransitionKind?
+    public var transitionDuration: Double?
+    public var mode: TransitionMode?
+    public var codec: VideoCodecChoice?
+    public var crf: Int?
+    public var preset: String?
+    public var audioBitRate: Int?
+    public var audio: Bool?
+
+    public init() {}
+
+    /// These choices, with `fallback`'s where these make none.
+    public func overriding(_ fallback: OutputOptions?) -> OutputOptions {
+        guard let fallback else { return self }
+        var merged = self
+        merged.size = size ?? fallback.size
+        merged.frameRate = frameRate ?? fallback.frameRate
+        merged.fit = fit ?? fallback.fit
+        merged.transition = transition ?? fallback.transition
+        merged.transitionDuration = transitionDuration ?? fallback.transitionDuration
+        merged.mode = mode ?? fallback.mode
+        merged.codec = codec ?? fallback.codec
+        merged.crf = crf ?? fallback.crf
+        merged.preset = preset ?? fallback.preset
+        merged.audioBitRate = audioBitRate ?? fallback.audioBitRate
+        merged.audio = audio ?? fallback.audio
+        return merged
+    }
+
+    public static func == (a: OutputOptions, b: OutputOptions) -> Bool {
+        a.size?.width == b.size?.width && a.size?.height == b.size?.height && a.frameRate == b.frameRate
+            && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
+            && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
+            && a.audioBitRate == b.audioBitRate && a.audio == b.audio
+    }
+}
+
+/// Everything about the output, resolved. Nil means "from the first clip".
+/// The initial values here are Segue's defaults, the only copy of them.
 public struct StitchSettings: Sendable {
     public var width: Int?
     public var height: Int?
@@ -79,4 +123,19 @@ public struct StitchSettings: Sendable {
     public var preload = true
 
     public init() {}
+
+    /// The defaults, with `options`' choices where it makes them.
+    public init(options: OutputOptions) {
+        if let size = options.size { (width, height) = size }
+        frameRate = options.frameRate
+        fit = options.fit ?? fit
+        transition = options.transition ?? transition
+        transitionDuration = options.transitionDuration
+        mode = options.mode ?? mode
+        codec = options.codec ?? codec
+        crf = options.crf ?? crf
+        preset = options.preset ?? preset
+        audioBitRate = options.audioBitRate ?? audioBitRate
+        includeAudio = options.audio ?? includeAudio
+    }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import SegueMedia
+
+/// Everything a stitch is asked to do, as a program says it.
+public struct StitchRequest: Sendable {
+    /// Media files, URLs and clip lists (text, ffconcat, JSON manifests), in playing order.
+    public var inputs: [String]
+    /// The MP4 file to write.
+    public var output: String
+    /// The caller's choices about the output; what it leaves nil comes from a
+    /// manifest's `output`, then from the defaults (`StitchSettings`).
+    public var options = OutputOptions()
+    /// Replace an existing output file.
+    public var overwrite = false
+    /// Drop unusable inputs (each reported as a warning) instead of failing.
+    public var skipBad = false
+    /// Any decode error ends the stitch instead of being concealed.
+    public var strict = false
+    /// Pre-open the next clip while the current one plays (off only to measure what it hides).
+    public var preload = true
+    /// Timeout and retries for remote clips.
+    public var network = NetworkSettings()
+    /// Keep fetched remote clips in this folder, validated on the next run.
+    public var cacheFolder: String?
+    /// Size limit of the cache in bytes; least recently used clips are evicted.
+    public var cacheMaxBytes: Int?
+    /// Where to write the JSON report, if anywhere.
+    public var reportPath: String?
+
+    public init(inputs: [String], output: String) {
+        self.inputs = inputs
+        self.output = output
+    }
+}
+
+/// Does everything `segue stitch` does, in one call: expands clip lists and
+/// manifests, probes every input (several at once, over the network and the
+/// cache as asked), reports every bad input at once or skips them, plans,
+/// stitches with progress and a stop request, writes the report, and returns it.
+///
+/// ```swift
+/// var request = StitchRequest(inputs: ["intro.mp4", "clips.txt"], output: "reel.mp4")
+/// request.options.transition = .fade
+/// let report = try StitchJob(request).run { event in
+///     if case .warning(let text) = event { print("warning:", text) }
+/// }
+/// print(report.summary)
+/// ```
+public final class StitchJob {
+    /// What the job tells its caller while it runs.
+    public enum Event: Sendable {
+        /// Something the user should know; the stitch goes on.
+        case warning(String)
+        /// How far the stitch has got, a few times a second.
+        case progress(StitchProgress)
+    }
+
+    public let request: StitchRequest
+
+    public init(_ request: StitchRequest) {
+        self.request = request
+    }
+
+    /// Runs the job. Throws a `SegueError` whose reason says what failed;
+    /// raising `stop` ends it within a frame, with nothing written.
+    public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
+        // Everything that can be checked is checked before any encoding.
+        let list = ClipList.expand(request.inputs)
+        let settings = resolvedSettings(manifest: list.output)
+        try Stitcher.checkOutput(request.output, overwrite: request.overwrite)
+        let access = try inputAccess()
+        if let report = request.reportPath { try Stitcher.checkOutput(report, overwrite: true) }
+
+        var usable: [(entry: ClipEntry, info: ClipInfo)] = []
+        var bad = list.bad
+        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access)) {
+            switch result {
+            case .success(let info): usable.append((entry, info))
+            case .failure(let input): bad.append(input)
+            }
+        }
+        if !bad.isEmpty {
+            guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
+            bad.forEach { onEvent(.warning("skipping \($0.path): \($0.reason)")) }
+        }
+        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        plan.warnings.forEach { onEvent(.warning($0)) }
+
+        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output)
+        let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
+        if let path = request.reportPath {
+            do {
+                try report.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                onEvent(.warning("\(path): can't write the report (\(error.localizedDescription)); \(request.output) was written"))
+            }
+        }
+        report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
+        return report
+    }
+
+    /// The request's choices over the manifest's over the defaults.
+    func resolvedSettings(manifest: OutputOptions?) -> StitchSettings {
+        var settings = StitchSettings(options: request.options.overriding(manifest))
+        settings.overwrite = request.overwrite
+        settings.strict = request.strict
+        settings.preload = request.preload
+        settings.network = request.network
+        return settings
+    }
+
+    private func inputAccess() throws -> InputAccess {
+        var access = InputAccess(network: request.network)
+        if let folder = request.cacheFolder {
+            do {
+                access.cache = try RemoteCache(folder: folder, maxBytes: request.cacheMaxBytes)
+            } catch {
+                throw SegueError.outputFolder(folder, reason: "can't use it as a cache (\(error.localizedDescription))")
+            }
+        }
+        return access
+    }
+}
+
+/// Does what `segue probe` does: expands clip lists and probes every input,
+/// several at once. One result per clip, unusable list files first.
+public enum ProbeJob {
+    public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings()) -> [Result<ClipInfo, BadInput>] {
+        let list = ClipList.expand(inputs)
+        return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: InputAccess(network: network))
+    }
+}
