@@ -37,6 +37,7 @@ final class ClipSource {
     private var lastPicture: Frame?
 
     private let strict: Bool
+    private let cancellation: Cancellation
     /// Clip time of the latest picture decoded, in seconds.
     private var lastPictureTime = -Double.infinity
     private(set) var picturesRepeated = 0
@@ -45,10 +46,14 @@ final class ClipSource {
     /// Opens the clip and its decoders; the filter graphs are built on the first
     /// decoded frames, whose real format they must match.
     /// `readPath`, when given, is where the clip's bytes are (a staged copy).
-    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, readPath: String? = nil) throws {
+    /// `cancellation`, when raised, breaks off the open and priming.
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, readPath: String? = nil,
+         cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
         self.canvas = canvas
-        demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath)
+        self.cancellation = cancellation
+        demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath,
+                                                                         cancellation: cancellation)
         guard let videoIndex = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).
@@ -79,7 +84,10 @@ final class ClipSource {
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count < count, !endOfInput { try pump() }
+        while pictures.count < count, !endOfInput {
+            if cancellation.isCancelled { throw FFmpegError.exit }
+            try pump()
+        }
     }
 
     /// The next canvas picture. Past the clip's decodable end the last picture
@@ -158,9 +166,32 @@ final class ClipSource {
 
     // MARK: Decoding
 
-    /// One step: read one packet and push what it decodes through the graphs;
-    /// at end of file, flush decoders and graphs.
+    /// One step of reading, its failures said for the user.
     private func pump() throws {
+        do {
+            try readStep()
+        } catch {
+            throw ClipSource.failure(error, reading: clip.info)
+        }
+    }
+
+    /// A failure reading `clip`, naming it: a lost connection is never called damage.
+    static func failure(_ error: Error, reading clip: ClipInfo) -> SegueError {
+        switch error {
+        case let error as SegueError:
+            return error
+        case let lost as ConnectionLost:
+            return SegueError(.connectionLost, subject: clip.path, detail: lost.description, underlying: lost)
+        case let error as FFmpegError where error.isTransport && InputAccess.isRemote(clip.readPath):
+            return SegueError(.connectionLost, subject: clip.path, detail: "connection failed (\(error.message))", underlying: error)
+        default:
+            return SegueError(.readFailed, subject: clip.path, detail: Stitcher.describe(error), underlying: error)
+        }
+    }
+
+    /// Reads one packet and pushes what it decodes through the graphs; at end
+    /// of file, flushes decoders and graphs.
+    private func readStep() throws {
         do {
             if try demuxer.read(into: packet) {
                 if packet.streamIndex == videoDecoder.streamIndex {

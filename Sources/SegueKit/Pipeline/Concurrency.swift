@@ -1,5 +1,63 @@
 import Foundation
 import SegueMedia
+import Synchronization
+
+/// Work on a thread of its own, in the one shape every background job has
+/// here (preload, prefetch, the encoder): `value()` waits for the result and
+/// may be asked again; `cancel()` asks the work to stop early (it checks
+/// `cancellation`, and a demuxer opened with it breaks off a blocked read);
+/// `join()` waits until the thread is done with everything it touched.
+///
+/// SAFETY (@unchecked Sendable): `outcome` and `finished` are read and written
+/// only under `condition`; the work's value is made on the worker thread and
+/// handed over whole, once the worker no longer touches it.
+final class BackgroundTask<Value>: @unchecked Sendable {
+    let cancellation = Cancellation()
+    private let condition = NSCondition()
+    private var outcome: Result<Value, Error>?
+    private var finished = false
+
+    /// Starts `work` on a new thread named `name`.
+    init(name: String, _ work: @escaping @Sendable (Cancellation) throws -> Value) {
+        let thread = Thread { [self] in
+            let result = Result { try work(cancellation) }
+            condition.withLock {
+                outcome = result
+                finished = true
+                condition.broadcast()
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `work` at once on the caller's thread: the same interface with nothing in the background.
+    init(runningNow work: (Cancellation) throws -> Value) {
+        outcome = Result { try work(cancellation) }
+        finished = true
+    }
+
+    /// The work's result, once it has one.
+    func value() throws -> Value {
+        join()
+        return try condition.withLock { outcome! }.get()
+    }
+
+    /// Asks the work to stop as soon as it can.
+    func cancel() { cancellation.cancel() }
+
+    /// Waits until the work has finished.
+    func join() {
+        condition.withLock { while !finished { condition.wait() } }
+    }
+
+    /// Cancels the work and waits for it to end.
+    func cancelAndJoin() {
+        cancel()
+        join()
+    }
+}
+import SegueMedia
 
 /// Carries a non-Sendable value (a frame, a clip source) across a thread
 /// boundary exactly once.
@@ -58,6 +116,16 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+
+    /// Stops the queue and drops what is left: pops find it empty at once.
+    func discard() {
+        condition.lock()
+        closed = true
+        items.removeAll()
+        head = 0
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// Seconds on a monotonic clock.
@@ -76,17 +144,20 @@ public func peakMemoryBytes() -> Int {
 
 /// A stop request that another thread (a signal handler's queue) may raise
 /// while a stitch runs; the stitcher checks it once per frame.
-///
-/// SAFETY: `requested` is read and written under `lock`.
-public final class StopRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requested: Int32?
+public final class StopRequest: Sendable {
+    /// The first signal that asked; 0 while none has.
+    private let requested = Atomic<Int32>(0)
 
     public init() {}
 
-    /// Asks the stitch to stop because of `signal`.
-    public func stop(signal: Int32) { lock.withLock { if requested == nil { requested = signal } } }
+    /// Asks the stitch to stop because of `signal` (the first request wins).
+    public func stop(signal: Int32) {
+        _ = requested.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+    }
 
     /// The signal that asked for a stop, if any.
-    public var signal: Int32? { lock.withLock { requested } }
+    public var signal: Int32? {
+        let value = requested.load(ordering: .relaxed)
+        return value == 0 ? nil : value
+    }
 }

@@ -136,7 +136,8 @@ public final class RemoteCache: @unchecked Sendable {
     }
 
     /// One request, waited for; the body (if any) in a temporary file.
-    static func download(_ request: URLRequest) throws -> (URL?, HTTPURLResponse) {
+    /// Raising `cancellation` cancels the request.
+    static func download(_ request: URLRequest, cancellation: Cancellation? = nil) throws -> (URL?, HTTPURLResponse) {
         let done = DispatchSemaphore(value: 0)
         let outcome = DownloadOutcome()
         let task = URLSession.shared.downloadTask(with: request) { location, response, error in
@@ -150,7 +151,9 @@ public final class RemoteCache: @unchecked Sendable {
             done.signal()
         }
         task.resume()
-        done.wait()
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if cancellation?.isCancelled == true { task.cancel() }
+        }
         if let error = outcome.error as? URLError {
             throw RemoteError(url: request.url?.absoluteString ?? "", reason: describe(error, timeout: request.timeoutInterval),
                               transient: [.timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet].contains(error.code))

@@ -57,8 +57,10 @@ public final class Stitcher {
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
         }
         do {
-            var report = try stitch(into: writer, started: started, stop: stop, progress: progress)
-            try writing { try writer.finish() }
+            var report = try withoutActuallyEscaping(progress) { progress in
+                try stitch(into: writer, started: started, stop: stop, progress: progress)
+            }
+            try Stitcher.writing(to: outputPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             guard rename(temporary, outputPath) == 0 else {
                 throw SegueError(.writeFailed, subject: outputPath,
@@ -74,132 +76,50 @@ public final class Stitcher {
         }
     }
 
+    /// Plays the clips in order through `clock`: each clip's own frames, then
+    /// its join with the next, drawn by the plan's join strategy.
     private func stitch(into writer: OutputWriter, started: Double, stop: StopRequest,
-                        progress: (StitchProgress) -> Void) throws -> StitchReport {
-        let canvas = plan.canvas
+                        progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
-        var audio = settings.includeAudio ? AudioChunker(frameSize: writer.audioFrameSize, sampleRate: canvas.sampleRate) : nil
-        var frame = 0
+        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, outputPath: outputPath,
+                               stop: stop, started: started, progress: progress)
+        let strategy: JoinStrategy = plan.mode == .overlap ? OverlapJoin() : FreezeJoin()
+        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings)
+        defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
-        var lastProgress = started
-
-        // Remote clips are fetched one clip further ahead than they are opened.
-        var staged: [Int: Prefetcher] = [:]
-        let stagingFolder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
-        defer {
-            staged.removeAll()
-            try? FileManager.default.removeItem(atPath: stagingFolder)
-        }
-        func stage(_ index: Int) {
-            guard settings.preload, index < clips.count, staged[index] == nil,
-                  InputAccess.isRemote(clips[index].info.readPath),
-                  (try? FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)) != nil
-            else { return }
-            staged[index] = Prefetcher(url: clips[index].info.readPath, folder: stagingFolder, network: settings.network)
-        }
-        func preload(_ index: Int) -> Preloader {
-            stage(index + 1)
-            // Opening, reading headers and the first pictures is what costs
-            // time at a join; two pictures prove the decoder is warm.
-            defer { staged[index] = nil }
-            return Preloader(clip: clips[index], canvas: canvas, settings: settings, primePictures: 2, staged: staged[index])
-        }
-        func samples(forFrame frame: Int) -> Int {
-            plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
-        }
-        func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
-            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            picture.pts = Int64(frame)
-            try writing { try writer.submit(picture: picture) }
-            if let sound {
-                try audio!.append(sound) { block in try writing { try writer.submit(sound: block) } }
-            }
-            frame += 1
-            let now = monotonicSeconds()
-            if now - lastProgress >= 0.25 {
-                lastProgress = now
-                progress(StitchProgress(framesDone: frame, totalFrames: plan.totalFrames, clipIndex: clipIndex,
-                                        clipCount: clips.count, elapsedSeconds: now - started,
-                                        frameRate: canvas.frameRate.value))
-            }
-        }
-
-        let (firstSource, startup) = try reading(clips[0]) { try preload(0).take() }
-        var current = firstSource
-        var next: Preloader? = clips.count > 1 ? preload(1) : nil
         var warnings = plan.warnings
 
-        let overlapping = plan.mode == .overlap
+        lookahead.prepare(0)
+        var (current, startup) = try lookahead.take(0)
+        lookahead.prepare(1)
         for (index, clip) in clips.enumerated() {
-            let joinBefore = index > 0 ? plan.joins[index - 1].frameCount : 0
-            let joinAfter = index < plan.joins.count ? plan.joins[index].frameCount : 0
-            // Overlap: the clip's first and last frames belong to its joins. Freeze: all of them play.
-            let head = overlapping ? joinBefore : 0
-            let tail = overlapping ? joinAfter : 0
-            for position in head..<(clip.frameCount - tail) {
-                let picture = try reading(clip) { try current.nextPicture() }
-                var sound = audio == nil ? nil : try reading(clip) { try current.nextSamples(samples(forFrame: frame)) }
-                // Freeze: the sound fades out into the held frames and back in after them, with no click.
-                if !overlapping && joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound) }
-                if !overlapping && joinAfter > 0 && position == clip.frameCount - 1 { AudioChunker.fadeOut(&sound) }
-                try emit(picture, sound, clipIndex: index)
+            let before = index > 0 ? plan.joins[index - 1].frameCount : 0
+            let after = index < plan.joins.count ? plan.joins[index].frameCount : 0
+            for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
+                let picture = try current.nextPicture()
+                var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
+                try clock.emit(picture, sound, clipIndex: index)
             }
-            guard let preloader = next else {
+            guard index + 1 < clips.count else {
                 warnings += notes(on: current)
                 break
             }
-            let (incoming, waited) = try reading(clips[index + 1]) { try preloader.take() }
+            let (incoming, waited) = try lookahead.take(index + 1)
             let join = plan.joins[index]
-            let transitionStart = plan.sampleIndex(atFrame: frame)
-            let transitionSamples = plan.sampleIndex(atFrame: frame + join.frameCount) - transitionStart
-            // Freeze holds the last picture shown and the first one to come.
-            let held = overlapping ? nil : try reading(clip) { try current.heldPicture() }
-            let waiting = overlapping ? nil : try reading(clips[index + 1]) { try incoming.peekPicture() }
-            for step in 0..<join.frameCount {
-                let outgoing = try held ?? reading(clip) { try current.nextPicture() }
-                let incomingPicture = try waiting ?? reading(clips[index + 1]) { try incoming.nextPicture() }
-                let picture = try writing { try Frame.video(width: canvas.width, height: canvas.height) }
-                Stitcher.draw(join.transition, from: outgoing, to: incomingPicture,
-                              at: Double(step + 1) / Double(join.frameCount + 1), into: picture)
-                var sound: [[Float]]?
-                if audio != nil {
-                    let count = samples(forFrame: frame)
-                    if overlapping {
-                        let fading = try reading(clip) { try current.nextSamples(count) }
-                        let rising = try reading(clips[index + 1]) { try incoming.nextSamples(count) }
-                        let offset = plan.sampleIndex(atFrame: frame) - transitionStart
-                        sound = AudioChunker.crossfade(fading, rising, offset: offset, length: transitionSamples)
-                    } else {
-                        sound = [[Float]](repeating: [Float](repeating: 0, count: count), count: 2)
-                    }
-                }
-                try emit(picture, sound, clipIndex: index)
-            }
+            try strategy.play(join, from: current, to: incoming, through: clock)
             joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
-                                           seconds: Double(join.frameCount) / canvas.frameRate.value, stallSeconds: waited))
+                                           seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                           stallSeconds: waited))
             warnings += notes(on: current)
             current = incoming // releases the finished clip: never more than two open
-            next = index + 2 < clips.count ? preload(index + 2) : nil
+            lookahead.prepare(index + 2)
         }
-        if audio != nil {
-            try audio!.flush { block in try writing { try writer.submit(sound: block) } }
-        }
+        try clock.finish()
         return StitchReport(
-            output: outputPath, canvas: canvas, clipCount: clips.count, frames: frame,
-            audioSamples: audio?.samplesWritten ?? 0, plannedDuration: plan.duration, joins: joins,
+            output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,
+            audioSamples: clock.samplesWritten, plannedDuration: plan.duration, joins: joins,
             startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0)
-    }
-
-    /// Draws step `position` (between 0 and 1, exclusive) of a transition.
-    static func draw(_ transition: TransitionKind, from outgoing: Frame, to incoming: Frame, at position: Double, into picture: Frame) {
-        switch transition {
-        case .fade: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
-        case .slideLeft: Frame.slide(outgoing, incoming, fraction: position, direction: .left, into: picture)
-        case .slideRight: Frame.slide(outgoing, incoming, fraction: position, direction: .right, into: picture)
-        case .slideUp: Frame.slide(outgoing, incoming, fraction: position, direction: .up, into: picture)
-        case .slideDown: Frame.slide(outgoing, incoming, fraction: position, direction: .down, into: picture)
-        case .none: break
-        }
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
@@ -220,29 +140,14 @@ public final class Stitcher {
         return notes
     }
 
-    /// Runs a step that reads `clip`, naming the clip in any error.
-    private func reading<T>(_ clip: PlannedClip, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SegueError {
-            throw error
-        } catch let lost as ConnectionLost {
-            throw SegueError(.connectionLost, subject: clip.info.path, detail: lost.description, underlying: lost)
-        } catch let error as FFmpegError where error.isTransport && InputAccess.isRemote(clip.info.readPath) {
-            throw SegueError(.connectionLost, subject: clip.info.path, detail: "connection failed (\(error.message))", underlying: error)
-        } catch {
-            throw SegueError(.readFailed, subject: clip.info.path, detail: Stitcher.describe(error), underlying: error)
-        }
-    }
-
     /// Runs a step that writes the output, naming the output in any error.
-    private func writing<T>(_ body: () throws -> T) throws -> T {
+    static func writing<T>(to outputPath: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SegueError {
             throw error
         } catch {
-            throw Stitcher.writeFailure(error, output: outputPath, doing: "writing failed")
+            throw writeFailure(error, output: outputPath, doing: "writing failed")
         }
     }
 
@@ -260,78 +165,3 @@ public final class Stitcher {
     }
 }
 
-/// Gathers the output's audio and cuts it into the encoder's frame size,
-/// stamping each block with its position in samples.
-struct AudioChunker {
-    let frameSize: Int
-    let sampleRate: Int
-    private var pending: [[Float]] = [[], []]
-    private(set) var samplesWritten = 0
-
-    init(frameSize: Int, sampleRate: Int) {
-        self.frameSize = frameSize
-        self.sampleRate = sampleRate
-    }
-
-    mutating func append(_ samples: [[Float]], submit: (Frame) throws -> Void) throws {
-        for channel in pending.indices { pending[channel] += samples[channel] }
-        var start = 0
-        while pending[0].count - start >= frameSize {
-            try submit(makeBlock(start: start, count: frameSize))
-            start += frameSize
-        }
-        if start > 0 { for channel in pending.indices { pending[channel].removeFirst(start) } }
-    }
-
-    /// Sends what is left as a shorter last block (AAC accepts a small last frame).
-    mutating func flush(submit: (Frame) throws -> Void) throws {
-        guard !pending[0].isEmpty else { return }
-        try submit(makeBlock(start: 0, count: pending[0].count))
-        pending = [[], []]
-    }
-
-    private mutating func makeBlock(start: Int, count: Int) throws -> Frame {
-        let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
-        block.setSamples(from: pending, start: start)
-        block.pts = Int64(samplesWritten)
-        samplesWritten += count
-        return block
-    }
-
-    /// Samples in the short ramps around freeze joins: 10 ms at 48 kHz.
-    static let rampLength = 480
-
-    /// Ramps the start of `sound` up from silence.
-    static func fadeIn(_ sound: inout [[Float]]?) {
-        guard var channels = sound else { return }
-        let length = min(rampLength, channels[0].count)
-        for channel in channels.indices {
-            for index in 0..<length { channels[channel][index] *= Float(index) / Float(length) }
-        }
-        sound = channels
-    }
-
-    /// Ramps the end of `sound` down to silence.
-    static func fadeOut(_ sound: inout [[Float]]?) {
-        guard var channels = sound else { return }
-        let count = channels[0].count, length = min(rampLength, count)
-        for channel in channels.indices {
-            for index in 0..<length { channels[channel][count - 1 - index] *= Float(index) / Float(length) }
-        }
-        sound = channels
-    }
-
-    /// A linear crossfade (ffmpeg's acrossfade default) of `a` out and `b` in;
-    /// `offset` is where these samples sit in a transition `length` samples long.
-    static func crossfade(_ a: [[Float]], _ b: [[Float]], offset: Int, length: Int) -> [[Float]] {
-        var mixed = a
-        let scale = 1 / Float(max(length, 1))
-        for channel in mixed.indices {
-            for index in mixed[channel].indices {
-                let gain = (Float(offset + index) + 0.5) * scale
-                mixed[channel][index] = a[channel][index] * (1 - gain) + b[channel][index] * gain
-            }
-        }
-        return mixed
-    }
-}

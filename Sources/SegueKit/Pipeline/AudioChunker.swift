@@ -1,0 +1,77 @@
+import SegueMedia
+
+/// Gathers the output's audio and cuts it into the encoder's frame size,
+/// stamping each block with its position in samples.
+struct AudioChunker {
+    let frameSize: Int
+    let sampleRate: Int
+    private var pending: [[Float]] = [[], []]
+    private(set) var samplesWritten = 0
+
+    init(frameSize: Int, sampleRate: Int) {
+        self.frameSize = frameSize
+        self.sampleRate = sampleRate
+    }
+
+    mutating func append(_ samples: [[Float]], submit: (Frame) throws -> Void) throws {
+        for channel in pending.indices { pending[channel] += samples[channel] }
+        var start = 0
+        while pending[0].count - start >= frameSize {
+            try submit(makeBlock(start: start, count: frameSize))
+            start += frameSize
+        }
+        if start > 0 { for channel in pending.indices { pending[channel].removeFirst(start) } }
+    }
+
+    /// Sends what is left as a shorter last block (AAC accepts a small last frame).
+    mutating func flush(submit: (Frame) throws -> Void) throws {
+        guard !pending[0].isEmpty else { return }
+        try submit(makeBlock(start: 0, count: pending[0].count))
+        pending = [[], []]
+    }
+
+    private mutating func makeBlock(start: Int, count: Int) throws -> Frame {
+        let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
+        block.setSamples(from: pending, start: start)
+        block.pts = Int64(samplesWritten)
+        samplesWritten += count
+        return block
+    }
+
+    /// Samples in the short ramps around freeze joins: 10 ms at 48 kHz.
+    static let rampLength = 480
+
+    /// Ramps the start of `sound` up from silence.
+    static func fadeIn(_ sound: inout [[Float]]?) {
+        guard var channels = sound else { return }
+        let length = min(rampLength, channels[0].count)
+        for channel in channels.indices {
+            for index in 0..<length { channels[channel][index] *= Float(index) / Float(length) }
+        }
+        sound = channels
+    }
+
+    /// Ramps the end of `sound` down to silence.
+    static func fadeOut(_ sound: inout [[Float]]?) {
+        guard var channels = sound else { return }
+        let count = channels[0].count, length = min(rampLength, count)
+        for channel in channels.indices {
+            for index in 0..<length { channels[channel][count - 1 - index] *= Float(index) / Float(length) }
+        }
+        sound = channels
+    }
+
+    /// A linear crossfade (ffmpeg's acrossfade default) of `a` out and `b` in;
+    /// `offset` is where these samples sit in a transition `length` samples long.
+    static func crossfade(_ a: [[Float]], _ b: [[Float]], offset: Int, length: Int) -> [[Float]] {
+        var mixed = a
+        let scale = 1 / Float(max(length, 1))
+        for channel in mixed.indices {
+            for index in mixed[channel].indices {
+                let gain = (Float(offset + index) + 0.5) * scale
+                mixed[channel][index] = a[channel][index] * (1 - gain) + b[channel][index] * gain
+            }
+        }
+        return mixed
+    }
+}

@@ -1,0 +1,73 @@
+import SegueMedia
+
+/// The output's time: stamps each picture with its frame number, gives each
+/// frame exactly its planned share of audio samples (so sound never drifts
+/// from picture), cuts the sound into encoder-sized blocks, reports progress a
+/// few times a second and notices a stop request, once per frame.
+final class FrameClock {
+    private let plan: Plan
+    private let writer: OutputWriter
+    private let outputPath: String
+    private let stop: StopRequest
+    private let started: Double
+    private let progress: (StitchProgress) -> Void
+    private var audio: AudioChunker?
+    private var lastProgress: Double
+    /// Frames emitted so far: the number of the next one.
+    private(set) var frame = 0
+
+    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, outputPath: String, stop: StopRequest,
+         started: Double, progress: @escaping (StitchProgress) -> Void) {
+        self.plan = plan
+        self.writer = writer
+        self.outputPath = outputPath
+        self.stop = stop
+        self.started = started
+        self.progress = progress
+        lastProgress = started
+        audio = includeAudio ? AudioChunker(frameSize: writer.audioFrameSize, sampleRate: plan.canvas.sampleRate) : nil
+    }
+
+    var includeAudio: Bool { audio != nil }
+    var samplesWritten: Int { audio?.samplesWritten ?? 0 }
+
+    /// Audio samples that belong to the next frame.
+    var samplesForNextFrame: Int { samples(forFrame: frame) }
+
+    /// Audio sample at which the next frame starts.
+    var nextSampleIndex: Int { plan.sampleIndex(atFrame: frame) }
+
+    func samples(forFrame frame: Int) -> Int {
+        plan.sampleIndex(atFrame: frame + 1) - plan.sampleIndex(atFrame: frame)
+    }
+
+    /// Audio samples in the next `count` frames.
+    func samples(forFrames count: Int) -> Int {
+        plan.sampleIndex(atFrame: frame + count) - plan.sampleIndex(atFrame: frame)
+    }
+
+    var canvas: Canvas { plan.canvas }
+
+    /// Sends one frame's picture (and sound) to the writer.
+    func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
+        if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+        picture.pts = Int64(frame)
+        try Stitcher.writing(to: outputPath) {
+            try writer.submit(picture: picture)
+            if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
+        }
+        frame += 1
+        let now = monotonicSeconds()
+        if now - lastProgress >= 0.25 {
+            lastProgress = now
+            progress(StitchProgress(framesDone: frame, totalFrames: plan.totalFrames, clipIndex: clipIndex,
+                                    clipCount: plan.clips.count, elapsedSeconds: now - started,
+                                    frameRate: plan.canvas.frameRate.value))
+        }
+    }
+
+    /// Sends the last, short block of sound.
+    func finish() throws {
+        try Stitcher.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
+    }
+}
