@@ -20,6 +20,9 @@ final class BackgroundTask<Value>: @unchecked Sendable {
     /// Starts `work` on a new thread named `name`.
     init(name: String, _ work: @escaping @Sendable (Cancellation) throws -> Value) {
         let thread = Thread { [self] in
+            // Named for the system too (ps, gdb, /proc), in its 15 characters:
+            // Foundation keeps the name to itself on Linux.
+            try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             let result = Result { try work(cancellation) }
             condition.withLock {
                 outcome = result

@@ -4,19 +4,13 @@ import SegueMedia
 /// Encodes and muxes on its own thread, fed through a bounded queue so the
 /// stitcher can prepare the next pictures while the encoder works, and memory
 /// stays flat however long the output is.
-final class OutputWriter: @unchecked Sendable {
-    // SAFETY: `sink` is created on the caller's thread and from then on touched
-    // only by the writer thread (`run`); `failure` is guarded by `lock`; frames
-    // arrive through the queue, handed over whole.
-    private let sink: EncodingSink
+final class OutputWriter {
     /// Room for a few frames: enough to keep the encoder busy while the next
     /// picture is made, few enough that decoder buffers are not held long.
     private let queue = BoundedQueue<Handoff<Item>>(capacity: 4)
-    private let lock = NSLock()
-    private var failure: Error?
-    private let done = DispatchSemaphore(value: 0)
-    /// Whether the caller has waited for the thread already (caller's thread only).
-    private var joined = false
+    /// The encoder's thread; its value is the failure that stopped it, if any.
+    private var worker: BackgroundTask<Void>!
+    let audioFrameSize: Int
 
     private enum Item {
         case picture(Frame)
@@ -24,18 +18,17 @@ final class OutputWriter: @unchecked Sendable {
         case end
     }
 
-    /// Samples per audio frame the encoder takes.
-    var audioFrameSize: Int { sink.audioFrameSize }
-
     init(path: String, canvas: Canvas, settings: StitchSettings) throws {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
-        sink = try EncodingSink(path: path, format: format)
-        let thread = Thread { [self] in run() }
-        thread.name = "segue-encoder"
-        thread.start()
+        // The sink is made here and from then on touched only by the encoder thread.
+        let sink = Handoff(value: try EncodingSink(path: path, format: format))
+        audioFrameSize = sink.value.audioFrameSize
+        worker = BackgroundTask(name: "segue-encoder") { [queue] cancellation in
+            try OutputWriter.encode(from: queue, into: sink.value)
+        }
     }
 
     /// Queues a picture whose pts counts output frames; the writer takes it over.
@@ -51,32 +44,27 @@ final class OutputWriter: @unchecked Sendable {
     /// Flushes the encoders, writes the trailer and closes the file.
     func finish() throws {
         try submit(.end)
-        join()
-        if let failure = currentFailure { throw failure }
+        try worker.value()
     }
 
-    /// Stops without finishing the file (the caller removes it).
+    /// Stops at once without finishing the file (the caller removes it):
+    /// queued frames are dropped, nothing more is encoded.
     func abandon() {
-        queue.close()
-        join()
+        queue.discard()
+        worker.join()
     }
-
-    private func join() {
-        if !joined { done.wait() }
-        joined = true
-    }
-
-    private var currentFailure: Error? { lock.withLock { failure } }
 
     private func submit(_ item: Item) throws {
-        if let failure = currentFailure { throw failure }
         if !queue.push(Handoff(value: item)) {
-            throw currentFailure ?? SegueError(.writeFailed, detail: "the encoder stopped")
+            // The encoder stopped: its failure says why.
+            try worker.value()
+            throw SegueError(.writeFailed, detail: "the encoder stopped")
         }
     }
 
-    private func run() {
-        defer { done.signal() }
+    /// The encoder thread's loop: encodes what arrives until the end item (or
+    /// the queue is discarded); on a failure, drops what is queued and stops.
+    private static func encode(from queue: BoundedQueue<Handoff<Item>>, into sink: EncodingSink) throws {
         do {
             while let item = queue.pop()?.value {
                 switch item {
@@ -88,9 +76,8 @@ final class OutputWriter: @unchecked Sendable {
                 }
             }
         } catch {
-            lock.withLock { failure = error }
-            queue.close()
-            while queue.pop() != nil {} // release queued frames
+            queue.discard() // releases queued frames, and the stitcher's next push fails
+            throw error
         }
     }
 }

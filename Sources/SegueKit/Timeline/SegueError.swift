@@ -3,10 +3,7 @@ import Foundation
 /// What went wrong, for a program to act on (`reason`) and for a user to read
 /// (`description`: which file, what happened, what to do). Every message Segue
 /// shows is rendered here.
-public struct SegueError: Error, CustomStringConvertible, @unchecked Sendable {
-    // SAFETY (@unchecked): `underlying` is an error value set once at creation
-    // and only read afterwards; libav's and Foundation's errors are values too.
-
+public struct SegueError: Error, CustomStringConvertible, Sendable {
     public enum Reason: Sendable, Equatable {
         /// Inputs that can't be used; all of them, found before any work started.
         case badInputs([BadInput])
