@@ -1,5 +1,6 @@
 import Foundation
 import SegueMedia
+import Synchronization
 
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
@@ -150,18 +151,15 @@ extension Prober {
 }
 
 /// Fixed slots written by concurrent workers, one slot each.
-///
-/// SAFETY: each index is written by exactly one worker, under the lock.
-private final class ResultSlots<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Value?]
+private final class ResultSlots<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Value?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
 
     subscript(index: Int) -> Value? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
+        get { slots.withLock { $0[index] } }
+        set { slots.withLock { $0[index] = newValue } }
     }
 
-    var values: [Value?] { lock.withLock { slots } }
+    var values: [Value?] { slots.withLock { $0 } }
 }

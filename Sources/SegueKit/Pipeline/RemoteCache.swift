@@ -1,5 +1,6 @@
 import Foundation
 import SegueMedia
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,17 +12,15 @@ import FoundationNetworking
 /// under a temporary name and renamed only when complete and of the announced
 /// length, so the cache never serves a partial file. Past `maxBytes` the least
 /// recently used copies are evicted.
-public final class RemoteCache: @unchecked Sendable {
-    // SAFETY: the folder's files are the shared state; `lock` serialises the
-    // index updates and evictions, and each URL's copy is written under a
-    // unique temporary name, then renamed atomically.
+public final class RemoteCache: Sendable {
+    // The folder's files are the shared state: each URL's copy is written under
+    // a unique temporary name, then renamed atomically; `state` serialises the
+    // index updates and evictions.
     public let folder: String
     public let maxBytes: Int?
-    private let lock = NSLock()
     /// URLs already fetched or checked in this run, and per-URL locks so a clip
-    /// named twice is fetched once. Both guarded by `lock`.
-    private var checked: Set<String> = []
-    private var fetching: [String: NSLock] = [:]
+    /// named twice is fetched once.
+    private let state = Mutex<(checked: Set<String>, fetching: [String: NSLock])>(([], [:]))
 
     /// What is known about one kept copy, stored beside it as JSON.
     struct Entry: Codable {
@@ -41,16 +40,16 @@ public final class RemoteCache: @unchecked Sendable {
     /// The local path of an up-to-date copy of `url`, fetching it if needed.
     func localCopy(of url: String, network: NetworkSettings) throws -> String {
         let key = RemoteCache.key(for: url)
-        let urlLock = lock.withLock { () -> NSLock in
-            if let existing = fetching[key] { return existing }
+        let urlLock = state.withLock { state -> NSLock in
+            if let existing = state.fetching[key] { return existing }
             let created = NSLock()
-            fetching[key] = created
+            state.fetching[key] = created
             return created
         }
         return try urlLock.withLock {
-            if lock.withLock({ checked.contains(url) }) { return "\(folder)/\(key).media" }
+            if state.withLock({ $0.checked.contains(url) }) { return "\(folder)/\(key).media" }
             let path = try fetch(url, key: key, network: network)
-            lock.withLock { _ = checked.insert(url) }
+            state.withLock { _ = $0.checked.insert(url) }
             return path
         }
     }
@@ -58,7 +57,7 @@ public final class RemoteCache: @unchecked Sendable {
     /// Validates or fetches one URL's copy.
     private func fetch(_ url: String, key: String, network: NetworkSettings) throws -> String {
         let dataPath = "\(folder)/\(key).media", indexPath = "\(folder)/\(key).json"
-        let known = lock.withLock { () -> Entry? in
+        let known = state.withLock { _ -> Entry? in
             guard let data = FileManager.default.contents(atPath: indexPath),
                   let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.url == url,
                   let size = (try? FileManager.default.attributesOfItem(atPath: dataPath))?[.size] as? Int,
@@ -74,7 +73,7 @@ public final class RemoteCache: @unchecked Sendable {
         let (downloaded, response) = try InputAccess.retrying(network, url: url) { try RemoteCache.download(request) }
         if response.statusCode == 304, var entry = known {
             entry.lastUsed = Date().timeIntervalSince1970
-            try lock.withLock { try save(entry, to: indexPath) }
+            try state.withLock { _ in try save(entry, to: indexPath) }
             return dataPath
         }
         defer { if let downloaded { try? FileManager.default.removeItem(at: downloaded) } }
@@ -88,7 +87,7 @@ public final class RemoteCache: @unchecked Sendable {
         let entry = Entry(url: url, etag: response.value(forHTTPHeaderField: "ETag"),
                           lastModified: response.value(forHTTPHeaderField: "Last-Modified"), length: size,
                           lastUsed: Date().timeIntervalSince1970)
-        try lock.withLock {
+        try state.withLock { state in
             // Complete: move it in under a temporary name, then rename over any old copy.
             let temporary = "\(dataPath).partial-\(getpid())-\(UUID().uuidString)"
             try FileManager.default.moveItem(atPath: downloaded.path, toPath: temporary)
@@ -97,7 +96,7 @@ public final class RemoteCache: @unchecked Sendable {
                 throw RemoteError(url: url, reason: "can't store it in the cache (\(String(cString: strerror(errno))))")
             }
             try save(entry, to: indexPath)
-            evict(keeping: key)
+            evict(keeping: key, inUse: state.checked)
         }
         return dataPath
     }
@@ -109,8 +108,8 @@ public final class RemoteCache: @unchecked Sendable {
     }
 
     /// Removes least recently used copies until the cache fits `maxBytes`;
-    /// the copy just stored and those this run uses stay. Called under `lock`.
-    private func evict(keeping key: String) {
+    /// the copy just stored and those this run uses (`inUse`) stay. Called under `state`'s lock.
+    private func evict(keeping key: String, inUse: Set<String>) {
         guard let maxBytes, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         var entries: [(key: String, entry: Entry)] = names.filter { $0.hasSuffix(".json") }.compactMap { name in
             let key = String(name.dropLast(".json".count))
@@ -120,7 +119,7 @@ public final class RemoteCache: @unchecked Sendable {
         }
         var total = entries.reduce(0) { $0 + $1.entry.length }
         entries.sort { $0.entry.lastUsed < $1.entry.lastUsed }
-        for (victim, entry) in entries where total > maxBytes && victim != key && !checked.contains(entry.url) {
+        for (victim, entry) in entries where total > maxBytes && victim != key && !inUse.contains(entry.url) {
             unlink("\(folder)/\(victim).media")
             unlink("\(folder)/\(victim).json")
             total -= entry.length
