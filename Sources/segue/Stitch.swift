@@ -25,73 +25,58 @@ struct Stitch: ParsableCommand {
 
     // Options without a default here: a manifest's output settings fill what
     // the command line leaves out, and the defaults come last.
-
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
-
     @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
     var output: String
 
+    // Transitions
     @Option(help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down (default: none).")
     var transition: String?
-
     @Option(help: "Seconds each transition lasts (default: 1.0 for fade, 0.3 for slide).")
     var transitionDuration: Double?
-
     @Option(help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time (default: overlap).")
     var mode: String?
 
+    // Canvas and encoding
     @Option(help: "Output size WxH (default: the first clip's display size).")
     var size: String?
-
     @Option(help: "Output frame rate, e.g. 30 or 30000/1001 (default: the first clip's).")
     var fps: String?
-
     @Option(help: "How a clip of another shape fills the canvas: contain, cover or stretch (default: contain).")
     var fit: Fit?
-
     @Option(help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1) (default: h264).")
     var codec: VideoCodecChoice?
-
     @Option(help: "Constant rate factor, 0-51, lower is better quality (default: 23).")
     var crf: Int?
-
     @Option(help: "Encoder preset, ultrafast ... veryslow (default: medium).")
     var preset: String?
-
     @Option(help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: 128k).")
     var audioBitrate: String?
-
     @Flag(help: "Leave the audio out.")
     var noAudio = false
 
+    // Behaviour
     @Option(help: ArgumentHelp("Write a JSON report of the stitch to this file.", valueName: "FILE.json"))
     var report: String?
-
     @Flag(name: .short, help: "Overwrite the output file if it exists.")
     var y = false
-
     @Flag(help: "Drop unusable inputs with a warning and stitch the rest.")
     var skipBad = false
-
     @Flag(help: "Treat any decode error as fatal (exit 1, nothing written) instead of concealing it.")
     var strict = false
-
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    // Remote clips
     @Option(help: ArgumentHelp("Keep fetched remote clips in this folder, checked for changes on the next run.", valueName: "DIR"))
     var cache: String?
-
     @Option(help: ArgumentHelp("Size limit of --cache, e.g. 500M or 2G; least recently used clips are evicted (default: no limit).", valueName: "SIZE"))
     var cacheMax: String?
-
     @Option(help: "Seconds any one network operation may take (default: 30).")
     var timeout: Double?
-
     @Option(help: "Extra tries after a transient network failure: refused, reset, timed out, HTTP 5xx (default: 3).")
     var retries: Int?
-
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
@@ -160,7 +145,7 @@ struct Stitch: ParsableCommand {
     func run() throws {
         let progress = ProgressPrinter(enabled: !quiet)
         let stop = StopRequest()
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { stop.stop(signal: $0) }
+        let signals = stop.raise(on: [SIGINT, SIGTERM])
         defer {
             signals.cancel()
             progress.clear()
@@ -193,42 +178,19 @@ final class ProgressPrinter {
 
     func update(_ progress: StitchProgress) {
         guard enabled else { return }
-        let percent = Int(progress.fraction * 100)
-        let eta = progress.etaSeconds.map { String(format: "%.0f s", $0) } ?? "?"
-        let facts = String(format: "%3d%%  frame %d/%d  clip %d/%d  %.1f× realtime  %.0f s elapsed  ETA %@",
-                           percent, progress.framesDone, progress.totalFrames, progress.clipIndex + 1,
-                           progress.clipCount, progress.speed, progress.elapsedSeconds, eta)
         if Terminal.isInteractive {
             let filled = Int(progress.fraction * 24)
-            Terminal.write("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] " + facts + "\u{1B}[K")
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
+            Terminal.write("\r[\(bar)] \(progress)\u{1B}[K")
             drewBar = true
         } else if progress.elapsedSeconds - lastPlainLine >= 5 {
             lastPlainLine = progress.elapsedSeconds
-            Terminal.write("segue: " + facts + "\n")
+            Terminal.write("segue: \(progress)\n")
         }
     }
 
     func clear() {
         if drewBar { Terminal.write("\r\u{1B}[K") }
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a stop request, so the stitch can remove its
-/// temporary file and exit 130 or 143 instead of dying mid-write.
-final class SignalWatcher {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        for number in signals {
-            signal(number, SIG_IGN) // the dispatch source receives it instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { handler(number) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        sources.forEach { $0.cancel() }
+        drewBar = false
     }
 }

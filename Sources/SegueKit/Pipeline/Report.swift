@@ -49,7 +49,7 @@ public struct StitchReport: Sendable {
 }
 
 /// How far a stitch has got, reported a few times a second.
-public struct StitchProgress: Sendable {
+public struct StitchProgress: Sendable, CustomStringConvertible {
     public var framesDone: Int
     public var totalFrames: Int
     public var clipIndex: Int
@@ -63,6 +63,13 @@ public struct StitchProgress: Sendable {
     public var etaSeconds: Double? {
         guard framesDone > 0, elapsedSeconds > 0 else { return nil }
         return elapsedSeconds / Double(framesDone) * Double(totalFrames - framesDone)
+    }
+
+    /// One line of facts, as the progress display shows them.
+    public var description: String {
+        let eta = etaSeconds.map { String(format: "%.0f s", $0) } ?? "?"
+        return String(format: "%3d%%  frame %d/%d  clip %d/%d  %.1f× realtime  %.0f s elapsed  ETA %@",
+                      Int(fraction * 100), framesDone, totalFrames, clipIndex + 1, clipCount, speed, elapsedSeconds, eta)
     }
 }
 
