@@ -24,9 +24,33 @@ package struct StreamInfo {
     package var realFrameRate = Rational(0, 1)
     package var pixelFormatName = ""
 
+    /// Codec facts a stream copy depends on (video only).
+    package var coding = CodingFacts()
+
     // Audio
     package var sampleRate = 0
     package var channels = 0
+}
+
+/// How a video stream is coded, beyond its size and rate: what decides
+/// whether its packets can stand in another file unchanged.
+package struct CodingFacts: Equatable, Sendable {
+    /// The codec's global header (for H.264 in MP4: the avcC record).
+    package var extradata: [UInt8] = []
+    package var profile = -1
+    package var level = -1
+    /// Bits per sample, 0 when the container doesn't say.
+    package var bitsPerSample = 0
+    /// True unless the stream says its pictures are fields (interlaced).
+    package var progressive = true
+    /// ISO/IEC 23091 code points (2: unspecified, 1: BT.709).
+    package var colourPrimaries = 2
+    package var transfer = 2
+    package var matrix = 2
+    /// Bits per second, 0 when unknown.
+    package var bitRate = 0
+    /// Pictures a decoder holds back for reordering (B-frames).
+    package var reorderDelay = 0
 }
 
 /// Raised from another thread to stop a blocking libav operation (an open or
@@ -198,6 +222,20 @@ package final class Demuxer {
             info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
             info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
             if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
+            var coding = CodingFacts()
+            if let data = parameters.extradata, parameters.extradata_size > 0 {
+                coding.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
+            }
+            coding.profile = Int(parameters.profile)
+            coding.level = Int(parameters.level)
+            coding.bitsPerSample = Int(parameters.bits_per_raw_sample)
+            coding.progressive = parameters.field_order == AV_FIELD_PROGRESSIVE || parameters.field_order == AV_FIELD_UNKNOWN
+            coding.colourPrimaries = Int(parameters.color_primaries.rawValue)
+            coding.transfer = Int(parameters.color_trc.rawValue)
+            coding.matrix = Int(parameters.color_space.rawValue)
+            coding.bitRate = Int(parameters.bit_rate)
+            coding.reorderDelay = Int(parameters.video_delay)
+            info.coding = coding
         } else if kind == .audio {
             info.sampleRate = Int(parameters.sample_rate)
             info.channels = Int(parameters.ch_layout.nb_channels)

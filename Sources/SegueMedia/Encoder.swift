@@ -42,11 +42,30 @@ package final class Encoder {
         var encoderName: String { self == .h264 ? "libx264" : "libx265" }
     }
 
+    /// How a video encoder spends bits.
+    package enum RateControl: Equatable, Sendable {
+        /// Constant rate factor (quality).
+        case crf(Int)
+        /// Average bits per second.
+        case bitRate(Int)
+    }
+
     /// A yuv420p video encoder whose timestamps count frames (time base 1/fps).
+    /// `codecParams` are extra `x264-params` / `x265-params` (key=value:key=value).
     package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
                       threads: Int = 0, globalHeader: Bool) throws -> Encoder {
-        var options = ["preset": preset, "crf": String(crf)]
-        if codec == .hevc { options["x265-params"] = "log-level=error" }
+        try video(codec: codec, width: width, height: height, frameRate: frameRate, rate: .crf(crf), preset: preset,
+                  threads: threads, globalHeader: globalHeader)
+    }
+
+    package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, rate: RateControl,
+                              preset: String, codecParams: String = "", threads: Int = 0,
+                              globalHeader: Bool) throws -> Encoder {
+        var options = ["preset": preset]
+        if case .crf(let crf) = rate { options["crf"] = String(crf) }
+        var params = codecParams
+        if codec == .hevc { params = params.isEmpty ? "log-level=error" : "log-level=error:" + params }
+        if !params.isEmpty { options[codec == .hevc ? "x265-params" : "x264-params"] = params }
         return try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
                            options: options, globalHeader: globalHeader) { context in
             context.pointee.width = Int32(width)
@@ -56,8 +75,18 @@ package final class Encoder {
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(threads)
+            if case .bitRate(let bits) = rate { context.pointee.bit_rate = Int64(bits) }
         }
     }
+
+    /// The encoder's global header (for H.264: an avcC record), empty without one.
+    package var extradata: [UInt8] {
+        guard let context, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
+    }
+
+    /// Pictures the encoder's output is reordered by (B-frames), as decoders must hold them.
+    package var reorderDelay: Int { Int(context?.pointee.has_b_frames ?? 0) }
 
     /// FFmpeg's native AAC encoder, planar float.
     package static func aac(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {
@@ -145,6 +174,24 @@ package final class Muxer {
         }
         timeBases.append(encoder.timeBase)
         return Int(stream.pointee.index)
+    }
+
+    /// Adds a video stream like `addStream(for:)` whose global header is
+    /// `extradata` instead of the encoder's: e.g. an avcC record listing the
+    /// parameter sets of copied packets as well as the encoder's own.
+    package func addStream(for encoder: Encoder, extradata: [UInt8]) throws -> Int {
+        let index = try addStream(for: encoder)
+        let parameters = context!.pointee.streams[index]!.pointee.codecpar!
+        av_freep(&parameters.pointee.extradata)
+        parameters.pointee.extradata_size = 0
+        let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let buffer = av_mallocz(extradata.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
+            fatalError("av_mallocz: out of memory")
+        }
+        buffer.update(from: extradata, count: extradata.count)
+        parameters.pointee.extradata = buffer
+        parameters.pointee.extradata_size = Int32(extradata.count)
+        return index
     }
 
     /// Writes the header; `options` are muxer options such as movflags.

@@ -23,5 +23,48 @@ package final class Packet {
         set { pointer.pointee.duration = newValue }
     }
 
+    /// Presentation time in the time base of whoever made the packet; nil when unknown.
+    package var pts: Int64? {
+        get { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }
+    }
+
+    /// Decoding time, as `pts`.
+    package var dts: Int64? {
+        get { pointer.pointee.dts == cffmpeg_nopts_value() ? nil : pointer.pointee.dts }
+        set { pointer.pointee.dts = newValue ?? cffmpeg_nopts_value() }
+    }
+
+    /// Whether the container marks the packet as a random access point (an MP4 sync sample).
+    package var isKeyframe: Bool { (pointer.pointee.flags & AV_PKT_FLAG_KEY) != 0 }
+
+    /// The payload, as stored (for MP4 video: length-prefixed NAL units).
+    package var bytes: [UInt8] {
+        guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)))
+    }
+
+    /// A new packet sharing this one's payload (`av_packet_ref`: a reference, not a copy).
+    package func clone() -> Packet {
+        let copy = Packet()
+        if av_packet_ref(copy.pointer, pointer) < 0 { fatalError("av_packet_ref: out of memory") }
+        return copy
+    }
+
     package func unref() { av_packet_unref(pointer) }
+}
+
+extension Packet {
+    /// Walks the packet's length-prefixed NAL units (MP4 H.264): `body(type, copy)`
+    /// for each, where `copy()` gives the unit's bytes when the caller wants
+    /// them; false when the lengths don't add up to the packet.
+    @discardableResult
+    package func forEachH264Unit(lengthSize: Int, _ body: (Int, () -> [UInt8]) -> Void) -> Bool {
+        guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return false }
+        return H264.forEachUnit(in: UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)),
+                                lengthSize: lengthSize) { type, unit in body(type) { Array(unit) } }
+    }
+
+    /// Payload size in bytes.
+    package var size: Int { Int(pointer.pointee.size) }
 }

@@ -1,0 +1,171 @@
+/// An H.264 decoder configuration record (ISO/IEC 14496-15 `avcC`): the
+/// parameter sets an MP4 track's samples refer to, stored once per track.
+/// One record can list several SPS and PPS, told apart by their ids.
+package struct AVCRecord: Equatable, Sendable {
+    package var profile: UInt8
+    package var compatibility: UInt8
+    package var level: UInt8
+    /// Bytes of each NAL unit's length prefix in the samples (1, 2 or 4).
+    package var lengthSize: Int
+    /// Whole NAL units, header byte included.
+    package var sequenceParameterSets: [[UInt8]]
+    package var pictureParameterSets: [[UInt8]]
+    /// The High-profile tail: chroma format and bit depths, when present.
+    package var chromaFormat: UInt8 = 1
+    package var lumaBitDepth: UInt8 = 8
+    package var chromaBitDepth: UInt8 = 8
+
+    /// Reads an avcC record; nil when `bytes` is not one (e.g. Annex B extradata).
+    package init?(_ bytes: [UInt8]) {
+        guard bytes.count >= 7, bytes[0] == 1 else { return nil }
+        profile = bytes[1]
+        compatibility = bytes[2]
+        level = bytes[3]
+        lengthSize = Int(bytes[4] & 3) + 1
+        var offset = 5
+        func units(count: Int) -> [[UInt8]]? {
+            var found: [[UInt8]] = []
+            for _ in 0..<count {
+                guard offset + 2 <= bytes.count else { return nil }
+                let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+                offset += 2
+                guard length > 0, offset + length <= bytes.count else { return nil }
+                found.append(Array(bytes[offset..<(offset + length)]))
+                offset += length
+            }
+            return found
+        }
+        offset = 6 // byte 5 holds the SPS count
+        guard let sequences = units(count: Int(bytes[5] & 0x1F)), offset < bytes.count else { return nil }
+        let ppsCount = Int(bytes[offset])
+        offset += 1
+        guard let pictures = units(count: ppsCount) else { return nil }
+        sequenceParameterSets = sequences
+        pictureParameterSets = pictures
+        if [100, 110, 122, 144].contains(profile), offset + 3 <= bytes.count {
+            chromaFormat = bytes[offset] & 3
+            lumaBitDepth = (bytes[offset + 1] & 7) + 8
+            chromaBitDepth = (bytes[offset + 2] & 7) + 8
+        }
+    }
+
+    package init(profile: UInt8, compatibility: UInt8, level: UInt8, sequenceParameterSets: [[UInt8]],
+                 pictureParameterSets: [[UInt8]]) {
+        self.profile = profile
+        self.compatibility = compatibility
+        self.level = level
+        lengthSize = 4
+        self.sequenceParameterSets = sequenceParameterSets
+        self.pictureParameterSets = pictureParameterSets
+    }
+
+    /// The record as an MP4 muxer stores it.
+    package var bytes: [UInt8] {
+        var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1),
+                            0xE0 | UInt8(sequenceParameterSets.count)]
+        for unit in sequenceParameterSets { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
+        out.append(UInt8(pictureParameterSets.count))
+        for unit in pictureParameterSets { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
+        if [100, 110, 122, 144].contains(profile) {
+            out += [0xFC | chromaFormat, 0xF8 | (lumaBitDepth - 8), 0xF8 | (chromaBitDepth - 8), 0]
+        }
+        return out
+    }
+}
+
+/// Just enough of H.264's syntax to tell parameter sets and pictures apart.
+package enum H264 {
+    package static let sequenceParameterSet = 7
+    package static let pictureParameterSet = 8
+    package static let idrSlice = 5
+
+    /// The id a parameter set is referred to by: `seq_parameter_set_id` of an
+    /// SPS, `pic_parameter_set_id` of a PPS; nil if it can't be read.
+    package static func parameterSetID(_ unit: [UInt8]) -> Int? {
+        guard let first = unit.first else { return nil }
+        var reader = BitReader(rbsp(unit.dropFirst()))
+        switch Int(first & 0x1F) {
+        case sequenceParameterSet:
+            guard reader.skip(24) else { return nil } // profile, constraint flags, level
+            return reader.unsignedExpGolomb()
+        case pictureParameterSet:
+            return reader.unsignedExpGolomb()
+        default:
+            return nil
+        }
+    }
+
+    /// The SPS a PPS refers to.
+    package static func referencedSequenceSetID(ofPPS unit: [UInt8]) -> Int? {
+        var reader = BitReader(rbsp(unit.dropFirst()))
+        guard reader.unsignedExpGolomb() != nil else { return nil }
+        return reader.unsignedExpGolomb()
+    }
+
+    /// A NAL unit's payload with emulation-prevention bytes (00 00 03) removed.
+    static func rbsp(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(bytes.count, 64))
+        var zeros = 0
+        for byte in bytes.prefix(64) { // ids sit in the first bytes
+            if zeros >= 2 && byte == 3 { zeros = 0; continue }
+            zeros = byte == 0 ? zeros + 1 : 0
+            out.append(byte)
+        }
+        return out
+    }
+
+    /// Walks a sample's length-prefixed NAL units: `body(type, unit)` for each.
+    /// False when the lengths don't add up to the sample.
+    @discardableResult
+    static func forEachUnit(in sample: UnsafeBufferPointer<UInt8>, lengthSize: Int,
+                                    _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var offset = 0
+        while offset + lengthSize <= sample.count {
+            var length = 0
+            for index in 0..<lengthSize { length = length << 8 | Int(sample[offset + index]) }
+            offset += lengthSize
+            guard length > 0, offset + length <= sample.count else { return false }
+            let unit = UnsafeBufferPointer(rebasing: sample[offset..<(offset + length)])
+            body(Int(unit[0] & 0x1F), unit)
+            offset += length
+        }
+        return offset == sample.count
+    }
+}
+
+/// Reads bits most significant first.
+struct BitReader {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func bit() -> Int? {
+        guard position < bytes.count * 8 else { return nil }
+        defer { position += 1 }
+        return Int(bytes[position / 8] >> (7 - UInt8(position % 8))) & 1
+    }
+
+    mutating func skip(_ count: Int) -> Bool {
+        position += count
+        return position <= bytes.count * 8
+    }
+
+    /// ue(v).
+    mutating func unsignedExpGolomb() -> Int? {
+        var zeros = 0
+        while true {
+            guard let bit = bit() else { return nil }
+            if bit == 1 { break }
+            zeros += 1
+            if zeros > 31 { return nil }
+        }
+        var value = 0
+        for _ in 0..<zeros {
+            guard let bit = bit() else { return nil }
+            value = value << 1 | bit
+        }
+        return (1 << zeros) - 1 + value
+    }
+}
