@@ -15,8 +15,23 @@ package struct AVCRecord: Equatable, Sendable {
     package var lumaBitDepth: UInt8 = 8
     package var chromaBitDepth: UInt8 = 8
 
-    /// Reads an avcC record; nil when `bytes` is not one (e.g. Annex B extradata).
+    /// Reads an avcC record, or parameter sets in Annex B form (start codes,
+    /// as libx264 gives its global header); nil when `bytes` is neither.
     package init?(_ bytes: [UInt8]) {
+        guard let record = bytes.first == 1 ? AVCRecord(record: bytes) : AVCRecord.fromAnnexB(bytes) else { return nil }
+        self = record
+    }
+
+    private static func fromAnnexB(_ bytes: [UInt8]) -> AVCRecord? {
+        let units = AVCRecord.annexBUnits(bytes)
+        let sequences = units.filter { $0.first.map { Int($0 & 0x1F) } == H264.sequenceParameterSet }
+        let pictures = units.filter { $0.first.map { Int($0 & 0x1F) } == H264.pictureParameterSet }
+        guard let first = sequences.first, first.count >= 4, !pictures.isEmpty else { return nil }
+        return AVCRecord(profile: first[1], compatibility: first[2], level: first[3],
+                         sequenceParameterSets: sequences, pictureParameterSets: pictures)
+    }
+
+    private init?(record bytes: [UInt8]) {
         guard bytes.count >= 7, bytes[0] == 1 else { return nil }
         profile = bytes[1]
         compatibility = bytes[2]
@@ -57,6 +72,24 @@ package struct AVCRecord: Equatable, Sendable {
         lengthSize = 4
         self.sequenceParameterSets = sequenceParameterSets
         self.pictureParameterSets = pictureParameterSets
+    }
+
+    /// NAL units between start codes (00 00 01 or 00 00 00 01).
+    static func annexBUnits(_ bytes: [UInt8]) -> [[UInt8]] {
+        var starts: [(code: Int, payload: Int)] = []
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                starts.append((index > 0 && bytes[index - 1] == 0 ? index - 1 : index, index + 3))
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return starts.indices.compactMap { at in
+            let end = at + 1 < starts.count ? starts[at + 1].code : bytes.count
+            return starts[at].payload < end ? Array(bytes[starts[at].payload..<end]) : nil
+        }
     }
 
     /// The record as an MP4 muxer stores it.

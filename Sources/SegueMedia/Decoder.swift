@@ -48,6 +48,12 @@ package final class Decoder {
         try check(code, "avcodec_send_packet(flush)")
     }
 
+    /// Makes a drained decoder (end of stream sent, every frame received) take
+    /// packets again, from a point that needs nothing earlier (an IDR).
+    package func reset() {
+        avcodec_flush_buffers(context)
+    }
+
     /// Receives the next frame (`avcodec_receive_frame` unrefs `frame` first),
     /// stamped with its best-effort timestamp.
     package func receive(into frame: Frame) throws -> Step {

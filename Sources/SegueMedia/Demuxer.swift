@@ -47,6 +47,8 @@ package struct CodingFacts: Equatable, Sendable {
     package var colourPrimaries = 2
     package var transfer = 2
     package var matrix = 2
+    /// Full-range (JPEG) sample values rather than limited (TV) range.
+    package var fullRange = false
     /// Bits per second, 0 when unknown.
     package var bitRate = 0
     /// Pictures a decoder holds back for reordering (B-frames).
@@ -233,6 +235,7 @@ package final class Demuxer {
             coding.colourPrimaries = Int(parameters.color_primaries.rawValue)
             coding.transfer = Int(parameters.color_trc.rawValue)
             coding.matrix = Int(parameters.color_space.rawValue)
+            coding.fullRange = parameters.color_range == AVCOL_RANGE_JPEG
             coding.bitRate = Int(parameters.bit_rate)
             coding.reorderDelay = Int(parameters.video_delay)
             info.coding = coding

@@ -55,6 +55,8 @@ struct Stitch: ParsableCommand {
     var audioBitrate: String?
     @Flag(help: "Leave the audio out.")
     var noAudio = false
+    @Flag(help: "Copy the video of clips that need no re-encoding; re-encode only the GOPs around joins.")
+    var smart = false
 
     // Behaviour
     @Option(help: ArgumentHelp("Write a JSON report of the stitch to this file.", valueName: "FILE.json"))
@@ -127,6 +129,7 @@ struct Stitch: ParsableCommand {
         options.preset = preset
         options.audioBitRate = audioBitrate.flatMap(OutputValues.bitRate)
         options.audio = noAudio ? false : nil
+        options.smart = smart ? true : nil
         request.options = options
         request.overwrite = y
         request.skipBad = skipBad

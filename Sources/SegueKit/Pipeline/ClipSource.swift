@@ -43,13 +43,22 @@ final class ClipSource {
     private(set) var picturesRepeated = 0
     private(set) var samplesPadded = 0
 
+    /// With `--smart`: the GOPs whose packets are handed on as they are,
+    /// undecoded, with their frame positions; pictures come only for the rest.
+    let copyPlan: ClipCopyPlan?
+    private var copiedPackets: [(packet: Packet, position: Int)] = []
+    /// Whether the packets last read went to the decoder (a stretch that is re-encoded).
+    private var decoding = false
+    private var lastDeliveredPosition = -1
+
     /// Opens the clip and its decoders; the filter graphs are built on the first
     /// decoded frames, whose real format they must match.
     /// `readPath`, when given, is where the clip's bytes are (a staged copy).
     /// `cancellation`, when raised, breaks off the open and priming.
     init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, readPath: String? = nil,
-         cancellation: Cancellation = Cancellation()) throws {
+         copyPlan: ClipCopyPlan? = nil, cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
+        self.copyPlan = copyPlan
         self.canvas = canvas
         self.cancellation = cancellation
         demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath,
@@ -84,7 +93,7 @@ final class ClipSource {
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count < count, !endOfInput {
+        while pictures.count + copiedPackets.count < count, !endOfInput {
             if cancellation.isCancelled { throw FFmpegError.exit }
             try pump()
         }
@@ -104,6 +113,15 @@ final class ClipSource {
         }
         picturesRepeated += 1
         return lastPicture.clone()
+    }
+
+    /// The next copied frame's packet (decoding order) and its frame position.
+    func nextCopiedPacket() throws -> (packet: Packet, position: Int) {
+        while copiedPackets.isEmpty, !endOfInput { try pump() }
+        guard !copiedPackets.isEmpty else {
+            throw SegueError(.readFailed, subject: clip.info.path, detail: "its packets ended before the planned copy")
+        }
+        return copiedPackets.removeFirst()
     }
 
     /// The picture shown last, to hold through a freeze join.
@@ -127,7 +145,7 @@ final class ClipSource {
         // interleaved file can't fill memory with pictures.
         let pictureLimit = max(30, Int(canvas.frameRate.value * 2))
         while samples[0].count - sampleHead < count + samplesOwed, !endOfInput, audioDecoder != nil,
-              pictures.count < pictureLimit {
+              pictures.count + copiedPackets.count < pictureLimit {
             try pump()
         }
         // Audio that arrives after silence stood in for it is dropped, so it can't fall behind.
@@ -195,6 +213,14 @@ final class ClipSource {
         do {
             if try demuxer.read(into: packet) {
                 if packet.streamIndex == videoDecoder.streamIndex {
+                    if let copyPlan, let pts = packet.pts, copyPlan.isCopied(copyPlan.position(ofPTS: pts)) {
+                        let position = copyPlan.position(ofPTS: pts)
+                        if decoding { try endDecodedStretch(before: position) }
+                        copiedPackets.append((packet.clone(), position))
+                        lastPictureTime = max(lastPictureTime, Double(position) / canvas.frameRate.value)
+                        return
+                    }
+                    decoding = true
                     try videoDecoder.send(packet)
                     try drainVideo()
                 } else if let audioDecoder, packet.streamIndex == audioDecoder.streamIndex {
@@ -233,6 +259,21 @@ final class ClipSource {
         }
     }
 
+    /// A decoded stretch ends where copied GOPs begin: the decoder gives up
+    /// the pictures it holds for reordering and the graph its last one, then
+    /// both start afresh at the next decoded stretch (which starts at an IDR).
+    private func endDecodedStretch(before position: Int) throws {
+        decoding = false
+        try videoDecoder.sendEndOfStream()
+        try drainVideo()
+        videoDecoder.reset()
+        if let videoGraph {
+            try videoGraph.close(atPTS: canvas.frameRate.inverted.rescale(Int64(position), to: videoDecoder.timeBase))
+            try drainVideoGraph()
+        }
+        videoGraph = nil
+    }
+
     private func drainVideo() throws {
         while try videoDecoder.receive(into: decoded) == .ready {
             if videoGraph == nil {
@@ -253,7 +294,13 @@ final class ClipSource {
             let picture = Frame()
             guard try videoGraph.pull(into: picture) == .ready else { return }
             // After fps the pts counts canvas frames from the clip's start.
-            if let pts = picture.pts, pts >= 0 && pts < Int64(clip.frameCount) { pictures.append(picture) }
+            guard let pts = picture.pts, pts >= 0 && pts < Int64(clip.frameCount) else { continue }
+            if let copyPlan {
+                // Copied frames come as packets; a restarted graph repeats what came before.
+                guard Int(pts) > lastDeliveredPosition, !copyPlan.isCopied(Int(pts)) else { continue }
+                lastDeliveredPosition = Int(pts)
+            }
+            pictures.append(picture)
         }
     }
 

@@ -15,6 +15,8 @@ final class EncodingSink {
         var audio: AudioFormat? = AudioFormat()
         /// Clockwise degrees a player should turn the picture (fixtures only).
         var rotation = 0
+        /// With `--smart`: copied packets stand between re-encoded stretches.
+        var smart: SmartVideo?
 
         struct AudioFormat {
             var sampleRate = 48_000
@@ -23,8 +25,26 @@ final class EncodingSink {
         }
     }
 
+    /// A video track of copied packets and re-encoded stretches. Each stretch
+    /// has an encoder of its own (it starts with an IDR and ends closed), all
+    /// with the same parameter sets, listed in `extradata` with the copied ones.
+    struct SmartVideo {
+        var extradata: [UInt8]
+        /// x264 parameters every stretch's encoder takes (its sps-id, stitchable).
+        var encoderParams: String
+        /// Decoding times run this many frames behind frame numbers.
+        var reorderDelay: Int
+    }
+
     private let muxer: Muxer
-    private let videoEncoder: Encoder
+    private let format: Format
+    /// Nil between re-encoded stretches (with `--smart` only).
+    private var videoEncoder: Encoder?
+    private var videoRate: Encoder.RateControl
+    /// With `--smart`: the parameter sets every stretch's encoder must make.
+    private var stretchExtradata: [UInt8] = []
+    /// With `--smart`: video packets written, which numbers their decoding times.
+    private var videoPackets: Int64 = 0
     private let audioEncoder: Encoder?
     private let videoStream: Int
     private let audioStream: Int
@@ -34,10 +54,16 @@ final class EncodingSink {
 
     init(path: String, format: Format) throws {
         muxer = try Muxer(path: path, format: "mp4")
-        videoEncoder = try Encoder.video(
-            codec: format.codec == .hevc ? .hevc : .h264, width: format.width, height: format.height,
-            frameRate: format.frameRate, crf: format.crf, preset: format.preset, globalHeader: muxer.needsGlobalHeader)
-        videoStream = try muxer.addStream(for: videoEncoder, rotation: format.rotation)
+        self.format = format
+        videoRate = .crf(format.crf)
+        let encoder = try EncodingSink.videoEncoder(format, rate: videoRate, globalHeader: muxer.needsGlobalHeader)
+        if let smart = format.smart {
+            videoStream = try muxer.addStream(for: encoder, extradata: smart.extradata)
+            stretchExtradata = encoder.extradata
+        } else {
+            videoStream = try muxer.addStream(for: encoder, rotation: format.rotation)
+            videoEncoder = encoder
+        }
         if let audio = format.audio {
             let encoder = try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
                                           globalHeader: muxer.needsGlobalHeader)
@@ -52,10 +78,47 @@ final class EncodingSink {
         try muxer.writeHeader(options: ["movflags": "+faststart"])
     }
 
-    /// Encodes a picture whose pts counts frames.
-    func encode(picture: Frame) throws {
+    private static func videoEncoder(_ format: Format, rate: Encoder.RateControl, globalHeader: Bool) throws -> Encoder {
+        try Encoder.video(codec: format.codec == .hevc ? .hevc : .h264, width: format.width, height: format.height,
+                          frameRate: format.frameRate, rate: rate, preset: format.preset,
+                          codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
+    }
+
+    /// Encodes a picture whose pts counts frames. With `--smart`, `rate` says
+    /// how to spend bits on it; a new rate starts a new stretch.
+    func encode(picture: Frame, rate: Encoder.RateControl? = nil) throws {
+        if format.smart != nil {
+            let rate = rate ?? .crf(format.crf)
+            if videoEncoder == nil || rate != videoRate { try endStretch() }
+            if videoEncoder == nil {
+                let encoder = try EncodingSink.videoEncoder(format, rate: rate, globalHeader: muxer.needsGlobalHeader)
+                guard encoder.extradata == stretchExtradata else {
+                    throw SegueError(.writeFailed, detail: "a re-encoded stretch's parameter sets differ from the track's")
+                }
+                videoEncoder = encoder
+                videoRate = rate
+            }
+        }
+        guard let videoEncoder else { return }
         try videoEncoder.send(picture)
         try drain(videoEncoder, to: videoStream)
+    }
+
+    /// Writes a copied packet as output frame `frame` (`--smart` only): the
+    /// stretch being re-encoded, if any, is finished first.
+    func copy(_ packet: Packet, frame: Int64) throws {
+        try endStretch()
+        packet.pts = frame
+        packet.duration = 1
+        try writeVideo(packet)
+    }
+
+    /// Finishes the re-encoded stretch under way (`--smart`), so a copied GOP can follow.
+    private func endStretch() throws {
+        guard format.smart != nil, let encoder = videoEncoder else { return }
+        try encoder.sendEndOfStream()
+        try drain(encoder, to: videoStream)
+        videoEncoder = nil
     }
 
     /// Encodes planar-float audio whose pts counts samples.
@@ -67,8 +130,12 @@ final class EncodingSink {
 
     /// Flushes both encoders (decoder, encoder, trailer: the documented order) and closes the file.
     func finish() throws {
-        try videoEncoder.sendEndOfStream()
-        try drain(videoEncoder, to: videoStream)
+        if format.smart != nil {
+            try endStretch()
+        } else if let videoEncoder {
+            try videoEncoder.sendEndOfStream()
+            try drain(videoEncoder, to: videoStream)
+        }
         if let audioEncoder {
             try audioEncoder.sendEndOfStream()
             try drain(audioEncoder, to: audioStream)
@@ -81,7 +148,22 @@ final class EncodingSink {
             // A picture lasts one tick of 1/fps; libx264 leaves it unset, and
             // the muxer needs it for the last frame's duration.
             if stream == videoStream && packet.duration == 0 { packet.duration = 1 }
-            try muxer.write(packet, stream: stream)
+            if stream == videoStream { try writeVideo(packet) } else { try muxer.write(packet, stream: stream) }
         }
+    }
+
+    /// Writes a video packet whose pts counts frames. With `--smart`, stretches
+    /// and copied GOPs each reorder on their own, so decoding times are made
+    /// afresh: one per packet, `reorderDelay` behind, strictly increasing.
+    private func writeVideo(_ packet: Packet) throws {
+        if let smart = format.smart {
+            let dts = videoPackets - Int64(smart.reorderDelay)
+            guard let pts = packet.pts, pts >= dts else {
+                throw SegueError(.writeFailed, detail: "video packet \(videoPackets) would decode after it shows")
+            }
+            packet.dts = dts
+            videoPackets += 1
+        }
+        try muxer.write(packet, stream: videoStream)
     }
 }

@@ -15,6 +15,8 @@ final class FrameClock {
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
+    /// With `--smart`: how re-encoded frames spend bits.
+    var smart: SmartPlan?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, outputPath: String, stop: StopRequest,
          started: Double, progress: @escaping (StitchProgress) -> Void) {
@@ -50,10 +52,20 @@ final class FrameClock {
 
     /// Sends one frame's picture (and sound) to the writer.
     func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
-        if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         picture.pts = Int64(frame)
+        try emit(sound, clipIndex: clipIndex) { try writer.submit(picture: picture, rate: smart?.rate(atFrame: frame)) }
+    }
+
+    /// Sends one frame's copied packet (`--smart`), which shows as output
+    /// frame `shownAt` (packets come in decoding order), and the frame's sound.
+    func emit(copied packet: Packet, shownAt: Int, _ sound: [[Float]]?, clipIndex: Int) throws {
+        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shownAt) }
+    }
+
+    private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
+        if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         try Stitcher.writing(to: outputPath) {
-            try writer.submit(picture: picture)
+            try video()
             if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
         }
         frame += 1

@@ -21,6 +21,8 @@ final class Lookahead {
     private let clips: [PlannedClip]
     private let canvas: Canvas
     private let settings: StitchSettings
+    /// With `--smart`: per clip, the GOPs copied rather than decoded.
+    private let copyPlans: [ClipCopyPlan?]
     /// Pictures decoded ahead: two prove the decoder is warm.
     private let primePictures = 2
     private var opening: [Int: BackgroundTask<ClipSource>] = [:]
@@ -28,8 +30,9 @@ final class Lookahead {
     private let stagingFolder = FileManager.default.temporaryDirectory
         .appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
 
-    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings) {
+    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, copyPlans: [ClipCopyPlan?] = []) {
         self.clips = clips
+        self.copyPlans = copyPlans
         self.canvas = canvas
         self.settings = settings
     }
@@ -58,13 +61,14 @@ final class Lookahead {
     private func opener(for index: Int) -> @Sendable (Cancellation) throws -> ClipSource {
         let staged = fetching.removeValue(forKey: index)
         let clip = clips[index], canvas = canvas, settings = settings, prime = primePictures
+        let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
         return { cancellation in
             let local = try staged?.value()
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
                 let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, readPath: local,
-                                            cancellation: cancellation)
+                                            copyPlan: copyPlan, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
             } catch {

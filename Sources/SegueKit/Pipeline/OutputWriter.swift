@@ -13,14 +13,17 @@ final class OutputWriter {
     let audioFrameSize: Int
 
     private enum Item {
-        case picture(Frame)
+        case picture(Frame, Encoder.RateControl?)
+        case copied(Packet, frame: Int64)
         case sound(Frame)
         case end
     }
 
-    init(path: String, canvas: Canvas, settings: StitchSettings) throws {
+    /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
+    init(path: String, canvas: Canvas, settings: StitchSettings, smart: EncodingSink.SmartVideo? = nil) throws {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
+        format.smart = smart
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
         // The sink is made here and from then on touched only by the encoder thread.
@@ -32,8 +35,14 @@ final class OutputWriter {
     }
 
     /// Queues a picture whose pts counts output frames; the writer takes it over.
-    func submit(picture: Frame) throws {
-        try submit(.picture(picture))
+    /// `rate` (with `--smart`) says how to spend bits on it.
+    func submit(picture: Frame, rate: Encoder.RateControl? = nil) throws {
+        try submit(.picture(picture, rate))
+    }
+
+    /// Queues a copied packet to stand as output frame `frame`; the writer takes it over.
+    func submit(copied packet: Packet, frame: Int) throws {
+        try submit(.copied(packet, frame: Int64(frame)))
     }
 
     /// Queues planar-float stereo audio whose pts counts output samples.
@@ -68,7 +77,8 @@ final class OutputWriter {
         do {
             while let item = queue.pop()?.value {
                 switch item {
-                case .picture(let frame): try sink.encode(picture: frame)
+                case .picture(let frame, let rate): try sink.encode(picture: frame, rate: rate)
+                case .copied(let packet, let frame): try sink.copy(packet, frame: frame)
                 case .sound(let frame): try sink.encode(sound: frame)
                 case .end:
                     try sink.finish()

@@ -24,6 +24,22 @@ public struct StitchReport: Sendable {
     public var warnings: [String]
     public var wallSeconds: Double
     public var peakMemoryBytes: Int
+    /// With `--smart`: what became of each clip's video.
+    public var smart: [SmartClip]?
+
+    /// One clip's video under `--smart`.
+    public struct SmartClip: Sendable {
+        public var index: Int
+        /// Frames whose packets were copied from the clip unchanged.
+        public var framesCopied: Int
+        /// The clip's frames decoded and encoded again (transition frames included).
+        public var framesReencoded: Int
+        /// Why the clip, or part of it, was not copied; nil when all of it was.
+        public var reason: String?
+    }
+
+    /// Output frames copied under `--smart`.
+    public var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
 
     public var duration: Double { Double(frames) / canvas.frameRate.value }
     public var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
@@ -40,6 +56,10 @@ public struct StitchReport: Sendable {
             + (transitions.isEmpty ? ", cuts" : ", \(transitions)")
             + String(format: "; took %.1f s (%.1f× realtime), peak memory %d MB", wallSeconds, speed,
                      peakMemoryBytes / 1_000_000)
+        if smart != nil {
+            line += String(format: "; smart: %d of %d frames copied (%.1f %%)", framesCopied, frames,
+                           frames > 0 ? 100 * Double(framesCopied) / Double(frames) : 0)
+        }
         if let worst = joins.max(by: { $0.stallSeconds < $1.stallSeconds }) {
             line += String(format: "; join stall total %.1f ms, worst %.1f ms (join %d)",
                            totalStallSeconds * 1000, worst.stallSeconds * 1000, worst.index + 1)
@@ -102,7 +122,7 @@ extension StitchReport {
             ]) { _, reported in reported }
         }
         let stalls = joins.map(\.stallSeconds).sorted()
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "inputs": inputs,
             "output": [
                 "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
@@ -130,6 +150,18 @@ extension StitchReport {
             "wallSeconds": rounded(wallSeconds, 1000),
             "peakMemoryBytes": peakMemoryBytes,
         ]
+        if let smart {
+            object["smart"] = [
+                "framesCopied": framesCopied, "framesReencoded": frames - framesCopied,
+                "clips": smart.map { clip in
+                    [
+                        "index": clip.index, "path": plan.clips[clip.index].info.path,
+                        "framesCopied": clip.framesCopied, "framesReencoded": clip.framesReencoded,
+                        "reason": clip.reason ?? NSNull(),
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+        }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }

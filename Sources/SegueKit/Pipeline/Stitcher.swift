@@ -50,15 +50,20 @@ public final class Stitcher {
         unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
         let writer: OutputWriter
+        let smart: SmartPlan?
         do {
-            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings)
+            smart = settings.smart ? try smartPlan() : nil
+            let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings, smart: copying.map {
+                EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams, reorderDelay: $0.reorderDelay)
+            })
         } catch {
             unlink(temporary)
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
         }
         do {
             var report = try withoutActuallyEscaping(progress) { progress in
-                try stitch(into: writer, started: started, stop: stop, progress: progress)
+                try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
             }
             try Stitcher.writing(to: outputPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
@@ -76,15 +81,36 @@ public final class Stitcher {
         }
     }
 
-    /// Plays the clips in order through `clock`: each clip's own frames, then
-    /// its join with the next, drawn by the plan's join strategy.
-    private func stitch(into writer: OutputWriter, started: Double, stop: StopRequest,
+    private var strategy: JoinStrategy { plan.mode == .overlap ? OverlapJoin() : FreezeJoin() }
+
+    /// The frames clip `clip` plays as its own, between the frames its joins take.
+    private func ownFrames(of clip: PlannedClip) -> Range<Int> {
+        strategy.ownFrames(of: clip, joinBefore: clip.index > 0 ? plan.joins[clip.index - 1].frameCount : 0,
+                           joinAfter: clip.index < plan.joins.count ? plan.joins[clip.index].frameCount : 0)
+    }
+
+    /// What `--smart` copies: every clip scanned, before anything is written.
+    private func smartPlan() throws -> SmartPlan {
+        try SmartPlan(plan: plan, settings: settings, ownFrames: ownFrames(of:)) { clip in
+            // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
+            guard plan.mode == .freeze else { return (false, false) }
+            return (clip.index > 0 && plan.joins[clip.index - 1].frameCount > 0,
+                    clip.index < plan.joins.count && plan.joins[clip.index].frameCount > 0)
+        }
+    }
+
+    /// Plays the clips in order through `clock`: each clip's own frames (with
+    /// `--smart`, copied GOPs as packets), then its join with the next, drawn
+    /// by the plan's join strategy.
+    private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
                         progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, outputPath: outputPath,
                                stop: stop, started: started, progress: progress)
-        let strategy: JoinStrategy = plan.mode == .overlap ? OverlapJoin() : FreezeJoin()
-        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings)
+        clock.smart = smart
+        let strategy = strategy
+        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings,
+                                  copyPlans: smart?.clips.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
         var warnings = plan.warnings
@@ -96,6 +122,13 @@ public final class Stitcher {
             let before = index > 0 ? plan.joins[index - 1].frameCount : 0
             let after = index < plan.joins.count ? plan.joins[index].frameCount : 0
             for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
+                if let copyPlan = current.copyPlan, copyPlan.isCopied(position) {
+                    let copied = try current.nextCopiedPacket()
+                    var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
+                    try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
+                    continue
+                }
                 let picture = try current.nextPicture()
                 var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
                 strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
@@ -119,7 +152,13 @@ public final class Stitcher {
         return StitchReport(
             output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,
             audioSamples: clock.samplesWritten, plannedDuration: plan.duration, joins: joins,
-            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0)
+            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0,
+            smart: smart.map { smart in
+                smart.clips.enumerated().map { index, clip in
+                    StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
+                                           framesReencoded: plan.clips[index].frameCount - clip.copiedFrames, reason: clip.reason)
+                }
+            })
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.

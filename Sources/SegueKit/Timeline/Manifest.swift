@@ -20,7 +20,7 @@ public enum Manifest {
     public static let clipKeys: Set<String> = ["path", "in", "out", "join"]
     public static let joinKeys: Set<String> = ["transition", "duration"]
     public static let outputKeys: Set<String> = ["size", "fps", "fit", "transition", "transitionDuration", "mode",
-                                                 "codec", "crf", "preset", "audioBitrate", "audio"]
+                                                 "codec", "crf", "preset", "audioBitrate", "audio", "smart"]
 
     static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
         let root: Any
@@ -98,6 +98,10 @@ public enum Manifest {
         if let audio = object["audio"] {
             guard !isNumber(audio), let flag = audio as? Bool else { throw fail("output.audio", "expected true or false") }
             output.audio = flag
+        }
+        if let smart = object["smart"] {
+            guard !isNumber(smart), let flag = smart as? Bool else { throw fail("output.smart", "expected true or false") }
+            output.smart = flag
         }
         return output
     }

@@ -68,6 +68,8 @@ public struct OutputOptions: Sendable, Equatable {
     public var preset: String?
     public var audioBitRate: Int?
     public var audio: Bool?
+    /// Copy the encoded video of clips that can stand unchanged (`--smart`).
+    public var smart: Bool?
 
     public init() {}
 
@@ -86,6 +88,7 @@ public struct OutputOptions: Sendable, Equatable {
         merged.preset = preset ?? fallback.preset
         merged.audioBitRate = audioBitRate ?? fallback.audioBitRate
         merged.audio = audio ?? fallback.audio
+        merged.smart = smart ?? fallback.smart
         return merged
     }
 
@@ -93,7 +96,7 @@ public struct OutputOptions: Sendable, Equatable {
         a.size?.width == b.size?.width && a.size?.height == b.size?.height && a.frameRate == b.frameRate
             && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
             && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
-            && a.audioBitRate == b.audioBitRate && a.audio == b.audio
+            && a.audioBitRate == b.audioBitRate && a.audio == b.audio && a.smart == b.smart
     }
 }
 
@@ -121,6 +124,9 @@ public struct StitchSettings: Sendable {
     public var strict = false
     /// Debugging: open each clip only when it is needed, to measure what preloading hides.
     public var preload = true
+    /// Copy the encoded video of clips that can stand unchanged; re-encode only
+    /// the GOPs a transition, trim or held frame touches.
+    public var smart = false
 
     public init() {}
 
@@ -137,5 +143,6 @@ public struct StitchSettings: Sendable {
         preset = options.preset ?? preset
         audioBitRate = options.audioBitRate ?? audioBitRate
         includeAudio = options.audio ?? includeAudio
+        smart = options.smart ?? smart
     }
 }

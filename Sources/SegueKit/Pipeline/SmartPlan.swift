@@ -1,0 +1,296 @@
+import Foundation
+import SegueMedia
+
+/// Which of one clip's frames are copied from its own encoded packets, in
+/// whole GOPs (an IDR and every picture up to the next IDR), and how its
+/// packets' timestamps map to the clip's frame positions.
+struct ClipCopyPlan: Sendable {
+    /// A run of frame positions that starts at an IDR and ends before the next.
+    struct GOP: Sendable {
+        var frames: Range<Int>
+        var copied: Bool
+    }
+
+    /// Source pts of clip position 0 (the in point), in `timeBase`.
+    let origin: Int64
+    let timeBase: Rational
+    let frameRate: Rational
+    /// Bytes of each NAL unit's length prefix.
+    let lengthSize: Int
+    /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
+    let gops: [GOP]
+
+    /// The frame position of a packet or picture stamped `pts`, rounded to the nearest frame.
+    func position(ofPTS pts: Int64) -> Int {
+        let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
+        let denominator = Int64(timeBase.denominator * frameRate.denominator)
+        return Int((2 * numerator + denominator).floorDivided(by: 2 * denominator))
+    }
+
+    /// Whether `pts` lies within a twentieth of a frame of a frame position.
+    func isOnGrid(_ pts: Int64) -> Bool {
+        let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
+        let denominator = Int64(timeBase.denominator * frameRate.denominator)
+        return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 20 <= denominator
+    }
+
+    /// Whether the frame at `position` is copied.
+    func isCopied(_ position: Int) -> Bool {
+        var low = 0, high = gops.count
+        while low < high {
+            let middle = (low + high) / 2
+            if gops[middle].frames.upperBound <= position { low = middle + 1 } else { high = middle }
+        }
+        return low < gops.count && gops[low].frames.contains(position) && gops[low].copied
+    }
+
+    var copiedFrames: Int { gops.filter(\.copied).reduce(0) { $0 + $1.frames.count } }
+}
+
+private extension Int64 {
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+/// What `--smart` does with each clip, and the output's one video sample
+/// description: every parameter set of the copied clips plus the encoder's
+/// own, under ids that don't collide.
+struct SmartPlan: Sendable {
+    struct Clip: Sendable {
+        /// Nil: the clip is re-encoded whole.
+        var copy: ClipCopyPlan?
+        /// Why the clip (or part of it) is not copied.
+        var reason: String?
+        /// How frames of this clip that are re-encoded spend bits: the source's own bit rate.
+        var bitRate: Int?
+        var copiedFrames: Int { copy?.copiedFrames ?? 0 }
+    }
+
+    var clips: [Clip]
+    /// The output's avcC record.
+    var extradata: [UInt8]
+    /// x264 parameters for every re-encoded stretch: an SPS/PPS id of its own,
+    /// and headers that don't depend on the content, so every stretch's match.
+    var encoderParams: String
+    /// Pictures decoders hold back, the most any copied clip or the encoder needs;
+    /// decoding times run this many frames behind the frame numbers.
+    var reorderDelay: Int
+    let plan: Plan
+    let crf: Int
+
+    var copiedFrames: Int { clips.reduce(0) { $0 + $1.copiedFrames } }
+
+    /// How the encoder should spend bits on output frame `frame`: at the
+    /// highest bit rate among the copied clips on screen (or next to it),
+    /// else at the chosen quality.
+    func rate(atFrame frame: Int) -> Encoder.RateControl {
+        let near = plan.clips.filter { frame >= $0.startFrame - 1 && frame <= $0.startFrame + $0.frameCount }
+        let rates = near.compactMap { clips[$0.index].copy != nil ? clips[$0.index].bitRate : nil }
+        return rates.max().map { .bitRate($0) } ?? .crf(crf)
+    }
+
+    /// Scans every clip that could be copied and decides what is copied.
+    /// `ownFrames` gives each clip's positions that play as its own (not in a transition).
+    init(plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
+         heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
+        self.plan = plan
+        crf = settings.crf
+        var clips: [Clip] = []
+        var scans: [ClipScan?] = []
+        for clip in plan.clips {
+            if let reason = SmartPlan.disqualification(clip, canvas: plan.canvas, settings: settings) {
+                clips.append(Clip(copy: nil, reason: reason))
+                scans.append(nil)
+                continue
+            }
+            do {
+                var scan = try ClipScan(clip: clip, canvas: plan.canvas)
+                let edges = heldEdges(clip)
+                let copy = scan.copyPlan(ownFrames: ownFrames(clip), frameCount: clip.frameCount,
+                                         keepFirst: edges.first, keepLast: edges.last)
+                var reason: String?
+                if copy.copiedFrames == 0 {
+                    reason = "no whole GOP (IDR to IDR) lies within the frames it shows unchanged"
+                } else if copy.copiedFrames < clip.frameCount {
+                    reason = "frames of GOPs that a transition, trim or held frame touches are re-encoded"
+                }
+                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, bitRate: scan.bitRate))
+                scans.append(copy.copiedFrames > 0 ? scan : nil)
+            } catch let unfit as ClipScan.Unfit {
+                clips.append(Clip(copy: nil, reason: unfit.reason))
+                scans.append(nil)
+            } catch {
+                clips.append(Clip(copy: nil, reason: "can't read its packets (\(Stitcher.describe(error)))"))
+                scans.append(nil)
+            }
+        }
+
+        // One sample description: every copied clip's parameter sets, by id.
+        // A clip whose set reuses an id with other content is re-encoded.
+        var sequenceSets: [Int: (bytes: [UInt8], clip: Int)] = [:]
+        var pictureSets: [Int: (bytes: [UInt8], clip: Int)] = [:]
+        var profile: UInt8 = 0, level: UInt8 = 0
+        for (index, scan) in scans.enumerated() {
+            guard let scan else { continue }
+            let conflict = scan.sequenceSets.first { id, bytes in sequenceSets[id].map { $0.bytes != bytes } ?? false }
+                .map { ("SPS", $0.key, sequenceSets[$0.key]!.clip) }
+                ?? scan.pictureSets.first { id, bytes in pictureSets[id].map { $0.bytes != bytes } ?? false }
+                .map { ("PPS", $0.key, pictureSets[$0.key]!.clip) }
+            if let (kind, id, other) = conflict {
+                clips[index].copy = nil
+                clips[index].reason = "its \(kind) id \(id) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
+                    + "and an MP4 track holds one set per id: re-encoded"
+                continue
+            }
+            for (id, bytes) in scan.sequenceSets { sequenceSets[id] = (bytes, index) }
+            for (id, bytes) in scan.pictureSets { pictureSets[id] = (bytes, index) }
+            profile = max(profile, scan.record.profile)
+            level = max(level, scan.record.level)
+        }
+
+        // The encoder's own sets take the first id no copied clip uses (x264 numbers its PPS like its SPS).
+        let id = (0...31).first { sequenceSets[$0] == nil && pictureSets[$0] == nil } ?? 31
+        encoderParams = "sps-id=\(id):stitchable=1"
+        let probe = try Encoder.video(codec: .h264, width: plan.canvas.width, height: plan.canvas.height,
+                                      frameRate: plan.canvas.frameRate, rate: .crf(settings.crf), preset: settings.preset,
+                                      codecParams: encoderParams, threads: 1, globalHeader: true)
+        guard let own = AVCRecord(probe.extradata) else {
+            throw SegueError(.writeFailed, detail: "the H.264 encoder gave no avcC record")
+        }
+        var record = own
+        record.profile = max(profile, own.profile)
+        record.level = max(level, own.level)
+        record.sequenceParameterSets = sequenceSets.keys.sorted().map { sequenceSets[$0]!.bytes } + own.sequenceParameterSets
+        record.pictureParameterSets = pictureSets.keys.sorted().map { pictureSets[$0]!.bytes } + own.pictureParameterSets
+        extradata = record.bytes
+        let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
+        reorderDelay = max(probe.reorderDelay, copiedDelays.max() ?? 0)
+        self.clips = clips
+    }
+
+    /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
+    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> String? {
+        let info = clip.info
+        if settings.codec != .h264 { return "copying is done for H.264 output only so far; HEVC is re-encoded" }
+        if info.videoCodec != "h264" { return "its video is \(info.videoCodec), the output is H.264" }
+        if InputAccess.isRemote(info.readPath) { return "a remote clip is not copied (its packets would be read twice)" }
+        if info.codedWidth != canvas.width || info.codedHeight != canvas.height || info.rotation != 0 {
+            return "its picture is \(info.codedWidth)x\(info.codedHeight)"
+                + (info.rotation != 0 ? " turned \(info.rotation)°" : "") + ", the canvas \(canvas.width)x\(canvas.height)"
+        }
+        if info.sampleAspectRatio.reduced != Rational(1, 1) { return "its pixels are not square" }
+        if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {
+            return "it is scaled to fit the canvas"
+        }
+        if info.frameRate.reduced != canvas.frameRate.reduced || info.variableFrameRate {
+            return "its frame rate (\(info.frameRate)\(info.variableFrameRate ? ", variable" : "")) is not the canvas's constant \(canvas.frameRate)"
+        }
+        if info.pixelFormat != "yuv420p" { return "its pixel format is \(info.pixelFormat), not 8-bit 4:2:0" }
+        return nil
+    }
+}
+
+/// One pass over a clip's video packets (no decoding): GOP boundaries, frame
+/// positions, parameter sets, bit rate.
+struct ClipScan {
+    let record: AVCRecord
+    private(set) var sequenceSets: [Int: [UInt8]] = [:]
+    private(set) var pictureSets: [Int: [UInt8]] = [:]
+    /// Bits per second of the clip's video.
+    private(set) var bitRate = 0
+    private(set) var reorderDelay = 0
+    private let grid: ClipCopyPlan
+    /// Packets in decoding order: their pts and whether they hold an IDR picture.
+    private var packets: [(pts: Int64?, idr: Bool)] = []
+
+    init(clip: PlannedClip, canvas: Canvas) throws {
+        let demuxer = try Demuxer(url: clip.info.readPath)
+        guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
+        let stream = demuxer.streams[index]
+        let coding = stream.coding
+        guard let record = AVCRecord(coding.extradata), record.lengthSize == 4 else {
+            throw ClipScan.unfit("its H.264 has no avcC record with 4-byte lengths")
+        }
+        guard coding.progressive else { throw ClipScan.unfit("it is interlaced") }
+        guard coding.bitsPerSample <= 8, !coding.fullRange, record.chromaFormat == 1, record.lumaBitDepth == 8 else {
+            throw ClipScan.unfit("it is not 8-bit 4:2:0 limited range")
+        }
+        // 1: BT.709, 2: unspecified (taken as BT.709 only for HD sizes).
+        let tags = [coding.colourPrimaries, coding.transfer, coding.matrix]
+        guard tags.allSatisfy({ $0 == 1 || $0 == 2 }), tags.contains(1) || canvas.height >= 720 else {
+            throw ClipScan.unfit("its colours are not SDR BT.709 (nor untagged HD)")
+        }
+        self.record = record
+        grid = ClipCopyPlan(origin: (stream.startTime ?? 0) + stream.timeBase.ticks(seconds: clip.info.inPoint),
+                            timeBase: stream.timeBase, frameRate: canvas.frameRate, lengthSize: 4, gops: [])
+        for unit in record.sequenceParameterSets { if let id = H264.parameterSetID(unit) { sequenceSets[id] = unit } }
+        for unit in record.pictureParameterSets { if let id = H264.parameterSetID(unit) { pictureSets[id] = unit } }
+
+        let packet = Packet()
+        var bytes = 0
+        var inBandConflict = false
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == index else { continue }
+            bytes += packet.size
+            var idr = false
+            packet.forEachH264Unit(lengthSize: 4) { type, unit in
+                if type == H264.idrSlice { idr = true }
+                guard type == H264.sequenceParameterSet || type == H264.pictureParameterSet else { return }
+                let unit = unit()
+                guard let id = H264.parameterSetID(unit) else { return }
+                let known = type == H264.sequenceParameterSet ? sequenceSets[id] : pictureSets[id]
+                if let known, known != unit { inBandConflict = true }
+                if type == H264.sequenceParameterSet { sequenceSets[id] = unit } else { pictureSets[id] = unit }
+            }
+            packets.append((packet.pts, idr))
+        }
+        if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
+        let seconds = clip.info.sourceDuration > 0 ? clip.info.sourceDuration : Double(packets.count) / canvas.frameRate.value
+        bitRate = Int(Double(bytes * 8) / max(seconds, 0.001))
+    }
+
+    /// A fact found in the stream that keeps its packets out of the output.
+    struct Unfit: Error {
+        var reason: String
+    }
+
+    private static func unfit(_ reason: String) -> Unfit { Unfit(reason: reason) }
+
+    /// Splits the packets at IDRs; a GOP is copied when its frames are whole
+    /// (every position once, on the frame grid) and all play as the clip's own.
+    mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
+        var gops: [ClipCopyPlan.GOP] = []
+        var start = 0
+        while start < packets.count {
+            var end = start + 1
+            while end < packets.count && !packets[end].idr { end += 1 }
+            let group = packets[start..<end]
+            let positions = group.compactMap { $0.pts.map(grid.position(ofPTS:)) }
+            let first = positions.min() ?? 0, last = positions.max() ?? 0
+            let whole = group.first!.idr && positions.count == group.count
+                && group.allSatisfy { $0.pts.map(grid.isOnGrid) ?? false }
+                && last - first + 1 == group.count && Set(positions).count == group.count
+                && positions.first == first
+            var copied = whole && first >= ownFrames.lowerBound && last < ownFrames.upperBound && last < frameCount
+            if copied && ((keepFirst && first == 0) || (keepLast && last == frameCount - 1)) { copied = false }
+            if whole {
+                if copied {
+                    // Decoding times may run at most this far behind the frame numbers.
+                    for (offset, position) in positions.enumerated() {
+                        reorderDelay = max(reorderDelay, offset - (position - first))
+                    }
+                }
+                gops.append(.init(frames: first..<(last + 1), copied: copied))
+            }
+            start = end
+        }
+        // Keep only GOPs that don't overlap each other (a broken stream might).
+        gops.sort { $0.frames.lowerBound < $1.frames.lowerBound }
+        var clean: [ClipCopyPlan.GOP] = []
+        for gop in gops where clean.last.map({ $0.frames.upperBound <= gop.frames.lowerBound }) ?? true { clean.append(gop) }
+        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate,
+                            lengthSize: grid.lengthSize, gops: clean)
+    }
+}
