@@ -68,3 +68,28 @@ extension Packet {
     /// Payload size in bytes.
     package var size: Int { Int(pointer.pointee.size) }
 }
+
+extension Packet {
+    /// Rewrites an Annex B payload (NAL units after 00 00 01 start codes, as
+    /// libx264 gives them) as MP4 stores it: each unit after its 4-byte length.
+    /// The MP4 muxer does this itself only while a track's header is Annex B too.
+    package func convertAnnexBToLengthPrefixed() {
+        let units = AVCRecord.annexBUnits(bytes)
+        guard !units.isEmpty else { return }
+        var converted: [UInt8] = []
+        converted.reserveCapacity(size + 4 * units.count)
+        for unit in units {
+            let length = UInt32(unit.count)
+            converted += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            converted += unit
+        }
+        guard let replacement = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        var temporary: UnsafeMutablePointer<AVPacket>? = replacement
+        defer { av_packet_free(&temporary) }
+        guard av_new_packet(replacement, Int32(converted.count)) >= 0,
+              av_packet_copy_props(replacement, pointer) >= 0 else { fatalError("av_new_packet: out of memory") }
+        replacement.pointee.data.update(from: converted, count: converted.count)
+        av_packet_unref(pointer)
+        av_packet_move_ref(pointer, replacement)
+    }
+}

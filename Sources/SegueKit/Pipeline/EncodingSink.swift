@@ -148,7 +148,11 @@ final class EncodingSink {
             // A picture lasts one tick of 1/fps; libx264 leaves it unset, and
             // the muxer needs it for the last frame's duration.
             if stream == videoStream && packet.duration == 0 { packet.duration = 1 }
-            if stream == videoStream { try writeVideo(packet) } else { try muxer.write(packet, stream: stream) }
+            if stream == videoStream {
+                // The track's header is an avcC record: the muxer leaves start codes as they are.
+                if format.smart != nil { packet.convertAnnexBToLengthPrefixed() }
+                try writeVideo(packet)
+            } else { try muxer.write(packet, stream: stream) }
         }
     }
 
