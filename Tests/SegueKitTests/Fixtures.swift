@@ -156,10 +156,15 @@ final class FixtureStore: @unchecked Sendable {
 
     /// The path of a marker clip, written the first time it is asked for.
     func path(_ name: String, _ clip: MarkerClip) throws -> String {
+        try path(name) { try clip.write(to: $0) }
+    }
+
+    /// The path of a fixture file that `make` writes the first time it is asked for.
+    func path(_ name: String, make: (String) throws -> Void) throws -> String {
         try lock.withLock {
             let path = folder.appendingPathComponent(name).path
             if !made.contains(name) {
-                try clip.write(to: path)
+                try make(path)
                 made.insert(name)
             }
             return path
