@@ -95,6 +95,27 @@ struct Stitch: ParsableCommand {
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
+    @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: 3).", valueName: "S"))
+    var stillDuration: Double?
+
+    @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
+    var stillMotion: String?
+
+    @Option(help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
+    var loudness: Double?
+
+    @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
+    var music: String?
+
+    @Option(help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
+    var musicVolume: Double?
+
+    @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, 0 (off) to 60 (default: 12).", valueName: "DB"))
+    var duck: Double?
+
+    @Flag(help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
+    var chapters = false
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
         if let transition, TransitionKind(name: transition) == nil {
@@ -121,6 +142,20 @@ struct Stitch: ParsableCommand {
         if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
         if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
         if let retries, !(0...20).contains(retries) { throw ValidationError("--retries must be from 0 to 20") }
+        if let stillDuration, !ReelValues.isStillDuration(stillDuration) {
+            throw ValidationError("--still-duration must be more than 0 and at most 3600 seconds")
+        }
+        if let stillMotion, StillMotion(rawValue: stillMotion) == nil {
+            throw ValidationError("unknown --still-motion '\(stillMotion)' (none, zoom)")
+        }
+        if let loudness, !ReelValues.loudness.contains(loudness) {
+            throw ValidationError("--loudness must be from -40 to -5 LUFS")
+        }
+        if let music, music.isEmpty { throw ValidationError("--music needs a file name or URL") }
+        if let musicVolume, !ReelValues.musicVolume.contains(musicVolume) {
+            throw ValidationError("--music-volume must be from -60 to 12 dB")
+        }
+        if let duck, !ReelValues.duck.contains(duck) { throw ValidationError("--duck must be from 0 to 60 dB") }
         if let cacheMax {
             guard Stitch.parseSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
             if cache == nil { throw ValidationError("--cache-max needs --cache DIR") }
@@ -155,6 +190,13 @@ struct Stitch: ParsableCommand {
         settings.preload = !noPreload
         settings.strict = strict
         settings.network = NetworkSettings(timeout: timeout ?? 30, retries: retries ?? 3)
+        settings.stillDuration = stillDuration ?? manifest?.stillDuration ?? StitchSettings.defaultStillDuration
+        settings.stillMotion = stillMotion.flatMap(StillMotion.init(rawValue:)) ?? manifest?.stillMotion ?? .none
+        settings.loudness = loudness ?? manifest?.loudness
+        settings.music = music ?? manifest?.music
+        settings.musicVolume = musicVolume ?? manifest?.musicVolume ?? -12
+        settings.duck = duck ?? manifest?.duck ?? 12
+        settings.chapters = chapters || (manifest?.chapters ?? false)
         return settings
     }
 

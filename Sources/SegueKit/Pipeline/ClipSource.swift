@@ -34,6 +34,10 @@ final class ClipSource {
     private var samplesOwed = 0
     private var endOfInput = false
     private var lastPicture: Frame?
+    /// Issue 11: a photo's one picture, handed out for its duration (nil for a video).
+    private var still: StillPicture?
+    /// Issue 11: the static gain and limiter `--loudness` gives this clip.
+    private let loudnessFilters: String?
 
     private let strict: Bool
     /// Clip time of the latest picture decoded, in seconds.
@@ -63,7 +67,8 @@ final class ClipSource {
             try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
         }
 
-        if settings.includeAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+        loudnessFilters = LoudnessMeter.filters(for: clip, target: settings.loudness)
+        if settings.includeAudio, !clip.info.isStill, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
             audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
             audioDecoder?.failOnDamage = settings.strict
             audioTimeBase = demuxer.streams[audioIndex].timeBase
@@ -73,17 +78,21 @@ final class ClipSource {
             audioTimeBase = Rational(1, canvas.sampleRate)
             audioOrigin = 0
         }
+        if clip.info.isStill {
+            still = try StillPicture(demuxer: demuxer, decoder: videoDecoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
+        }
     }
 
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count < count, !endOfInput { try pump() }
+        while still == nil, pictures.count < count, !endOfInput { try pump() }
     }
 
     /// The next canvas picture. Past the clip's decodable end the last picture
     /// is held, so the clip keeps its planned length.
     func nextPicture() throws -> Frame {
+        if let still { return try still.next() }
         while pictures.isEmpty, !endOfInput { try pump() }
         if !pictures.isEmpty {
             let picture = pictures.removeFirst()
@@ -99,12 +108,14 @@ final class ClipSource {
 
     /// The picture shown last, to hold through a freeze join.
     func heldPicture() throws -> Frame {
+        if let still { return try still.held() }
         guard let lastPicture else { throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded") }
         return lastPicture.clone()
     }
 
     /// The next picture, left in place for `nextPicture`.
     func peekPicture() throws -> Frame {
+        if let still { return try still.peek() }
         while pictures.isEmpty, !endOfInput { try pump() }
         guard let next = pictures.first else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
@@ -276,6 +287,7 @@ final class ClipSource {
         // async + first_pts=0: silence where the audio starts late or has gaps,
         // trimmed where it starts early, so it stays locked to the pictures.
         "aresample=\(canvas.sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
+            + (loudnessFilters.map { ",\($0)" } ?? "")
     }
 
     static func rescale(_ seconds: Double, to timeBase: Rational) -> Int64 {

@@ -76,5 +76,40 @@ public struct StitchSettings: Sendable {
     /// Debugging: open each clip only when it is needed, to measure what preloading hides.
     public var preload = true
 
+    // Reels (issue 11): photos, loudness, music, chapters.
+    /// Seconds a photo lasts unless its list entry says otherwise.
+    public var stillDuration = StitchSettings.defaultStillDuration
+    public var stillMotion: StillMotion = .none
+    /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
+    public var loudness: Double?
+    /// A file or URL whose sound is laid under the whole output.
+    public var music: String?
+    /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
+    public var musicVolume = -12.0
+    /// dB the music is lowered by while a clip's own sound is present; 0: never.
+    public var duck = 12.0
+    /// One MP4 chapter per clip.
+    public var chapters = false
+
+    public static let defaultStillDuration = 3.0
+
     public init() {}
+}
+
+/// How a photo moves while it shows.
+public enum StillMotion: String, Sendable, CaseIterable {
+    /// Held as it is.
+    case none
+    /// A slow, eased, centred zoom from 100 % to 110 %.
+    case zoom
+}
+
+/// Ranges of the reel settings, shared by the command line and manifests.
+public enum ReelValues {
+    public static let stillDuration = 0.0...3600.0
+    public static let loudness = -40.0 ... -5.0
+    public static let musicVolume = -60.0...12.0
+    public static let duck = 0.0...60.0
+
+    public static func isStillDuration(_ value: Double) -> Bool { value > 0 && value <= stillDuration.upperBound }
 }
