@@ -101,13 +101,14 @@ struct Stitch: ParsableCommand {
     @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
     var stillMotion: String?
 
-    @Option(help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
+    // Unconditional: the values are negative, and must not be taken for flags.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
     var loudness: Double?
 
     @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
     var music: String?
 
-    @Option(help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
     var musicVolume: Double?
 
     @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, 0 (off) to 60 (default: 12).", valueName: "DB"))
@@ -216,17 +217,26 @@ struct Stitch: ParsableCommand {
         if let report { try Stitcher.checkOutput(report, overwrite: true) }
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
-        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access)) {
+        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access, stillDuration: settings.stillDuration)) {
             switch result {
             case .success(let info): usable.append((entry, info))
             case .failure(let input): bad.append(input)
             }
         }
+        // Issue 11: the music bed must be usable too (it is never skipped).
+        if settings.includeAudio, let music = settings.music, let problem = MusicBed.check(music, access: access) {
+            throw SegueError.badInputs(bad + [problem])
+        }
         if !bad.isEmpty {
             guard skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             if !quiet { bad.forEach { Terminal.warning("skipping \($0.path): \($0.reason)") } }
         }
-        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        var infos = usable.map(\.info)
+        // Issue 11: loudness is measured in an audio-only pass, before the stitch.
+        if settings.includeAudio && (settings.loudness != nil || settings.music != nil) {
+            infos = LoudnessMeter.measureAll(infos, access: access)
+        }
+        let plan = try Plan(clips: infos, settings: settings, joins: usable.map(\.entry.join))
         if !quiet { plan.warnings.forEach(Terminal.warning) }
 
         let progress = ProgressPrinter(enabled: !quiet)

@@ -26,11 +26,12 @@ final class OutputWriter: @unchecked Sendable {
     /// Samples per audio frame the encoder takes.
     var audioFrameSize: Int { sink.audioFrameSize }
 
-    init(path: String, canvas: Canvas, settings: StitchSettings) throws {
+    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = []) throws {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        format.chapters = chapters
         sink = try EncodingSink(path: path, format: format)
         let thread = Thread { [self] in run() }
         thread.name = "segue-encoder"

@@ -51,7 +51,8 @@ public final class Stitcher {
         let started = monotonicSeconds()
         let writer: OutputWriter
         do {
-            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings)
+            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                                      chapters: settings.chapters ? plan.chapters : [])
         } catch {
             unlink(temporary)
             throw SegueError.stitchFailed("\(outputPath): can't start writing (\(Stitcher.describe(error)))")
@@ -78,6 +79,10 @@ public final class Stitcher {
         let canvas = plan.canvas
         let clips = plan.clips
         var audio = settings.includeAudio ? AudioChunker(frameSize: writer.audioFrameSize, sampleRate: canvas.sampleRate) : nil
+        // Issue 11: the music bed, mixed under every frame's sound in `emit`.
+        let music = try settings.includeAudio ? settings.music.map { path in
+            try reading(path) { try MusicBed(path: path, plan: plan, settings: settings, access: InputAccess(network: settings.network)) }
+        } : nil
         var frame = 0
         var joins: [StitchReport.Join] = []
         var lastProgress = started
@@ -110,7 +115,8 @@ public final class Stitcher {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             picture.pts = Int64(frame)
             try writing { try writer.submit(picture: picture) }
-            if let sound {
+            if var sound {
+                if let music { sound = try reading(music.path) { try music.mix(under: sound) } }
                 try audio!.append(sound) { block in try writing { try writer.submit(sound: block) } }
             }
             frame += 1
@@ -186,7 +192,8 @@ public final class Stitcher {
         return StitchReport(
             output: outputPath, canvas: canvas, clipCount: clips.count, frames: frame,
             audioSamples: audio?.samplesWritten ?? 0, plannedDuration: plan.duration, joins: joins,
-            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0)
+            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0,
+            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
     }
 
     /// Draws step `position` (between 0 and 1, exclusive) of a transition.
@@ -221,12 +228,17 @@ public final class Stitcher {
 
     /// Runs a step that reads `clip`, naming the clip in any error.
     private func reading<T>(_ clip: PlannedClip, _ body: () throws -> T) throws -> T {
+        try reading(clip.info.path, body)
+    }
+
+    /// Runs a step that reads the input `path`, naming it in any error.
+    private func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SegueError {
             throw error
         } catch {
-            throw SegueError.stitchFailed("\(clip.info.path): \(Stitcher.describe(error))")
+            throw SegueError.stitchFailed("\(path): \(Stitcher.describe(error))")
         }
     }
 
