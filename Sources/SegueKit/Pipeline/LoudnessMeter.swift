@@ -87,8 +87,12 @@ public enum LoudnessMeter {
     static func filters(for clip: PlannedClip, target: Double?) -> String? {
         guard let (gain, limited) = adjustment(for: clip.info.loudness, target: target) else { return nil }
         var filters = String(format: "volume=volume=%.3fdB:precision=float", gain)
-        // A sample-peak limiter 1 dB under the true-peak ceiling leaves room for inter-sample peaks.
-        if limited { filters += String(format: ",alimiter=limit=%.4f:attack=5:release=50:level=false:latency=true", pow(10, (peakCeiling - 1) / 20)) }
+        // A sample-peak limiter 1 dB under the true-peak ceiling leaves room for inter-sample peaks;
+        // it works on doubles, so the canvas format is asked for again after it.
+        if limited {
+            filters += String(format: ",alimiter=limit=%.4f:attack=5:release=50:level=false:latency=true", pow(10, (peakCeiling - 1) / 20))
+                + ",aformat=sample_fmts=fltp"
+        }
         return filters
     }
 }

@@ -64,7 +64,9 @@ extension ClipInfo {
             "codedWidth": codedWidth, "codedHeight": codedHeight,
             "displayWidth": displayWidth, "displayHeight": displayHeight, "rotation": rotation,
             "variableFrameRate": variableFrameRate, "pixelFormat": pixelFormat, "duration": duration,
+            "still": isStill,
         ]
+        if isStill { facts["orientation"] = orientation }
         facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
         return facts
     }
