@@ -6,10 +6,11 @@ struct Stitch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stitch clips (files or clip lists) into one MP4.",
         discussion: """
-        An input is a media file or a clip list: a .txt file with one path per
-        line (# comments, paths relative to the list's folder), an ffconcat
-        script (file, inpoint, outpoint, duration), or a .json manifest with
-        per-clip in/out points and per-join transitions.
+        An input is a media file, a photo (a still of --still-duration seconds) or
+        a clip list: a .txt file with one path per line (# comments, paths
+        relative to the list's folder), an ffconcat script (file, inpoint,
+        outpoint, duration), or a .json manifest with per-clip in/out points,
+        durations, titles and per-join transitions.
 
         Examples:
           segue stitch a.mp4 b.mp4 c.mp4 -o out.mp4
@@ -17,6 +18,7 @@ struct Stitch: ParsableCommand {
           segue stitch list.ffconcat -o reel.mp4 --transition fade --transition-duration 0.5
           segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
+          segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
 
         Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
         (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
