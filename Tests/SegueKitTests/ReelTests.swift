@@ -81,6 +81,32 @@ final class ReelTests: XCTestCase {
         }
     }
 
+    func testEveryEXIFOrientationStandsUpright() throws {
+        // Upright: 240x180 grey with a white box in its top-left corner. Each file stores it as
+        // EXIF orientation N says a camera would (the inverse of the turn or flip N asks for).
+        let stored = [1: "null", 2: "hflip", 3: "hflip,vflip", 4: "vflip", 5: "transpose=cclock_flip",
+                      6: "transpose=cclock", 7: "transpose=clock_flip", 8: "transpose=clock"]
+        var list = "ffconcat version 1.0\n"
+        for orientation in 1...8 {
+            let size = orientation >= 5 ? "180x240" : "240x180"
+            let path = try photo("orientation-\(orientation).jpg", size: "240x180",
+                                 draw: "drawbox=x=0:y=0:w=60:h=45:color=white:t=fill,\(stored[orientation]!)", orientation: orientation)
+            XCTAssertEqual(try FFprobe.streams(path).first?["width"] as? Int, Int(size.prefix(3)), "stored \(size)")
+            list += "file \(path)\nduration 0.1\n"
+        }
+        let (path, _) = try stitch([try write("orientations.ffconcat", list), "--size", "320x180", "--fps", "30"], name: "orientations")
+        let output = try DecodedOutput(path: path)
+        XCTAssertEqual(output.pictures.count, 24)
+        for orientation in 1...8 {
+            // Contained in 320x180: 240x180 at x = 40.
+            let picture = output.pictures[(orientation - 1) * 3 + 1]
+            XCTAssertGreaterThan(picture.mean(x: 45, y: 5, width: 50, height: 35), 200, "orientation \(orientation): box top left")
+            for (x, y) in [(225, 5), (45, 140), (225, 140)] {
+                XCTAssertLessThan(picture.mean(x: x, y: y, width: 50, height: 35), 160, "orientation \(orientation): (\(x), \(y)) grey")
+            }
+        }
+    }
+
     func testStillsZoomSmoothlyAndMonotonically() throws {
         // A 100x60 white rectangle in the middle: its width, read with sub-pixel accuracy, is the zoom.
         let photo = try photo("rectangle.jpg", size: "320x180", draw: "drawbox=x=110:y=60:w=100:h=60:color=white:t=fill")
@@ -364,16 +390,8 @@ extension FFprobe {
     }
 
     static func chapters(_ path: String) throws -> [ChapterFacts] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-show_chapters", "-of", "json", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return (json?["chapters"] as? [[String: Any]] ?? []).map { chapter in
+        let json = try run(["-show_chapters", path])
+        return (json["chapters"] as? [[String: Any]] ?? []).map { chapter in
             ChapterFacts(title: (chapter["tags"] as? [String: Any])?["title"] as? String ?? "",
                          start: Double(chapter["start_time"] as? String ?? "") ?? .nan,
                          end: Double(chapter["end_time"] as? String ?? "") ?? .nan)

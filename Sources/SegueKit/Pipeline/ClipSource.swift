@@ -79,7 +79,8 @@ final class ClipSource {
             audioOrigin = 0
         }
         if clip.info.isStill {
-            still = try StillPicture(demuxer: demuxer, decoder: videoDecoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
+            still = try StillPicture(demuxer: demuxer, decoder: videoDecoder, clip: clip, canvas: canvas,
+                                     motion: settings.stillMotion, filters: videoFilters())
         }
     }
 

@@ -77,16 +77,19 @@ final class StillPicture {
     private var delivered = 0
     private var last: Frame?
 
-    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion) throws {
+    /// Decodes the picture and sends it once through `filters`: the clip's own
+    /// video filters (orientation, size, placement, canvas format).
+    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, filters: String) throws {
         let decoded = Frame()
         guard Prober.decodesAPicture(demuxer, decoder, into: decoded) else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
         }
         decoded.pts = 0
-        let graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase,
-                                    description: StillPicture.filters(clip: clip, canvas: canvas))
+        let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
+        let graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: mirror + filters)
         try graph.push(decoded)
-        try graph.close(atPTS: 1)
+        // The input ends one canvas frame later, so a frame-rate filter lets exactly one picture out.
+        try graph.close(atPTS: max(1, ClipSource.rescale(1, from: canvas.frameRate.inverted, to: decoder.timeBase)))
         let normalised = Frame()
         guard try graph.pull(into: normalised) == .ready else {
             throw SegueError.stitchFailed("\(clip.info.path): the picture could not be converted")
@@ -123,35 +126,14 @@ final class StillPicture {
         return 1 + 0.1 * t * t * (3 - 2 * t)
     }
 
-    /// Clockwise degrees that stand a picture of this EXIF orientation upright (mirroring aside).
+    /// Clockwise degrees that stand a picture of this EXIF orientation upright,
+    /// once a mirrored one (2, 4, 5, 7) is flipped left to right.
     static func rotation(orientation: Int) -> Int {
-        [3: 180, 4: 180, 5: 90, 6: 90, 7: 270, 8: 270][orientation] ?? 0
+        [3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270][orientation] ?? 0
     }
 
-    /// Orientation, size, placement and canvas format, with no frame-rate filter:
-    /// the graph sees the picture once.
-    static func filters(clip: PlannedClip, canvas: Canvas) -> String {
-        let placement = clip.placement
-        var filters: [String] = []
-        switch clip.info.orientation {
-        case 2: filters.append("hflip")
-        case 3: filters.append("hflip,vflip")
-        case 4: filters.append("vflip")
-        case 5: filters.append("transpose=cclock_flip")
-        case 6: filters.append("transpose=clock")
-        case 7: filters.append("transpose=clock_flip")
-        case 8: filters.append("transpose=cclock")
-        default: break
-        }
-        filters.append("scale=\(placement.scaledWidth):\(placement.scaledHeight):flags=bicubic:out_color_matrix=bt709:out_range=tv")
-        filters.append("format=yuv420p")
-        if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
-            filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
-        }
-        if placement.scaledWidth > canvas.width || placement.scaledHeight > canvas.height {
-            filters.append("crop=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y)")
-        }
-        filters.append("setsar=1")
-        return filters.joined(separator: ",")
+    /// Whether the picture is stored mirrored (flipped left to right before it is turned).
+    static func isMirrored(orientation: Int) -> Bool {
+        [2, 4, 5, 7].contains(orientation)
     }
 }
