@@ -107,6 +107,17 @@ final class ReelTests: XCTestCase {
         }
     }
 
+    func testAOneFrameVideoIsAStillOfTheStillDuration() throws {
+        let single = try store.path("marker-2-1.mp4", MarkerClip(clip: 2, frames: 1))
+        let probe = try SegueTool.run(["probe", single, "--json"])
+        XCTAssertTrue(probe.standardOutput.contains("\"still\" : true"), probe.standardOutput)
+        let (path, _) = try stitch([try marker(0, 30), single, "--still-duration", "0.5"], name: "one-frame")
+        let output = try DecodedOutput(path: path)
+        XCTAssertEqual(output.pictures.count, 45)
+        for index in 30..<45 { XCTAssertTrue(Marker.read(output.pictures[index]).map { $0 == (2, 0) } ?? false, "frame \(index)") }
+        XCTAssertEqual(Double(output.audio.count), 1.5 * 48_000, accuracy: 1024, "silence under the still")
+    }
+
     func testStillsZoomSmoothlyAndMonotonically() throws {
         // A 100x60 white rectangle in the middle: its width, read with sub-pixel accuracy, is the zoom.
         let photo = try photo("rectangle.jpg", size: "320x180", draw: "drawbox=x=110:y=60:w=100:h=60:color=white:t=fill")
