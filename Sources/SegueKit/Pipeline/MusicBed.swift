@@ -100,6 +100,31 @@ public final class MusicBed {
         return mixed
     }
 
+    /// Samples over which one pass of the music crossfades into the next: 50 ms.
+    static let seamSamples = 2_400
+
+    /// Starts the music again, its first samples crossfaded over the last ones still waiting.
+    private func loop() throws {
+        let next = try Reader(path: access.readablePath(for: path), access: access)
+        var fresh: [[Float]] = [[], []]
+        while fresh[0].count < MusicBed.seamSamples, try next.read(into: &fresh) {}
+        guard !fresh[0].isEmpty else {
+            reader = nil
+            return
+        }
+        let overlap = min(MusicBed.seamSamples, buffer[0].count - head, fresh[0].count)
+        let end = buffer[0].count
+        for channel in buffer.indices {
+            for index in 0..<overlap {
+                let weight = (Float(index) + 0.5) / Float(overlap)
+                let slot = end - overlap + index
+                buffer[channel][slot] = buffer[channel][slot] * (1 - weight) + fresh[channel][index] * weight
+            }
+            buffer[channel] += fresh[channel][overlap...]
+        }
+        reader = next
+    }
+
     static func isHeard(_ sound: [[Float]]) -> Bool {
         let count = sound[0].count
         guard count > 0 else { return false }
@@ -108,14 +133,15 @@ public final class MusicBed {
     }
 
     /// The next `count` samples of music per channel, looping at its end.
+    /// A seam's worth more is kept decoded, so the end of one pass can be
+    /// crossfaded into the start of the next instead of cut (no click).
     private func next(_ count: Int) throws -> [[Float]] {
-        while buffer[0].count - head < count {
+        while buffer[0].count - head < count + MusicBed.seamSamples {
             guard let reader else { break }
             if try reader.read(into: &buffer) {
                 decodedAny = true
             } else if decodedAny {
-                self.reader = try Reader(path: access.readablePath(for: path), access: access) // loop from the start
-                decodedAny = false
+                try loop()
             } else {
                 self.reader = nil // nothing decodes: silence from here
             }
