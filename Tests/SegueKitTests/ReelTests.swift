@@ -238,8 +238,9 @@ final class ReelTests: XCTestCase {
     // MARK: Music
 
     func testMusicIsDuckedUnderSoundFullUnderAPhotoAndFadesAtTheEnd() throws {
-        let music = store.folder.appendingPathComponent("bed-220.m4a").path
-        try ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=220:duration=3.31", "-ac", "2", "-c:a", "aac", music])
+        // PCM, so the file ends exactly where its tone stops (AAC would add a decoder tail).
+        let music = store.folder.appendingPathComponent("bed-220.wav").path
+        try ffmpeg(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=3.31", "-ac", "2", music])
         let photo = try photo("flat-grey.png", size: "320x180", draw: "null")
         // 2 s of clip 0's 400 Hz tone, then a 4 s silent photo; the music (220 Hz, 3.3 s) loops under
         // both, its second pass (starting out of phase) crossfaded in at about 3.26 s.
