@@ -15,6 +15,8 @@ final class EncodingSink {
         var audio: AudioFormat? = AudioFormat()
         /// Clockwise degrees a player should turn the picture (fixtures only).
         var rotation = 0
+        /// Chapters, in output frames.
+        var chapters: [Chapter] = []
 
         struct AudioFormat {
             var sampleRate = 48_000
@@ -48,6 +50,10 @@ final class EncodingSink {
             audioEncoder = nil
             audioStream = -1
             audioFrameSize = 1024
+        }
+        for (index, chapter) in format.chapters.enumerated() {
+            try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
+                                 end: Int64(chapter.endFrame), title: chapter.title)
         }
         try muxer.writeHeader(options: ["movflags": "+faststart"])
     }

@@ -12,12 +12,14 @@ final class FrameClock {
     private let started: Double
     private let progress: (StitchProgress) -> Void
     private var audio: AudioChunker?
+    private let music: MusicBed?
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
 
-    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, outputPath: String, stop: StopRequest,
+    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, outputPath: String, stop: StopRequest,
          started: Double, progress: @escaping (StitchProgress) -> Void) {
+        self.music = music
         self.plan = plan
         self.writer = writer
         self.outputPath = outputPath
@@ -52,6 +54,14 @@ final class FrameClock {
     func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         picture.pts = Int64(frame)
+        var sound = sound
+        if let music, let clipSound = sound {
+            do {
+                sound = try music.mix(under: clipSound)
+            } catch {
+                throw ClipSource.failure(error, reading: music.path)
+            }
+        }
         try Stitcher.writing(to: outputPath) {
             try writer.submit(picture: picture)
             if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }

@@ -18,11 +18,12 @@ final class OutputWriter {
         case end
     }
 
-    init(path: String, canvas: Canvas, settings: StitchSettings) throws {
+    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = []) throws {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        format.chapters = chapters
         // The sink is made here and from then on touched only by the encoder thread.
         let sink = Handoff(value: try EncodingSink(path: path, format: format))
         audioFrameSize = sink.value.audioFrameSize

@@ -51,7 +51,8 @@ public final class Stitcher {
         let started = monotonicSeconds()
         let writer: OutputWriter
         do {
-            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings)
+            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                                      chapters: settings.chapters ? plan.chapters : [])
         } catch {
             unlink(temporary)
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
@@ -81,8 +82,16 @@ public final class Stitcher {
     private func stitch(into writer: OutputWriter, started: Double, stop: StopRequest,
                         progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
-        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, outputPath: outputPath,
-                               stop: stop, started: started, progress: progress)
+        // The music bed, mixed under every frame's sound by the clock.
+        let music = try settings.includeAudio ? settings.music.map { path in
+            do {
+                return try MusicBed(path: path, plan: plan, settings: settings, access: InputAccess(network: settings.network))
+            } catch {
+                throw ClipSource.failure(error, reading: path)
+            }
+        } : nil
+        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music,
+                               outputPath: outputPath, stop: stop, started: started, progress: progress)
         let strategy: JoinStrategy = plan.mode == .overlap ? OverlapJoin() : FreezeJoin()
         let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
@@ -119,7 +128,8 @@ public final class Stitcher {
         return StitchReport(
             output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,
             audioSamples: clock.samplesWritten, plannedDuration: plan.duration, joins: joins,
-            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0)
+            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0,
+            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
