@@ -54,4 +54,27 @@ static inline void cffmpeg_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESH
 /// probing many clips at once left behind before the stitch starts.
 static inline void cffmpeg_trim_heap(void) { malloc_trim(0); }
 
+/// Appends a chapter to an output context before its header is written. The
+/// public API has no chapter allocator (avpriv_new_chapter is private), so this
+/// allocates it as that does; avformat_free_context frees the chapters, their
+/// metadata and the array. On failure nothing is added and nothing leaks.
+static inline int cffmpeg_add_chapter(AVFormatContext *context, int64_t id, AVRational time_base,
+                                      int64_t start, int64_t end, const char *title) {
+    AVChapter *chapter = av_mallocz(sizeof(AVChapter));
+    if (!chapter) return AVERROR(ENOMEM);
+    chapter->id = id;
+    chapter->time_base = time_base;
+    chapter->start = start;
+    chapter->end = end;
+    int count = (int)context->nb_chapters;
+    if (av_dict_set(&chapter->metadata, "title", title, 0) < 0
+        || av_dynarray_add_nofree(&context->chapters, &count, chapter) < 0) {
+        av_dict_free(&chapter->metadata);
+        av_free(chapter);
+        return AVERROR(ENOMEM);
+    }
+    context->nb_chapters = (unsigned int)count;
+    return 0;
+}
+
 #endif

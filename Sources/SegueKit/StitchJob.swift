@@ -73,17 +73,27 @@ public final class StitchJob {
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
-        for (entry, result) in zip(list.entries, Prober.probeEach(list.entries, access: access)) {
+        let probed = Prober.probeEach(list.entries, access: access, stillDuration: settings.stillDuration)
+        for (entry, result) in zip(list.entries, probed) {
             switch result {
             case .success(let info): usable.append((entry, info))
             case .failure(let input): bad.append(input)
             }
         }
+        // The music bed must be usable too: it is never skipped.
+        if settings.includeAudio, let music = settings.music, let problem = MusicBed.check(music, access: access) {
+            throw SegueError.badInputs(bad + [problem])
+        }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning("skipping \($0.path): \($0.reason)")) }
         }
-        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        var clips = usable.map(\.info)
+        // Loudness is measured in an audio-only pass, before the stitch (the music's level follows it).
+        if settings.includeAudio && (settings.loudness != nil || settings.music != nil) {
+            clips = LoudnessMeter.measureAll(clips, access: access)
+        }
+        let plan = try Plan(clips: clips, settings: settings, joins: usable.map(\.entry.join))
         plan.warnings.forEach { onEvent(.warning($0)) }
 
         let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output)

@@ -194,6 +194,12 @@ package final class Muxer {
         return index
     }
 
+    /// Adds a chapter from `start` to `end` (in `timeBase`); before the header is written.
+    package func addChapter(id: Int, timeBase: Rational, start: Int64, end: Int64, title: String) throws {
+        let base = AVRational(num: Int32(timeBase.numerator), den: Int32(timeBase.denominator))
+        try check(cffmpeg_add_chapter(context, Int64(id), base, start, end, title), "cffmpeg_add_chapter")
+    }
+
     /// Writes the header; `options` are muxer options such as movflags.
     package func writeHeader(options: [String: String]) throws {
         var dictionary: OpaquePointer?

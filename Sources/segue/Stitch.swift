@@ -6,10 +6,11 @@ struct Stitch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stitch clips (files or clip lists) into one MP4.",
         discussion: """
-        An input is a media file or a clip list: a .txt file with one path per
-        line (# comments, paths relative to the list's folder), an ffconcat
-        script (file, inpoint, outpoint, duration), or a .json manifest with
-        per-clip in/out points and per-join transitions.
+        An input is a media file, a photo (a still of --still-duration seconds) or
+        a clip list: a .txt file with one path per line (# comments, paths
+        relative to the list's folder), an ffconcat script (file, inpoint,
+        outpoint, duration), or a .json manifest with per-clip in/out points,
+        durations, titles and per-join transitions.
 
         Examples:
           segue stitch a.mp4 b.mp4 c.mp4 -o out.mp4
@@ -17,6 +18,7 @@ struct Stitch: ParsableCommand {
           segue stitch list.ffconcat -o reel.mp4 --transition fade --transition-duration 0.5
           segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
+          segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
 
         Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
         (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
@@ -82,6 +84,28 @@ struct Stitch: ParsableCommand {
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
+    @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: 3).", valueName: "S"))
+    var stillDuration: Double?
+
+    @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
+    var stillMotion: String?
+
+    // Unconditional: the values are negative, and must not be taken for flags.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
+    var loudness: Double?
+
+    @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
+    var music: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
+    var musicVolume: Double?
+
+    @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, 0 (off) to 60 (default: 12).", valueName: "DB"))
+    var duck: Double?
+
+    @Flag(help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
+    var chapters = false
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
         if let transition, TransitionKind(name: transition) == nil {
@@ -108,6 +132,20 @@ struct Stitch: ParsableCommand {
         if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
         if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
         if let retries, !(0...20).contains(retries) { throw ValidationError("--retries must be from 0 to 20") }
+        if let stillDuration, !ReelValues.isStillDuration(stillDuration) {
+            throw ValidationError("--still-duration must be more than 0 and at most 3600 seconds")
+        }
+        if let stillMotion, StillMotion(rawValue: stillMotion) == nil {
+            throw ValidationError("unknown --still-motion '\(stillMotion)' (none, zoom)")
+        }
+        if let loudness, !ReelValues.loudness.contains(loudness) {
+            throw ValidationError("--loudness must be from -40 to -5 LUFS")
+        }
+        if let music, music.isEmpty { throw ValidationError("--music needs a file name or URL") }
+        if let musicVolume, !ReelValues.musicVolume.contains(musicVolume) {
+            throw ValidationError("--music-volume must be from -60 to 12 dB")
+        }
+        if let duck, !ReelValues.duck.contains(duck) { throw ValidationError("--duck must be from 0 to 60 dB") }
         if let cacheMax {
             guard OutputValues.byteSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
             if cache == nil { throw ValidationError("--cache-max needs --cache DIR") }
@@ -130,6 +168,13 @@ struct Stitch: ParsableCommand {
         options.audioBitRate = audioBitrate.flatMap(OutputValues.bitRate)
         options.audio = noAudio ? false : nil
         options.smart = smart ? true : nil
+        options.stillDuration = stillDuration
+        options.stillMotion = stillMotion.flatMap(StillMotion.init(rawValue:))
+        options.loudness = loudness
+        options.music = music
+        options.musicVolume = musicVolume
+        options.duck = duck
+        options.chapters = chapters ? true : nil
         request.options = options
         request.overwrite = y
         request.skipBad = skipBad

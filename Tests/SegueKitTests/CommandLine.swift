@@ -43,17 +43,22 @@ enum SegueTool {
 /// ffprobe, an independent witness of what the output holds.
 enum FFprobe {
     static func streams(_ path: String) throws -> [[String: Any]] {
+        let json = try run(["-count_frames", "-show_entries",
+                            "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate",
+                            path])
+        return json["streams"] as? [[String: Any]] ?? []
+    }
+
+    /// ffprobe's JSON answer to `arguments`.
+    static func run(_ arguments: [String]) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-count_frames", "-show_entries",
-                             "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate",
-                             "-of", "json", path]
+        process.arguments = ["ffprobe", "-v", "error", "-of", "json"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return json?["streams"] as? [[String: Any]] ?? []
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 }

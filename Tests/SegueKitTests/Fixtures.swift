@@ -24,6 +24,8 @@ struct MarkerClip {
     var audioDelay = 0.0
     /// Seconds the audio runs past the last picture.
     var audioOverrun = 0.0
+    /// Peak amplitude of the tone.
+    var toneAmplitude = 0.5
 
     var grey: UInt8 { Marker.greys[clip % Marker.greys.count] }
     var toneHz: Double { Marker.tones[clip % Marker.tones.count] }
@@ -63,7 +65,7 @@ struct MarkerClip {
             var position = start
             while position < end {
                 let count = min(sink.audioFrameSize, end - position)
-                let tone = (0..<count).map { Float(0.5 * sin(2 * .pi * toneHz * Double(position + $0) / Double(sampleRate))) }
+                let tone = (0..<count).map { Float(toneAmplitude * sin(2 * .pi * toneHz * Double(position + $0) / Double(sampleRate))) }
                 let block = try Frame.audio(sampleCount: count, channels: channels, sampleRate: sampleRate)
                 block.setSamples(from: Array(repeating: tone, count: channels), start: 0)
                 block.pts = Int64(position)

@@ -35,6 +35,10 @@ final class ClipSource {
     private var samplesOwed = 0
     private var endOfInput = false
     private var lastPicture: Frame?
+    /// A photo's one picture, handed out for its duration (nil for a video).
+    private var still: StillPicture?
+    /// The static gain and limiter `--loudness` gives this clip.
+    private let loudnessFilters: String?
 
     private let strict: Bool
     private let cancellation: Cancellation
@@ -78,7 +82,8 @@ final class ClipSource {
             try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
         }
 
-        if settings.includeAudio, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+        loudnessFilters = LoudnessMeter.filters(for: clip, target: settings.loudness)
+        if settings.includeAudio, !clip.info.isStill, let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
             audioDecoder = try Decoder(demuxer: demuxer, streamIndex: audioIndex)
             audioDecoder?.failOnDamage = settings.strict
             audioTimeBase = demuxer.streams[audioIndex].timeBase
@@ -88,12 +93,16 @@ final class ClipSource {
             audioTimeBase = Rational(1, canvas.sampleRate)
             audioOrigin = 0
         }
+        if clip.info.isStill {
+            still = try StillPicture(demuxer: demuxer, decoder: videoDecoder, clip: clip, canvas: canvas,
+                                     motion: settings.stillMotion, filters: videoFilters())
+        }
     }
 
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count + copiedPackets.count < count, !endOfInput {
+        while still == nil, pictures.count + copiedPackets.count < count, !endOfInput {
             if cancellation.isCancelled { throw FFmpegError.exit }
             try pump()
         }
@@ -102,6 +111,7 @@ final class ClipSource {
     /// The next canvas picture. Past the clip's decodable end the last picture
     /// is held, so the clip keeps its planned length.
     func nextPicture() throws -> Frame {
+        if let still { return try still.next() }
         while pictures.isEmpty, !endOfInput { try pump() }
         if !pictures.isEmpty {
             let picture = pictures.removeFirst()
@@ -126,12 +136,14 @@ final class ClipSource {
 
     /// The picture shown last, to hold through a freeze join.
     func heldPicture() throws -> Frame {
+        if let still { return try still.held() }
         guard let lastPicture else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded") }
         return lastPicture.clone()
     }
 
     /// The next picture, left in place for `nextPicture`.
     func peekPicture() throws -> Frame {
+        if let still { return try still.peek() }
         while pictures.isEmpty, !endOfInput { try pump() }
         guard let next = pictures.first else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
@@ -195,15 +207,20 @@ final class ClipSource {
 
     /// A failure reading `clip`, naming it: a lost connection is never called damage.
     static func failure(_ error: Error, reading clip: ClipInfo) -> SegueError {
+        failure(error, reading: clip.path, from: clip.readPath)
+    }
+
+    /// A failure reading the input `path` (its bytes at `readPath`), naming it.
+    static func failure(_ error: Error, reading path: String, from readPath: String? = nil) -> SegueError {
         switch error {
         case let error as SegueError:
             return error
         case let lost as ConnectionLost:
-            return SegueError(.connectionLost, subject: clip.path, detail: lost.description, underlying: lost)
-        case let error as FFmpegError where error.isTransport && InputAccess.isRemote(clip.readPath):
-            return SegueError(.connectionLost, subject: clip.path, detail: "connection failed (\(error.message))", underlying: error)
+            return SegueError(.connectionLost, subject: path, detail: lost.description, underlying: lost)
+        case let error as FFmpegError where error.isTransport && InputAccess.isRemote(readPath ?? path):
+            return SegueError(.connectionLost, subject: path, detail: "connection failed (\(error.message))", underlying: error)
         default:
-            return SegueError(.readFailed, subject: clip.path, detail: Stitcher.describe(error), underlying: error)
+            return SegueError(.readFailed, subject: path, detail: Stitcher.describe(error), underlying: error)
         }
     }
 
@@ -358,5 +375,6 @@ final class ClipSource {
         // async + first_pts=0: silence where the audio starts late or has gaps,
         // trimmed where it starts early, so it stays locked to the pictures.
         "aresample=\(canvas.sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
+            + (loudnessFilters.map { ",\($0)" } ?? "")
     }
 }

@@ -17,6 +17,8 @@ final class EncodingSink {
         var rotation = 0
         /// With `--smart`: copied packets stand between re-encoded stretches.
         var smart: SmartVideo?
+        /// Chapters, in output frames.
+        var chapters: [Chapter] = []
 
         struct AudioFormat {
             var sampleRate = 48_000
@@ -74,6 +76,10 @@ final class EncodingSink {
             audioEncoder = nil
             audioStream = -1
             audioFrameSize = 1024
+        }
+        for (index, chapter) in format.chapters.enumerated() {
+            try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
+                                 end: Int64(chapter.endFrame), title: chapter.title)
         }
         try muxer.writeHeader(options: ["movflags": "+faststart"])
     }

@@ -12,14 +12,16 @@ final class FrameClock {
     private let started: Double
     private let progress: (StitchProgress) -> Void
     private var audio: AudioChunker?
+    private let music: MusicBed?
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
     /// With `--smart`: how re-encoded frames spend bits.
     var smart: SmartPlan?
 
-    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, outputPath: String, stop: StopRequest,
+    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, outputPath: String, stop: StopRequest,
          started: Double, progress: @escaping (StitchProgress) -> Void) {
+        self.music = music
         self.plan = plan
         self.writer = writer
         self.outputPath = outputPath
@@ -64,6 +66,14 @@ final class FrameClock {
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+        var sound = sound
+        if let music, let clipSound = sound {
+            do {
+                sound = try music.mix(under: clipSound)
+            } catch {
+                throw ClipSource.failure(error, reading: music.path)
+            }
+        }
         try Stitcher.writing(to: outputPath) {
             try video()
             if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }

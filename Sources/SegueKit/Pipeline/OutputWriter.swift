@@ -20,12 +20,14 @@ final class OutputWriter {
     }
 
     /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
-    init(path: String, canvas: Canvas, settings: StitchSettings, smart: EncodingSink.SmartVideo? = nil) throws {
+    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
+         smart: EncodingSink.SmartVideo? = nil) throws {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.smart = smart
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        format.chapters = chapters
         // The sink is made here and from then on touched only by the encoder thread.
         let sink = Handoff(value: try EncodingSink(path: path, format: format))
         audioFrameSize = sink.value.audioFrameSize

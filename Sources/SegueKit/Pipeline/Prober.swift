@@ -7,10 +7,11 @@ import Synchronization
 public enum Prober {
     /// Probes every clip (several at once); returns the usable clips in order,
     /// trimmed to their in and out points, and every bad one with its reason.
-    public static func probeAll(_ entries: [ClipEntry], access: InputAccess = InputAccess()) -> (clips: [ClipInfo], bad: [BadInput]) {
+    public static func probeAll(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
+                                stillDuration: Double = StitchSettings.defaultStillDuration) -> (clips: [ClipInfo], bad: [BadInput]) {
         var clips: [ClipInfo] = []
         var bad: [BadInput] = []
-        for result in probeEach(entries, access: access) {
+        for result in probeEach(entries, access: access, stillDuration: stillDuration) {
             switch result {
             case .success(let info): clips.append(info)
             case .failure(let input): bad.append(input)
@@ -21,7 +22,8 @@ public enum Prober {
 
     /// One result per entry, in order, probed several at once: one per core
     /// for files, more for URLs, whose probing is mostly waiting.
-    public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess()) -> [Result<ClipInfo, BadInput>] {
+    public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
+                                 stillDuration: Double = StitchSettings.defaultStillDuration) -> [Result<ClipInfo, BadInput>] {
         let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         let slots = DispatchSemaphore(value: max(1, width))
@@ -29,7 +31,7 @@ public enum Prober {
         for index in entries.indices {
             slots.wait()
             DispatchQueue.global().async(group: group) {
-                results[index] = probe(entries[index], access: access)
+                results[index] = probe(entries[index], access: access, stillDuration: stillDuration)
                 slots.signal()
             }
         }
@@ -38,9 +40,12 @@ public enum Prober {
     }
 
     /// Probes one clip and applies its trim.
-    public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
+    public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
+                             stillDuration: Double = StitchSettings.defaultStillDuration) -> Result<ClipInfo, BadInput> {
         probe(entry.path, access: access).flatMap { info in
             var info = info
+            info.title = entry.title
+            if info.isStill { return still(info, entry: entry, defaultDuration: stillDuration) } // photos
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, reason: String(
                     format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, info.sourceDuration)))
@@ -55,6 +60,7 @@ public enum Prober {
 
     public static func probe(_ path: String, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
         func bad(_ reason: String) -> Result<ClipInfo, BadInput> { .failure(BadInput(path: path, reason: reason)) }
+        if let reason = unreadablePhoto(path) { return bad(reason) } // HEIC and friends
         if !path.contains("://") {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return bad("no such file") }
@@ -92,10 +98,17 @@ public enum Prober {
         }
         guard video.width > 0, video.height > 0 else { return bad("video has no picture size (damaged header?)") }
         // A header can promise what the file no longer holds: one picture must decode.
+        let firstPicture = Frame()
         do {
-            if try !decodesAPicture(demuxer, decoder) { return bad("no picture could be decoded (file damaged or truncated?)") }
+            if try !decodesAPicture(demuxer, decoder, into: firstPicture) {
+                return bad("no picture could be decoded (file damaged or truncated?)")
+            }
         } catch {
             return bad("\(error)")
+        }
+        // A photo (or a one-frame video) is a still clip.
+        if !decodesAnotherPicture(demuxer, decoder) {
+            return .success(stillInfo(path: path, readPath: readPath, demuxer: demuxer, video: video, picture: firstPicture))
         }
 
         var duration = video.duration ?? 0
@@ -130,9 +143,8 @@ public enum Prober {
 extension Prober {
     /// Whether the first picture of the stream decodes, reading a bounded amount.
     /// A lost connection is thrown: it says nothing about the file.
-    static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder) throws -> Bool {
+    static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder, into frame: Frame = Frame()) throws -> Bool {
         let packet = Packet()
-        let frame = Frame()
         do {
             for _ in 0..<2_000 {
                 guard try demuxer.read(into: packet) else { break }
@@ -151,7 +163,7 @@ extension Prober {
 }
 
 /// Fixed slots written by concurrent workers, one slot each.
-private final class ResultSlots<Value: Sendable>: Sendable {
+final class ResultSlots<Value: Sendable>: Sendable {
     private let slots: Mutex<[Value?]>
 
     init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }

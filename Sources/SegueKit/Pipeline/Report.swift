@@ -25,7 +25,7 @@ public struct StitchReport: Sendable {
     public var wallSeconds: Double
     public var peakMemoryBytes: Int
     /// With `--smart`: what became of each clip's video.
-    public var smart: [SmartClip]?
+    public var smart: [SmartClip]? = nil
 
     /// One clip's video under `--smart`.
     public struct SmartClip: Sendable {
@@ -40,6 +40,15 @@ public struct StitchReport: Sendable {
 
     /// Output frames copied under `--smart`.
     public var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
+    /// The music bed, when there was one.
+    public var music: Music? = nil
+
+    public struct Music: Sendable {
+        public var path: String
+        public var loudness: ClipInfo.Loudness?
+        /// dB applied to it before fades and ducking.
+        public var gain: Double
+    }
 
     public var duration: Double { Double(frames) / canvas.frameRate.value }
     public var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
@@ -101,7 +110,9 @@ extension ClipInfo {
             "codedWidth": codedWidth, "codedHeight": codedHeight,
             "displayWidth": displayWidth, "displayHeight": displayHeight, "rotation": rotation,
             "variableFrameRate": variableFrameRate, "pixelFormat": pixelFormat, "duration": duration,
+            "still": isStill,
         ]
+        if isStill { facts["orientation"] = orientation }
         facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
         return facts
     }
@@ -119,6 +130,7 @@ extension StitchReport {
                 "frameRate": info.frameRate.description, "duration": rounded(info.duration),
                 "sourceDuration": rounded(info.sourceDuration), "inPoint": rounded(info.inPoint),
                 "startFrame": clip.startFrame, "frames": clip.frameCount,
+                "loudness": Self.loudnessJSON(info.loudness, target: settings.loudness),
             ]) { _, reported in reported }
         }
         let stalls = joins.map(\.stallSeconds).sorted()
@@ -145,6 +157,14 @@ extension StitchReport {
                 "totalSeconds": rounded(totalStallSeconds), "worstSeconds": rounded(worstStallSeconds),
                 "medianSeconds": stalls.isEmpty ? 0 : rounded(stalls[stalls.count / 2]),
             ],
+            "music": music.map { music in
+                ["path": music.path, "gain": rounded(music.gain, 1000), "volume": settings.musicVolume, "duck": settings.duck,
+                 "loudness": Self.loudnessJSON(music.loudness, target: nil)] as [String: Any]
+            } ?? NSNull(),
+            "chapters": settings.chapters ? plan.chapters.map { chapter in
+                ["title": chapter.title, "start": rounded(Double(chapter.startFrame) / canvas.frameRate.value),
+                 "startFrame": chapter.startFrame] as [String: Any]
+            } : NSNull(),
             "startupSeconds": rounded(startupSeconds),
             "warnings": warnings,
             "wallSeconds": rounded(wallSeconds, 1000),
@@ -163,5 +183,18 @@ extension StitchReport {
             ] as [String: Any]
         }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// A clip's measured loudness and, with a target, the gain it got (null when not measured).
+    static func loudnessJSON(_ loudness: ClipInfo.Loudness?, target: Double?) -> Any {
+        guard let loudness else { return NSNull() }
+        func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        var facts: [String: Any] = ["integrated": rounded(loudness.integrated), "truePeak": rounded(loudness.truePeak)]
+        if target != nil {
+            let adjustment = LoudnessMeter.adjustment(for: loudness, target: target)
+            facts["gain"] = rounded(adjustment?.gain ?? 0)
+            facts["limited"] = adjustment?.limited ?? false
+        }
+        return facts
     }
 }

@@ -54,7 +54,8 @@ public final class Stitcher {
         do {
             smart = settings.smart ? try smartPlan() : nil
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
-            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings, smart: copying.map {
+            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                                      chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
                 EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams, reorderDelay: $0.reorderDelay)
             })
         } catch {
@@ -105,8 +106,16 @@ public final class Stitcher {
     private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
                         progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
-        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, outputPath: outputPath,
-                               stop: stop, started: started, progress: progress)
+        // The music bed, mixed under every frame's sound by the clock.
+        let music = try settings.includeAudio ? settings.music.map { path in
+            do {
+                return try MusicBed(path: path, plan: plan, settings: settings, access: InputAccess(network: settings.network))
+            } catch {
+                throw ClipSource.failure(error, reading: path)
+            }
+        } : nil
+        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music,
+                               outputPath: outputPath, stop: stop, started: started, progress: progress)
         clock.smart = smart
         let strategy = strategy
         let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings,
@@ -158,7 +167,8 @@ public final class Stitcher {
                     StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
                                            framesReencoded: plan.clips[index].frameCount - clip.copiedFrames, reason: clip.reason)
                 }
-            })
+            },
+            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.

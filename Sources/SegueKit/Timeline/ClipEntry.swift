@@ -11,12 +11,19 @@ public struct ClipEntry: Sendable, Equatable {
     public var outPoint: Double?
     /// How this clip meets the next one, overriding the command line.
     public var join: JoinChoice?
+    /// Seconds the clip lasts: a photo's own duration; for a video, the out point after its in point.
+    public var duration: Double?
+    /// The clip's chapter title (nil: its file name without extension).
+    public var title: String?
 
-    public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil) {
+    public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
+                duration: Double? = nil, title: String? = nil) {
         self.path = path
         self.inPoint = inPoint
         self.outPoint = outPoint
         self.join = join
+        self.duration = duration
+        self.title = title
     }
 }
 

@@ -28,6 +28,27 @@ public struct ClipInfo: Sendable, Equatable {
     /// Whether frames come at uneven intervals (average and base rates differ).
     public var variableFrameRate = false
     public var audio: AudioInfo?
+    /// A photo (one picture): shown for `duration` seconds, silent, never sets the canvas.
+    public var isStill = false
+    /// A photo's EXIF orientation (1-8; 1 is upright as stored).
+    public var orientation = 1
+    /// The chapter title the clip list gives it.
+    public var title: String?
+    /// Its sound's measured loudness, when loudness or music asked for it.
+    public var loudness: Loudness?
+
+    /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
+    public struct Loudness: Sendable, Equatable {
+        /// Integrated loudness, LUFS.
+        public var integrated: Double
+        /// True peak, dBTP.
+        public var truePeak: Double
+
+        public init(integrated: Double, truePeak: Double) {
+            self.integrated = integrated
+            self.truePeak = truePeak
+        }
+    }
 
     public struct AudioInfo: Sendable, Equatable {
         public var codec: String

@@ -112,8 +112,11 @@ public enum ClipList {
                 throw fail("unknown directive '\(directive)'")
             }
         }
-        for index in entries.indices where entries[index].outPoint == nil {
-            if let duration = durations[index] { entries[index].outPoint = (entries[index].inPoint ?? 0) + duration }
+        for index in entries.indices {
+            entries[index].duration = durations[index]
+            if entries[index].outPoint == nil, let duration = durations[index] {
+                entries[index].outPoint = (entries[index].inPoint ?? 0) + duration
+            }
         }
         return entries
     }

@@ -17,10 +17,12 @@ import SegueMedia
 /// A clip's `join` says how it meets the next clip. Unknown keys and wrong
 /// types are errors that name the key's path, e.g. `clips[1].in`.
 public enum Manifest {
-    public static let clipKeys: Set<String> = ["path", "in", "out", "join"]
+    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title"]
     public static let joinKeys: Set<String> = ["transition", "duration"]
     public static let outputKeys: Set<String> = ["size", "fps", "fit", "transition", "transitionDuration", "mode",
-                                                 "codec", "crf", "preset", "audioBitrate", "audio", "smart"]
+                                                 "codec", "crf", "preset", "audioBitrate", "audio",
+                                                 "stillDuration", "stillMotion", "loudness", "music", "musicVolume", "duck",
+                                                 "chapters", "smart"]
 
     static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
         let root: Any
@@ -49,6 +51,12 @@ public enum Manifest {
             if let inPoint = entry.inPoint, let outPoint = entry.outPoint, outPoint <= inPoint {
                 throw fail("\(path).out", "must be after in (\(inPoint) s)")
             }
+            entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: ReelValues.stillDuration, open: true) }
+            if entry.outPoint == nil, let duration = entry.duration { entry.outPoint = (entry.inPoint ?? 0) + duration }
+            if let title = clip["title"] {
+                guard let text = title as? String, !text.isEmpty else { throw fail("\(path).title", "expected a non-empty string") }
+                entry.title = text
+            }
             if let joinValue = clip["join"] {
                 let join = try dictionary(joinValue, at: "\(path).join")
                 try checkKeys(join, allowed: joinKeys, at: "\(path).join")
@@ -59,11 +67,11 @@ public enum Manifest {
             }
             entries.append(entry)
         }
-        let output = try object["output"].map { try parseOutput($0) }
+        let output = try object["output"].map { try parseOutput($0, relativeTo: folder) }
         return (entries, output)
     }
 
-    private static func parseOutput(_ value: Any) throws -> OutputOptions {
+    private static func parseOutput(_ value: Any, relativeTo folder: String) throws -> OutputOptions {
         let object = try dictionary(value, at: "output")
         try checkKeys(object, allowed: outputKeys, at: "output")
         var output = OutputOptions()
@@ -98,6 +106,19 @@ public enum Manifest {
         if let audio = object["audio"] {
             guard !isNumber(audio), let flag = audio as? Bool else { throw fail("output.audio", "expected true or false") }
             output.audio = flag
+        }
+        output.stillDuration = try object["stillDuration"].map { try number($0, at: "output.stillDuration", in: ReelValues.stillDuration, open: true) }
+        output.stillMotion = try object["stillMotion"].map { try choice($0, at: "output.stillMotion", StillMotion.init(rawValue:)) }
+        output.loudness = try object["loudness"].map { try number($0, at: "output.loudness", in: ReelValues.loudness) }
+        if let music = object["music"] {
+            guard let text = music as? String, !text.isEmpty else { throw fail("output.music", "expected a file path or URL") }
+            output.music = ClipList.resolve(text, relativeTo: folder)
+        }
+        output.musicVolume = try object["musicVolume"].map { try number($0, at: "output.musicVolume", in: ReelValues.musicVolume) }
+        output.duck = try object["duck"].map { try number($0, at: "output.duck", in: ReelValues.duck) }
+        if let chapters = object["chapters"] {
+            guard !isNumber(chapters), let flag = chapters as? Bool else { throw fail("output.chapters", "expected true or false") }
+            output.chapters = flag
         }
         if let smart = object["smart"] {
             guard !isNumber(smart), let flag = smart as? Bool else { throw fail("output.smart", "expected true or false") }
@@ -141,6 +162,16 @@ public enum Manifest {
             throw fail(path, "expected seconds, more than 0 and at most 60")
         }
         return seconds
+    }
+
+    /// A number in `range` (with `open`, more than its lower bound).
+    private static func number(_ value: Any, at path: String, in range: ClosedRange<Double>, open: Bool = false) throws -> Double {
+        guard isNumber(value), let number = (value as? NSNumber)?.doubleValue, range.contains(number),
+              !(open && number == range.lowerBound) else {
+            let low = open ? "more than \(Plan.decimal(range.lowerBound))" : "from \(Plan.decimal(range.lowerBound))"
+            throw fail(path, "expected a number \(low) \(open ? "and at most" : "to") \(Plan.decimal(range.upperBound))")
+        }
+        return number
     }
 
     private static func transition(_ value: Any, at path: String) throws -> TransitionKind {

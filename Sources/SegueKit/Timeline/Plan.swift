@@ -81,7 +81,9 @@ public struct Plan: Sendable {
 
     /// Plans `infos` in order; `joins[i]`, where given, overrides how clip i meets clip i + 1.
     public init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?] = []) throws {
-        guard let first = infos.first else { throw SegueError.usage("no clips to stitch") }
+        guard let firstClip = infos.first else { throw SegueError.usage("no clips to stitch") }
+        // A still never sets the canvas: the first video does; with only stills, full HD of the first photo's shape.
+        let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
         var rate = settings.frameRate ?? first.frameRate
         if !rate.isValid { rate = Rational(30, 1) }
         canvas = Canvas(width: settings.width ?? evenCeiling(first.displayWidth),
@@ -127,8 +129,20 @@ public struct Plan: Sendable {
         }
     }
 
+    /// The canvas of a reel made only of photos: 1920x1080, or 1080x1920 for a portrait first photo, at 30 fps.
+    static func stillsCanvas(portrait: Bool) -> ClipInfo {
+        ClipInfo(path: "", container: "", videoCodec: "", codedWidth: portrait ? 1080 : 1920, codedHeight: portrait ? 1920 : 1080,
+                 rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
+                 audio: nil)
+    }
+
     static func seconds(_ value: Double) -> String {
         String(format: "%.2f s", value)
+    }
+
+    /// A number as people write it: 3600, not 3600.0; -12.5 stays.
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 

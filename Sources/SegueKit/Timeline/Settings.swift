@@ -70,6 +70,13 @@ public struct OutputOptions: Sendable, Equatable {
     public var audio: Bool?
     /// Copy the encoded video of clips that can stand unchanged (`--smart`).
     public var smart: Bool?
+    public var stillDuration: Double?
+    public var stillMotion: StillMotion?
+    public var loudness: Double?
+    public var music: String?
+    public var musicVolume: Double?
+    public var duck: Double?
+    public var chapters: Bool?
 
     public init() {}
 
@@ -89,6 +96,13 @@ public struct OutputOptions: Sendable, Equatable {
         merged.audioBitRate = audioBitRate ?? fallback.audioBitRate
         merged.audio = audio ?? fallback.audio
         merged.smart = smart ?? fallback.smart
+        merged.stillDuration = stillDuration ?? fallback.stillDuration
+        merged.stillMotion = stillMotion ?? fallback.stillMotion
+        merged.loudness = loudness ?? fallback.loudness
+        merged.music = music ?? fallback.music
+        merged.musicVolume = musicVolume ?? fallback.musicVolume
+        merged.duck = duck ?? fallback.duck
+        merged.chapters = chapters ?? fallback.chapters
         return merged
     }
 
@@ -97,6 +111,9 @@ public struct OutputOptions: Sendable, Equatable {
             && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
             && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
             && a.audioBitRate == b.audioBitRate && a.audio == b.audio && a.smart == b.smart
+            && a.audioBitRate == b.audioBitRate && a.audio == b.audio
+            && a.stillDuration == b.stillDuration && a.stillMotion == b.stillMotion && a.loudness == b.loudness
+            && a.music == b.music && a.musicVolume == b.musicVolume && a.duck == b.duck && a.chapters == b.chapters
     }
 }
 
@@ -128,6 +145,23 @@ public struct StitchSettings: Sendable {
     /// the GOPs a transition, trim or held frame touches.
     public var smart = false
 
+    // Reels: photos, loudness, music, chapters.
+    /// Seconds a photo lasts unless its list entry says otherwise.
+    public var stillDuration = StitchSettings.defaultStillDuration
+    public var stillMotion: StillMotion = .none
+    /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
+    public var loudness: Double?
+    /// A file or URL whose sound is laid under the whole output.
+    public var music: String?
+    /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
+    public var musicVolume = -12.0
+    /// dB the music is lowered by while a clip's own sound is present; 0: never.
+    public var duck = 12.0
+    /// One MP4 chapter per clip.
+    public var chapters = false
+
+    public static let defaultStillDuration = 3.0
+
     public init() {}
 
     /// The defaults, with `options`' choices where it makes them.
@@ -144,5 +178,30 @@ public struct StitchSettings: Sendable {
         audioBitRate = options.audioBitRate ?? audioBitRate
         includeAudio = options.audio ?? includeAudio
         smart = options.smart ?? smart
+        stillDuration = options.stillDuration ?? stillDuration
+        stillMotion = options.stillMotion ?? stillMotion
+        loudness = options.loudness
+        music = options.music
+        musicVolume = options.musicVolume ?? musicVolume
+        duck = options.duck ?? duck
+        chapters = options.chapters ?? chapters
     }
+}
+
+/// How a photo moves while it shows.
+public enum StillMotion: String, Sendable, CaseIterable {
+    /// Held as it is.
+    case none
+    /// A slow, eased, centred zoom from 100 % to 110 %.
+    case zoom
+}
+
+/// Ranges of the reel settings, shared by the command line and manifests.
+public enum ReelValues {
+    public static let stillDuration = 0.0...3600.0
+    public static let loudness = -40.0 ... -5.0
+    public static let musicVolume = -60.0...12.0
+    public static let duck = 0.0...60.0
+
+    public static func isStillDuration(_ value: Double) -> Bool { value > 0 && value <= stillDuration.upperBound }
 }

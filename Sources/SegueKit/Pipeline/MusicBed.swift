@@ -1,0 +1,230 @@
+import Foundation
+import SegueMedia
+
+/// A music bed under the whole output (`--music`): decoded a block at a time
+/// (memory stays flat however long the file), looped or cut to the output's
+/// length, faded in over 1 s and out over the last 2 s, set `musicVolume` dB
+/// under the clips' sound and ducked by `duck` dB while a clip's own sound plays.
+public final class MusicBed {
+    let path: String
+    /// dB applied to the music before fades and ducking.
+    let gain: Double
+    /// The music's own measured loudness, when it could be measured.
+    let loudness: ClipInfo.Loudness?
+    private let access: InputAccess
+    private let sampleRate: Int
+    private let totalSamples: Int
+    private let duck: Double
+    private var reader: Reader?
+    private var buffer: [[Float]] = [[], []]
+    private var head = 0
+    /// Output samples mixed so far.
+    private var position = 0
+    /// dB the music is ducked by right now, moving towards 0 or `duck`.
+    private var ducked = 0.0
+    private var decodedAny = false
+
+    /// A clip's sound counts as present above this level (RMS over one video frame), about -50 dBFS.
+    static let presenceThreshold: Float = 0.003
+    static let attackSeconds = 0.3
+    static let releaseSeconds = 1.0
+    static let fadeInSeconds = 1.0
+    static let fadeOutSeconds = 2.0
+
+    /// Why `path` can't be a music bed, or nil when its sound decodes.
+    public static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
+        func bad(_ reason: String) -> BadInput { BadInput(path: path, reason: "music: \(reason)") }
+        if !path.contains("://") && !FileManager.default.fileExists(atPath: path) { return bad("no such file") }
+        do {
+            let reader = try Reader(path: access.readablePath(for: path), access: access)
+            var block: [[Float]] = [[], []]
+            guard try reader.read(into: &block) else { return bad("no sound could be decoded (file damaged or truncated?)") }
+            return nil
+        } catch let error as Reader.Failure {
+            return bad(error.reason)
+        } catch let error as RemoteError {
+            return bad(error.reason)
+        } catch let error as FFmpegError {
+            return bad(error == .invalidData ? "not a media file (no known container format)" : "can't open it (\(error.message))")
+        } catch {
+            return bad("can't open it (\(error))")
+        }
+    }
+
+    init(path: String, plan: Plan, settings: StitchSettings, access: InputAccess) throws {
+        self.path = path
+        self.access = access
+        sampleRate = plan.canvas.sampleRate
+        totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
+        duck = settings.duck
+        let readPath = try access.readablePath(for: path)
+        loudness = try LoudnessMeter.measure(readPath, duration: plan.duration, access: access)
+        gain = MusicBed.gain(music: loudness, clips: plan.clips.map(\.info), settings: settings)
+        reader = try Reader(path: readPath, access: access)
+    }
+
+    /// The music's gain in dB: `musicVolume` under the reference, which is the
+    /// loudness target, else the clips' mean loudness, else -16 LUFS (no clip has sound).
+    static func gain(music: ClipInfo.Loudness?, clips: [ClipInfo], settings: StitchSettings) -> Double {
+        guard let music, music.integrated >= LoudnessMeter.silenceFloor else { return settings.musicVolume }
+        let heard = clips.compactMap(\.loudness).map(\.integrated).filter { $0 >= LoudnessMeter.silenceFloor }
+        // The energy mean, as loudness adds up.
+        let mean = heard.isEmpty ? nil : 10 * log10(heard.map { pow(10, $0 / 10) }.reduce(0, +) / Double(heard.count))
+        let reference = settings.loudness ?? mean ?? -16
+        return reference + settings.musicVolume - music.integrated
+    }
+
+    /// Mixes the next stretch of music under `sound` (one video frame of the
+    /// output's audio), ducking it while `sound` is heard.
+    func mix(under sound: [[Float]]) throws -> [[Float]] {
+        let count = sound[0].count
+        let music = try next(count)
+        let present = MusicBed.isHeard(sound)
+        let target = present ? duck : 0
+        let attackStep = duck / (MusicBed.attackSeconds * Double(sampleRate))
+        let releaseStep = duck / (MusicBed.releaseSeconds * Double(sampleRate))
+        let fadeIn = MusicBed.fadeInSeconds * Double(sampleRate), fadeOut = MusicBed.fadeOutSeconds * Double(sampleRate)
+        var mixed = sound
+        var level = ducked
+        var gains = [Float](repeating: 0, count: count)
+        for index in 0..<count {
+            level = level < target ? min(target, level + attackStep) : max(target, level - releaseStep)
+            let sample = Double(position + index)
+            let fade = min(1, (sample + 0.5) / fadeIn, max(0, Double(totalSamples) - sample - 0.5) / fadeOut)
+            gains[index] = Float(pow(10, (gain - level) / 20) * fade)
+        }
+        ducked = level
+        position += count
+        for channel in mixed.indices {
+            for index in 0..<count { mixed[channel][index] += music[channel][index] * gains[index] }
+        }
+        return mixed
+    }
+
+    /// Samples over which one pass of the music crossfades into the next: 50 ms.
+    static let seamSamples = 2_400
+
+    /// Starts the music again, its first samples crossfaded over the last ones still waiting.
+    private func loop() throws {
+        let next = try Reader(path: access.readablePath(for: path), access: access)
+        var fresh: [[Float]] = [[], []]
+        while fresh[0].count < MusicBed.seamSamples, try next.read(into: &fresh) {}
+        guard !fresh[0].isEmpty else {
+            reader = nil
+            return
+        }
+        let overlap = min(MusicBed.seamSamples, buffer[0].count - head, fresh[0].count)
+        let end = buffer[0].count
+        for channel in buffer.indices {
+            for index in 0..<overlap {
+                let weight = (Float(index) + 0.5) / Float(overlap)
+                let slot = end - overlap + index
+                buffer[channel][slot] = buffer[channel][slot] * (1 - weight) + fresh[channel][index] * weight
+            }
+            buffer[channel] += fresh[channel][overlap...]
+        }
+        reader = next
+    }
+
+    static func isHeard(_ sound: [[Float]]) -> Bool {
+        let count = sound[0].count
+        guard count > 0 else { return false }
+        let energy = sound.reduce(Float(0)) { total, channel in channel.reduce(total) { $0 + $1 * $1 } }
+        return (energy / Float(count * sound.count)).squareRoot() > presenceThreshold
+    }
+
+    /// The next `count` samples of music per channel, looping at its end.
+    /// A seam's worth more is kept decoded, so the end of one pass can be
+    /// crossfaded into the start of the next instead of cut (no click).
+    private func next(_ count: Int) throws -> [[Float]] {
+        while buffer[0].count - head < count + MusicBed.seamSamples {
+            guard let reader else { break }
+            if try reader.read(into: &buffer) {
+                decodedAny = true
+            } else if decodedAny {
+                try loop()
+            } else {
+                self.reader = nil // nothing decodes: silence from here
+            }
+        }
+        let available = min(count, buffer[0].count - head)
+        var chunk = buffer.map { Array($0[head..<(head + available)]) }
+        head += available
+        if head > 1 << 16 {
+            for channel in buffer.indices { buffer[channel].removeFirst(head) }
+            head = 0
+        }
+        if available < count { for channel in chunk.indices { chunk[channel] += repeatElement(0, count: count - available) } }
+        return chunk
+    }
+
+    /// The music file's sound as 48 kHz planar-float stereo, one decoded block at a time.
+    final class Reader {
+        struct Failure: Error { var reason: String }
+
+        private let demuxer: Demuxer
+        private let decoder: Decoder
+        private let sampleRate: Int
+        private var graph: FilterGraph?
+        private let packet = Packet(), decoded = Frame(), converted = Frame()
+        private var ended = false
+        private var samplesIn: Int64 = 0
+
+        init(path: String, access: InputAccess, sampleRate: Int = 48_000) throws {
+            demuxer = try access.openDemuxer(path)
+            guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
+                throw Failure(reason: "no sound in it")
+            }
+            do {
+                decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
+            } catch {
+                throw Failure(reason: "no decoder for its \(demuxer.streams[index].codecName) sound")
+            }
+            self.sampleRate = sampleRate
+        }
+
+        /// Appends the next decoded samples to `channels`; false at the end.
+        func read(into channels: inout [[Float]]) throws -> Bool {
+            var got = false
+            while !got {
+                if try pull(into: &channels) { got = true; continue }
+                if ended { return false }
+                if try demuxer.read(into: packet) {
+                    guard packet.streamIndex == decoder.streamIndex else { continue }
+                    try decoder.send(packet)
+                } else {
+                    try decoder.sendEndOfStream()
+                    try feed()
+                    try graph?.close(atPTS: samplesIn)
+                    ended = true
+                    continue
+                }
+                try feed()
+            }
+            return true
+        }
+
+        private func feed() throws {
+            while try decoder.receive(into: decoded) == .ready {
+                if graph == nil {
+                    graph = try FilterGraph(audioLike: decoded, description:
+                        "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=stereo")
+                }
+                // Counted, not taken from the file: the bed only needs its samples in order.
+                decoded.pts = samplesIn
+                samplesIn += Int64(decoded.sampleCount)
+                try graph!.push(decoded)
+            }
+        }
+
+        private func pull(into channels: inout [[Float]]) throws -> Bool {
+            guard let graph else { return false }
+            var got = false
+            while try graph.pull(into: converted) == .ready {
+                converted.appendSamples(to: &channels)
+                got = true
+            }
+            return got
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SegueMedia
+
+// Photos as clips: how a still is recognised when probed, and how
+// its one picture is decoded, normalised once and handed out for its duration.
+
+extension Prober {
+    /// Whether a second picture follows the first one `decodesAPicture` found:
+    /// an image file or a one-frame video has none, and is a still.
+    static func decodesAnotherPicture(_ demuxer: Demuxer, _ decoder: Decoder) -> Bool {
+        let packet = Packet()
+        let frame = Frame()
+        do {
+            for _ in 0..<2_000 {
+                if try decoder.receive(into: frame) == .ready { return true }
+                guard try demuxer.read(into: packet) else { break }
+                guard packet.streamIndex == decoder.streamIndex else { continue }
+                try decoder.send(packet)
+            }
+            try decoder.sendEndOfStream()
+            return try decoder.receive(into: frame) == .ready
+        } catch {
+            return true // damage after the first picture: a video, judged as one
+        }
+    }
+
+    /// The facts of a still; its duration is set from its list entry later.
+    static func stillInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, picture: Frame) -> ClipInfo {
+        // FFmpeg's JPEG decoder exports EXIF as picture metadata ("Orientation" = "    6").
+        var orientation = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
+        if !(1...8).contains(orientation) { orientation = 1 }
+        if orientation == 1 { orientation = [90: 6, 180: 3, 270: 8][video.rotation] ?? 1 }
+        var info = ClipInfo(
+            path: path, container: demuxer.formatName, videoCodec: video.codecName,
+            codedWidth: video.width, codedHeight: video.height, rotation: StillPicture.rotation(orientation: orientation),
+            sampleAspectRatio: video.sampleAspectRatio, frameRate: Rational(30, 1), pixelFormat: video.pixelFormatName,
+            duration: StitchSettings.defaultStillDuration, audio: nil)
+        info.readPath = readPath
+        info.isStill = true
+        info.orientation = orientation
+        return info
+    }
+
+    /// A still lasts its entry's duration (ffconcat `duration`, manifest `"duration"`) or the default.
+    static func still(_ info: ClipInfo, entry: ClipEntry, defaultDuration: Double) -> Result<ClipInfo, BadInput> {
+        var info = info
+        let duration = entry.duration ?? entry.outPoint.map { $0 - (entry.inPoint ?? 0) } ?? defaultDuration
+        guard ReelValues.isStillDuration(duration) else {
+            return .failure(BadInput(path: entry.path, reason: "a photo's duration must be more than 0 and at most 3600 seconds"))
+        }
+        info.duration = duration
+        info.sourceDuration = duration
+        info.inPoint = 0
+        return .success(info)
+    }
+
+    /// Why a local file is a photo this FFmpeg can't read, or nil. FFmpeg 5.1
+    /// can't read HEIF containers (iPhone photos); it would only say "no video stream".
+    static func unreadablePhoto(_ path: String) -> String? {
+        guard !path.contains("://"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
+        guard head.count == 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" else { return nil }
+        let brand = String(decoding: head[8..<12], as: UTF8.self)
+        guard ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) else { return nil }
+        return "HEIC/HEIF photos can't be read by this FFmpeg (5.1); convert it to JPEG first "
+            + "(e.g. heif-convert photo.heic photo.jpg, or set the phone's camera to \"Most Compatible\")"
+    }
+}
+
+/// A still's one picture, decoded and normalised to the canvas once and handed
+/// out as references for its whole duration; with zoom, each picture is drawn
+/// from it at its own scale.
+final class StillPicture {
+    private let picture: Frame
+    private let frameCount: Int
+    private let motion: StillMotion
+    private var delivered = 0
+    private var last: Frame?
+
+    /// Decodes the picture and sends it once through `filters`: the clip's own
+    /// video filters (orientation, size, placement, canvas format).
+    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, filters: String) throws {
+        let decoded = Frame()
+        guard try Prober.decodesAPicture(demuxer, decoder, into: decoded) else {
+            throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
+        }
+        decoded.pts = 0
+        let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
+        let graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: mirror + filters)
+        try graph.push(decoded)
+        // The input ends one canvas frame later, so a frame-rate filter lets exactly one picture out.
+        try graph.close(atPTS: max(1, canvas.frameRate.inverted.rescale(1, to: decoder.timeBase)))
+        let normalised = Frame()
+        guard try graph.pull(into: normalised) == .ready else {
+            throw SegueError(.readFailed, subject: clip.info.path, detail: "the picture could not be converted")
+        }
+        picture = normalised
+        frameCount = clip.frameCount
+        self.motion = motion
+    }
+
+    /// The next picture of the still.
+    func next() throws -> Frame {
+        let frame = try draw(delivered)
+        delivered += 1
+        last = frame.clone()
+        return frame
+    }
+
+    /// The next picture, left in place.
+    func peek() throws -> Frame { try draw(delivered) }
+
+    /// The picture shown last (the first one if none was shown yet).
+    func held() throws -> Frame { try last?.clone() ?? draw(0) }
+
+    private func draw(_ index: Int) throws -> Frame {
+        guard motion == .zoom else { return picture.clone() }
+        let frame = try Frame.video(width: picture.width, height: picture.height)
+        Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
+        return frame
+    }
+
+    /// 100 % at the first picture to 110 % at the last, eased in and out (smoothstep).
+    static func zoomScale(frame: Int, of count: Int) -> Double {
+        let t = count > 1 ? min(1, max(0, Double(frame) / Double(count - 1))) : 0
+        return 1 + 0.1 * t * t * (3 - 2 * t)
+    }
+
+    /// Clockwise degrees that stand a picture of this EXIF orientation upright,
+    /// once a mirrored one (2, 4, 5, 7) is flipped left to right.
+    static func rotation(orientation: Int) -> Int {
+        [3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270][orientation] ?? 0
+    }
+
+    /// Whether the picture is stored mirrored (flipped left to right before it is turned).
+    static func isMirrored(orientation: Int) -> Bool {
+        [2, 4, 5, 7].contains(orientation)
+    }
+}

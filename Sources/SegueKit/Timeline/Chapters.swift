@@ -1,0 +1,33 @@
+import Foundation
+import SegueMedia
+
+/// One MP4 chapter: a clip's stretch of the output, in output frames.
+public struct Chapter: Sendable, Equatable {
+    public var title: String
+    public var startFrame: Int
+    public var endFrame: Int
+}
+
+extension Plan {
+    /// One chapter per clip, starting where the clip first appears (the start
+    /// of the transition into it), titled by its list entry or its file name.
+    public var chapters: [Chapter] {
+        let starts = clips.map { clip in
+            // Freeze: the held frames before a clip are its transition in; overlap: the clip starts with it.
+            clip.index > 0 && mode == .freeze ? clip.startFrame - joins[clip.index - 1].frameCount : clip.startFrame
+        }
+        return clips.indices.map { index in
+            Chapter(title: Plan.chapterTitle(clips[index].info), startFrame: starts[index],
+                    endFrame: index + 1 < clips.count ? starts[index + 1] : totalFrames)
+        }
+    }
+
+    /// The list's title, else the file name without its extension.
+    static func chapterTitle(_ info: ClipInfo) -> String {
+        if let title = info.title { return title }
+        let name = info.path.contains("://") ? (URL(string: info.path)?.lastPathComponent ?? info.path)
+            : (info.path as NSString).lastPathComponent
+        let stem = (name as NSString).deletingPathExtension
+        return stem.isEmpty ? name : stem
+    }
+}
