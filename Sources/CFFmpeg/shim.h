@@ -13,6 +13,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/video_enc_params.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 #include <malloc.h>
@@ -75,6 +76,24 @@ static inline int cffmpeg_add_chapter(AVFormatContext *context, int64_t id, AVRa
     }
     context->nb_chapters = (unsigned int)count;
     return 0;
+}
+
+/// The mean quantiser of a decoded picture (frame QP plus each block's
+/// delta), from the side data a decoder exports when asked
+/// (AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS); -1 when there is none.
+/// av_video_enc_params_block asserts through a macro, so this walks the blocks here.
+static inline double cffmpeg_frame_mean_qp(const AVFrame *frame) {
+    const AVFrameSideData *data = av_frame_get_side_data(frame, AV_FRAME_DATA_VIDEO_ENC_PARAMS);
+    if (!data) return -1;
+    const AVVideoEncParams *params = (const AVVideoEncParams *)data->data;
+    if (params->nb_blocks == 0) return params->qp;
+    double sum = 0;
+    for (unsigned int i = 0; i < params->nb_blocks; i++) {
+        const AVVideoBlockParams *block =
+            (const AVVideoBlockParams *)((const uint8_t *)params + params->blocks_offset + (size_t)i * params->block_size);
+        sum += params->qp + block->delta_qp;
+    }
+    return sum / params->nb_blocks;
 }
 
 #endif

@@ -11,7 +11,9 @@ package final class Decoder {
     /// Whether damage is an error rather than something to conceal and count.
     package var failOnDamage = false
 
-    package init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws {
+    /// `exportQuantisers` makes each picture carry the quantisers it was coded
+    /// with (`Frame.meanQuantiser`).
+    package init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0, exportQuantisers: Bool = false) throws {
         let stream = demuxer.stream(streamIndex)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -24,6 +26,7 @@ package final class Decoder {
         try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(threads) // 0: libav picks one per core
+        if exportQuantisers { context.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
 

@@ -42,27 +42,11 @@ package final class Encoder {
         var encoderName: String { self == .h264 ? "libx264" : "libx265" }
     }
 
-    /// How a video encoder spends bits.
-    package enum RateControl: Equatable, Sendable {
-        /// Constant rate factor (quality).
-        case crf(Int)
-        /// Average bits per second.
-        case bitRate(Int)
-    }
-
     /// A yuv420p video encoder whose timestamps count frames (time base 1/fps).
     /// `codecParams` are extra `x264-params` / `x265-params` (key=value:key=value).
     package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
-                      threads: Int = 0, globalHeader: Bool) throws -> Encoder {
-        try video(codec: codec, width: width, height: height, frameRate: frameRate, rate: .crf(crf), preset: preset,
-                  threads: threads, globalHeader: globalHeader)
-    }
-
-    package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, rate: RateControl,
-                              preset: String, codecParams: String = "", threads: Int = 0,
-                              globalHeader: Bool) throws -> Encoder {
-        var options = ["preset": preset]
-        if case .crf(let crf) = rate { options["crf"] = String(crf) }
+                              codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
+        var options = ["preset": preset, "crf": String(crf)]
         var params = codecParams
         if codec == .hevc { params = params.isEmpty ? "log-level=error" : "log-level=error:" + params }
         if !params.isEmpty { options[codec == .hevc ? "x265-params" : "x264-params"] = params }
@@ -75,7 +59,6 @@ package final class Encoder {
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(threads)
-            if case .bitRate(let bits) = rate { context.pointee.bit_rate = Int64(bits) }
         }
     }
 

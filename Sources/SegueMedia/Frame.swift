@@ -47,6 +47,12 @@ package final class Frame {
     package func unref() { av_frame_unref(pointer) }
 
     /// Presentation time in the time base of whoever made the frame; nil for none (AV_NOPTS_VALUE).
+    /// The mean quantiser the picture was coded with, when its decoder exported it.
+    package var meanQuantiser: Double? {
+        let value = cffmpeg_frame_mean_qp(pointer)
+        return value >= 0 ? value : nil
+    }
+
     package var pts: Int64? {
         get { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
         set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }

@@ -42,7 +42,7 @@ final class EncodingSink {
     private let format: Format
     /// Nil between re-encoded stretches (with `--smart` only).
     private var videoEncoder: Encoder?
-    private var videoRate: Encoder.RateControl
+    private var videoCRF: Int
     /// With `--smart`: the parameter sets every stretch's encoder must make.
     private var stretchExtradata: [UInt8] = []
     /// With `--smart`: video packets written, which numbers their decoding times.
@@ -57,8 +57,8 @@ final class EncodingSink {
     init(path: String, format: Format) throws {
         muxer = try Muxer(path: path, format: "mp4")
         self.format = format
-        videoRate = .crf(format.crf)
-        let encoder = try EncodingSink.videoEncoder(format, rate: videoRate, globalHeader: muxer.needsGlobalHeader)
+        videoCRF = format.crf
+        let encoder = try EncodingSink.videoEncoder(format, crf: videoCRF, globalHeader: muxer.needsGlobalHeader)
         if let smart = format.smart {
             videoStream = try muxer.addStream(for: encoder, extradata: smart.extradata)
             stretchExtradata = encoder.extradata
@@ -84,25 +84,25 @@ final class EncodingSink {
         try muxer.writeHeader(options: ["movflags": "+faststart"])
     }
 
-    private static func videoEncoder(_ format: Format, rate: Encoder.RateControl, globalHeader: Bool) throws -> Encoder {
+    private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
         try Encoder.video(codec: format.codec == .hevc ? .hevc : .h264, width: format.width, height: format.height,
-                          frameRate: format.frameRate, rate: rate, preset: format.preset,
+                          frameRate: format.frameRate, crf: crf, preset: format.preset,
                           codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
     }
 
-    /// Encodes a picture whose pts counts frames. With `--smart`, `rate` says
-    /// how to spend bits on it; a new rate starts a new stretch.
-    func encode(picture: Frame, rate: Encoder.RateControl? = nil) throws {
+    /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says
+    /// at what quality; a new one starts a new stretch.
+    func encode(picture: Frame, crf: Int? = nil) throws {
         if format.smart != nil {
-            let rate = rate ?? .crf(format.crf)
-            if videoEncoder == nil || rate != videoRate { try endStretch() }
+            let crf = crf ?? format.crf
+            if videoEncoder == nil || crf != videoCRF { try endStretch() }
             if videoEncoder == nil {
-                let encoder = try EncodingSink.videoEncoder(format, rate: rate, globalHeader: muxer.needsGlobalHeader)
+                let encoder = try EncodingSink.videoEncoder(format, crf: crf, globalHeader: muxer.needsGlobalHeader)
                 guard encoder.extradata == stretchExtradata else {
                     throw SegueError(.writeFailed, detail: "a re-encoded stretch's parameter sets differ from the track's")
                 }
                 videoEncoder = encoder
-                videoRate = rate
+                videoCRF = crf
             }
         }
         guard let videoEncoder else { return }

@@ -16,7 +16,7 @@ final class FrameClock {
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
-    /// With `--smart`: how re-encoded frames spend bits.
+    /// With `--smart`: the quality each re-encoded frame gets.
     var smart: SmartPlan?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, outputPath: String, stop: StopRequest,
@@ -55,7 +55,7 @@ final class FrameClock {
     /// Sends one frame's picture (and sound) to the writer.
     func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
         picture.pts = Int64(frame)
-        try emit(sound, clipIndex: clipIndex) { try writer.submit(picture: picture, rate: smart?.rate(atFrame: frame)) }
+        try emit(sound, clipIndex: clipIndex) { try writer.submit(picture: picture, crf: smart?.crf(atFrame: frame)) }
     }
 
     /// Sends one frame's copied packet (`--smart`), which shows as output

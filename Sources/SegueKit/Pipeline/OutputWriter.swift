@@ -13,7 +13,7 @@ final class OutputWriter {
     let audioFrameSize: Int
 
     private enum Item {
-        case picture(Frame, Encoder.RateControl?)
+        case picture(Frame, crf: Int?)
         case copied(Packet, frame: Int64)
         case sound(Frame)
         case end
@@ -37,9 +37,9 @@ final class OutputWriter {
     }
 
     /// Queues a picture whose pts counts output frames; the writer takes it over.
-    /// `rate` (with `--smart`) says how to spend bits on it.
-    func submit(picture: Frame, rate: Encoder.RateControl? = nil) throws {
-        try submit(.picture(picture, rate))
+    /// `crf` (with `--smart`) says at what quality.
+    func submit(picture: Frame, crf: Int? = nil) throws {
+        try submit(.picture(picture, crf: crf))
     }
 
     /// Queues a copied packet to stand as output frame `frame`; the writer takes it over.
@@ -79,7 +79,7 @@ final class OutputWriter {
         do {
             while let item = queue.pop()?.value {
                 switch item {
-                case .picture(let frame, let rate): try sink.encode(picture: frame, rate: rate)
+                case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
                 case .copied(let packet, let frame): try sink.copy(packet, frame: frame)
                 case .sound(let frame): try sink.encode(sound: frame)
                 case .end:

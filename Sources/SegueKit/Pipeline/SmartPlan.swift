@@ -63,8 +63,8 @@ struct SmartPlan: Sendable {
         var copy: ClipCopyPlan?
         /// Why the clip (or part of it) is not copied.
         var reason: String?
-        /// How frames of this clip that are re-encoded spend bits: the source's own bit rate.
-        var bitRate: Int?
+        /// The quality frames of this clip are re-encoded at: a CRF from the source's own quantisers.
+        var crf: Int?
         var copiedFrames: Int { copy?.copiedFrames ?? 0 }
     }
 
@@ -82,13 +82,12 @@ struct SmartPlan: Sendable {
 
     var copiedFrames: Int { clips.reduce(0) { $0 + $1.copiedFrames } }
 
-    /// How the encoder should spend bits on output frame `frame`: at the
-    /// highest bit rate among the copied clips on screen (or next to it),
-    /// else at the chosen quality.
-    func rate(atFrame frame: Int) -> Encoder.RateControl {
+    /// The CRF output frame `frame` is encoded at: the best quality among the
+    /// copied clips on screen (or either side of held frames), so re-encoded
+    /// GOPs match the copied ones; else the chosen CRF.
+    func crf(atFrame frame: Int) -> Int {
         let near = plan.clips.filter { frame >= $0.startFrame - 1 && frame <= $0.startFrame + $0.frameCount }
-        let rates = near.compactMap { clips[$0.index].copy != nil ? clips[$0.index].bitRate : nil }
-        return rates.max().map { .bitRate($0) } ?? .crf(crf)
+        return near.compactMap { clips[$0.index].copy != nil ? clips[$0.index].crf : nil }.min() ?? crf
     }
 
     /// Scans every clip that could be copied and decides what is copied.
@@ -116,7 +115,7 @@ struct SmartPlan: Sendable {
                 } else if copy.copiedFrames < clip.frameCount {
                     reason = "frames of GOPs that a transition, trim or held frame touches are re-encoded"
                 }
-                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, bitRate: scan.bitRate))
+                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, crf: scan.crf))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
                 clips.append(Clip(copy: nil, reason: unfit.reason))
@@ -154,8 +153,8 @@ struct SmartPlan: Sendable {
         let id = (0...31).first { sequenceSets[$0] == nil && pictureSets[$0] == nil } ?? 31
         encoderParams = "sps-id=\(id):stitchable=1"
         let probe = try Encoder.video(codec: .h264, width: plan.canvas.width, height: plan.canvas.height,
-                                      frameRate: plan.canvas.frameRate, rate: .crf(settings.crf), preset: settings.preset,
-                                      codecParams: encoderParams, threads: 1, globalHeader: true)
+                                      frameRate: plan.canvas.frameRate, crf: settings.crf, preset: settings.preset,
+                                      codecParams: encoderParams, globalHeader: true)
         guard let own = AVCRecord(probe.extradata) else {
             throw SegueError(.writeFailed, detail: "the H.264 encoder gave no avcC record")
         }
@@ -192,14 +191,18 @@ struct SmartPlan: Sendable {
     }
 }
 
-/// One pass over a clip's video packets (no decoding): GOP boundaries, frame
-/// positions, parameter sets, bit rate.
+/// One pass over a clip's video packets: GOP boundaries, frame positions,
+/// parameter sets; and its first pictures decoded for the quantisers it was
+/// coded with.
 struct ClipScan {
     let record: AVCRecord
     private(set) var sequenceSets: [Int: [UInt8]] = [:]
     private(set) var pictureSets: [Int: [UInt8]] = [:]
-    /// Bits per second of the clip's video.
-    private(set) var bitRate = 0
+    /// The x264 CRF that re-encodes the clip's pictures at its own quality:
+    /// a step finer than the mean quantiser of its first pictures.
+    private(set) var crf: Int?
+    /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
+    private static let quantiserSample = 12
     private(set) var reorderDelay = 0
     private let grid: ClipCopyPlan
     /// Packets in decoding order: their pts and whether they hold an IDR picture.
@@ -229,11 +232,23 @@ struct ClipScan {
         for unit in record.pictureParameterSets { if let id = H264.parameterSetID(unit) { pictureSets[id] = unit } }
 
         let packet = Packet()
-        var bytes = 0
         var inBandConflict = false
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: true)
+        let picture = Frame()
+        var quantisers: [Double] = []
+        func collect() throws {
+            while try decoder.receive(into: picture) == .ready { picture.meanQuantiser.map { quantisers.append($0) } }
+        }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            bytes += packet.size
+            if packets.count < ClipScan.quantiserSample {
+                try decoder.send(packet)
+                try collect()
+                if packets.count + 1 == ClipScan.quantiserSample {
+                    try decoder.sendEndOfStream()
+                    try collect()
+                }
+            }
             var idr = false
             packet.forEachH264Unit(lengthSize: 4) { type, unit in
                 if type == H264.idrSlice { idr = true }
@@ -247,8 +262,14 @@ struct ClipScan {
             packets.append((packet.pts, idr))
         }
         if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
-        let seconds = clip.info.sourceDuration > 0 ? clip.info.sourceDuration : Double(packets.count) / canvas.frameRate.value
-        bitRate = Int(Double(bytes * 8) / max(seconds, 0.001))
+        if packets.count < ClipScan.quantiserSample { // a clip shorter than the sample
+            try decoder.sendEndOfStream()
+            try collect()
+        }
+        if !quantisers.isEmpty {
+            let mean = quantisers.reduce(0, +) / Double(quantisers.count)
+            crf = min(51, max(0, Int(mean.rounded()) - 1))
+        }
     }
 
     /// A fact found in the stream that keeps its packets out of the output.

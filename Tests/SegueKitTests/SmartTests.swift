@@ -1,0 +1,300 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// `--smart`: marker clips encoded like phone clips (H.264 High, keyint 30,
+/// B-frames, x264 settings unlike Segue's own) stitched with and without it.
+/// With it, the output must show the same frames and carry the same sound,
+/// copy whole GOPs byte for byte, and decode cleanly in FFmpeg and GStreamer.
+final class SmartTests: XCTestCase {
+    let store = FixtureStore.shared
+
+    /// How a "device" encodes: two devices write different SPS and PPS under the same id 0.
+    enum Device: String {
+        case phone, camera
+
+        var arguments: [String] {
+            switch self {
+            case .phone:
+                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:b-pyramid=normal:scenecut=0:ref=2"]
+            case .camera:
+                return ["-profile:v", "main", "-preset", "faster", "-crf", "20",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=2:b-pyramid=none:scenecut=0:ref=1:weightp=0"]
+            }
+        }
+    }
+
+    /// Marker clip `clip` of `frames` frames as `device` writes it: tagged BT.709, AAC sound as made.
+    func phoneClip(_ clip: Int, frames: Int, device: Device = .phone) throws -> String {
+        let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
+        return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx264"] + device.arguments
+                + ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709",
+                   "-c:a", "copy", "-f", "mp4", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+    }
+
+    struct Run {
+        var plan: Plan
+        var report: StitchReport
+        var path: String
+        var output: DecodedOutput
+    }
+
+    func stitch(_ paths: [String], smart: Bool, _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> Run {
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        settings.crf = 12
+        settings.smart = smart
+        configure(&settings)
+        let (clips, bad) = Prober.probeAll(paths.map { ClipEntry(path: $0) })
+        XCTAssertEqual(bad, [])
+        let plan = try Plan(clips: clips, settings: settings)
+        let path = store.outputPath()
+        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        return Run(plan: plan, report: report, path: path, output: try DecodedOutput(path: path))
+    }
+
+    /// Stitches with and without `--smart` and checks that both show the same
+    /// markers on every frame and carry the same sound; returns the smart run.
+    @discardableResult
+    func assertSameAsWithoutSmart(_ paths: [String], _ configure: @escaping (inout StitchSettings) -> Void = { _ in },
+                                  file: StaticString = #filePath, line: UInt = #line) throws -> (smart: Run, plain: Run) {
+        let plain = try stitch(paths, smart: false, configure)
+        let smart = try stitch(paths, smart: true, configure)
+        XCTAssertEqual(smart.output.pictures.count, plain.output.pictures.count, "frame count", file: file, line: line)
+        XCTAssertEqual(smart.report.frames, plain.plan.totalFrames, file: file, line: line)
+        for (index, (mine, theirs)) in zip(smart.output.pictures, plain.output.pictures).enumerated() {
+            let expected = Marker.read(theirs)
+            if let expected {
+                let read = Marker.read(mine)
+                XCTAssertTrue(read.map { $0 == expected } ?? false,
+                              "frame \(index): without --smart clip \(expected.clip) frame \(expected.frame), with it \(String(describing: read))",
+                              file: file, line: line)
+            } else {
+                // A transition frame: both draw the same blend.
+                XCTAssertTrue(Marker.readDominant(mine) == Marker.readDominant(theirs), "frame \(index): transition differs",
+                              file: file, line: line)
+                XCTAssertGreaterThan(Self.psnr(mine, theirs), 30, "frame \(index): transition drawn differently", file: file, line: line)
+            }
+        }
+        // The same samples went to the same encoder: sync is exactly what it is without --smart.
+        XCTAssertEqual(smart.output.audio.count, plain.output.audio.count, "audio length", file: file, line: line)
+        let difference = zip(smart.output.audio, plain.output.audio).map { abs($0 - $1) }.max() ?? 0
+        XCTAssertLessThan(difference, 1e-5, "audio differs from the run without --smart", file: file, line: line)
+        try assertCleanTimeline(smart, file: file, line: line)
+        try assertDecodesCleanly(smart.path, file: file, line: line)
+        return (smart, plain)
+    }
+
+    /// pts exactly 0, 1, 2 … in frames; dts strictly increasing and never after pts; the first frame at 0.
+    func assertCleanTimeline(_ run: Run, file: StaticString = #filePath, line: UInt = #line) throws {
+        let packets = try Self.videoPackets(run.path)
+        let rate = run.plan.canvas.frameRate
+        let frames = packets.list.map { $0.pts * Int64(packets.timeBase.numerator * rate.numerator) }
+        let tick = Int64(packets.timeBase.denominator * rate.denominator)
+        XCTAssertTrue(frames.allSatisfy { $0 % tick == 0 }, "a pts off the frame grid", file: file, line: line)
+        XCTAssertEqual(frames.map { $0 / tick }.sorted(), (0..<Int64(run.plan.totalFrames)).map { $0 }, "pts are not 0..<frames",
+                       file: file, line: line)
+        for (previous, next) in zip(packets.list, packets.list.dropFirst()) {
+            XCTAssertLessThan(previous.dts, next.dts, "dts must strictly increase", file: file, line: line)
+        }
+        XCTAssertTrue(packets.list.allSatisfy { $0.dts <= $0.pts }, "a frame decodes after it shows", file: file, line: line)
+        let stream = try FFprobe.streams(run.path).first { $0["codec_type"] as? String == "video" }
+        XCTAssertEqual(stream?["nb_read_frames"] as? String, "\(run.plan.totalFrames)", file: file, line: line)
+        let start = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=start_time",
+                                             "-of", "csv=p=0", run.path]).standardOutput
+        XCTAssertEqual(Double(start.trimmingCharacters(in: .whitespacesAndNewlines)), 0, "first frame not at 0", file: file, line: line)
+    }
+
+    /// No decoder complaint from FFmpeg, nor from GStreamer's qtdemux ! h264parse ! avdec_h264.
+    func assertDecodesCleanly(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let ffmpeg = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+        XCTAssertEqual(ffmpeg.status, 0, file: file, line: line)
+        XCTAssertEqual(ffmpeg.standardError, "", "FFmpeg decode errors", file: file, line: line)
+        let gstreamer = try Tool.run("gst-launch-1.0", ["filesrc", "location=\(path)", "!", "qtdemux", "!", "h264parse", "!",
+                                                        "avdec_h264", "!", "fakesink"],
+                                     environment: ["GST_DEBUG": "2", "GST_DEBUG_NO_COLOR": "1"])
+        XCTAssertEqual(gstreamer.status, 0, gstreamer.standardError, file: file, line: line)
+        // What GStreamer says of every MP4 FFmpeg writes (boxes it doesn't know, no fragments) is not about the stream.
+        let benign = ["unknown QuickTime node type", "failed to find fragment defaults", "pad not activated yet"]
+        let complaints = (gstreamer.standardError + gstreamer.standardOutput).split(separator: "\n")
+            .filter { ($0.contains(" WARN ") || $0.contains(" ERROR ")) && !benign.contains(where: $0.contains) }
+        XCTAssertEqual(complaints, [], "GStreamer warnings or errors", file: file, line: line)
+    }
+
+    /// Output video packets whose payload is byte for byte some source packet's.
+    func identicalPackets(_ output: String, sources: [String]) throws -> Int {
+        var known = Set<[UInt8]>()
+        for source in sources { for packet in try Self.videoPackets(source).list { known.insert(packet.bytes) } }
+        return try Self.videoPackets(output).list.filter { known.contains($0.bytes) }.count
+    }
+
+    // MARK: Cut
+
+    func testCutCopiesEveryGOPByteForByteWithTheSameFramesAndSound() throws {
+        let paths = try [phoneClip(0, frames: 60), phoneClip(1, frames: 90), phoneClip(2, frames: 60)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths)
+        XCTAssertEqual(smart.report.framesCopied, 210)
+        XCTAssertEqual(smart.report.smart?.map(\.framesReencoded), [0, 0, 0])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 210, "every packet is a source packet")
+        XCTAssertTrue(smart.report.summary.contains("smart: 210 of 210 frames copied (100.0 %)"), smart.report.summary)
+    }
+
+    func testCutReencodesOnlyTheGOPATrimPointFallsIn() throws {
+        // In at 0.5 s: frames 15-29 of the first GOP are re-encoded, the rest copied.
+        let paths = try [phoneClip(0, frames: 60), phoneClip(1, frames: 90)]
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        settings.smart = true
+        let (clips, _) = Prober.probeAll([ClipEntry(path: paths[0]), ClipEntry(path: paths[1], inPoint: 0.5)])
+        let plan = try Plan(clips: clips, settings: settings)
+        let path = store.outputPath()
+        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        XCTAssertEqual(report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertEqual(report.smart?.map(\.framesReencoded), [0, 15])
+        let output = try DecodedOutput(path: path)
+        XCTAssertEqual(output.pictures.count, 135)
+        for (index, picture) in output.pictures.enumerated() {
+            let expected = index < 60 ? (0, index) : (1, index - 60 + 15)
+            let read = Marker.read(picture)
+            XCTAssertTrue(read.map { $0 == expected } ?? false, "frame \(index): expected \(expected), read \(String(describing: read))")
+        }
+        try assertDecodesCleanly(path)
+        // The frames re-encoded only to close the GOP keep the source's quality.
+        let source = try DecodedOutput(path: paths[1])
+        for frame in 15..<30 {
+            XCTAssertGreaterThanOrEqual(Self.psnr(output.pictures[60 + frame - 15], source.pictures[frame]), 40, "frame \(frame)")
+        }
+    }
+
+    // MARK: Transitions
+
+    func testFadeReencodesOnlyTheGOPsItTouchesAtTheSourcesQuality() throws {
+        let paths = try [phoneClip(0, frames: 90), phoneClip(1, frames: 90), phoneClip(2, frames: 90)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        // 15-frame fades: the last GOP of clip 0, the first and last of clip 1, the first of clip 2 are touched.
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 30, 60])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 150)
+        // Own frames re-encoded only to close a GOP: at least 40 dB against the source's own decode.
+        let sources = try paths.map { try DecodedOutput(path: $0) }
+        var worst = Double.infinity
+        for clip in smart.plan.clips {
+            let own = clip.index == 0 ? 0..<75 : clip.index == 1 ? 15..<75 : 15..<90
+            for position in own { worst = min(worst, Self.psnr(smart.output.pictures[clip.startFrame + position], sources[clip.index].pictures[position])) }
+        }
+        XCTAssertGreaterThanOrEqual(worst, 40, "closing GOPs below 40 dB")
+    }
+
+    func testSlideDecodesWithTheSameFramesAndSound() throws {
+        let paths = try [phoneClip(0, frames: 90), phoneClip(1, frames: 90)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .slideLeft
+            $0.transitionDuration = 0.3
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+    }
+
+    func testFreezeCopiesAllButTheGOPsWhosePicturesAreHeld() throws {
+        let paths = try [phoneClip(0, frames: 90), phoneClip(1, frames: 90)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+            $0.mode = .freeze
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertEqual(smart.report.frames, 195)
+    }
+
+    // MARK: Mixed inputs
+
+    func testTwoDevicesWithConflictingParameterSetsStillDecodeCleanly() throws {
+        let paths = try [phoneClip(0, frames: 60), phoneClip(1, frames: 60, device: .camera), phoneClip(2, frames: 60)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths)
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips.map(\.framesCopied), [60, 0, 60])
+        XCTAssertTrue(clips[1].reason?.contains("SPS id 0") ?? false, clips[1].reason ?? "no reason")
+        let json = try JSONSerialization.jsonObject(with: smart.report.json(plan: smart.plan, settings: StitchSettings())) as? [String: Any]
+        let reported = (json?["smart"] as? [String: Any])?["clips"] as? [[String: Any]]
+        XCTAssertEqual(reported?.map { $0["framesCopied"] as? Int }, [60, 0, 60])
+    }
+
+    func testOnlyTheClipsThatQualifyAreCopied() throws {
+        // Segue's own marker clip is untagged SD (its colours can't be assumed BT.709): re-encoded.
+        let own = try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60))
+        let paths = try [phoneClip(0, frames: 60), own, phoneClip(2, frames: 60)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths)
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips.map(\.framesCopied), [60, 0, 60])
+        XCTAssertTrue(clips[1].reason?.contains("colours") ?? false, clips[1].reason ?? "no reason")
+    }
+
+    func testWithoutSmartNothingIsCopied() throws {
+        let run = try stitch([phoneClip(0, frames: 60)], smart: false)
+        XCTAssertNil(run.report.smart)
+        XCTAssertEqual(try identicalPackets(run.path, sources: [phoneClip(0, frames: 60)]), 0)
+    }
+
+    func testManifestAndOptionsCarrySmart() throws {
+        var flags = OutputOptions()
+        flags.smart = true
+        XCTAssertTrue(StitchSettings(options: flags.overriding(nil)).smart)
+        XCTAssertFalse(StitchSettings(options: OutputOptions()).smart)
+        let (_, output) = try Manifest.parse(Data(#"{"clips": ["a.mp4"], "output": {"smart": true}}"#.utf8), relativeTo: "/")
+        XCTAssertEqual(output?.smart, true)
+        XCTAssertThrowsError(try Manifest.parse(Data(#"{"clips": ["a.mp4"], "output": {"smart": 1}}"#.utf8), relativeTo: "/"))
+    }
+
+    // MARK: Helpers
+
+    struct VideoPackets {
+        var timeBase: Rational
+        var list: [(pts: Int64, dts: Int64, bytes: [UInt8])]
+    }
+
+    static func videoPackets(_ path: String) throws -> VideoPackets {
+        let demuxer = try Demuxer(url: path)
+        let index = try XCTUnwrap(demuxer.bestStream(.video))
+        let packet = Packet()
+        var list: [(pts: Int64, dts: Int64, bytes: [UInt8])] = []
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == index else { continue }
+            list.append((packet.pts ?? .min, packet.dts ?? .min, packet.bytes))
+        }
+        return VideoPackets(timeBase: demuxer.streams[index].timeBase, list: list)
+    }
+
+    /// Luma PSNR in dB (infinite for identical pictures).
+    static func psnr(_ a: PlaneImage, _ b: PlaneImage) -> Double {
+        guard a.width == b.width, a.height == b.height else { return 0 }
+        var sum = 0.0
+        for (x, y) in zip(a.bytes, b.bytes) { sum += Double((Int(x) - Int(y)) * (Int(x) - Int(y))) }
+        let mse = sum / Double(a.bytes.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+}
+
+/// Runs a command-line tool from PATH, capturing its output.
+enum Tool {
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> SegueTool.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+                                standardError: String(decoding: errData, as: UTF8.self))
+    }
+}
