@@ -13,6 +13,8 @@ final class SmartTests: XCTestCase {
     /// How a "device" encodes: two devices write different SPS and PPS under the same id 0.
     enum Device: String {
         case phone, camera
+        /// Open GOPs: after the first IDR every keyframe is a recovery point whose leading B-frames refer back.
+        case openGOP = "open-gop"
 
         var arguments: [String] {
             switch self {
@@ -22,6 +24,9 @@ final class SmartTests: XCTestCase {
             case .camera:
                 return ["-profile:v", "main", "-preset", "faster", "-crf", "20",
                         "-x264-params", "keyint=30:min-keyint=30:bframes=2:b-pyramid=none:scenecut=0:ref=1:weightp=0"]
+            case .openGOP:
+                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:scenecut=0:open-gop=1"]
             }
         }
     }
@@ -210,6 +215,19 @@ final class SmartTests: XCTestCase {
         }
         XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
         XCTAssertEqual(smart.report.frames, 195)
+    }
+
+    func testOpenGOPClipsAreCopiedOnlyFromTheirIDRAndNeverCorrupted() throws {
+        let paths = try [phoneClip(0, frames: 90, device: .openGOP), phoneClip(1, frames: 90, device: .openGOP)]
+        // A cut keeps each clip whole: copied from its one IDR to its end.
+        let (cut, _) = try assertSameAsWithoutSmart(paths)
+        XCTAssertEqual(cut.report.smart?.map(\.framesCopied), [90, 90])
+        // A fade touches each clip's only IDR-to-IDR run: both are re-encoded, still right.
+        let (fade, _) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(fade.report.smart?.map(\.framesCopied), [0, 0])
     }
 
     // MARK: Mixed inputs
