@@ -180,3 +180,16 @@ final class FixtureStore: @unchecked Sendable {
         return path
     }
 }
+
+extension FixtureStore {
+    /// Probes, plans and stitches `entries` into a fresh output (no bad input, no temporary file left).
+    func stitch(_ entries: [ClipEntry], settings: StitchSettings) throws -> (plan: Plan, report: StitchReport, path: String) {
+        let (clips, bad) = Prober.probeAll(entries)
+        XCTAssertEqual(bad, [])
+        let plan = try Plan(clips: clips, settings: settings)
+        let path = outputPath()
+        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: path)), "temporary file left behind")
+        return (plan, report, path)
+    }
+}

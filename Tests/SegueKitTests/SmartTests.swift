@@ -55,11 +55,7 @@ final class SmartTests: XCTestCase {
         settings.crf = 12
         settings.smart = smart
         configure(&settings)
-        let (clips, bad) = Prober.probeAll(paths.map { ClipEntry(path: $0) })
-        XCTAssertEqual(bad, [])
-        let plan = try Plan(clips: clips, settings: settings)
-        let path = store.outputPath()
-        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
         return Run(plan: plan, report: report, path: path, output: try DecodedOutput(path: path))
     }
 
@@ -155,10 +151,8 @@ final class SmartTests: XCTestCase {
         var settings = StitchSettings()
         settings.preset = "ultrafast"
         settings.smart = true
-        let (clips, _) = Prober.probeAll([ClipEntry(path: paths[0]), ClipEntry(path: paths[1], inPoint: 0.5)])
-        let plan = try Plan(clips: clips, settings: settings)
-        let path = store.outputPath()
-        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        let (_, report, path) = try store.stitch([ClipEntry(path: paths[0]), ClipEntry(path: paths[1], inPoint: 0.5)],
+                                                 settings: settings)
         XCTAssertEqual(report.smart?.map(\.framesCopied), [60, 60])
         XCTAssertEqual(report.smart?.map(\.framesReencoded), [0, 15])
         let output = try DecodedOutput(path: path)

@@ -20,12 +20,7 @@ final class StitchTests: XCTestCase {
         settings.preset = "ultrafast"
         settings.crf = 12
         configure(&settings)
-        let (clips, bad) = Prober.probeAll(paths.map { ClipEntry(path: $0) })
-        XCTAssertEqual(bad, [])
-        let plan = try Plan(clips: clips, settings: settings)
-        let path = store.outputPath()
-        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: path)), "temporary file left behind")
+        let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
         return (plan, report, try DecodedOutput(path: path))
     }
 

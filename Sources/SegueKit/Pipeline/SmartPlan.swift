@@ -78,7 +78,8 @@ struct SmartPlan: Sendable {
     /// decoding times run this many frames behind the frame numbers.
     var reorderDelay: Int
     let plan: Plan
-    let crf: Int
+    /// The CRF the user chose, for frames of clips that are not copied.
+    let chosenCRF: Int
 
     var copiedFrames: Int { clips.reduce(0) { $0 + $1.copiedFrames } }
 
@@ -87,7 +88,7 @@ struct SmartPlan: Sendable {
     /// GOPs match the copied ones; else the chosen CRF.
     func crf(atFrame frame: Int) -> Int {
         let near = plan.clips.filter { frame >= $0.startFrame - 1 && frame <= $0.startFrame + $0.frameCount }
-        return near.compactMap { clips[$0.index].copy != nil ? clips[$0.index].crf : nil }.min() ?? crf
+        return near.compactMap { clips[$0.index].copy != nil ? clips[$0.index].crf : nil }.min() ?? chosenCRF
     }
 
     /// Scans every clip that could be copied and decides what is copied.
@@ -95,7 +96,7 @@ struct SmartPlan: Sendable {
     init(plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
-        crf = settings.crf
+        chosenCRF = settings.crf
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
         for clip in plan.clips {

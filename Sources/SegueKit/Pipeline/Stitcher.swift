@@ -131,17 +131,16 @@ public final class Stitcher {
             let before = index > 0 ? plan.joins[index - 1].frameCount : 0
             let after = index < plan.joins.count ? plan.joins[index].frameCount : 0
             for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
-                if let copyPlan = current.copyPlan, copyPlan.isCopied(position) {
-                    let copied = try current.nextCopiedPacket()
-                    var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
-                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
-                    try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
-                    continue
-                }
-                let picture = try current.nextPicture()
+                // With --smart, a copied frame comes as its source packet instead of a picture.
+                let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
+                let picture = copied == nil ? try current.nextPicture() : nil
                 var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
                 strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
-                try clock.emit(picture, sound, clipIndex: index)
+                if let copied {
+                    try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
+                } else if let picture {
+                    try clock.emit(picture, sound, clipIndex: index)
+                }
             }
             guard index + 1 < clips.count else {
                 warnings += notes(on: current)
