@@ -253,6 +253,19 @@ final class SmartTests: XCTestCase {
         XCTAssertEqual(try identicalPackets(run.path, sources: [phoneClip(0, frames: 60)]), 0)
     }
 
+    func testCommandLineFlagCopiesAndSaysHowMuchInTheSummaryAndReport() throws {
+        let paths = try [phoneClip(0, frames: 60), phoneClip(2, frames: 60)]
+        let output = store.outputPath(), report = store.outputPath("smart-report") + ".json"
+        let result = try SegueTool.run(["stitch"] + paths + ["-o", output, "--smart", "--report", report])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertTrue(result.standardError.contains("smart: 120 of 120 frames copied (100.0 %)"), result.standardError)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let smart = json?["smart"] as? [String: Any]
+        XCTAssertEqual(smart?["framesCopied"] as? Int, 120)
+        XCTAssertEqual(smart?["framesReencoded"] as? Int, 0)
+        XCTAssertEqual((smart?["clips"] as? [[String: Any]])?.count, 2)
+    }
+
     func testManifestAndOptionsCarrySmart() throws {
         var flags = OutputOptions()
         flags.smart = true
