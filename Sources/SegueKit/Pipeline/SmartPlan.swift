@@ -15,8 +15,6 @@ struct ClipCopyPlan: Sendable {
     let origin: Int64
     let timeBase: Rational
     let frameRate: Rational
-    /// Bytes of each NAL unit's length prefix.
-    let lengthSize: Int
     /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
     let gops: [GOP]
 
@@ -221,14 +219,14 @@ struct ClipScan {
         guard coding.bitsPerSample <= 8, !coding.fullRange, record.chromaFormat == 1, record.lumaBitDepth == 8 else {
             throw ClipScan.unfit("it is not 8-bit 4:2:0 limited range")
         }
-        // 1: BT.709, 2: unspecified (taken as BT.709 only for HD sizes).
+        // 1: BT.709, 2: unspecified (taken as BT.709 only for HD sizes, as the colour conversion does).
         let tags = [coding.colourPrimaries, coding.transfer, coding.matrix]
-        guard tags.allSatisfy({ $0 == 1 || $0 == 2 }), tags.contains(1) || canvas.height >= 720 else {
+        guard tags.allSatisfy({ $0 == 1 || $0 == 2 }), tags.contains(1) || clip.info.codedHeight >= 720 else {
             throw ClipScan.unfit("its colours are not SDR BT.709 (nor untagged HD)")
         }
         self.record = record
         grid = ClipCopyPlan(origin: (stream.startTime ?? 0) + stream.timeBase.ticks(seconds: clip.info.inPoint),
-                            timeBase: stream.timeBase, frameRate: canvas.frameRate, lengthSize: 4, gops: [])
+                            timeBase: stream.timeBase, frameRate: canvas.frameRate, gops: [])
         for unit in record.sequenceParameterSets { if let id = H264.parameterSetID(unit) { sequenceSets[id] = unit } }
         for unit in record.pictureParameterSets { if let id = H264.parameterSetID(unit) { pictureSets[id] = unit } }
 
@@ -312,7 +310,6 @@ struct ClipScan {
         gops.sort { $0.frames.lowerBound < $1.frames.lowerBound }
         var clean: [ClipCopyPlan.GOP] = []
         for gop in gops where clean.last.map({ $0.frames.upperBound <= gop.frames.lowerBound }) ?? true { clean.append(gop) }
-        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate,
-                            lengthSize: grid.lengthSize, gops: clean)
+        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, gops: clean)
     }
 }
