@@ -219,9 +219,9 @@ struct ClipScan {
         guard coding.bitsPerSample <= 8, !coding.fullRange, record.chromaFormat == 1, record.lumaBitDepth == 8 else {
             throw ClipScan.unfit("it is not 8-bit 4:2:0 limited range")
         }
-        // 1: BT.709, 2: unspecified (taken as BT.709 only for HD sizes, as the colour conversion does).
+        // Each tag BT.709 (1), or unspecified (2) at an HD size, where the colour conversion takes it as BT.709 too.
         let tags = [coding.colourPrimaries, coding.transfer, coding.matrix]
-        guard tags.allSatisfy({ $0 == 1 || $0 == 2 }), tags.contains(1) || clip.info.codedHeight >= 720 else {
+        guard tags.allSatisfy({ $0 == 1 || ($0 == 2 && clip.info.codedHeight >= 720) }) else {
             throw ClipScan.unfit("its colours are not SDR BT.709 (nor untagged HD)")
         }
         self.record = record
