@@ -125,6 +125,9 @@ final class EncodingSink {
         try encoder.sendEndOfStream()
         try drain(encoder, to: videoStream)
         videoEncoder = nil
+        // The next stretch's encoder allocates its buffers afresh: give these back
+        // first, so the peak stays that of one encoder.
+        LibAV.trimHeap()
     }
 
     /// Encodes planar-float audio whose pts counts samples.

@@ -53,6 +53,7 @@ public final class Stitcher {
         let smart: SmartPlan?
         do {
             smart = settings.smart ? try smartPlan() : nil
+            if smart != nil { LibAV.trimHeap() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                       chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
