@@ -22,6 +22,11 @@ struct StreamInfo {
     var averageFrameRate = Rational(0, 1)
     var realFrameRate = Rational(0, 1)
     var pixelFormatName = ""
+    var colour = ColourInfo()
+    var fieldOrder = FieldOrder.unknown
+    /// The Dolby Vision profile its configuration record names (8 for iPhone
+    /// HLG-compatible clips), nil for none.
+    var dolbyVisionProfile: Int?
 
     // Audio
     var sampleRate = 0
@@ -131,6 +136,11 @@ final class Demuxer {
             info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
             info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
             if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
+            info.colour = ColourInfo(space: parameters.color_space, primaries: parameters.color_primaries,
+                                     transfer: parameters.color_trc, range: parameters.color_range, pixelFormat: parameters.format)
+            info.fieldOrder = FieldOrder(parameters.field_order)
+            let profile = cffmpeg_stream_dovi_profile(stream)
+            info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
         } else if kind == .audio {
             info.sampleRate = Int(parameters.sample_rate)
             info.channels = Int(parameters.ch_layout.nb_channels)

@@ -51,6 +51,9 @@ final class Frame {
         set { pointer.pointee.pts = newValue }
     }
 
+    /// How long the picture or block lasts in its stream's time base, 0 when unknown.
+    var duration: Int64 { max(0, pointer.pointee.pkt_duration) }
+
     var width: Int { Int(pointer.pointee.width) }
     var height: Int { Int(pointer.pointee.height) }
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }

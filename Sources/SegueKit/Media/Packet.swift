@@ -25,3 +25,26 @@ final class Packet {
 
     func unref() { av_packet_unref(pointer) }
 }
+
+extension Packet {
+    /// Presentation time in the stream's time base, nil when unknown.
+    var presentationTime: Int64? {
+        pointer.pointee.pts == LibAV.noTimestamp ? nil : pointer.pointee.pts
+    }
+
+    /// Decoding time in the stream's time base, nil when unknown.
+    var decodingTime: Int64? {
+        pointer.pointee.dts == LibAV.noTimestamp ? nil : pointer.pointee.dts
+    }
+
+    /// A new packet that takes over this one's data (`av_packet_move_ref`),
+    /// leaving this one blank for the next read.
+    func takeOver() -> Packet {
+        let moved = Packet()
+        av_packet_move_ref(moved.pointer, pointer)
+        return moved
+    }
+
+    /// Bytes of payload, for bounding queues.
+    var size: Int { Int(pointer.pointee.size) }
+}

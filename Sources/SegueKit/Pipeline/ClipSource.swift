@@ -24,20 +24,35 @@ final class ClipSource {
     private let audioTimeBase: Rational
     private var audioEndPTS: Int64 = 0
 
-    /// Pictures ready to deliver. A handful at most, so removing from the front
-    /// is cheap, and a delivered picture is released at once (each holds a
-    /// decoder buffer that can't be reused until it is).
+    /// Pictures taken from the graph ahead of need (priming, a peek): a
+    /// handful at most. Every other picture is pulled from the graph only when
+    /// the stitcher asks for it, so nothing piles up however long a picture is
+    /// held (a still under music, a screen recording's pauses).
     private var pictures: [Frame] = []
+    /// Packets read while looking for the other stream's: compressed, so a
+    /// long stretch of one stream costs little while the other is searched.
+    private var videoPackets = PacketQueue()
+    private var audioPackets = PacketQueue()
     private var samples: [[Float]] = [[], []]
     private var sampleHead = 0
     /// Samples replaced by silence before they were decoded (see `nextSamples`).
     private var samplesOwed = 0
+    /// The demuxer has nothing more (end of file, or a damaged stretch ending it).
     private var endOfInput = false
+    /// No more pictures go into the video graph; the graph returns what it holds.
+    private var videoFed = false
+    /// The video graph has returned its last picture.
+    private var videoDone = false
+    private var audioFed = false
     private var lastPicture: Frame?
+    /// Pictures delivered so far.
+    private var delivered = 0
 
     private let strict: Bool
     /// Clip time of the latest picture decoded, in seconds.
     private var lastPictureTime = -Double.infinity
+    /// Where the latest picture decoded ends, in the decoder's time base from time 0.
+    private var pictureEndPTS: Int64?
     private(set) var picturesRepeated = 0
     private(set) var samplesPadded = 0
 
@@ -72,28 +87,30 @@ final class ClipSource {
             audioDecoder = nil
             audioTimeBase = Rational(1, canvas.sampleRate)
             audioOrigin = 0
+            audioFed = true
         }
     }
 
     /// Decodes until `count` pictures are ready (or the clip ends), so the
     /// first frames of the next clip are waiting before the join.
     func prime(pictures count: Int) throws {
-        while pictures.count < count, !endOfInput { try pump() }
+        while pictures.count < count, let picture = try producePicture() { pictures.append(picture) }
     }
 
-    /// The next canvas picture. Past the clip's decodable end the last picture
-    /// is held, so the clip keeps its planned length.
+    /// The next canvas picture. Past the clip's last picture that picture is
+    /// held (a reference, not a copy), so the clip keeps its planned length.
     func nextPicture() throws -> Frame {
-        while pictures.isEmpty, !endOfInput { try pump() }
-        if !pictures.isEmpty {
-            let picture = pictures.removeFirst()
-            lastPicture = picture.clone()
-            return picture
+        let next = pictures.isEmpty ? try producePicture() : pictures.removeFirst()
+        delivered += 1
+        if let next {
+            lastPicture = next.clone()
+            return next
         }
         guard let lastPicture else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
         }
-        picturesRepeated += 1
+        // Holding the picture under sound that runs on is the plan, not a shortfall.
+        if Double(delivered) <= pictureSeconds * canvas.frameRate.value + 1 { picturesRepeated += 1 }
         return lastPicture.clone()
     }
 
@@ -105,8 +122,8 @@ final class ClipSource {
 
     /// The next picture, left in place for `nextPicture`.
     func peekPicture() throws -> Frame {
-        while pictures.isEmpty, !endOfInput { try pump() }
-        guard let next = pictures.first else {
+        if pictures.isEmpty, let picture = try producePicture() { pictures.append(picture) }
+        guard let next = pictures.first ?? lastPicture else {
             throw SegueError.stitchFailed("\(clip.info.path): no picture could be decoded")
         }
         return next.clone()
@@ -114,12 +131,10 @@ final class ClipSource {
 
     /// Exactly `count` samples per channel of the clip's audio, silence where it has none.
     func nextSamples(_ count: Int) throws -> [[Float]] {
-        // Bound how far video may run ahead while looking for audio, so a badly
-        // interleaved file can't fill memory with pictures.
-        let pictureLimit = max(30, Int(canvas.frameRate.value * 2))
-        while samples[0].count - sampleHead < count + samplesOwed, !endOfInput, audioDecoder != nil,
-              pictures.count < pictureLimit {
-            try pump()
+        // Bound how much video may be read ahead while looking for audio, so a
+        // badly interleaved file (or sound starting late) can't fill memory.
+        while samples[0].count - sampleHead < count + samplesOwed, !audioFed, !videoPackets.isFull {
+            try feedAudio()
         }
         // Audio that arrives after silence stood in for it is dropped, so it can't fall behind.
         let skipped = min(samplesOwed, samples[0].count - sampleHead)
@@ -134,17 +149,22 @@ final class ClipSource {
         }
         if available < count {
             samplesPadded += count - available
-            if !endOfInput { samplesOwed += count - available }
+            if !audioFed { samplesOwed += count - available }
             for channel in chunk.indices { chunk[channel].append(contentsOf: repeatElement(0, count: count - available)) }
         }
         return chunk
     }
 
+    /// Seconds of picture the clip's own part of the file holds (from its in point).
+    private var pictureSeconds: Double {
+        min(clip.info.duration, clip.info.pictureDuration - clip.info.inPoint)
+    }
+
     /// Seconds of picture the clip promised but didn't deliver (damaged or
     /// truncated file); the last picture is held through them. Known at its end.
     var missingVideoSeconds: Double {
-        guard endOfInput, lastPictureTime.isFinite else { return 0 }
-        let shortfall = clip.info.duration - (lastPictureTime + 1 / clip.info.frameRate.value)
+        guard videoFed, lastPictureTime.isFinite else { return 0 }
+        let shortfall = pictureSeconds - (lastPictureTime + 1 / clip.info.frameRate.value)
         return shortfall > 1.5 / canvas.frameRate.value ? shortfall : 0
     }
 
@@ -157,73 +177,137 @@ final class ClipSource {
 
     // MARK: Decoding
 
-    /// One step: read one packet and push what it decodes through the graphs;
-    /// at end of file, flush decoders and graphs.
-    private func pump() throws {
-        do {
-            if try demuxer.read(into: packet) {
-                if packet.streamIndex == videoDecoder.streamIndex {
-                    try videoDecoder.send(packet)
-                    try drainVideo()
-                } else if let audioDecoder, packet.streamIndex == audioDecoder.streamIndex {
-                    try audioDecoder.send(packet)
-                    try drainAudio()
+    /// The next picture out of the video graph, feeding it one packet at a
+    /// time until it gives one; nil once it has given its last.
+    private func producePicture() throws -> Frame? {
+        while !videoDone {
+            if let videoGraph {
+                let picture = Frame()
+                switch try videoGraph.pull(into: picture) {
+                case .ready:
+                    // After fps the pts counts canvas frames from the clip's start.
+                    if picture.pts >= 0 && picture.pts < Int64(clip.frameCount) { return picture }
+                    continue
+                case .endOfStream:
+                    videoDone = true
+                    return nil
+                case .needsInput:
+                    break
                 }
-                return
             }
-        } catch let error as FFmpegError {
-            if strict {
-                throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
+            if videoFed {
+                // Fed and closed, yet silent: nothing was ever decoded.
+                if videoGraph == nil { videoDone = true }
+                continue
             }
-            // A damaged or truncated stretch of file ends the clip's media; the
-            // clip keeps its planned length (last picture held, silence).
+            try feedVideo()
         }
-        endOfInput = true
+        return nil
+    }
+
+    /// Sends one video packet to the decoder and its pictures into the graph;
+    /// at the end of the picture, flushes the decoder and closes the graph.
+    private func feedVideo() throws {
+        if let packet = try nextPacket(video: true) {
+            try videoDecoder.send(packet)
+            try decodeVideo()
+            // The probe measured where the picture ends: past it nothing more
+            // comes, so don't read on (through a long sound) to find that out.
+            if let pictureEndPTS,
+               Double(pictureEndPTS) * videoDecoder.timeBase.value >= pictureSeconds - 0.5 / clip.info.frameRate.value {
+                try finishVideo()
+            }
+            return
+        }
+        try finishVideo()
+    }
+
+    private func finishVideo() throws {
+        guard !videoFed else { return }
+        videoFed = true
+        videoPackets.removeAll()
         try videoDecoder.sendEndOfStream()
-        try drainVideo()
+        try decodeVideo()
         if strict && missingVideoSeconds > 0 {
             throw SegueError.stitchFailed("\(clip.info.path): video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
         }
         if let videoGraph {
-            let end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
+            // The graph stops where the picture does (or the clip, if sooner);
+            // the hold after it is ours, one reference, not hundreds of copies.
+            var end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
+            if let pictureEndPTS { end = min(end, pictureEndPTS) }
             try videoGraph.close(atPTS: end)
-            try drainVideoGraph()
-        }
-        if let audioDecoder {
-            try audioDecoder.sendEndOfStream()
-            try drainAudio()
-            if let audioGraph {
-                try audioGraph.close(atPTS: audioEndPTS)
-                try drainAudioGraph()
-            }
         }
     }
 
-    private func drainVideo() throws {
+    private func decodeVideo() throws {
         while try videoDecoder.receive(into: decoded) == .ready {
             if videoGraph == nil {
-                videoGraph = try FilterGraph(videoLike: decoded, timeBase: videoDecoder.timeBase, description: videoFilters())
+                let description = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour,
+                                                           interlacedPicture: decoded.isInterlaced)
+                videoGraph = try FilterGraph(videoLike: decoded, timeBase: videoDecoder.timeBase, description: description)
             }
             if decoded.pts != LibAV.noTimestamp {
                 decoded.pts -= videoOrigin
                 lastPictureTime = max(lastPictureTime, Double(decoded.pts) * videoDecoder.timeBase.value)
+                let length = decoded.duration > 0 ? decoded.duration
+                    : ClipSource.rescale(1, from: clip.info.frameRate.inverted, to: videoDecoder.timeBase)
+                pictureEndPTS = max(pictureEndPTS ?? .min, decoded.pts + length)
             }
             try videoGraph!.push(decoded)
-            try drainVideoGraph()
         }
     }
 
-    private func drainVideoGraph() throws {
-        guard let videoGraph else { return }
-        while true {
-            let picture = Frame()
-            guard try videoGraph.pull(into: picture) == .ready else { return }
-            // After fps the pts counts canvas frames from the clip's start.
-            if picture.pts >= 0 && picture.pts < Int64(clip.frameCount) { pictures.append(picture) }
+    /// Sends one audio packet to the decoder and its samples through the graph;
+    /// at the end of the sound, flushes both.
+    private func feedAudio() throws {
+        guard let audioDecoder else { return }
+        if let packet = try nextPacket(video: false) {
+            try audioDecoder.send(packet)
+            try decodeAudio()
+            return
+        }
+        audioFed = true
+        try audioDecoder.sendEndOfStream()
+        try decodeAudio()
+        if let audioGraph {
+            try audioGraph.close(atPTS: audioEndPTS)
+            try drainAudioGraph()
         }
     }
 
-    private func drainAudio() throws {
+    /// The next packet of the video (or audio) stream, from what was read
+    /// ahead or from the file; packets of the other stream read on the way are
+    /// kept for it. Nil at the end of the file, or of its readable part.
+    private func nextPacket(video: Bool) throws -> Packet? {
+        if let queued = video ? videoPackets.pop() : audioPackets.pop() { return queued }
+        while !endOfInput {
+            do {
+                guard try demuxer.read(into: packet) else { break }
+            } catch let error as FFmpegError {
+                if strict {
+                    throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
+                }
+                // A damaged or truncated stretch of file ends the clip's media; the
+                // clip keeps its planned length (last picture held, silence).
+                break
+            }
+            if packet.streamIndex == videoDecoder.streamIndex {
+                if video { return packet.takeOver() }
+                if !videoFed { videoPackets.push(packet.takeOver()) }
+            } else if let audioDecoder, packet.streamIndex == audioDecoder.streamIndex {
+                // Sound from well before the first picture is never heard: not kept, not decoded.
+                if let pts = packet.presentationTime,
+                   Double(pts - audioOrigin) * audioTimeBase.value < -1 { continue }
+                if !video { return packet.takeOver() }
+                if !audioFed { audioPackets.push(packet.takeOver()) }
+            }
+        }
+        endOfInput = true
+        return nil
+    }
+
+    private func decodeAudio() throws {
         guard let audioDecoder else { return }
         while try audioDecoder.receive(into: decoded) == .ready {
             if audioGraph == nil {
@@ -250,28 +334,6 @@ final class ClipSource {
 
     // MARK: Filter descriptions
 
-    private func videoFilters() -> String {
-        let rate = canvas.frameRate
-        let placement = clip.placement
-        var filters = ["fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0"]
-        switch clip.info.rotation {
-        case 90: filters.append("transpose=clock")
-        case 180: filters.append("hflip,vflip")
-        case 270: filters.append("transpose=cclock")
-        default: break
-        }
-        filters.append("scale=\(placement.scaledWidth):\(placement.scaledHeight):flags=bicubic")
-        filters.append("format=yuv420p")
-        if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
-            filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
-        }
-        if placement.scaledWidth > canvas.width || placement.scaledHeight > canvas.height {
-            filters.append("crop=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y)")
-        }
-        filters.append("setsar=1")
-        return filters.joined(separator: ",")
-    }
-
     private func audioFilters() -> String {
         // async + first_pts=0: silence where the audio starts late or has gaps,
         // trimmed where it starts early, so it stays locked to the pictures.
@@ -287,5 +349,39 @@ final class ClipSource {
         let numerator = Double(value) * Double(from.numerator) * Double(to.denominator)
         let denominator = Double(from.denominator) * Double(to.numerator)
         return Int64((numerator / denominator).rounded())
+    }
+}
+
+/// Packets of one stream read ahead of need, oldest first. Full at 32 MB or
+/// 2,000 packets: past that, the stream being looked for is given up on for now.
+private struct PacketQueue {
+    private var packets: [Packet] = []
+    private var head = 0
+    private var bytes = 0
+
+    var isEmpty: Bool { head == packets.count }
+    var isFull: Bool { bytes > 32 << 20 || packets.count - head > 2_000 }
+
+    mutating func push(_ packet: Packet) {
+        bytes += packet.size
+        packets.append(packet)
+    }
+
+    mutating func pop() -> Packet? {
+        guard head < packets.count else { return nil }
+        let packet = packets[head]
+        bytes -= packet.size
+        head += 1
+        if head > 256 && head * 2 > packets.count {
+            packets.removeFirst(head)
+            head = 0
+        }
+        return packet
+    }
+
+    mutating func removeAll() {
+        packets = []
+        head = 0
+        bytes = 0
     }
 }

@@ -47,11 +47,12 @@ final class EncodingSink {
             audioStream = -1
             audioFrameSize = 1024
         }
-        try muxer.writeHeader(options: ["movflags": "+faststart"])
+        try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
     /// Encodes a picture whose pts counts frames.
     func encode(picture: Frame) throws {
+        picture.tagAsBT709()
         try videoEncoder.send(picture)
         try drain(videoEncoder, to: videoStream)
     }

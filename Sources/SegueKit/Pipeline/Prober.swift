@@ -90,28 +90,32 @@ public enum Prober {
         // A header can promise what the file no longer holds: one picture must decode.
         if !decodesAPicture(demuxer, decoder) { return bad("no picture could be decoded (file damaged or truncated?)") }
 
-        var duration = video.duration ?? 0
-        if duration <= 0, let total = demuxer.duration {
-            let start = video.startTime.map { Double($0) * video.timeBase.value } ?? 0
-            duration = total - max(0, start)
+        let audioIndex = demuxer.bestStream(.audio).flatMap { demuxer.streams[$0].kind == .audio ? $0 : nil }
+        guard let length = measureLength(demuxer, video: video, audio: audioIndex.map { demuxer.streams[$0] },
+                                         readPath: readPath, access: access) else {
+            return bad("video duration unknown (damaged or still image?)")
         }
-        guard duration > 0 else { return bad("video duration unknown (damaged or still image?)") }
 
         var rate = video.averageFrameRate
         if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
         if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
 
         var audio: ClipInfo.AudioInfo?
-        if let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+        if let audioIndex {
             let stream = demuxer.streams[audioIndex]
             audio = ClipInfo.AudioInfo(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels)
         }
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
-            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced, pixelFormat: video.pixelFormatName,
-            duration: duration, audio: audio)
+            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced.snappedToStandard, pixelFormat: video.pixelFormatName,
+            duration: length.clip, audio: audio)
         info.readPath = readPath
+        info.pictureDuration = length.picture
+        info.soundDuration = length.sound
+        info.colour = video.colour
+        info.fieldOrder = video.fieldOrder
+        info.dolbyVisionProfile = video.dolbyVisionProfile
         let base = video.realFrameRate
         info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
             && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
@@ -120,6 +124,73 @@ public enum Prober {
 }
 
 extension Prober {
+    /// How long a clip lasts: as long as its picture, or as long as its sound
+    /// when that runs on more than `holdThreshold` past the last picture (the
+    /// picture is then held). Subtitle, data and timecode streams and the
+    /// container's claimed duration play no part, except as the last resort
+    /// for a file whose picture can't be measured at all.
+    /// Durations the streams don't state (Matroska, WebM) are measured by
+    /// reading packets, without decoding.
+    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?, readPath: String,
+                              access: InputAccess) -> (clip: Double, picture: Double, sound: Double?)? {
+        let videoStart = Double(video.startTime ?? 0) * video.timeBase.value
+        var videoEnd = video.duration.map { videoStart + $0 }
+        var audioEnd = audio.flatMap { stream in stream.duration.map { Double(stream.startTime ?? 0) * stream.timeBase.value + $0 } }
+        if videoEnd == nil || (audio != nil && audioEnd == nil) {
+            let ends = streamEnds(readPath, streams: [video] + (audio.map { [$0] } ?? []),
+                                  containerDuration: demuxer.duration, access: access)
+            videoEnd = videoEnd ?? ends[video.index]
+            if let audio { audioEnd = audioEnd ?? ends[audio.index] }
+        }
+        var picture = (videoEnd ?? 0) - videoStart
+        if picture <= 0, let total = demuxer.duration {
+            picture = total - max(0, videoStart) // a file whose packets say nothing: trust its header
+        }
+        guard picture > 0 else { return nil }
+        let sound = audioEnd.map { $0 - videoStart }
+        if let sound, sound > picture + holdThreshold { return (sound, picture, sound) }
+        return (picture, picture, sound)
+    }
+
+    /// Sound running on for more than this many seconds past the last picture holds the picture under it.
+    static let holdThreshold = 1.0
+
+    /// The end (seconds, the streams' own clock) of each stream in `streams`,
+    /// from the last packets: each packet's pts plus its duration. Reads only
+    /// the last half minute when the container says how long it is and can seek.
+    static func streamEnds(_ readPath: String, streams: [StreamInfo], containerDuration: Double?,
+                           access: InputAccess) -> [Int: Double] {
+        func scan(from seconds: Double?) -> [Int: Double] {
+            guard let demuxer = try? access.openDemuxer(readPath) else { return [:] }
+            if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return [:] } }
+            var ends: [Int: Int64] = [:]
+            var typical: [Int: Int64] = [:]
+            let packet = Packet()
+            while (try? demuxer.read(into: packet)) == true {
+                guard let stream = streams.first(where: { $0.index == packet.streamIndex }),
+                      let pts = packet.presentationTime else { continue }
+                if packet.duration > 0 { typical[stream.index] = packet.duration }
+                let end = pts + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
+                ends[stream.index] = max(ends[stream.index] ?? .min, end)
+            }
+            var seconds: [Int: Double] = [:]
+            for stream in streams {
+                guard var end = ends[stream.index] else { continue }
+                if typical[stream.index] == nil, stream.kind == .video, stream.realFrameRate.isValid {
+                    // No packet said how long it lasts: one frame at the stream's rate.
+                    end += Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded())
+                }
+                seconds[stream.index] = Double(end) * stream.timeBase.value
+            }
+            return seconds
+        }
+        if let containerDuration, containerDuration > 60 {
+            let tail = scan(from: containerDuration - 30)
+            if streams.allSatisfy({ tail[$0.index] != nil }) { return tail }
+        }
+        return scan(from: nil)
+    }
+
     /// Whether the first picture of the stream decodes, reading a bounded amount.
     static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder) -> Bool {
         let packet = Packet()
