@@ -209,8 +209,7 @@ final class ClipSource {
     /// at the end of the picture, flushes the decoder and closes the graph.
     private func feedVideo() throws {
         if let packet = try nextPacket(video: true) {
-            try videoDecoder.send(packet)
-            try decodeVideo()
+            guard try survives({ try videoDecoder.send(packet); try decodeVideo() }) else { return try finishVideo() }
             // The probe measured where the picture ends: past it nothing more
             // comes, so don't read on (through a long sound) to find that out.
             if let pictureEndPTS,
@@ -226,8 +225,7 @@ final class ClipSource {
         guard !videoFed else { return }
         videoFed = true
         videoPackets.removeAll()
-        try videoDecoder.sendEndOfStream()
-        try decodeVideo()
+        _ = try survives { try videoDecoder.sendEndOfStream(); try decodeVideo() }
         if strict && missingVideoSeconds > 0 {
             throw SegueError.stitchFailed("\(clip.info.path): video ends \(Plan.seconds(missingVideoSeconds)) before its stated duration; stopped because of --strict")
         }
@@ -263,13 +261,11 @@ final class ClipSource {
     private func feedAudio() throws {
         guard let audioDecoder else { return }
         if let packet = try nextPacket(video: false) {
-            try audioDecoder.send(packet)
-            try decodeAudio()
-            return
+            if try survives({ try audioDecoder.send(packet); try decodeAudio() }) { return }
         }
         audioFed = true
-        try audioDecoder.sendEndOfStream()
-        try decodeAudio()
+        audioPackets.removeAll()
+        _ = try survives { try audioDecoder.sendEndOfStream(); try decodeAudio() }
         if let audioGraph {
             try audioGraph.close(atPTS: audioEndPTS)
             try drainAudioGraph()
@@ -282,16 +278,8 @@ final class ClipSource {
     private func nextPacket(video: Bool) throws -> Packet? {
         if let queued = video ? videoPackets.pop() : audioPackets.pop() { return queued }
         while !endOfInput {
-            do {
-                guard try demuxer.read(into: packet) else { break }
-            } catch let error as FFmpegError {
-                if strict {
-                    throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
-                }
-                // A damaged or truncated stretch of file ends the clip's media; the
-                // clip keeps its planned length (last picture held, silence).
-                break
-            }
+            var more = false
+            guard try survives({ more = try demuxer.read(into: packet) }), more else { break }
             if packet.streamIndex == videoDecoder.streamIndex {
                 if video { return packet.takeOver() }
                 if !videoFed { videoPackets.push(packet.takeOver()) }
@@ -305,6 +293,22 @@ final class ClipSource {
         }
         endOfInput = true
         return nil
+    }
+
+    /// Runs one read or decode step; false when damage ended the stream there.
+    /// A damaged or truncated stretch of file ends the clip's media, and the
+    /// clip keeps its planned length (last picture held, silence); with
+    /// --strict it ends the stitch instead.
+    private func survives(_ step: () throws -> Void) throws -> Bool {
+        do {
+            try step()
+            return true
+        } catch let error as FFmpegError {
+            if strict {
+                throw SegueError.stitchFailed("\(clip.info.path): damaged media (\(error.message)); stopped because of --strict")
+            }
+            return false
+        }
     }
 
     private func decodeAudio() throws {

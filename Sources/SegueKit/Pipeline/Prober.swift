@@ -96,7 +96,12 @@ public enum Prober {
             return bad("video duration unknown (damaged or still image?)")
         }
 
-        var rate = video.averageFrameRate
+        let base = video.realFrameRate
+        let variable = base.isValid && video.averageFrameRate.isValid
+            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        // A variable rate's average can be anything (a screen recording that
+        // pauses averages 2 fps); its base rate is the one it was recorded at.
+        var rate = variable && base.value <= 120 ? base : video.averageFrameRate
         if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
         if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
 
@@ -116,9 +121,7 @@ public enum Prober {
         info.colour = video.colour
         info.fieldOrder = video.fieldOrder
         info.dolbyVisionProfile = video.dolbyVisionProfile
-        let base = video.realFrameRate
-        info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
-            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        info.variableFrameRate = variable
         return .success(info)
     }
 }
@@ -196,9 +199,12 @@ extension Prober {
         let packet = Packet()
         let frame = Frame()
         do {
-            for _ in 0..<2_000 {
+            // Bounded in video packets, and loosely in all: sound can come a minute ahead of the first picture.
+            var videoPackets = 0
+            for _ in 0..<200_000 where videoPackets < 2_000 {
                 guard try demuxer.read(into: packet) else { break }
                 guard packet.streamIndex == decoder.streamIndex else { continue }
+                videoPackets += 1
                 try decoder.send(packet)
                 if try decoder.receive(into: frame) == .ready { return true }
             }

@@ -18,14 +18,14 @@ enum VideoFilters {
         let colour = firstPicture.filled(from: info.colour)
         let placement = clip.placement
         var filters: [String] = []
-        // Both fields become pictures of their own at the field's moment, then
-        // fps picks from them: motion stays smooth, and no picture is combed.
-        if info.interlaced {
-            filters.append("bwdif=mode=send_frame:parity=auto:deint=all")
-        } else if interlacedPicture {
-            filters.append("bwdif=mode=send_frame:parity=auto:deint=interlaced")
-        }
+        // Each picture is rebuilt from its fields (bwdif), so none is combed;
+        // on a canvas at twice the clip's rate or more, each field becomes a
+        // picture of its own (50i to 50p), otherwise the rate stays.
         let rate = canvas.frameRate
+        if info.interlaced || interlacedPicture {
+            let mode = rate.value >= 1.9 * info.frameRate.value ? "send_field" : "send_frame"
+            filters.append("bwdif=mode=\(mode):parity=auto:deint=\(info.interlaced ? "all" : "interlaced")")
+        }
         filters.append("fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0")
         switch info.rotation {
         case 90: filters.append("transpose=clock")
