@@ -111,6 +111,31 @@ final class RealClipTests: XCTestCase {
         XCTAssertGreaterThan(source.meanError(unconverted), 5, "a 709 picture read as 601 must look wrong, or this test proves nothing")
     }
 
+    func testUntaggedSDMarkerClipsReadAsBT601StayExact() throws {
+        // Marker clips with their colour tags removed: SD, so BT.601 by the size
+        // rule. Their flat greys and black/white blocks have neutral chroma, the
+        // same in every matrix, so every marker must still read back exactly.
+        let tagged = try store.path("marker-0-30.mp4", MarkerClip(clip: 0, frames: 30))
+        let untagged = try FFmpeg.make("marker-untagged.mp4", [
+            "-i", tagged, "-c", "copy",
+            "-bsf:v", "h264_metadata=colour_primaries=2:transfer_characteristics=2:matrix_coefficients=2",
+        ])
+        let info = try Prober.probe(untagged).get()
+        XCTAssertNil(info.colour.matrix)
+        XCTAssertEqual(info.colourMatrix, .bt601)
+        let output = store.outputPath("untagged-markers")
+        let result = try SegueTool.run(["stitch", untagged, try store.path("marker-1-30.mp4", MarkerClip(clip: 1, frames: 30)),
+                                        "-o", output, "--preset", "ultrafast", "--crf", "12"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let decoded = try DecodedOutput(path: output)
+        XCTAssertEqual(decoded.pictures.count, 60)
+        for (index, picture) in decoded.pictures.enumerated() {
+            let marker = Marker.read(picture)
+            XCTAssertTrue(marker.map { $0 == (index / 30, index % 30) } ?? false, "frame \(index): \(String(describing: marker))")
+        }
+        XCTAssertEqual(Marker.grey(decoded.pictures[10]), Double(Marker.greys[0]), accuracy: 1)
+    }
+
     func testAFullRangeClipKeepsItsColours() throws {
         let clip = try FFmpeg.make("full-range.mp4", ["-f", "lavfi", "-i", "pal75bars=s=640x360:r=25:d=1",
                                                       "-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p",

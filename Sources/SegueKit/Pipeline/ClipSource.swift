@@ -192,7 +192,11 @@ final class ClipSource {
                     videoDone = true
                     return nil
                 case .needsInput:
-                    break
+                    // Closed and still asking for input: it has nothing more to give.
+                    if videoFed {
+                        videoDone = true
+                        return nil
+                    }
                 }
             }
             if videoFed {

@@ -101,7 +101,8 @@ public enum Prober {
             && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
         // A variable rate's average can be anything (a screen recording that
         // pauses averages 2 fps); its base rate is the one it was recorded at.
-        var rate = variable && base.value <= 120 ? base : video.averageFrameRate
+        // (An interlaced stream's base rate can be its field rate: not that.)
+        var rate = variable && base.value <= 120 && !video.fieldOrder.isInterlaced ? base : video.averageFrameRate
         if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
         if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
 
