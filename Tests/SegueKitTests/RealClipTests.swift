@@ -47,8 +47,10 @@ final class RealClipTests: XCTestCase {
     }
 
     func testAStillUnderLongSoundIsHeldForTheSoundWithFlatMemory() throws {
-        // One 1080p picture and 30 s of sound: a cover image under a song.
-        let clip = try FFmpeg.make("still-under-sound.mp4", ["-f", "lavfi", "-i", "color=c=0xC02020:s=1920x1080:r=10:d=0.1",
+        // One picture and 30 s of sound, a cover image under a song, on a 1080p
+        // canvas. Scaled, each held copy would be a new 3 MB picture: before,
+        // the fps filter released all 300 at once at the end of the file.
+        let clip = try FFmpeg.make("still-under-sound.mp4", ["-f", "lavfi", "-i", "color=c=0xC02020:s=1280x720:r=10:d=0.1",
                                                              "-f", "lavfi", "-i", "sine=f=440:d=30",
                                                              "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
         let info = try Prober.probe(clip).get()
@@ -56,7 +58,8 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(info.pictureDuration, 0.1, accuracy: 0.01)
         let output = store.outputPath("still-under-sound")
         let report = store.folder.appendingPathComponent("still-report.json").path
-        let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--report", report])
+        let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--size", "1920x1080",
+                                        "--report", report])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertFalse(result.standardError.contains("warning"), "holding under sound is the plan: \(result.standardError)")
         let streams = try FFprobe.streams(output)

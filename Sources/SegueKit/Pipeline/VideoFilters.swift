@@ -70,6 +70,9 @@ enum VideoFilters {
             }
         }
         var scale = "scale=\(width):\(height):flags=bicubic"
+        // Already BT.709 limited: nothing to convert, and a picture already at
+        // its size passes through scale untouched (no copy).
+        if matrix == .bt709 && !colour.isFullRange { return [scale, "format=yuv420p"] }
         if matrix != .rgb {
             let swscaleMatrix = matrix == .bt2020 ? "bt2020" : matrix == .bt601 ? "bt601" : "bt709"
             scale += ":in_color_matrix=\(swscaleMatrix):in_range=\(range)"
