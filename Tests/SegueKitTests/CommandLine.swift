@@ -42,12 +42,14 @@ enum SegueTool {
 
 /// ffprobe, an independent witness of what the output holds.
 enum FFprobe {
-    static func streams(_ path: String) throws -> [[String: Any]] {
+    static let counted = "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate"
+
+    /// Each stream's `entries` (frames counted by decoding, unless other entries are asked for).
+    static func streams(_ path: String, entries: String = counted) throws -> [[String: Any]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-count_frames", "-show_entries",
-                             "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate",
-                             "-of", "json", path]
+        process.arguments = ["ffprobe", "-v", "error"] + (entries == counted ? ["-count_frames"] : [])
+            + ["-show_entries", entries, "-of", "json", path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -325,17 +325,8 @@ enum FFmpeg {
 
     /// The video stream's colour tags as ffprobe reads them.
     static func probeColour(_ path: String) throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                             "stream=color_space,color_transfer,color_primaries,color_range", "-of", "json", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let stream = (json?["streams"] as? [[String: Any]])?.first ?? [:]
-        return stream.compactMapValues { $0 as? String }
+        let streams = try FFprobe.streams(path, entries: "stream=codec_type,color_space,color_transfer,color_primaries,color_range")
+        let video = streams.first { $0["codec_type"] as? String == "video" } ?? [:]
+        return video.compactMapValues { $0 as? String }
     }
 }
