@@ -78,6 +78,21 @@ final class RealClipTests: XCTestCase {
         XCTAssertLessThan(peak, 250_000_000, "peak memory \(peak / 1_000_000) MB")
     }
 
+    func testAnInPointInsideAHeldPictureStillShowsIt() throws {
+        let clip = try FFmpeg.make("small-still.mp4", ["-f", "lavfi", "-i", "color=c=white:s=320x180:r=10:d=0.1",
+                                                       "-f", "lavfi", "-i", "sine=f=440:d=5",
+                                                       "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
+        let list = store.folder.appendingPathComponent("held-trim.ffconcat").path
+        try "ffconcat version 1.0\nfile '\(clip)'\ninpoint 2\noutpoint 3\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let output = store.outputPath("held-trim")
+        let result = try SegueTool.run(["stitch", list, "-o", output, "--preset", "ultrafast"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let decoded = try DecodedOutput(path: output)
+        XCTAssertEqual(decoded.pictures.count, 10)
+        XCTAssertGreaterThan(decoded.pictures.last.map(Marker.grey) ?? 0, 200, "the white picture, held")
+        XCTAssertGreaterThan(Tone.rms(decoded.audioChunk(frame: 5, frameRate: 10)), 0.05)
+    }
+
     // MARK: Colour
 
     func testTheOutputIsTaggedSDRBT709LimitedRangeInTheStreamAndTheColrBox() throws {

@@ -236,8 +236,10 @@ final class ClipSource {
         if let videoGraph {
             // The graph stops where the picture does (or the clip, if sooner);
             // the hold after it is ours, one reference, not hundreds of copies.
+            let frame = ClipSource.rescale(1, from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
             var end = ClipSource.rescale(Int64(clip.frameCount), from: canvas.frameRate.inverted, to: videoDecoder.timeBase)
-            if let pictureEndPTS { end = min(end, pictureEndPTS) }
+            // At least one frame: an in point inside a held stretch still shows the picture.
+            if let pictureEndPTS { end = min(end, max(pictureEndPTS, frame)) }
             try videoGraph.close(atPTS: end)
         }
     }
