@@ -12,6 +12,8 @@ struct StreamInfo {
     var startTime: Int64?
     /// Duration in seconds, or nil when the container doesn't say.
     var duration: Double?
+    /// Bits after which timestamps wrap (33 in MPEG transport and program streams).
+    var timestampBits = 64
 
     // Video
     var width = 0
@@ -121,6 +123,7 @@ final class Demuxer {
             startTime: stream.pointee.start_time == LibAV.noTimestamp ? nil : stream.pointee.start_time,
             duration: nil
         )
+        info.timestampBits = Int(stream.pointee.pts_wrap_bits)
         if stream.pointee.duration != LibAV.noTimestamp, stream.pointee.duration > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value
         }

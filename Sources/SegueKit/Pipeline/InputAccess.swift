@@ -24,16 +24,19 @@ public struct InputAccess: Sendable {
     }
 
     /// Opens `path` for demuxing, retrying transient network failures with backoff.
-    func openDemuxer(_ path: String) throws -> Demuxer {
-        guard InputAccess.isRemote(path) else { return try Demuxer(url: path) }
+    /// `deeperProbe` reads up to a minute and 64 MB to learn the streams (a
+    /// DVD still menu's single picture comes with nothing after it to decode it by).
+    func openDemuxer(_ path: String, deeperProbe: Bool = false) throws -> Demuxer {
+        let probing = deeperProbe ? ["analyzeduration": "60000000", "probesize": "67108864"] : [:]
+        guard InputAccess.isRemote(path) else { return try Demuxer(url: path, options: probing) }
         let microseconds = String(Int(network.timeout * 1_000_000))
-        let options = [
+        let options = probing.merging([
             "rw_timeout": microseconds, // every read and write
             "timeout": microseconds, // the socket, connect included
             // A connection that ends early mid-clip is picked up where it left
             // off; failures to connect are retried by `retrying`, with backoff.
             "reconnect": "1", "reconnect_delay_max": "4",
-        ]
+        ]) { _, network in network }
         return try InputAccess.retrying(network, url: path) { try Demuxer(url: path, options: options) }
     }
 

@@ -61,11 +61,14 @@ public enum Prober {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size == 0 { return bad("file is empty") }
         }
-        let demuxer: Demuxer
+        var demuxer: Demuxer
         let readPath: String
         do {
             readPath = try access.readablePath(for: path)
             demuxer = try access.openDemuxer(readPath)
+            if let video = demuxer.bestStream(.video), demuxer.streams[video].width == 0 {
+                demuxer = try access.openDemuxer(readPath, deeperProbe: true)
+            }
         } catch let error as RemoteError {
             return bad(error.reason)
         } catch let error as FFmpegError {
@@ -140,11 +143,14 @@ extension Prober {
         let videoStart = Double(video.startTime ?? 0) * video.timeBase.value
         var videoEnd = video.duration.map { videoStart + $0 }
         var audioEnd = audio.flatMap { stream in stream.duration.map { Double(stream.startTime ?? 0) * stream.timeBase.value + $0 } }
-        if videoEnd == nil || (audio != nil && audioEnd == nil) {
+        // MPEG program and transport streams store no durations: libavformat
+        // estimates them, and gives a lone picture (a DVD still menu) the sound's.
+        let estimated = ["mpeg", "mpegts"].contains(demuxer.formatName)
+        if videoEnd == nil || (audio != nil && audioEnd == nil) || estimated {
             let ends = streamEnds(readPath, streams: [video] + (audio.map { [$0] } ?? []),
                                   containerDuration: demuxer.duration, access: access)
-            videoEnd = videoEnd ?? ends[video.index]
-            if let audio { audioEnd = audioEnd ?? ends[audio.index] }
+            videoEnd = estimated ? ends[video.index] ?? videoEnd : videoEnd ?? ends[video.index]
+            if let audio { audioEnd = estimated ? ends[audio.index] ?? audioEnd : audioEnd ?? ends[audio.index] }
         }
         var picture = (videoEnd ?? 0) - videoStart
         if picture <= 0, let total = demuxer.duration {
@@ -167,6 +173,8 @@ extension Prober {
         func scan(from seconds: Double?) -> [Int: Double] {
             guard let demuxer = try? access.openDemuxer(readPath) else { return [:] }
             if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return [:] } }
+            // Ends are counted from each stream's start, modulo its timestamp
+            // width, so a transport stream's 33-bit clock may wrap on the way.
             var ends: [Int: Int64] = [:]
             var typical: [Int: Int64] = [:]
             let packet = Packet()
@@ -174,7 +182,9 @@ extension Prober {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }),
                       let pts = packet.presentationTime else { continue }
                 if packet.duration > 0 { typical[stream.index] = packet.duration }
-                let end = pts + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
+                var offset = pts - (stream.startTime ?? 0)
+                if offset < 0, stream.timestampBits < 63 { offset += 1 << stream.timestampBits }
+                let end = offset + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
                 ends[stream.index] = max(ends[stream.index] ?? .min, end)
             }
             var seconds: [Int: Double] = [:]
@@ -184,7 +194,7 @@ extension Prober {
                     // No packet said how long it lasts: one frame at the stream's rate.
                     end += Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded())
                 }
-                seconds[stream.index] = Double(end) * stream.timeBase.value
+                seconds[stream.index] = Double(end + (stream.startTime ?? 0)) * stream.timeBase.value
             }
             return seconds
         }
