@@ -32,11 +32,6 @@ extension Packet {
         pointer.pointee.pts == LibAV.noTimestamp ? nil : pointer.pointee.pts
     }
 
-    /// Decoding time in the stream's time base, nil when unknown.
-    var decodingTime: Int64? {
-        pointer.pointee.dts == LibAV.noTimestamp ? nil : pointer.pointee.dts
-    }
-
     /// A new packet that takes over this one's data (`av_packet_move_ref`),
     /// leaving this one blank for the next read.
     func takeOver() -> Packet {

@@ -63,10 +63,12 @@ public enum Prober {
         }
         var demuxer: Demuxer
         let readPath: String
+        var deeperProbe = false
         do {
             readPath = try access.readablePath(for: path)
             demuxer = try access.openDemuxer(readPath)
             if let video = demuxer.bestStream(.video), demuxer.streams[video].width == 0 {
+                deeperProbe = true
                 demuxer = try access.openDemuxer(readPath, deeperProbe: true)
             }
         } catch let error as RemoteError {
@@ -95,7 +97,7 @@ public enum Prober {
 
         let audioIndex = demuxer.bestStream(.audio).flatMap { demuxer.streams[$0].kind == .audio ? $0 : nil }
         guard let length = measureLength(demuxer, video: video, audio: audioIndex.map { demuxer.streams[$0] },
-                                         readPath: readPath, access: access) else {
+                                         reopen: { try access.openDemuxer(readPath, deeperProbe: deeperProbe) }) else {
             return bad("video duration unknown (damaged or still image?)")
         }
 
@@ -138,8 +140,9 @@ extension Prober {
     /// for a file whose picture can't be measured at all.
     /// Durations the streams don't state (Matroska, WebM) are measured by
     /// reading packets, without decoding.
-    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?, readPath: String,
-                              access: InputAccess) -> (clip: Double, picture: Double, sound: Double?)? {
+    /// `reopen` opens the clip afresh, for measuring.
+    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?,
+                              reopen: () throws -> Demuxer) -> (clip: Double, picture: Double, sound: Double?)? {
         let videoStart = Double(video.startTime ?? 0) * video.timeBase.value
         var videoEnd = video.duration.map { videoStart + $0 }
         var audioEnd = audio.flatMap { stream in stream.duration.map { Double(stream.startTime ?? 0) * stream.timeBase.value + $0 } }
@@ -147,8 +150,8 @@ extension Prober {
         // estimates them, and gives a lone picture (a DVD still menu) the sound's.
         let estimated = ["mpeg", "mpegts"].contains(demuxer.formatName)
         if videoEnd == nil || (audio != nil && audioEnd == nil) || estimated {
-            let ends = streamEnds(readPath, streams: [video] + (audio.map { [$0] } ?? []),
-                                  containerDuration: demuxer.duration, access: access)
+            let ends = streamEnds(streams: [video] + (audio.map { [$0] } ?? []),
+                                  until: demuxer.duration.map { videoStart + $0 }, reopen: reopen)
             videoEnd = estimated ? ends[video.index] ?? videoEnd : videoEnd ?? ends[video.index]
             if let audio { audioEnd = estimated ? ends[audio.index] ?? audioEnd : audioEnd ?? ends[audio.index] }
         }
@@ -167,11 +170,11 @@ extension Prober {
 
     /// The end (seconds, the streams' own clock) of each stream in `streams`,
     /// from the last packets: each packet's pts plus its duration. Reads only
-    /// the last half minute when the container says how long it is and can seek.
-    static func streamEnds(_ readPath: String, streams: [StreamInfo], containerDuration: Double?,
-                           access: InputAccess) -> [Int: Double] {
+    /// the last half minute when the container says roughly where it ends
+    /// (`until`, same clock) and can seek; else the whole file.
+    static func streamEnds(streams: [StreamInfo], until end: Double?, reopen: () throws -> Demuxer) -> [Int: Double] {
         func scan(from seconds: Double?) -> [Int: Double] {
-            guard let demuxer = try? access.openDemuxer(readPath) else { return [:] }
+            guard let demuxer = try? reopen() else { return [:] }
             if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return [:] } }
             // Ends are counted from each stream's start, modulo its timestamp
             // width, so a transport stream's 33-bit clock may wrap on the way.
@@ -198,8 +201,9 @@ extension Prober {
             }
             return seconds
         }
-        if let containerDuration, containerDuration > 60 {
-            let tail = scan(from: containerDuration - 30)
+        let start = streams.map { Double($0.startTime ?? 0) * $0.timeBase.value }.min() ?? 0
+        if let end, end - start > 60 {
+            let tail = scan(from: end - 30)
             if streams.allSatisfy({ tail[$0.index] != nil }) { return tail }
         }
         return scan(from: nil)
