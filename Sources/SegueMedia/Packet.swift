@@ -25,3 +25,21 @@ package final class Packet {
 
     package func unref() { av_packet_unref(pointer) }
 }
+
+extension Packet {
+    /// Presentation time in the stream's time base, nil when unknown.
+    package var presentationTime: Int64? {
+        pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts
+    }
+
+    /// A new packet that takes over this one's data (`av_packet_move_ref`),
+    /// leaving this one blank for the next read.
+    package func takeOver() -> Packet {
+        let moved = Packet()
+        av_packet_move_ref(moved.pointer, pointer)
+        return moved
+    }
+
+    /// Bytes of payload, for bounding queues.
+    package var size: Int { Int(pointer.pointee.size) }
+}

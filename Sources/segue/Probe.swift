@@ -8,7 +8,8 @@ struct Probe: ParsableCommand {
         discussion: """
         One row per clip: container, video codec, coded size, display size (after
         rotation and pixel aspect), rotation, frame rate (VFR when variable),
-        duration, audio, and a verdict.
+        duration, audio, dynamic range (SDR, HLG, PQ), colour matrix, range,
+        scan (progressive or interlaced), and a verdict.
 
         Examples:
           segue probe clips.txt
@@ -46,18 +47,23 @@ struct Probe: ParsableCommand {
     }
 
     static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
-        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO", "VERDICT"]]
+        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
+                     "DR", "MATRIX", "RANGE", "SCAN", "VERDICT"]]
         for result in results {
             switch result {
             case .failure(let bad):
-                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
                 let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
                     info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
                     "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
                     String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
-                    String(format: "%.2f s", info.duration), audio, "usable",
+                    String(format: "%.2f s", info.duration), audio,
+                    info.dynamicRange.rawValue + (info.dolbyVisionProfile.map { " (DV \($0))" } ?? ""),
+                    info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
+                    info.fullRange ? "full" : "limited",
+                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", "usable",
                 ])
             }
         }

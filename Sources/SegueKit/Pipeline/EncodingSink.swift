@@ -55,11 +55,12 @@ final class EncodingSink {
             try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
                                  end: Int64(chapter.endFrame), title: chapter.title)
         }
-        try muxer.writeHeader(options: ["movflags": "+faststart"])
+        try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
     /// Encodes a picture whose pts counts frames.
     func encode(picture: Frame) throws {
+        picture.tagAsBT709()
         try videoEncoder.send(picture)
         try drain(videoEncoder, to: videoStream)
     }
