@@ -154,13 +154,15 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(Marker.grey(decoded.pictures[10]), Double(Marker.greys[0]), accuracy: 1)
     }
 
-    func testAFullRangeClipKeepsItsColours() throws {
+    func testAFullRange10BitClipKeepsItsColours() throws {
+        // 10 bits, full range: no yuvj pixel format says so, only the stream's tag.
         let clip = try FFmpeg.make("full-range.mp4", ["-f", "lavfi", "-i", "pal75bars=s=640x360:r=25:d=1",
-                                                      "-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p",
+                                                      "-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuv420p10le",
                                                       "-color_range", "pc", "-colorspace", "bt709",
                                                       "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12"])
         let info = try Prober.probe(clip).get()
         XCTAssertTrue(info.fullRange)
+        XCTAssertEqual(info.colour.bitDepth, 10)
         let output = store.outputPath("full-range")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "12"])
         XCTAssertEqual(result.status, 0, result.standardError)
