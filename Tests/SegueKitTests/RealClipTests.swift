@@ -79,6 +79,29 @@ final class RealClipTests: XCTestCase {
         XCTAssertLessThan(peak, 250_000_000, "peak memory \(peak / 1_000_000) MB")
     }
 
+    func testAScreenRecordingThatPausesKeepsItsRateAndFlatMemory() throws {
+        // 30 fps, then nothing for 15 s, then 30 fps again: variable rate.
+        let clip = try FFmpeg.make("vfr-pause.mp4", ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=17",
+                                                     "-f", "lavfi", "-i", "sine=f=440:d=17",
+                                                     "-vf", "select='lt(t\\,1)+gt(t\\,16)'", "-fps_mode", "vfr",
+                                                     "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
+        let info = try Prober.probe(clip).get()
+        XCTAssertTrue(info.variableFrameRate)
+        XCTAssertEqual(info.frameRate, Rational(30, 1), "the recording's rate, not its average")
+        XCTAssertEqual(info.duration, 17, accuracy: 0.1)
+        let output = store.outputPath("vfr-pause")
+        let report = store.folder.appendingPathComponent("vfr-report.json").path
+        let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--size", "1280x720",
+                                        "--report", report])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let video = try XCTUnwrap(try FFprobe.streams(output).first { $0["codec_type"] as? String == "video" })
+        XCTAssertEqual(video["nb_read_frames"] as? String, "510")
+        // Before, the 450 pictures of the pause came out of the fps filter at once, each scaled: 1.4 MB apiece.
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let peak = try XCTUnwrap(json["peakMemoryBytes"] as? Int)
+        XCTAssertLessThan(peak, 250_000_000, "peak memory \(peak / 1_000_000) MB")
+    }
+
     func testAnInPointInsideAHeldPictureStillShowsIt() throws {
         let clip = try FFmpeg.make("small-still.mp4", ["-f", "lavfi", "-i", "color=c=white:s=320x180:r=10:d=0.1",
                                                        "-f", "lavfi", "-i", "sine=f=440:d=5",
@@ -155,13 +178,15 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(Marker.grey(decoded.pictures[10]), Double(Marker.greys[0]), accuracy: 1)
     }
 
-    func testAFullRangeClipKeepsItsColours() throws {
+    func testAFullRange10BitClipKeepsItsColours() throws {
+        // 10 bits, full range: no yuvj pixel format says so, only the stream's tag.
         let clip = try FFmpeg.make("full-range.mp4", ["-f", "lavfi", "-i", "pal75bars=s=640x360:r=25:d=1",
-                                                      "-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p",
+                                                      "-vf", "scale=out_color_matrix=bt709:out_range=pc,format=yuv420p10le",
                                                       "-color_range", "pc", "-colorspace", "bt709",
                                                       "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12"])
         let info = try Prober.probe(clip).get()
         XCTAssertTrue(info.fullRange)
+        XCTAssertEqual(info.colour.bitDepth, 10)
         let output = store.outputPath("full-range")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "12"])
         XCTAssertEqual(result.status, 0, result.standardError)
