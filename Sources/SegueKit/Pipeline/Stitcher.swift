@@ -123,8 +123,10 @@ public final class Stitcher {
             }
         }
 
-        let (firstSource, startup) = try reading(clips[0]) { try preload(0).take() }
-        var current = firstSource
+        // No second name for the first clip: it must be released at its join like every other.
+        var current: ClipSource
+        let startup: Double
+        (current, startup) = try reading(clips[0]) { try preload(0).take() }
         var next: Preloader? = clips.count > 1 ? preload(1) : nil
         var warnings = plan.warnings
 
