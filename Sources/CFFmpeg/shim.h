@@ -9,6 +9,7 @@
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
+#include <libavutil/dovi_meta.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
@@ -43,6 +44,14 @@ static inline double cffmpeg_stream_rotation(const AVStream *stream) {
     if (!matrix) return 0;
     double angle = av_display_rotation_get((const int32_t *)matrix);
     return angle != angle ? 0 : angle; // NaN for a degenerate matrix
+}
+
+/// The Dolby Vision profile of a stream's configuration record, or -1 when it
+/// has none; the record is stream side data, read through a cast Swift can't make.
+static inline int cffmpeg_stream_dovi_profile(const AVStream *stream) {
+    const AVDOVIDecoderConfigurationRecord *record =
+        (const AVDOVIDecoderConfigurationRecord *)av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, NULL);
+    return record ? record->dv_profile : -1;
 }
 
 /// Fixes glibc's mmap threshold (mallopt is not in Swift's Glibc module).

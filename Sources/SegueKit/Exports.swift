@@ -1,3 +1,6 @@
 // Rational lives in SegueMedia so that both layers share it; it is part of
 // SegueKit's public API (frame rates, time bases), so it comes along.
 @_exported import struct SegueMedia.Rational
+// A clip's colour facts (ClipInfo.colour, .fieldOrder) are SegueMedia's values too.
+@_exported import struct SegueMedia.ColourInfo
+@_exported import enum SegueMedia.FieldOrder

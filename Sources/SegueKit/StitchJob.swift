@@ -31,6 +31,32 @@ public struct StitchRequest: Sendable {
         self.inputs = inputs
         self.output = output
     }
+
+    /// Checks every value is in its range; a `.usage` error names the first
+    /// that isn't, as the command line's flag (each option has one of the same name).
+    public func validate() throws {
+        func check(_ holds: Bool, _ message: String) throws {
+            if !holds { throw SegueError.usage(message) }
+        }
+        let o = options
+        try check(!inputs.isEmpty, "give at least one input")
+        try check(!output.isEmpty, "-o needs a file name")
+        try check(o.transitionDuration.map { $0 > 0 && $0 <= 60 } ?? true,
+                  "--transition-duration must be more than 0 and at most 60 seconds")
+        try check(o.crf.map { (0...51).contains($0) } ?? true, "--crf must be from 0 to 51")
+        try check(o.preset.map(OutputValues.presets.contains) ?? true,
+                  "unknown preset '\(o.preset ?? "")' (\(OutputValues.presets.joined(separator: ", ")))")
+        try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
+        try check(network.timeout > 0 && network.timeout <= 3600, "--timeout must be more than 0 and at most 3600 seconds")
+        try check((0...20).contains(network.retries), "--retries must be from 0 to 20")
+        try check(o.stillDuration.map(ReelValues.isStillDuration) ?? true,
+                  "--still-duration must be more than 0 and at most 3600 seconds")
+        try check(o.loudness.map(ReelValues.loudness.contains) ?? true, "--loudness must be from -40 to -5 LUFS")
+        try check(o.music.map { !$0.isEmpty } ?? true, "--music needs a file name or URL")
+        try check(o.musicVolume.map(ReelValues.musicVolume.contains) ?? true, "--music-volume must be from -60 to 12 dB")
+        try check(o.duck.map(ReelValues.duck.contains) ?? true, "--duck must be from 0 to 60 dB")
+        try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
+    }
 }
 
 /// Does everything `segue stitch` does, in one call: expands clip lists and
@@ -65,6 +91,7 @@ public final class StitchJob {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
         // Everything that can be checked is checked before any encoding.
+        try request.validate()
         let list = ClipList.expand(request.inputs)
         let settings = resolvedSettings(manifest: list.output)
         try Stitcher.checkOutput(request.output, overwrite: request.overwrite)
@@ -129,14 +156,5 @@ public final class StitchJob {
             }
         }
         return access
-    }
-}
-
-/// Does what `segue probe` does: expands clip lists and probes every input,
-/// several at once. One result per clip, unusable list files first.
-public enum ProbeJob {
-    public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings()) -> [Result<ClipInfo, BadInput>] {
-        let list = ClipList.expand(inputs)
-        return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: InputAccess(network: network))
     }
 }

@@ -13,6 +13,8 @@ package struct StreamInfo {
     package var startTime: Int64?
     /// Duration in seconds, or nil when the container doesn't say.
     package var duration: Double?
+    /// Bits after which timestamps wrap (33 in MPEG transport and program streams).
+    package var timestampBits = 64
 
     // Video
     package var width = 0
@@ -23,6 +25,11 @@ package struct StreamInfo {
     package var averageFrameRate = Rational(0, 1)
     package var realFrameRate = Rational(0, 1)
     package var pixelFormatName = ""
+    package var colour = ColourInfo()
+    package var fieldOrder = FieldOrder.unknown
+    /// The Dolby Vision profile its configuration record names (8 for iPhone
+    /// HLG-compatible clips), nil for none.
+    package var dolbyVisionProfile: Int?
 
     /// Codec facts a stream copy depends on (video only).
     package var coding = CodingFacts()
@@ -209,6 +216,7 @@ package final class Demuxer {
             startTime: stream.pointee.start_time == cffmpeg_nopts_value() ? nil : stream.pointee.start_time,
             duration: nil
         )
+        info.timestampBits = Int(stream.pointee.pts_wrap_bits)
         if stream.pointee.duration != cffmpeg_nopts_value(), stream.pointee.duration > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value
         }
@@ -224,6 +232,11 @@ package final class Demuxer {
             info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
             info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
             if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
+            info.colour = ColourInfo(space: parameters.color_space, primaries: parameters.color_primaries,
+                                     transfer: parameters.color_trc, range: parameters.color_range, pixelFormat: parameters.format)
+            info.fieldOrder = FieldOrder(parameters.field_order)
+            let profile = cffmpeg_stream_dovi_profile(stream)
+            info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
             var coding = CodingFacts()
             if let data = parameters.extradata, parameters.extradata_size > 0 {
                 coding.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))

@@ -42,7 +42,7 @@ package final class Encoder {
         var encoderName: String { self == .h264 ? "libx264" : "libx265" }
     }
 
-    /// A yuv420p video encoder whose timestamps count frames (time base 1/fps).
+    /// A yuv420p BT.709 video encoder whose timestamps count frames (time base 1/fps).
     /// `codecParams` are extra `x264-params` / `x265-params` (key=value:key=value).
     package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
                               codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
@@ -59,6 +59,11 @@ package final class Encoder {
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(threads)
+            // SDR BT.709, limited range: written into the stream (VUI) and the MP4 colr box.
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            context.pointee.colorspace = AVCOL_SPC_BT709
+            context.pointee.color_range = AVCOL_RANGE_MPEG
         }
     }
 

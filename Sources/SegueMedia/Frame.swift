@@ -58,6 +58,9 @@ package final class Frame {
         set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }
     }
 
+    /// How long the picture or block lasts in its stream's time base, 0 when unknown.
+    package var duration: Int64 { max(0, pointer.pointee.pkt_duration) }
+
     package var width: Int { Int(pointer.pointee.width) }
     package var height: Int { Int(pointer.pointee.height) }
     package var sampleCount: Int { Int(pointer.pointee.nb_samples) }

@@ -55,6 +55,22 @@ package final class Packet {
 }
 
 extension Packet {
+    /// Presentation time in the stream's time base, nil when unknown.
+    package var presentationTime: Int64? {
+        pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts
+    }
+
+    /// A new packet that takes over this one's data (`av_packet_move_ref`),
+    /// leaving this one blank for the next read.
+    package func takeOver() -> Packet {
+        let moved = Packet()
+        av_packet_move_ref(moved.pointer, pointer)
+        return moved
+    }
+
+    /// Bytes of payload, for bounding queues.
+    package var size: Int { Int(pointer.pointee.size) }
+
     /// Walks the packet's length-prefixed NAL units (MP4 H.264): `body(type, copy)`
     /// for each, where `copy()` gives the unit's bytes when the caller wants
     /// them; false when the lengths don't add up to the packet.
@@ -64,9 +80,6 @@ extension Packet {
         return H264.forEachUnit(in: UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)),
                                 lengthSize: lengthSize) { type, unit in body(type) { Array(unit) } }
     }
-
-    /// Payload size in bytes.
-    package var size: Int { Int(pointer.pointee.size) }
 }
 
 extension Packet {

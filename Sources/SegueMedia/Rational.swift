@@ -24,6 +24,22 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         let divisor = Swift.max(gcd(numerator, denominator), 1)
         return Rational(numerator / divisor, denominator / divisor)
     }
+
+    /// The standard rates a camera or encoder means when it writes one nearly:
+    /// film, PAL, NTSC and their multiples.
+    public static let standardRates: [Rational] = [
+        Rational(24000, 1001), Rational(24, 1), Rational(25, 1), Rational(30000, 1001), Rational(30, 1),
+        Rational(48000, 1001), Rational(48, 1), Rational(50, 1), Rational(60000, 1001), Rational(60, 1),
+        Rational(15, 1), Rational(12, 1), Rational(10, 1), Rational(100, 1), Rational(120000, 1001),
+        Rational(120, 1), Rational(240, 1),
+    ]
+
+    /// The standard rate within 0.1 % of this one (29.97 becomes 30000/1001), or this rate.
+    public var snappedToStandard: Rational {
+        guard isValid else { return self }
+        let candidates = Rational.standardRates.filter { abs($0.value - value) <= 0.001 * $0.value }
+        return candidates.min { abs($0.value - value) < abs($1.value - value) } ?? self
+    }
 }
 
 extension Rational {

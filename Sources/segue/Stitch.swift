@@ -84,71 +84,41 @@ struct Stitch: ParsableCommand {
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
+    // Reels: photos, loudness, music, chapters
     @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: 3).", valueName: "S"))
     var stillDuration: Double?
-
     @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
     var stillMotion: String?
-
     // Unconditional: the values are negative, and must not be taken for flags.
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
     var loudness: Double?
-
     @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
     var music: String?
-
     @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
     var musicVolume: Double?
-
     @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, 0 (off) to 60 (default: 12).", valueName: "DB"))
     var duck: Double?
-
     @Flag(help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
     var chapters = false
 
+    /// What the request can't say is checked here (text that doesn't parse);
+    /// the rest by the request itself, in the library.
     func validate() throws {
-        if inputs.isEmpty { throw ValidationError("give at least one input") }
-        if let transition, TransitionKind(name: transition) == nil {
-            throw ValidationError("unknown transition '\(transition)' (none, fade, slide, slide-left, slide-right, slide-up, slide-down)")
+        func parses<T>(_ text: String?, _ parse: (String) -> T?, _ message: String) throws {
+            if let text, parse(text) == nil { throw ValidationError(message) }
         }
-        if let transitionDuration, !(transitionDuration > 0 && transitionDuration <= 60) {
-            throw ValidationError("--transition-duration must be more than 0 and at most 60 seconds")
-        }
-        if let mode, TransitionMode(rawValue: mode) == nil { throw ValidationError("unknown mode '\(mode)' (overlap, freeze)") }
-        if let size, OutputValues.size(size) == nil {
-            throw ValidationError("--size must be WxH with even numbers from 2 to 8192, e.g. 1280x720")
-        }
-        if let fps, OutputValues.frameRate(fps) == nil {
-            throw ValidationError("--fps must be a positive number or fraction up to 240, e.g. 30 or 30000/1001")
-        }
-        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be from 0 to 51") }
-        if let preset, !OutputValues.presets.contains(preset) {
-            throw ValidationError("unknown preset '\(preset)' (\(OutputValues.presets.joined(separator: ", ")))")
-        }
-        if let audioBitrate, OutputValues.bitRate(audioBitrate) == nil {
-            throw ValidationError("--audio-bitrate must be like 128k or 128000 (8k to 512k)")
-        }
-        if output.isEmpty { throw ValidationError("-o needs a file name") }
-        if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
-        if let timeout, !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
-        if let retries, !(0...20).contains(retries) { throw ValidationError("--retries must be from 0 to 20") }
-        if let stillDuration, !ReelValues.isStillDuration(stillDuration) {
-            throw ValidationError("--still-duration must be more than 0 and at most 3600 seconds")
-        }
-        if let stillMotion, StillMotion(rawValue: stillMotion) == nil {
-            throw ValidationError("unknown --still-motion '\(stillMotion)' (none, zoom)")
-        }
-        if let loudness, !ReelValues.loudness.contains(loudness) {
-            throw ValidationError("--loudness must be from -40 to -5 LUFS")
-        }
-        if let music, music.isEmpty { throw ValidationError("--music needs a file name or URL") }
-        if let musicVolume, !ReelValues.musicVolume.contains(musicVolume) {
-            throw ValidationError("--music-volume must be from -60 to 12 dB")
-        }
-        if let duck, !ReelValues.duck.contains(duck) { throw ValidationError("--duck must be from 0 to 60 dB") }
-        if let cacheMax {
-            guard OutputValues.byteSize(cacheMax) != nil else { throw ValidationError("--cache-max must be a size such as 500M or 2G") }
-            if cache == nil { throw ValidationError("--cache-max needs --cache DIR") }
+        try parses(transition, TransitionKind.init(name:),
+                   "unknown transition '\(transition ?? "")' (none, fade, slide, slide-left, slide-right, slide-up, slide-down)")
+        try parses(mode, TransitionMode.init(rawValue:), "unknown mode '\(mode ?? "")' (overlap, freeze)")
+        try parses(size, OutputValues.size, "--size must be WxH with even numbers from 2 to 8192, e.g. 1280x720")
+        try parses(fps, OutputValues.frameRate, "--fps must be a positive number or fraction up to 240, e.g. 30 or 30000/1001")
+        try parses(audioBitrate, OutputValues.bitRate, "--audio-bitrate must be like 128k or 128000 (8k to 512k)")
+        try parses(stillMotion, StillMotion.init(rawValue:), "unknown --still-motion '\(stillMotion ?? "")' (none, zoom)")
+        try parses(cacheMax, OutputValues.byteSize, "--cache-max must be a size such as 500M or 2G")
+        do {
+            try request().validate()
+        } catch let error as SegueError {
+            throw ValidationError(error.description)
         }
     }
 
@@ -180,10 +150,8 @@ struct Stitch: ParsableCommand {
         request.skipBad = skipBad
         request.strict = strict
         request.preload = !noPreload
-        var network = NetworkSettings()
-        network.timeout = timeout ?? network.timeout
-        network.retries = retries ?? network.retries
-        request.network = network
+        request.network.timeout = timeout ?? request.network.timeout
+        request.network.retries = retries ?? request.network.retries
         request.cacheFolder = cache
         request.cacheMaxBytes = cacheMax.flatMap(OutputValues.byteSize)
         request.reportPath = report

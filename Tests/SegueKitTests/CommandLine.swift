@@ -42,10 +42,11 @@ enum SegueTool {
 
 /// ffprobe, an independent witness of what the output holds.
 enum FFprobe {
-    static func streams(_ path: String) throws -> [[String: Any]] {
-        let json = try run(["-count_frames", "-show_entries",
-                            "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate",
-                            path])
+    static let counted = "stream=codec_type,codec_name,codec_tag_string,width,height,pix_fmt,sample_rate,channels,duration,nb_read_frames,avg_frame_rate"
+
+    /// Each stream's `entries` (frames counted by decoding, unless other entries are asked for).
+    static func streams(_ path: String, entries: String = counted) throws -> [[String: Any]] {
+        let json = try run((entries == counted ? ["-count_frames"] : []) + ["-show_entries", entries, path])
         return json["streams"] as? [[String: Any]] ?? []
     }
 

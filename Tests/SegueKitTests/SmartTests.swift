@@ -238,13 +238,13 @@ final class SmartTests: XCTestCase {
     }
 
     func testOnlyTheClipsThatQualifyAreCopied() throws {
-        // Segue's own marker clip is untagged SD (its colours can't be assumed BT.709): re-encoded.
-        let own = try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60))
-        let paths = try [phoneClip(0, frames: 60), own, phoneClip(2, frames: 60)]
+        // A 25 fps clip on a 30 fps canvas has its frames repeated: re-encoded whole.
+        let other = try store.path("marker-1-50-25fps.mp4", MarkerClip(clip: 1, frames: 50, frameRate: Rational(25, 1)))
+        let paths = try [phoneClip(0, frames: 60), other, phoneClip(2, frames: 60)]
         let (smart, _) = try assertSameAsWithoutSmart(paths)
         let clips = try XCTUnwrap(smart.report.smart)
         XCTAssertEqual(clips.map(\.framesCopied), [60, 0, 60])
-        XCTAssertTrue(clips[1].reason?.contains("colours") ?? false, clips[1].reason ?? "no reason")
+        XCTAssertTrue(clips[1].reason?.contains("frame rate") ?? false, clips[1].reason ?? "no reason")
     }
 
     func testWithoutSmartNothingIsCopied() throws {

@@ -81,7 +81,7 @@ final class EncodingSink {
             try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
                                  end: Int64(chapter.endFrame), title: chapter.title)
         }
-        try muxer.writeHeader(options: ["movflags": "+faststart"])
+        try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
     private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
@@ -106,6 +106,7 @@ final class EncodingSink {
             }
         }
         guard let videoEncoder else { return }
+        picture.tagAsBT709()
         try videoEncoder.send(picture)
         try drain(videoEncoder, to: videoStream)
     }

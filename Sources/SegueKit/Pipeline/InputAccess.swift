@@ -25,13 +25,16 @@ public struct InputAccess: Sendable {
     }
 
     /// Opens `path` for demuxing, retrying transient network failures with backoff.
-    func openDemuxer(_ path: String, cancellation: Cancellation = Cancellation()) throws -> Demuxer {
-        guard InputAccess.isRemote(path) else { return try Demuxer(url: path, cancellation: cancellation) }
+    /// `deeperProbe` reads up to a minute and 64 MB to learn the streams (a
+    /// DVD still menu's single picture comes with nothing after it to decode it by).
+    func openDemuxer(_ path: String, deeperProbe: Bool = false, cancellation: Cancellation = Cancellation()) throws -> Demuxer {
+        let probing = deeperProbe ? ["analyzeduration": "60000000", "probesize": "67108864"] : [:]
+        guard InputAccess.isRemote(path) else { return try Demuxer(url: path, options: probing, cancellation: cancellation) }
         let microseconds = String(Int(network.timeout * 1_000_000))
-        let options = [
+        let options = probing.merging([
             "rw_timeout": microseconds, // every read and write
             "timeout": microseconds, // the socket, connect included
-        ]
+        ]) { _, network in network }
         // Failures to connect are retried here, with backoff; a connection lost
         // mid-clip is resumed by the demuxer at the byte it had reached.
         return try InputAccess.retrying(network, url: path) {

@@ -69,11 +69,16 @@ public enum Prober {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size == 0 { return bad("file is empty") }
         }
-        let demuxer: Demuxer
+        var demuxer: Demuxer
         let readPath: String
+        var deeperProbe = false
         do {
             readPath = try access.readablePath(for: path)
             demuxer = try access.openDemuxer(readPath)
+            if let video = demuxer.bestStream(.video), demuxer.streams[video].width == 0 {
+                deeperProbe = true
+                demuxer = try access.openDemuxer(readPath, deeperProbe: true)
+            }
         } catch let error as RemoteError {
             return bad(error.reason)
         } catch let lost as ConnectionLost {
@@ -106,49 +111,138 @@ public enum Prober {
         } catch {
             return bad("\(error)")
         }
-        // A photo (or a one-frame video) is a still clip.
-        if !decodesAnotherPicture(demuxer, decoder) {
+        let audioIndex = demuxer.bestStream(.audio).flatMap { demuxer.streams[$0].kind == .audio ? $0 : nil }
+        // A photo (or a one-frame video) is a still clip; one picture under
+        // sound that runs on past a second (a cover image, a DVD still) is held
+        // for as long as the sound instead.
+        let soundRunsOn = audioIndex.map { demuxer.streams[$0].duration.map { $0 > 1 } ?? true } ?? false
+        if !soundRunsOn, !decodesAnotherPicture(demuxer, decoder) {
             return .success(stillInfo(path: path, readPath: readPath, demuxer: demuxer, video: video, picture: firstPicture))
         }
-
-        var duration = video.duration ?? 0
-        if duration <= 0, let total = demuxer.duration {
-            let start = video.startTime.map { Double($0) * video.timeBase.value } ?? 0
-            duration = total - max(0, start)
+        guard let length = measureLength(demuxer, video: video, audio: audioIndex.map { demuxer.streams[$0] },
+                                         reopen: { try access.openDemuxer(readPath, deeperProbe: deeperProbe) }) else {
+            return bad("video duration unknown (damaged or still image?)")
         }
-        guard duration > 0 else { return bad("video duration unknown (damaged or still image?)") }
 
-        var rate = video.averageFrameRate
+        let base = video.realFrameRate
+        let variable = base.isValid && video.averageFrameRate.isValid
+            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        // A variable rate's average can be anything (a screen recording that
+        // pauses averages 2 fps); its base rate is the one it was recorded at.
+        // (An interlaced stream's base rate can be its field rate: not that.)
+        var rate = variable && base.value <= 120 && !video.fieldOrder.isInterlaced ? base : video.averageFrameRate
         if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
         if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
 
         var audio: ClipInfo.AudioInfo?
-        if let audioIndex = demuxer.bestStream(.audio), demuxer.streams[audioIndex].kind == .audio {
+        if let audioIndex {
             let stream = demuxer.streams[audioIndex]
             audio = ClipInfo.AudioInfo(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels)
         }
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
-            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced, pixelFormat: video.pixelFormatName,
-            duration: duration, audio: audio)
+            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced.snappedToStandard, pixelFormat: video.pixelFormatName,
+            duration: length.clip, audio: audio)
         info.readPath = readPath
-        let base = video.realFrameRate
-        info.variableFrameRate = base.isValid && video.averageFrameRate.isValid
-            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        info.pictureDuration = length.picture
+        info.soundDuration = length.sound
+        info.colour = video.colour
+        info.fieldOrder = video.fieldOrder
+        info.dolbyVisionProfile = video.dolbyVisionProfile
+        info.variableFrameRate = variable
         return .success(info)
     }
 }
 
 extension Prober {
+    /// How long a clip lasts: as long as its picture, or as long as its sound
+    /// when that runs on more than `holdThreshold` past the last picture (the
+    /// picture is then held). Subtitle, data and timecode streams and the
+    /// container's claimed duration play no part, except as the last resort
+    /// for a file whose picture can't be measured at all.
+    /// Durations the streams don't state (Matroska, WebM) are measured by
+    /// reading packets, without decoding.
+    /// `reopen` opens the clip afresh, for measuring.
+    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?,
+                              reopen: () throws -> Demuxer) -> (clip: Double, picture: Double, sound: Double?)? {
+        let videoStart = Double(video.startTime ?? 0) * video.timeBase.value
+        var videoEnd = video.duration.map { videoStart + $0 }
+        var audioEnd = audio.flatMap { stream in stream.duration.map { Double(stream.startTime ?? 0) * stream.timeBase.value + $0 } }
+        // MPEG program and transport streams store no durations: libavformat
+        // estimates them, and gives a lone picture (a DVD still menu) the sound's.
+        let estimated = ["mpeg", "mpegts"].contains(demuxer.formatName)
+        if videoEnd == nil || (audio != nil && audioEnd == nil) || estimated {
+            let ends = streamEnds(streams: [video] + (audio.map { [$0] } ?? []),
+                                  until: demuxer.duration.map { videoStart + $0 }, reopen: reopen)
+            videoEnd = estimated ? ends[video.index] ?? videoEnd : videoEnd ?? ends[video.index]
+            if let audio { audioEnd = estimated ? ends[audio.index] ?? audioEnd : audioEnd ?? ends[audio.index] }
+        }
+        var picture = (videoEnd ?? 0) - videoStart
+        if picture <= 0, let total = demuxer.duration {
+            picture = total - max(0, videoStart) // a file whose packets say nothing: trust its header
+        }
+        guard picture > 0 else { return nil }
+        let sound = audioEnd.map { $0 - videoStart }
+        if let sound, sound > picture + holdThreshold { return (sound, picture, sound) }
+        return (picture, picture, sound)
+    }
+
+    /// Sound running on for more than this many seconds past the last picture holds the picture under it.
+    static let holdThreshold = 1.0
+
+    /// The end (seconds, the streams' own clock) of each stream in `streams`,
+    /// from the last packets: each packet's pts plus its duration. Reads only
+    /// the last half minute when the container says roughly where it ends
+    /// (`until`, same clock) and can seek; else the whole file.
+    static func streamEnds(streams: [StreamInfo], until end: Double?, reopen: () throws -> Demuxer) -> [Int: Double] {
+        func scan(from seconds: Double?) -> [Int: Double] {
+            guard let demuxer = try? reopen() else { return [:] }
+            if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return [:] } }
+            // Ends are counted from each stream's start, modulo its timestamp
+            // width, so a transport stream's 33-bit clock may wrap on the way.
+            var ends: [Int: Int64] = [:]
+            var typical: [Int: Int64] = [:]
+            let packet = Packet()
+            while (try? demuxer.read(into: packet)) == true {
+                guard let stream = streams.first(where: { $0.index == packet.streamIndex }),
+                      let pts = packet.presentationTime else { continue }
+                if packet.duration > 0 { typical[stream.index] = packet.duration }
+                var offset = pts - (stream.startTime ?? 0)
+                if offset < 0, stream.timestampBits < 63 { offset += 1 << stream.timestampBits }
+                let end = offset + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
+                ends[stream.index] = max(ends[stream.index] ?? .min, end)
+            }
+            var seconds: [Int: Double] = [:]
+            for stream in streams {
+                guard var end = ends[stream.index] else { continue }
+                if typical[stream.index] == nil, stream.kind == .video, stream.realFrameRate.isValid {
+                    // No packet said how long it lasts: one frame at the stream's rate.
+                    end += Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded())
+                }
+                seconds[stream.index] = Double(end + (stream.startTime ?? 0)) * stream.timeBase.value
+            }
+            return seconds
+        }
+        let start = streams.map { Double($0.startTime ?? 0) * $0.timeBase.value }.min() ?? 0
+        if let end, end - start > 60 {
+            let tail = scan(from: end - 30)
+            if streams.allSatisfy({ tail[$0.index] != nil }) { return tail }
+        }
+        return scan(from: nil)
+    }
+
     /// Whether the first picture of the stream decodes, reading a bounded amount.
     /// A lost connection is thrown: it says nothing about the file.
     static func decodesAPicture(_ demuxer: Demuxer, _ decoder: Decoder, into frame: Frame = Frame()) throws -> Bool {
         let packet = Packet()
         do {
-            for _ in 0..<2_000 {
+            // Bounded in video packets, and loosely in all: sound can come a minute ahead of the first picture.
+            var videoPackets = 0
+            for _ in 0..<200_000 where videoPackets < 2_000 {
                 guard try demuxer.read(into: packet) else { break }
                 guard packet.streamIndex == decoder.streamIndex else { continue }
+                videoPackets += 1
                 try decoder.send(packet)
                 if try decoder.receive(into: frame) == .ready { return true }
             }

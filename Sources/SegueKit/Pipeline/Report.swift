@@ -114,6 +114,20 @@ extension ClipInfo {
         ]
         if isStill { facts["orientation"] = orientation }
         facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
+        // Colour as converted (stated or assumed), and what the file itself states.
+        facts["dynamicRange"] = dynamicRange.rawValue
+        facts["colourMatrix"] = colourMatrix.rawValue
+        facts["colourRange"] = fullRange ? "full" : "limited"
+        facts["bitDepth"] = colour.bitDepth
+        facts["interlaced"] = interlaced
+        facts["fieldOrder"] = fieldOrder.rawValue
+        facts["pictureDuration"] = pictureDuration
+        facts["colour"] = [
+            "matrix": colour.matrix ?? NSNull(), "primaries": colour.primaries ?? NSNull(),
+            "transfer": colour.transfer ?? NSNull(),
+            "range": colour.fullRange.map { $0 ? "full" : "limited" } ?? NSNull(),
+        ] as [String: Any]
+        facts["dolbyVisionProfile"] = dolbyVisionProfile ?? NSNull()
         return facts
     }
 }

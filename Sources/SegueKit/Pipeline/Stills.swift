@@ -80,13 +80,14 @@ final class StillPicture {
 
     /// Decodes the picture and sends it once through `filters`: the clip's own
     /// video filters (orientation, size, placement, canvas format).
-    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, filters: String) throws {
+    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion) throws {
         let decoded = Frame()
         guard try Prober.decodesAPicture(demuxer, decoder, into: decoded) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
         }
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
+        let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false)
         let graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: mirror + filters)
         try graph.push(decoded)
         // The input ends one canvas frame later, so a frame-rate filter lets exactly one picture out.

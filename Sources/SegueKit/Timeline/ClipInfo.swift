@@ -28,6 +28,16 @@ public struct ClipInfo: Sendable, Equatable {
     /// Whether frames come at uneven intervals (average and base rates differ).
     public var variableFrameRate = false
     public var audio: AudioInfo?
+    /// Seconds of picture in the file, from its first picture. Less than
+    /// `sourceDuration` when the last picture is held under a longer sound.
+    public var pictureDuration: Double
+    /// Seconds the sound runs from the first picture, when known.
+    public var soundDuration: Double?
+    /// How the stored samples are to be read as colour.
+    public var colour = ColourInfo()
+    public var fieldOrder = FieldOrder.unknown
+    /// Set for Dolby Vision streams (profile 8 plays as its HLG or SDR base layer).
+    public var dolbyVisionProfile: Int?
     /// A photo (one picture): shown for `duration` seconds, silent, never sets the canvas.
     public var isStill = false
     /// A photo's EXIF orientation (1-8; 1 is upright as stored).
@@ -71,6 +81,7 @@ public struct ClipInfo: Sendable, Equatable {
         self.pixelFormat = pixelFormat
         self.duration = duration
         self.sourceDuration = duration
+        self.pictureDuration = duration
         self.audio = audio
         // Anamorphic pictures widen (or narrow) to square pixels; a quarter turn swaps the sides.
         let squareWidth = Int((Double(codedWidth) * sampleAspectRatio.value).rounded())

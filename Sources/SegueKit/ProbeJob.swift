@@ -1,0 +1,66 @@
+import Foundation
+import SegueMedia
+
+/// Does what `segue probe` does: expands clip lists and probes every input,
+/// several at once. One result per clip, unusable list files first.
+public enum ProbeJob {
+    public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings()) -> [Result<ClipInfo, BadInput>] {
+        let list = ClipList.expand(inputs)
+        return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: InputAccess(network: network))
+    }
+
+    /// The results as `segue probe --json` prints them: an array of each clip's facts.
+    public static func json(_ results: [Result<ClipInfo, BadInput>]) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: results.map(jsonRow),
+                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func jsonRow(_ result: Result<ClipInfo, BadInput>) -> [String: Any] {
+        switch result {
+        case .failure(let bad):
+            return ["path": bad.path, "usable": false, "reason": bad.reason]
+        case .success(let info):
+            return info.jsonFacts.merging(["usable": true, "frameRate": info.frameRate.value]) { _, probed in probed }
+        }
+    }
+
+    /// The results as `segue probe` prints them: one aligned row per clip.
+    public static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
+        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
+                     "DR", "MATRIX", "RANGE", "SCAN", "VERDICT"]]
+        for result in results {
+            switch result {
+            case .failure(let bad):
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+            case .success(let info):
+                let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
+                rows.append([
+                    info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
+                    "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
+                    String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
+                    String(format: "%.2f s", info.duration), audio,
+                    info.dynamicRange.rawValue + (info.dolbyVisionProfile.map { " (DV \($0))" } ?? ""),
+                    info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
+                    info.fullRange ? "full" : "limited",
+                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", "usable",
+                ])
+            }
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func channels(_ count: Int) -> String {
+        switch count {
+        case 1: return "mono"
+        case 2: return "stereo"
+        case 6: return "5.1"
+        default: return "\(count) ch"
+        }
+    }
+}

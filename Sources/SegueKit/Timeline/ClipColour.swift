@@ -1,0 +1,51 @@
+import SegueMedia
+
+/// What a clip's pictures are, as the user reads them in `probe` and as the
+/// video filters convert them: the facts the file states, and the usual
+/// assumptions where it states nothing.
+public enum DynamicRange: String, Sendable {
+    case sdr = "SDR", hlg = "HLG", pq = "PQ"
+}
+
+public enum ColourMatrix: String, Sendable {
+    case bt601, bt709, bt2020, rgb
+}
+
+extension ClipInfo {
+    /// PQ (HDR10, smpte2084) or HLG (arib-std-b67) by the transfer, SDR otherwise.
+    public var dynamicRange: DynamicRange { colour.dynamicRange }
+
+    /// The matrix the file names; when it names none, BT.601 for SD (height
+    /// under 720, as players assume) and BT.709 for HD.
+    public var colourMatrix: ColourMatrix { colour.matrix(height: codedHeight) }
+
+    /// Full range (0-255) when the file or its yuvj pixel format says so; limited otherwise.
+    public var fullRange: Bool { colour.isFullRange }
+
+    public var interlaced: Bool { fieldOrder.isInterlaced }
+}
+
+extension ColourInfo {
+    public var dynamicRange: DynamicRange {
+        switch transfer {
+        case "smpte2084": return .pq
+        case "arib-std-b67": return .hlg
+        default: return .sdr
+        }
+    }
+
+    public func matrix(height: Int) -> ColourMatrix {
+        switch matrix {
+        case "bt709", "smpte240m": return .bt709
+        case "smpte170m", "bt470bg", "fcc": return .bt601
+        case "bt2020nc", "bt2020c": return .bt2020
+        case "gbr": return .rgb
+        default:
+            // HDR is BT.2020 whatever else is left unsaid.
+            if dynamicRange != .sdr || primaries == "bt2020" { return .bt2020 }
+            return height < 720 ? .bt601 : .bt709
+        }
+    }
+
+    public var isFullRange: Bool { fullRange ?? fullRangeFormat }
+}
