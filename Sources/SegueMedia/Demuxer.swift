@@ -31,35 +31,13 @@ package struct StreamInfo {
     /// HLG-compatible clips), nil for none.
     package var dolbyVisionProfile: Int?
 
-    /// Codec facts a stream copy depends on (video only).
-    package var coding = CodingFacts()
+    /// The codec's global header (for H.264 in MP4: the avcC record with its
+    /// parameter sets), which a stream copy depends on; video only.
+    package var extradata: [UInt8] = []
 
     // Audio
     package var sampleRate = 0
     package var channels = 0
-}
-
-/// How a video stream is coded, beyond its size and rate: what decides
-/// whether its packets can stand in another file unchanged.
-package struct CodingFacts: Equatable, Sendable {
-    /// The codec's global header (for H.264 in MP4: the avcC record).
-    package var extradata: [UInt8] = []
-    package var profile = -1
-    package var level = -1
-    /// Bits per sample, 0 when the container doesn't say.
-    package var bitsPerSample = 0
-    /// True unless the stream says its pictures are fields (interlaced).
-    package var progressive = true
-    /// ISO/IEC 23091 code points (2: unspecified, 1: BT.709).
-    package var colourPrimaries = 2
-    package var transfer = 2
-    package var matrix = 2
-    /// Full-range (JPEG) sample values rather than limited (TV) range.
-    package var fullRange = false
-    /// Bits per second, 0 when unknown.
-    package var bitRate = 0
-    /// Pictures a decoder holds back for reordering (B-frames).
-    package var reorderDelay = 0
 }
 
 /// Raised from another thread to stop a blocking libav operation (an open or
@@ -237,21 +215,9 @@ package final class Demuxer {
             info.fieldOrder = FieldOrder(parameters.field_order)
             let profile = cffmpeg_stream_dovi_profile(stream)
             info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
-            var coding = CodingFacts()
             if let data = parameters.extradata, parameters.extradata_size > 0 {
-                coding.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
+                info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
             }
-            coding.profile = Int(parameters.profile)
-            coding.level = Int(parameters.level)
-            coding.bitsPerSample = Int(parameters.bits_per_raw_sample)
-            coding.progressive = parameters.field_order == AV_FIELD_PROGRESSIVE || parameters.field_order == AV_FIELD_UNKNOWN
-            coding.colourPrimaries = Int(parameters.color_primaries.rawValue)
-            coding.transfer = Int(parameters.color_trc.rawValue)
-            coding.matrix = Int(parameters.color_space.rawValue)
-            coding.fullRange = parameters.color_range == AVCOL_RANGE_JPEG
-            coding.bitRate = Int(parameters.bit_rate)
-            coding.reorderDelay = Int(parameters.video_delay)
-            info.coding = coding
         } else if kind == .audio {
             info.sampleRate = Int(parameters.sample_rate)
             info.channels = Int(parameters.ch_layout.nb_channels)

@@ -185,7 +185,17 @@ struct SmartPlan: Sendable {
         if info.frameRate.reduced != canvas.frameRate.reduced || info.variableFrameRate {
             return "its frame rate (\(info.frameRate)\(info.variableFrameRate ? ", variable" : "")) is not the canvas's constant \(canvas.frameRate)"
         }
-        if info.pixelFormat != "yuv420p" { return "its pixel format is \(info.pixelFormat), not 8-bit 4:2:0" }
+        if info.pixelFormat != "yuv420p" || info.colour.bitDepth != 8 || info.fullRange {
+            return "its pixel format is \(info.pixelFormat)\(info.fullRange ? " full range" : ""), not 8-bit 4:2:0 limited range"
+        }
+        if info.interlaced { return "it is interlaced (it is deinterlaced)" }
+        // Each tag BT.709, or unsaid at an HD size, where the colour conversion takes it as BT.709 too.
+        let colour = info.colour
+        let hd = info.codedHeight >= 720
+        guard [colour.matrix, colour.primaries, colour.transfer].allSatisfy({ $0 == "bt709" || ($0 == nil && hd) }),
+              info.colourMatrix == .bt709, info.dynamicRange == .sdr, info.dolbyVisionProfile == nil else {
+            return "its colours are not SDR BT.709 (nor untagged HD): they are converted"
+        }
         return nil
     }
 }
@@ -211,19 +221,10 @@ struct ClipScan {
         let demuxer = try Demuxer(url: clip.info.readPath)
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         let stream = demuxer.streams[index]
-        let coding = stream.coding
-        guard let record = AVCRecord(coding.extradata), record.lengthSize == 4 else {
+        guard let record = AVCRecord(stream.extradata), record.lengthSize == 4 else {
             throw ClipScan.unfit("its H.264 has no avcC record with 4-byte lengths")
         }
-        guard coding.progressive else { throw ClipScan.unfit("it is interlaced") }
-        guard coding.bitsPerSample <= 8, !coding.fullRange, record.chromaFormat == 1, record.lumaBitDepth == 8 else {
-            throw ClipScan.unfit("it is not 8-bit 4:2:0 limited range")
-        }
-        // Each tag BT.709 (1), or unspecified (2) at an HD size, where the colour conversion takes it as BT.709 too.
-        let tags = [coding.colourPrimaries, coding.transfer, coding.matrix]
-        guard tags.allSatisfy({ $0 == 1 || ($0 == 2 && clip.info.codedHeight >= 720) }) else {
-            throw ClipScan.unfit("its colours are not SDR BT.709 (nor untagged HD)")
-        }
+        guard record.chromaFormat == 1, record.lumaBitDepth == 8 else { throw ClipScan.unfit("it is not 8-bit 4:2:0") }
         self.record = record
         grid = ClipCopyPlan(origin: (stream.startTime ?? 0) + stream.timeBase.ticks(seconds: clip.info.inPoint),
                             timeBase: stream.timeBase, frameRate: canvas.frameRate, gops: [])

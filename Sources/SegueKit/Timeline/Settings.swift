@@ -111,7 +111,6 @@ public struct OutputOptions: Sendable, Equatable {
             && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
             && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
             && a.audioBitRate == b.audioBitRate && a.audio == b.audio && a.smart == b.smart
-            && a.audioBitRate == b.audioBitRate && a.audio == b.audio
             && a.stillDuration == b.stillDuration && a.stillMotion == b.stillMotion && a.loudness == b.loudness
             && a.music == b.music && a.musicVolume == b.musicVolume && a.duck == b.duck && a.chapters == b.chapters
     }
