@@ -113,6 +113,24 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(threads(named: "segue-preload"), 0, "joined: no preload thread left")
     }
 
+    func testAnInterruptWhileTheNextClipIsStillOpeningStopsAtOnce() throws {
+        let local = try clip(0, frames: 45)
+        let server = try TestServer(root: store.folder.path)
+        // Probing is served; the stitch's own open of the clip then never gets an answer.
+        let url = "\(server.base)/stallafter/1/\((local as NSString).lastPathComponent)"
+        let output = store.outputPath("stalled-open")
+        var signalled = Date()
+        let result = try SegueTool.run(["stitch", url, "-o", output, "--timeout", "60"]) { process in
+            Thread.sleep(forTimeInterval: 2)
+            signalled = Date()
+            kill(process.processIdentifier, SIGINT)
+        }
+        XCTAssertEqual(result.status, 130, result.standardError)
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), 3, "stopped at once, not after the 60 s timeout")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+    }
+
     /// Threads of this process with `name`, from /proc.
     func threads(named name: String) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []

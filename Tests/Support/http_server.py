@@ -21,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 stats_lock = threading.Lock()
 cut_once = {}
+stall_after = {}
 stats = {"cut": 0, "requests": 0, "full": 0, "partial": 0, "not_modified": 0, "head": 0, "errors": 0, "paths": {}}
 flaky_failures = {}
 
@@ -61,6 +62,15 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/stall/"):
             time.sleep(self.server.lifetime)
             return
+        if path.startswith("/stallafter/"):
+            # /stallafter/N/NAME: the first N requests are served, later ones stall.
+            served, _, rest = path[len("/stallafter/"):].partition("/")
+            seen = stall_after.get(rest, 0) + 1
+            stall_after[rest] = seen
+            if seen > int(served):
+                time.sleep(self.server.lifetime)
+                return
+            path = "/" + rest
         if path.startswith("/flaky/"):
             remaining = flaky_failures.setdefault(path, self.server.flaky_count)
             if remaining > 0:

@@ -34,8 +34,7 @@ final class ClipSource {
     /// long stretch of one stream costs little while the other is searched.
     private var videoPackets = PacketQueue()
     private var audioPackets = PacketQueue()
-    private var samples: [[Float]] = [[], []]
-    private var sampleHead = 0
+    private var samples = SampleQueue()
     /// Samples replaced by silence before they were decoded (see `nextSamples`).
     private var samplesOwed = 0
     /// The demuxer has nothing more (end of file, or a damaged stretch ending it).
@@ -233,24 +232,17 @@ final class ClipSource {
     func nextSamples(_ count: Int) throws -> [[Float]] {
         // Bound how much video may be read ahead while looking for audio, so a
         // badly interleaved file (or sound starting late) can't fill memory.
-        while samples[0].count - sampleHead < count + samplesOwed, !audioFed, !videoPackets.isFull {
+        while samples.count < count + samplesOwed, !audioFed, !videoPackets.isFull {
             try feedAudio()
         }
         // Audio that arrives after silence stood in for it is dropped, so it can't fall behind.
-        let skipped = min(samplesOwed, samples[0].count - sampleHead)
-        sampleHead += skipped
+        let skipped = min(samplesOwed, samples.count)
+        samples.drop(skipped)
         samplesOwed -= skipped
-        let available = min(count, samples[0].count - sampleHead)
-        var chunk = samples.map { Array($0[sampleHead..<(sampleHead + available)]) }
-        sampleHead += available
-        if sampleHead > 1 << 16 {
-            for channel in samples.indices { samples[channel].removeFirst(sampleHead) }
-            sampleHead = 0
-        }
+        let (chunk, available) = samples.take(count)
         if available < count {
             samplesPadded += count - available
             if !audioFed { samplesOwed += count - available }
-            for channel in chunk.indices { chunk[channel].append(contentsOf: repeatElement(0, count: count - available)) }
         }
         return chunk
     }
@@ -467,7 +459,7 @@ final class ClipSource {
         guard let audioGraph else { return }
         let block = Frame()
         while try audioGraph.pull(into: block) == .ready {
-            block.appendSamples(to: &samples)
+            block.appendSamples(to: &samples.channels)
         }
     }
 

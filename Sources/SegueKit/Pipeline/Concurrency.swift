@@ -54,6 +54,15 @@ final class BackgroundTask<Value>: @unchecked Sendable {
         condition.withLock { while !finished { condition.wait() } }
     }
 
+    /// Waits up to `seconds` for the work to finish; whether it has.
+    func join(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        return condition.withLock {
+            while !finished, condition.wait(until: deadline) {}
+            return finished
+        }
+    }
+
     /// Cancels the work and waits for it to end.
     func cancelAndJoin() {
         cancel()

@@ -49,9 +49,16 @@ final class Lookahead {
     }
 
     /// Clip `index`, opened and primed, and how long the caller waited for it.
-    func take(_ index: Int) throws -> (source: ClipSource, waited: Double) {
+    /// A raised `stop` ends the wait at once (the opening is cancelled).
+    func take(_ index: Int, stop: StopRequest = StopRequest()) throws -> (source: ClipSource, waited: Double) {
         let start = monotonicSeconds()
         let task = opening.removeValue(forKey: index) ?? BackgroundTask(runningNow: opener(for: index))
+        while !task.join(seconds: 0.05) {
+            if let signal = stop.signal {
+                task.cancelAndJoin()
+                throw SegueError.interrupted(signal: signal)
+            }
+        }
         let source = try task.value()
         return (source, monotonicSeconds() - start)
     }

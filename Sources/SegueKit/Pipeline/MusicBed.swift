@@ -16,8 +16,7 @@ public final class MusicBed {
     private let totalSamples: Int
     private let duck: Double
     private var reader: Reader?
-    private var buffer: [[Float]] = [[], []]
-    private var head = 0
+    private var buffer = SampleQueue()
     /// Output samples mixed so far.
     private var position = 0
     /// dB the music is ducked by right now, moving towards 0 or `duck`.
@@ -113,15 +112,15 @@ public final class MusicBed {
             reader = nil
             return
         }
-        let overlap = min(MusicBed.seamSamples, buffer[0].count - head, fresh[0].count)
-        let end = buffer[0].count
-        for channel in buffer.indices {
+        let overlap = min(MusicBed.seamSamples, buffer.count, fresh[0].count)
+        let end = buffer.channels[0].count
+        for channel in buffer.channels.indices {
             for index in 0..<overlap {
                 let weight = (Float(index) + 0.5) / Float(overlap)
                 let slot = end - overlap + index
-                buffer[channel][slot] = buffer[channel][slot] * (1 - weight) + fresh[channel][index] * weight
+                buffer.channels[channel][slot] = buffer.channels[channel][slot] * (1 - weight) + fresh[channel][index] * weight
             }
-            buffer[channel] += fresh[channel][overlap...]
+            buffer.channels[channel] += fresh[channel][overlap...]
         }
         reader = next
     }
@@ -137,9 +136,9 @@ public final class MusicBed {
     /// A seam's worth more is kept decoded, so the end of one pass can be
     /// crossfaded into the start of the next instead of cut (no click).
     private func next(_ count: Int) throws -> [[Float]] {
-        while buffer[0].count - head < count + MusicBed.seamSamples {
+        while buffer.count < count + MusicBed.seamSamples {
             guard let reader else { break }
-            if try reader.read(into: &buffer) {
+            if try reader.read(into: &buffer.channels) {
                 decodedAny = true
             } else if decodedAny {
                 try loop()
@@ -147,15 +146,7 @@ public final class MusicBed {
                 self.reader = nil // nothing decodes: silence from here
             }
         }
-        let available = min(count, buffer[0].count - head)
-        var chunk = buffer.map { Array($0[head..<(head + available)]) }
-        head += available
-        if head > 1 << 16 {
-            for channel in buffer.indices { buffer[channel].removeFirst(head) }
-            head = 0
-        }
-        if available < count { for channel in chunk.indices { chunk[channel] += repeatElement(0, count: count - available) } }
-        return chunk
+        return buffer.take(count).samples
     }
 
     /// The music file's sound as 48 kHz planar-float stereo, one decoded block at a time.

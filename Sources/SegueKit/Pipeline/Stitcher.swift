@@ -126,7 +126,7 @@ public final class Stitcher {
         var warnings = plan.warnings
 
         lookahead.prepare(0)
-        var (current, startup) = try lookahead.take(0)
+        var (current, startup) = try lookahead.take(0, stop: stop)
         lookahead.prepare(1)
         for (index, clip) in clips.enumerated() {
             let before = index > 0 ? plan.joins[index - 1].frameCount : 0
@@ -147,7 +147,7 @@ public final class Stitcher {
                 warnings += notes(on: current)
                 break
             }
-            let (incoming, waited) = try lookahead.take(index + 1)
+            let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
             let join = plan.joins[index]
             try strategy.play(join, from: current, to: incoming, through: clock)
             joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,

@@ -1,0 +1,40 @@
+/// Planar float samples (one array per channel) waiting to be taken, oldest
+/// first. Taken samples are removed in batches, so taking is cheap.
+struct SampleQueue {
+    /// Every channel's samples; those from the head on are waiting. Decoders
+    /// append here directly.
+    var channels: [[Float]]
+    private var head = 0
+
+    init(channels count: Int = 2) {
+        channels = Array(repeating: [], count: count)
+    }
+
+    /// Samples per channel waiting.
+    var count: Int { channels[0].count - head }
+
+    /// Drops the oldest `n` samples (at most what is waiting).
+    mutating func drop(_ n: Int) {
+        head += min(n, count)
+        compact()
+    }
+
+    /// The oldest `wanted` samples per channel, silence past what is waiting,
+    /// and how many of them were waiting.
+    mutating func take(_ wanted: Int) -> (samples: [[Float]], available: Int) {
+        let available = min(wanted, count)
+        var chunk = channels.map { Array($0[head..<(head + available)]) }
+        head += available
+        compact()
+        if available < wanted {
+            for channel in chunk.indices { chunk[channel].append(contentsOf: repeatElement(0, count: wanted - available)) }
+        }
+        return (chunk, available)
+    }
+
+    private mutating func compact() {
+        guard head > 1 << 16 else { return }
+        for channel in channels.indices { channels[channel].removeFirst(head) }
+        head = 0
+    }
+}
