@@ -128,13 +128,6 @@ package enum H264 {
         }
     }
 
-    /// The SPS a PPS refers to.
-    package static func referencedSequenceSetID(ofPPS unit: [UInt8]) -> Int? {
-        var reader = BitReader(rbsp(unit.dropFirst()))
-        guard reader.unsignedExpGolomb() != nil else { return nil }
-        return reader.unsignedExpGolomb()
-    }
-
     /// A NAL unit's payload with emulation-prevention bytes (00 00 03) removed.
     static func rbsp(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []

@@ -35,20 +35,10 @@ package final class Packet {
         set { pointer.pointee.dts = newValue ?? cffmpeg_nopts_value() }
     }
 
-    /// Whether the container marks the packet as a random access point (an MP4 sync sample).
-    package var isKeyframe: Bool { (pointer.pointee.flags & AV_PKT_FLAG_KEY) != 0 }
-
     /// The payload, as stored (for MP4 video: length-prefixed NAL units).
     package var bytes: [UInt8] {
         guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)))
-    }
-
-    /// A new packet sharing this one's payload (`av_packet_ref`: a reference, not a copy).
-    package func clone() -> Packet {
-        let copy = Packet()
-        if av_packet_ref(copy.pointer, pointer) < 0 { fatalError("av_packet_ref: out of memory") }
-        return copy
     }
 
     package func unref() { av_packet_unref(pointer) }

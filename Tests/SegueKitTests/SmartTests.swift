@@ -276,7 +276,28 @@ final class SmartTests: XCTestCase {
         XCTAssertThrowsError(try Manifest.parse(Data(#"{"clips": ["a.mp4"], "output": {"smart": 1}}"#.utf8), relativeTo: "/"))
     }
 
+    func testAVCRecordReadsAndWritesSeveralParameterSetsWithTheirIDs() throws {
+        // x264's global header is Annex B; a phone's is an avcC record. Both read, and the record round-trips.
+        let encoder = try Encoder.video(codec: .h264, width: 320, height: 180, frameRate: Rational(30, 1), crf: 23,
+                                        preset: "ultrafast", codecParams: "sps-id=3", globalHeader: true)
+        let own = try XCTUnwrap(AVCRecord(encoder.extradata))
+        XCTAssertEqual(own.sequenceParameterSets.compactMap(H264.parameterSetID), [3])
+        XCTAssertEqual(own.pictureParameterSets.compactMap(H264.parameterSetID), [3])
+        let phone = try XCTUnwrap(AVCRecord(try Self.videoExtradata(phoneClip(0, frames: 60))))
+        XCTAssertEqual(phone.sequenceParameterSets.compactMap(H264.parameterSetID), [0])
+        var both = phone
+        both.sequenceParameterSets += own.sequenceParameterSets
+        both.pictureParameterSets += own.pictureParameterSets
+        XCTAssertEqual(AVCRecord(both.bytes), both)
+        XCTAssertEqual(AVCRecord(both.bytes)?.sequenceParameterSets.compactMap(H264.parameterSetID), [0, 3])
+    }
+
     // MARK: Helpers
+
+    static func videoExtradata(_ path: String) throws -> [UInt8] {
+        let demuxer = try Demuxer(url: path)
+        return demuxer.streams[try XCTUnwrap(demuxer.bestStream(.video))].extradata
+    }
 
     struct VideoPackets {
         var timeBase: Rational
