@@ -45,11 +45,6 @@ package final class Packet {
 }
 
 extension Packet {
-    /// Presentation time in the stream's time base, nil when unknown.
-    package var presentationTime: Int64? {
-        pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts
-    }
-
     /// A new packet that takes over this one's data (`av_packet_move_ref`),
     /// leaving this one blank for the next read.
     package func takeOver() -> Packet {

@@ -180,7 +180,7 @@ final class ClipSource {
 
     /// The frame position of a packet the copy plan copies, nil for one that is decoded.
     private func copiedPosition(of packet: Packet) -> Int? {
-        guard let copyPlan, let pts = packet.presentationTime else { return nil }
+        guard let copyPlan, let pts = packet.pts else { return nil }
         let position = copyPlan.position(ofPTS: pts)
         return copyPlan.isCopied(position) ? position : nil
     }
@@ -410,7 +410,7 @@ final class ClipSource {
                 if !videoFed { videoPackets.push(packet.takeOver()) }
             } else if let audioDecoder, packet.streamIndex == audioDecoder.streamIndex {
                 // Sound from well before the first picture is never heard: not kept, not decoded.
-                if let pts = packet.presentationTime,
+                if let pts = packet.pts,
                    Double(pts - audioOrigin) * audioTimeBase.value < -1 { continue }
                 if !video { return packet.takeOver() }
                 if !audioFed { audioPackets.push(packet.takeOver()) }

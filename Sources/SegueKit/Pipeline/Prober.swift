@@ -206,7 +206,7 @@ extension Prober {
             let packet = Packet()
             while (try? demuxer.read(into: packet)) == true {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }),
-                      let pts = packet.presentationTime else { continue }
+                      let pts = packet.pts else { continue }
                 if packet.duration > 0 { typical[stream.index] = packet.duration }
                 var offset = pts - (stream.startTime ?? 0)
                 if offset < 0, stream.timestampBits < 63 { offset += 1 << stream.timestampBits }
