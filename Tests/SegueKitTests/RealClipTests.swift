@@ -74,8 +74,7 @@ final class RealClipTests: XCTestCase {
         let last = try FFmpeg.rgb(output, seek: 29.8, width: 16, height: 9)
         XCTAssertGreaterThan(last.mean(channel: 0), 150, "the red picture is still there")
         XCTAssertLessThan(last.mean(channel: 1), 80)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
-        let peak = try XCTUnwrap(json["peakMemoryBytes"] as? Int)
+        let peak = try peakMemory(fromReport: report)
         XCTAssertLessThan(peak, 250_000_000, "peak memory \(peak / 1_000_000) MB")
     }
 
@@ -97,8 +96,7 @@ final class RealClipTests: XCTestCase {
         let video = try XCTUnwrap(try FFprobe.streams(output).first { $0["codec_type"] as? String == "video" })
         XCTAssertEqual(video["nb_read_frames"] as? String, "510")
         // Before, the 450 pictures of the pause came out of the fps filter at once, each scaled: 1.4 MB apiece.
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
-        let peak = try XCTUnwrap(json["peakMemoryBytes"] as? Int)
+        let peak = try peakMemory(fromReport: report)
         XCTAssertLessThan(peak, 250_000_000, "peak memory \(peak / 1_000_000) MB")
     }
 
@@ -370,4 +368,10 @@ enum FFmpeg {
         let video = streams.first { $0["codec_type"] as? String == "video" } ?? [:]
         return video.compactMapValues { $0 as? String }
     }
+}
+
+/// A stitch's peak memory in bytes, as its `--report` states it.
+func peakMemory(fromReport report: String) throws -> Int {
+    let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+    return try XCTUnwrap(json["peakMemoryBytes"] as? Int)
 }
