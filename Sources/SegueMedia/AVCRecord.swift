@@ -141,11 +141,12 @@ package enum H264 {
         return out
     }
 
-    /// Walks a sample's length-prefixed NAL units: `body(type, unit)` for each.
+    /// Walks a sample's length-prefixed NAL units: `body(header, unit)` for
+    /// each, `header` being the unit's first byte.
     /// False when the lengths don't add up to the sample.
     @discardableResult
     static func forEachUnit(in sample: UnsafeBufferPointer<UInt8>, lengthSize: Int,
-                                    _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+                                    _ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
         var offset = 0
         while offset + lengthSize <= sample.count {
             var length = 0
@@ -153,7 +154,7 @@ package enum H264 {
             offset += lengthSize
             guard length > 0, offset + length <= sample.count else { return false }
             let unit = UnsafeBufferPointer(rebasing: sample[offset..<(offset + length)])
-            body(Int(unit[0] & 0x1F), unit)
+            body(unit[0], unit)
             offset += length
         }
         return offset == sample.count
@@ -163,7 +164,7 @@ package enum H264 {
 /// Reads bits most significant first.
 struct BitReader {
     private let bytes: [UInt8]
-    private var position = 0
+    private(set) var position = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -171,6 +172,16 @@ struct BitReader {
         guard position < bytes.count * 8 else { return nil }
         defer { position += 1 }
         return Int(bytes[position / 8] >> (7 - UInt8(position % 8))) & 1
+    }
+
+    /// u(n), n up to 32.
+    mutating func bits(_ count: Int) -> Int? {
+        var value = 0
+        for _ in 0..<count {
+            guard let bit = bit() else { return nil }
+            value = value << 1 | bit
+        }
+        return value
     }
 
     mutating func skip(_ count: Int) -> Bool {

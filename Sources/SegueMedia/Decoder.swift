@@ -30,6 +30,25 @@ package final class Decoder {
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
 
+    /// A decoder of `encoder`'s packets (time base: the encoder's), to see what it made.
+    package init(decoding encoder: Encoder) throws {
+        guard let parameters = avcodec_parameters_alloc() else { fatalError("avcodec_parameters_alloc: out of memory") }
+        var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
+        defer { avcodec_parameters_free(&owned) }
+        try encoder.copyParameters(to: parameters)
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_decoder")
+        }
+        context = avcodec_alloc_context3(codec)
+        guard let context else { fatalError("avcodec_alloc_context3: out of memory") }
+        streamIndex = 0
+        timeBase = encoder.timeBase
+        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = encoder.timeBase.avRational
+        context.pointee.thread_count = 1
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2")
+    }
+
     deinit {
         avcodec_free_context(&context)
     }

@@ -104,6 +104,11 @@ package final class Encoder {
     }
 
     /// Copies the encoder's parameters to an output stream.
+    /// The encoder's output format, for a decoder of its packets.
+    func copyParameters(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws {
+        try check(avcodec_parameters_from_context(parameters, context), "avcodec_parameters_from_context")
+    }
+
     fileprivate func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws {
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "avcodec_parameters_from_context")
         stream.pointee.time_base = context!.pointee.time_base

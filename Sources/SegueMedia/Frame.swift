@@ -46,6 +46,25 @@ package final class Frame {
 
     package func unref() { av_frame_unref(pointer) }
 
+    /// Luma PSNR in dB against a picture of the same size and 8-bit format
+    /// (infinite when identical, nil when they can't be compared).
+    package func lumaPSNR(against other: Frame) -> Double? {
+        let a = pointer.pointee, b = other.pointer.pointee
+        guard a.width == b.width, a.height == b.height, a.format == b.format, a.format == AV_PIX_FMT_YUV420P.rawValue,
+              let rowsA = a.data.0, let rowsB = b.data.0 else { return nil }
+        var sum = 0
+        for y in 0..<Int(a.height) {
+            let rowA = rowsA + y * Int(a.linesize.0), rowB = rowsB + y * Int(b.linesize.0)
+            for x in 0..<Int(a.width) {
+                let difference = Int(rowA[x]) - Int(rowB[x])
+                sum += difference * difference
+            }
+        }
+        guard sum > 0 else { return .infinity }
+        let meanSquare = Double(sum) / Double(Int(a.width) * Int(a.height))
+        return 10 * log10(255 * 255 / meanSquare)
+    }
+
     /// Presentation time in the time base of whoever made the frame; nil for none (AV_NOPTS_VALUE).
     /// The mean quantiser the picture was coded with, when its decoder exported it.
     package var meanQuantiser: Double? {

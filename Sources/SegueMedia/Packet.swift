@@ -56,14 +56,30 @@ extension Packet {
     /// Bytes of payload, for bounding queues.
     package var size: Int { Int(pointer.pointee.size) }
 
-    /// Walks the packet's length-prefixed NAL units (MP4 H.264): `body(type, copy)`
-    /// for each, where `copy()` gives the unit's bytes when the caller wants
-    /// them; false when the lengths don't add up to the packet.
+    /// Walks the packet's length-prefixed NAL units (MP4 H.264 or HEVC):
+    /// `body(header, copy)` for each, where `header` is the unit's first byte
+    /// and `copy()` gives the unit's bytes when the caller wants them; false
+    /// when the lengths don't add up to the packet.
     @discardableResult
-    package func forEachH264Unit(lengthSize: Int, _ body: (Int, () -> [UInt8]) -> Void) -> Bool {
+    package func forEachNALUnit(lengthSize: Int, _ body: (UInt8, () -> [UInt8]) -> Void) -> Bool {
         guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return false }
         return H264.forEachUnit(in: UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)),
-                                lengthSize: lengthSize) { type, unit in body(type) { Array(unit) } }
+                                lengthSize: lengthSize) { header, unit in body(header) { Array(unit) } }
+    }
+
+    /// Rewrites each length-prefixed NAL unit through `transform` (which
+    /// returns nil to keep a unit as it is); the packet keeps its properties.
+    package func rewriteNALUnits(lengthSize: Int, _ transform: ([UInt8]) throws -> [UInt8]?) rethrows {
+        var units: [[UInt8]] = []
+        var changed = false
+        forEachNALUnit(lengthSize: lengthSize) { _, unit in units.append(unit()) }
+        for index in units.indices {
+            if let replacement = try transform(units[index]) {
+                units[index] = replacement
+                changed = true
+            }
+        }
+        if changed { replacePayload(lengthPrefixed(units)) }
     }
 }
 
@@ -71,22 +87,34 @@ extension Packet {
     /// Rewrites an Annex B payload (NAL units after 00 00 01 start codes, as
     /// libx264 gives them) as MP4 stores it: each unit after its 4-byte length.
     /// The MP4 muxer does this itself only while a track's header is Annex B too.
-    package func convertAnnexBToLengthPrefixed() {
-        let units = AVCRecord.annexBUnits(bytes)
+    /// `transform`, when given, rewrites each unit on the way.
+    package func convertAnnexBToLengthPrefixed() { convertAnnexBToLengthPrefixed { $0 } }
+
+    package func convertAnnexBToLengthPrefixed(_ transform: ([UInt8]) throws -> [UInt8]) rethrows {
+        let units = try AVCRecord.annexBUnits(bytes).map(transform)
         guard !units.isEmpty else { return }
+        replacePayload(lengthPrefixed(units))
+    }
+
+    private func lengthPrefixed(_ units: [[UInt8]]) -> [UInt8] {
         var converted: [UInt8] = []
-        converted.reserveCapacity(size + 4 * units.count)
+        converted.reserveCapacity(units.reduce(0) { $0 + 4 + $1.count })
         for unit in units {
             let length = UInt32(unit.count)
             converted += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
             converted += unit
         }
+        return converted
+    }
+
+    /// Gives the packet a new payload, keeping its timestamps and flags.
+    private func replacePayload(_ payload: [UInt8]) {
         guard let replacement = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         var temporary: UnsafeMutablePointer<AVPacket>? = replacement
         defer { av_packet_free(&temporary) }
-        guard av_new_packet(replacement, Int32(converted.count)) >= 0,
+        guard av_new_packet(replacement, Int32(payload.count)) >= 0,
               av_packet_copy_props(replacement, pointer) >= 0 else { fatalError("av_new_packet: out of memory") }
-        replacement.pointee.data.update(from: converted, count: converted.count)
+        replacement.pointee.data.update(from: payload, count: payload.count)
         av_packet_unref(pointer)
         av_packet_move_ref(pointer, replacement)
     }

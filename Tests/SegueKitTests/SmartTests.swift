@@ -69,17 +69,13 @@ final class SmartTests: XCTestCase {
         XCTAssertEqual(smart.output.pictures.count, plain.output.pictures.count, "frame count", file: file, line: line)
         XCTAssertEqual(smart.report.frames, plain.plan.totalFrames, file: file, line: line)
         for (index, (mine, theirs)) in zip(smart.output.pictures, plain.output.pictures).enumerated() {
-            let expected = Marker.read(theirs)
-            if let expected {
-                let read = Marker.read(mine)
-                XCTAssertTrue(read.map { $0 == expected } ?? false,
-                              "frame \(index): without --smart clip \(expected.clip) frame \(expected.frame), with it \(String(describing: read))",
+            if let expected = Marker.read(theirs), let read = Marker.read(mine) {
+                XCTAssertTrue(read == expected, "frame \(index): without --smart clip \(expected.clip) frame \(expected.frame), with it \(read)",
                               file: file, line: line)
             } else {
-                // A transition frame: both draw the same blend.
-                XCTAssertTrue(Marker.readDominant(mine) == Marker.readDominant(theirs), "frame \(index): transition differs",
-                              file: file, line: line)
-                XCTAssertGreaterThan(Self.psnr(mine, theirs), 30, "frame \(index): transition drawn differently", file: file, line: line)
+                // A blend, whose blocks may sit on a reading threshold: the same
+                // picture within coding noise (a frame off by one is under 25 dB).
+                XCTAssertGreaterThan(Self.psnr(mine, theirs), 38, "frame \(index): drawn differently", file: file, line: line)
             }
         }
         // The same samples went to the same encoder: sync is exactly what it is without --smart.
@@ -111,20 +107,40 @@ final class SmartTests: XCTestCase {
         XCTAssertEqual(Double(start.trimmingCharacters(in: .whitespacesAndNewlines)), 0, "first frame not at 0", file: file, line: line)
     }
 
-    /// No decoder complaint from FFmpeg, nor from GStreamer's qtdemux ! h264parse ! avdec_h264.
+    /// No decoder complaint from FFmpeg, nor from GStreamer's qtdemux ! h264parse ! avdec_h264
+    /// (for HEVC: h265parse, then both avdec_h265 and libde265dec, a decoder FFmpeg has no part in).
     func assertDecodesCleanly(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let ffmpeg = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
         XCTAssertEqual(ffmpeg.status, 0, file: file, line: line)
         XCTAssertEqual(ffmpeg.standardError, "", "FFmpeg decode errors", file: file, line: line)
-        let gstreamer = try Tool.run("gst-launch-1.0", ["filesrc", "location=\(path)", "!", "qtdemux", "!", "h264parse", "!",
-                                                        "avdec_h264", "!", "fakesink"],
-                                     environment: ["GST_DEBUG": "2", "GST_DEBUG_NO_COLOR": "1"])
-        XCTAssertEqual(gstreamer.status, 0, gstreamer.standardError, file: file, line: line)
-        // What GStreamer says of every MP4 FFmpeg writes (boxes it doesn't know, no fragments) is not about the stream.
-        let benign = ["unknown QuickTime node type", "failed to find fragment defaults", "pad not activated yet"]
-        let complaints = (gstreamer.standardError + gstreamer.standardOutput).split(separator: "\n")
-            .filter { ($0.contains(" WARN ") || $0.contains(" ERROR ")) && !benign.contains(where: $0.contains) }
-        XCTAssertEqual(complaints, [], "GStreamer warnings or errors", file: file, line: line)
+        let codec = try FFprobe.streams(path).first { $0["codec_type"] as? String == "video" }?["codec_name"] as? String
+        let chains = codec == "hevc" ? [["h265parse", "avdec_h265"], ["h265parse", "libde265dec"]] : [["h264parse", "avdec_h264"]]
+        for chain in chains {
+            let gstreamer = try Tool.run("gst-launch-1.0", ["filesrc", "location=\(path)", "!", "qtdemux", "!", chain[0], "!",
+                                                            chain[1], "!", "fakesink"],
+                                         environment: ["GST_DEBUG": "2", "GST_DEBUG_NO_COLOR": "1"])
+            XCTAssertEqual(gstreamer.status, 0, "\(chain[1]): " + gstreamer.standardError, file: file, line: line)
+            // What GStreamer says of every MP4 FFmpeg writes (boxes it doesn't know, no fragments) is not about the stream.
+            // libde265dec says so of any hvcC (h265parse hands it the parameter sets anyway).
+            let benign = ["unknown QuickTime node type", "failed to find fragment defaults", "pad not activated yet",
+                          "Unsupported extra data version 1"]
+            let complaints = (gstreamer.standardError + gstreamer.standardOutput).split(separator: "\n")
+                .filter { ($0.contains(" WARN ") || $0.contains(" ERROR ")) && !benign.contains(where: $0.contains) }
+            XCTAssertEqual(complaints, [], "GStreamer (\(chain[1])) warnings or errors", file: file, line: line)
+        }
+        if codec == "hevc" {
+            // An independent HEVC decoder gives every picture bit for bit as FFmpeg's does.
+            let theirs = path + ".libde265.yuv", ours = path + ".ffmpeg.yuv"
+            defer { try? FileManager.default.removeItem(atPath: theirs); try? FileManager.default.removeItem(atPath: ours) }
+            _ = try Tool.run("gst-launch-1.0", ["-q", "filesrc", "location=\(path)", "!", "qtdemux", "!", "h265parse", "!",
+                                                "libde265dec", "!", "videoconvert", "!", "video/x-raw,format=I420", "!",
+                                                "filesink", "location=\(theirs)"])
+            _ = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", ours])
+            let decoded = FileManager.default.contents(atPath: ours)
+            XCTAssertGreaterThan(decoded?.count ?? 0, 0, file: file, line: line)
+            XCTAssertTrue(FileManager.default.contents(atPath: theirs) == decoded, "libde265 decodes other pictures than FFmpeg",
+                          file: file, line: line)
+        }
     }
 
     /// Output video packets whose payload is byte for byte some source packet's.

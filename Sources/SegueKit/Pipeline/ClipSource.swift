@@ -167,6 +167,7 @@ final class ClipSource {
                 if let position = copiedPosition(of: packet) {
                     if decodingStretch { try endDecodedStretch(before: position) }
                     lastPictureTime = max(lastPictureTime, Double(position) / canvas.frameRate.value)
+                    if copyPlan?.startsCopiedRun(position) == true { ClipSource.markAsBrokenLink(packet, copyPlan?.syntax) }
                     return (packet, position)
                 }
                 // Decoded on the way (from a keyframe before the in point): its pictures fall before the copy.
@@ -175,6 +176,20 @@ final class ClipSource {
             }
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
+        }
+    }
+
+    /// An HEVC CRA that opens a copied run follows pictures it wasn't coded
+    /// after: marked a broken link (BLA, having no leading pictures), it starts
+    /// a new coded video sequence, so decoders reset picture order and may
+    /// switch parameter sets there. An IDR already does.
+    private static func markAsBrokenLink(_ packet: Packet, _ syntax: CopySyntax?) {
+        guard syntax == .hevc else { return }
+        packet.rewriteNALUnits(lengthSize: 4) { unit in
+            guard HEVC.unitType(unit) == HEVC.cleanRandomAccess else { return nil }
+            var marked = unit
+            marked[0] = (unit[0] & 0x81) | UInt8(HEVC.brokenLinkWithoutLeading << 1)
+            return marked
         }
     }
 

@@ -32,8 +32,10 @@ final class EncodingSink {
     /// with the same parameter sets, listed in `extradata` with the copied ones.
     struct SmartVideo {
         var extradata: [UInt8]
-        /// x264 parameters every stretch's encoder takes (its sps-id, stitchable).
+        /// x264 or x265 parameters every stretch's encoder takes (x264: its sps-id, stitchable).
         var encoderParams: String
+        /// HEVC: the ids x265's parameter sets and slices take in the file.
+        var renumbering: HEVCRenumbering?
         /// Decoding times run this many frames behind frame numbers.
         var reorderDelay: Int
     }
@@ -98,7 +100,8 @@ final class EncodingSink {
             if videoEncoder == nil || crf != videoCRF { try endStretch() }
             if videoEncoder == nil {
                 let encoder = try EncodingSink.videoEncoder(format, crf: crf, globalHeader: muxer.needsGlobalHeader)
-                guard encoder.extradata == stretchExtradata else {
+                let syntax = CopySyntax(format.codec)
+                guard syntax.description(encoder.extradata)?.units == syntax.description(stretchExtradata)?.units else {
                     throw SegueError(.writeFailed, detail: "a re-encoded stretch's parameter sets differ from the track's")
                 }
                 videoEncoder = encoder
@@ -159,8 +162,17 @@ final class EncodingSink {
             // the muxer needs it for the last frame's duration.
             if stream == videoStream && packet.duration == 0 { packet.duration = 1 }
             if stream == videoStream {
-                // The track's header is an avcC record: the muxer leaves start codes as they are.
-                if format.smart != nil { packet.convertAnnexBToLengthPrefixed() }
+                // The track's header is an avcC or hvcC record: the muxer leaves start codes as they are.
+                if let renumbering = format.smart?.renumbering {
+                    try packet.convertAnnexBToLengthPrefixed { unit in
+                        guard let renumbered = renumbering.apply(unit) else {
+                            throw SegueError(.writeFailed, detail: "an HEVC unit of a re-encoded stretch could not be renumbered")
+                        }
+                        return renumbered
+                    }
+                } else if format.smart != nil {
+                    packet.convertAnnexBToLengthPrefixed()
+                }
                 try writeVideo(packet)
             } else { try muxer.write(packet, stream: stream) }
         }

@@ -15,6 +15,7 @@ struct ClipCopyPlan: Sendable {
     let origin: Int64
     let timeBase: Rational
     let frameRate: Rational
+    let syntax: CopySyntax
     /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
     let gops: [GOP]
 
@@ -34,12 +35,25 @@ struct ClipCopyPlan: Sendable {
 
     /// Whether the frame at `position` is copied.
     func isCopied(_ position: Int) -> Bool {
+        gopIndex(containing: position).map { gops[$0].copied } ?? false
+    }
+
+    /// Whether the frame at `position` opens a run of copied GOPs: the output
+    /// comes to it from other pictures (re-encoded, or another clip's).
+    func startsCopiedRun(_ position: Int) -> Bool {
+        guard let index = gopIndex(containing: position), gops[index].copied, gops[index].frames.lowerBound == position else {
+            return false
+        }
+        return index == 0 || !gops[index - 1].copied || gops[index - 1].frames.upperBound != position
+    }
+
+    private func gopIndex(containing position: Int) -> Int? {
         var low = 0, high = gops.count
         while low < high {
             let middle = (low + high) / 2
             if gops[middle].frames.upperBound <= position { low = middle + 1 } else { high = middle }
         }
-        return low < gops.count && gops[low].frames.contains(position) && gops[low].copied
+        return low < gops.count && gops[low].frames.contains(position) ? low : nil
     }
 
     var copiedFrames: Int { gops.filter(\.copied).reduce(0) { $0 + $1.frames.count } }
@@ -67,11 +81,15 @@ struct SmartPlan: Sendable {
     }
 
     var clips: [Clip]
-    /// The output's avcC record.
+    /// The output's avcC or hvcC record.
     var extradata: [UInt8]
-    /// x264 parameters for every re-encoded stretch: an SPS/PPS id of its own,
-    /// and headers that don't depend on the content, so every stretch's match.
+    /// x264 or x265 parameters for every re-encoded stretch: for x264 an
+    /// SPS/PPS id of its own, and headers that don't depend on the content,
+    /// so every stretch's match.
     var encoderParams: String
+    /// For HEVC: the ids x265's parameter sets and slices are given in the
+    /// file (x265 can't be told them).
+    var renumbering: HEVCRenumbering?
     /// Pictures decoders hold back, the most any copied clip or the encoder needs;
     /// decoding times run this many frames behind the frame numbers.
     var reorderDelay: Int
@@ -104,16 +122,19 @@ struct SmartPlan: Sendable {
                 continue
             }
             do {
-                var scan = try ClipScan(clip: clip, canvas: plan.canvas)
+                var scan = try ClipScan(clip: clip, canvas: plan.canvas, syntax: CopySyntax(settings.codec))
                 let edges = heldEdges(clip)
                 let copy = scan.copyPlan(ownFrames: ownFrames(clip), frameCount: clip.frameCount,
                                          keepFirst: edges.first, keepLast: edges.last)
                 var reason: String?
                 if copy.copiedFrames == 0 {
-                    reason = "no whole GOP (IDR to IDR) lies within the frames it shows unchanged"
+                    reason = "no whole GOP (from a picture decoding can start at to the next) lies within the frames it shows unchanged"
                 } else if copy.copiedFrames < clip.frameCount {
                     reason = "frames of GOPs that a transition, trim or held frame touches are re-encoded"
                 }
+                // Frames re-encoded beside copied ones need the clip's own quality.
+                let beside = copy.copiedFrames > 0 && (copy.copiedFrames < clip.frameCount || settings.transition != .none)
+                try scan.settleQuality(needed: beside, canvas: plan.canvas, settings: settings)
                 clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, crf: scan.crf))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
@@ -125,54 +146,84 @@ struct SmartPlan: Sendable {
             }
         }
 
-        // One sample description: every copied clip's parameter sets, by id.
+        // One sample description: every copied clip's parameter sets, by kind and id.
         // A clip whose set reuses an id with other content is re-encoded.
-        var sequenceSets: [Int: (bytes: [UInt8], clip: Int)] = [:]
-        var pictureSets: [Int: (bytes: [UInt8], clip: Int)] = [:]
-        var profile: UInt8 = 0, level: UInt8 = 0
+        let syntax = CopySyntax(settings.codec)
+        var sets: [CopySyntax.SetKey: (bytes: [UInt8], clip: Int)] = [:]
+        var base: CopySyntax.Description?
+        var profile = 0, level = 0
         for (index, scan) in scans.enumerated() {
             guard let scan else { continue }
-            let conflict = scan.sequenceSets.first { id, bytes in sequenceSets[id].map { $0.bytes != bytes } ?? false }
-                .map { ("SPS", $0.key, sequenceSets[$0.key]!.clip) }
-                ?? scan.pictureSets.first { id, bytes in pictureSets[id].map { $0.bytes != bytes } ?? false }
-                .map { ("PPS", $0.key, pictureSets[$0.key]!.clip) }
-            if let (kind, id, other) = conflict {
+            if let (key, _) = scan.parameterSets.sorted(by: { $0.key < $1.key }).first(where: { key, bytes in
+                sets[key].map { $0.bytes != bytes } ?? false
+            }) {
+                let other = sets[key]!.clip
                 clips[index].copy = nil
-                clips[index].reason = "its \(kind) id \(id) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
+                clips[index].reason = "its \(key) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
                     + "and an MP4 track holds one set per id: re-encoded"
                 continue
             }
-            for (id, bytes) in scan.sequenceSets { sequenceSets[id] = (bytes, index) }
-            for (id, bytes) in scan.pictureSets { pictureSets[id] = (bytes, index) }
-            profile = max(profile, scan.record.profile)
-            level = max(level, scan.record.level)
+            for (key, bytes) in scan.parameterSets { sets[key] = (bytes, index) }
+            base = base ?? scan.description
+            profile = max(profile, scan.description.profile)
+            level = max(level, scan.description.level)
         }
 
-        // The encoder's own sets take the first id no copied clip uses (x264 numbers its PPS like its SPS).
-        let id = (0...31).first { sequenceSets[$0] == nil && pictureSets[$0] == nil } ?? 31
-        encoderParams = "sps-id=\(id):stitchable=1"
-        let probe = try Encoder.video(codec: .h264, width: plan.canvas.width, height: plan.canvas.height,
-                                      frameRate: plan.canvas.frameRate, crf: settings.crf, preset: settings.preset,
-                                      codecParams: encoderParams, globalHeader: true)
-        guard let own = AVCRecord(probe.extradata) else {
-            throw SegueError(.writeFailed, detail: "the H.264 encoder gave no avcC record")
+        // The encoder's own sets take ids no copied clip uses: x264 is told its
+        // id; x265's output is renumbered on the way to the file.
+        let used = Set(sets.keys.map(\.id))
+        var renumbering: HEVCRenumbering?
+        if syntax == .hevc {
+            encoderParams = "info=0"
+            renumbering = try SmartPlan.renumbering(avoiding: Set(sets.keys))
+        } else {
+            encoderParams = "sps-id=\((0...31).first { !used.contains($0) } ?? 31):stitchable=1"
         }
-        var record = own
-        record.profile = max(profile, own.profile)
-        record.level = max(level, own.level)
-        record.sequenceParameterSets = sequenceSets.keys.sorted().map { sequenceSets[$0]!.bytes } + own.sequenceParameterSets
-        record.pictureParameterSets = pictureSets.keys.sorted().map { pictureSets[$0]!.bytes } + own.pictureParameterSets
-        extradata = record.bytes
+        self.renumbering = renumbering
+        let probe = try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width,
+                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: settings.crf,
+                                      preset: settings.preset, codecParams: encoderParams, globalHeader: true)
+        guard let own = syntax.description(probe.extradata) else {
+            throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")
+        }
+        let ownUnits = try own.units.map { unit in
+            guard let renumbering else { return unit }
+            guard let renumbered = renumbering.apply(unit) else {
+                throw SegueError(.writeFailed, detail: "the HEVC encoder's parameter sets could not be renumbered")
+            }
+            return renumbered
+        }
+        let copied = sets.keys.sorted().map { sets[$0]!.bytes }
+        extradata = base.map {
+            syntax.record(base: $0, units: copied + ownUnits, profile: max(profile, own.profile), level: max(level, own.level))
+        } ?? []
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
-        reorderDelay = max(probe.reorderDelay, copiedDelays.max() ?? 0)
+        // libx265 doesn't say its delay (has_b_frames); its SPS does.
+        let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
+        reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
         self.clips = clips
+    }
+
+    /// New ids for x265's VPS, SPS and PPS that no copied clip uses. A
+    /// slice's PPS id can only move to one whose code is a whole byte longer.
+    static func renumbering(avoiding used: Set<CopySyntax.SetKey>) throws -> HEVCRenumbering {
+        func free(_ type: Int, among ids: [Int]) -> Int? { ids.first { id in !used.contains { $0.type == type && $0.id == id } } }
+        // x265 numbers every set 0.
+        guard let video = free(HEVC.videoParameterSet, among: Array(0...15)),
+              let sequence = free(HEVC.sequenceParameterSet, among: Array(0...15)),
+              let picture = free(HEVC.pictureParameterSet, among: HEVCRenumbering.pictureSetIDs(replacing: 0).filter { $0 > 0 }) else {
+            throw SegueError(.writeFailed, detail: "the copied clips use every parameter-set id the encoder could take")
+        }
+        return HEVCRenumbering(videoSet: (0, video), sequenceSet: (0, sequence), pictureSet: (0, picture))
     }
 
     /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
     static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> String? {
         let info = clip.info
-        if settings.codec != .h264 { return "copying is done for H.264 output only so far; HEVC is re-encoded" }
-        if info.videoCodec != "h264" { return "its video is \(info.videoCodec), the output is H.264" }
+        let syntax = CopySyntax(settings.codec)
+        if info.videoCodec != syntax.codecName {
+            return "its video is \(info.videoCodec), the output is \(syntax == .hevc ? "HEVC" : "H.264")"
+        }
         if InputAccess.isRemote(info.readPath) { return "a remote clip is not copied (its packets would be read twice)" }
         if info.codedWidth != canvas.width || info.codedHeight != canvas.height || info.rotation != 0 {
             return "its picture is \(info.codedWidth)x\(info.codedHeight)"
@@ -204,40 +255,48 @@ struct SmartPlan: Sendable {
 /// parameter sets; and its first pictures decoded for the quantisers it was
 /// coded with.
 struct ClipScan {
-    let record: AVCRecord
-    private(set) var sequenceSets: [Int: [UInt8]] = [:]
-    private(set) var pictureSets: [Int: [UInt8]] = [:]
+    let syntax: CopySyntax
+    let description: CopySyntax.Description
+    /// Every parameter set the clip's pictures may refer to, its header's and in-band.
+    private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// The x264 CRF that re-encodes the clip's pictures at its own quality:
     /// a step finer than the mean quantiser of its first pictures.
     private(set) var crf: Int?
     /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
     private static let quantiserSample = 12
+    /// Those pictures, kept (until `settleQuality`) when their decoder gives no quantisers.
+    private var samplePictures: [Frame] = []
     private(set) var reorderDelay = 0
     private let grid: ClipCopyPlan
-    /// Packets in decoding order: their pts and whether they hold an IDR picture.
-    private var packets: [(pts: Int64?, idr: Bool)] = []
+    /// Packets in decoding order: their pts, whether decoding can start at
+    /// them, and whether they can't be decoded when it starts at the last such.
+    private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
 
-    init(clip: PlannedClip, canvas: Canvas) throws {
+    init(clip: PlannedClip, canvas: Canvas, syntax: CopySyntax) throws {
+        self.syntax = syntax
         let demuxer = try Demuxer(url: clip.info.readPath)
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         let stream = demuxer.streams[index]
-        guard let record = AVCRecord(stream.extradata), record.lengthSize == 4 else {
-            throw ClipScan.unfit("its H.264 has no avcC record with 4-byte lengths")
-        }
-        guard record.chromaFormat == 1, record.lumaBitDepth == 8 else { throw ClipScan.unfit("it is not 8-bit 4:2:0") }
-        self.record = record
+        if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
+        guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit("its sample description can't be read") }
+        self.description = description
         grid = ClipCopyPlan(origin: (stream.startTime ?? 0) + stream.timeBase.ticks(seconds: clip.info.inPoint),
-                            timeBase: stream.timeBase, frameRate: canvas.frameRate, gops: [])
-        for unit in record.sequenceParameterSets { if let id = H264.parameterSetID(unit) { sequenceSets[id] = unit } }
-        for unit in record.pictureParameterSets { if let id = H264.parameterSetID(unit) { pictureSets[id] = unit } }
+                            timeBase: stream.timeBase, frameRate: canvas.frameRate, syntax: syntax, gops: [])
+        for unit in description.units { if let key = syntax.setKey(unit) { parameterSets[key] = unit } }
 
         let packet = Packet()
         var inBandConflict = false
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: true)
         let picture = Frame()
         var quantisers: [Double] = []
+        // HEVC decoders don't export quantisers: the sample pictures are kept
+        // to measure what the encoder spends on them instead.
+        var samplePictures: [Frame] = []
         func collect() throws {
-            while try decoder.receive(into: picture) == .ready { picture.meanQuantiser.map { quantisers.append($0) } }
+            while try decoder.receive(into: picture) == .ready {
+                picture.meanQuantiser.map { quantisers.append($0) }
+                if syntax == .hevc { samplePictures.append(picture.clone()) }
+            }
         }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
@@ -249,17 +308,18 @@ struct ClipScan {
                     try collect()
                 }
             }
-            var idr = false
-            packet.forEachH264Unit(lengthSize: 4) { type, unit in
-                if type == H264.idrSlice { idr = true }
-                guard type == H264.sequenceParameterSet || type == H264.pictureParameterSet else { return }
+            var randomAccess = false, skippedLeading = false
+            packet.forEachNALUnit(lengthSize: 4) { header, unit in
+                let type = syntax.unitType(header: header)
+                if syntax.isRandomAccess(type) { randomAccess = true }
+                if syntax.isSkippedLeading(type) { skippedLeading = true }
+                guard syntax.isParameterSet(type) else { return }
                 let unit = unit()
-                guard let id = H264.parameterSetID(unit) else { return }
-                let known = type == H264.sequenceParameterSet ? sequenceSets[id] : pictureSets[id]
-                if let known, known != unit { inBandConflict = true }
-                if type == H264.sequenceParameterSet { sequenceSets[id] = unit } else { pictureSets[id] = unit }
+                guard let key = syntax.setKey(unit) else { return }
+                if let known = parameterSets[key], known != unit { inBandConflict = true }
+                parameterSets[key] = unit
             }
-            packets.append((packet.pts, idr))
+            packets.append((packet.pts, randomAccess, skippedLeading))
         }
         if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
         if packets.count < ClipScan.quantiserSample { // a clip shorter than the sample
@@ -270,6 +330,62 @@ struct ClipScan {
             let mean = quantisers.reduce(0, +) / Double(quantisers.count)
             crf = min(51, max(0, Int(mean.rounded()) - 1))
         }
+        self.samplePictures = samplePictures
+    }
+
+    /// For a clip whose decoder gives no quantisers (HEVC): the x265 CRF
+    /// whose re-encode of the sample pictures reaches `targetPSNR` against
+    /// them, by bisection; then lets the pictures go. Done only for clips
+    /// that have frames re-encoded beside copied ones.
+    mutating func settleQuality(needed: Bool, canvas: Canvas, settings: StitchSettings) throws {
+        defer { samplePictures = [] }
+        guard needed, crf == nil, !samplePictures.isEmpty else { return }
+        var low = 8, high = 40 // the answer lies in low...high
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if try ClipScan.reencodedPSNR(samplePictures, crf: middle, canvas: canvas, preset: settings.preset) >= ClipScan.targetPSNR {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        crf = low
+    }
+
+    /// Re-encoded pictures this close to the source's own decode look the same;
+    /// the frames that close a GOP, further from its IDR, stay above 40 dB.
+    static let targetPSNR = 45.0
+
+    /// The worst luma PSNR of `pictures` encoded by x265 at `crf` and decoded again.
+    private static func reencodedPSNR(_ pictures: [Frame], crf: Int, canvas: Canvas, preset: String) throws -> Double {
+        let encoder = try Encoder.video(codec: .hevc, width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
+                                        crf: crf, preset: preset, codecParams: "info=0", threads: 1, globalHeader: true)
+        let decoder = try Decoder(decoding: encoder)
+        let packet = Packet(), decoded = Frame()
+        var worst = Double.infinity
+        func compareDecoded() throws {
+            while try decoder.receive(into: decoded) == .ready {
+                guard let pts = decoded.pts, pts >= 0, Int(pts) < pictures.count else { continue }
+                worst = min(worst, decoded.lumaPSNR(against: pictures[Int(pts)]) ?? 0)
+            }
+        }
+        func decodeWhatIsReady() throws {
+            while try encoder.receive(into: packet) == .ready {
+                try decoder.send(packet)
+                packet.unref()
+                try compareDecoded()
+            }
+        }
+        for (index, picture) in pictures.enumerated() {
+            picture.pts = Int64(index)
+            try encoder.send(picture)
+            try decodeWhatIsReady()
+        }
+        try encoder.sendEndOfStream()
+        try decodeWhatIsReady()
+        try decoder.sendEndOfStream()
+        try compareDecoded()
+        return worst
     }
 
     /// A fact found in the stream that keeps its packets out of the output.
@@ -279,18 +395,26 @@ struct ClipScan {
 
     private static func unfit(_ reason: String) -> Unfit { Unfit(reason: reason) }
 
-    /// Splits the packets at IDRs; a GOP is copied when its frames are whole
-    /// (every position once, on the frame grid) and all play as the clip's own.
+    /// Splits the packets where decoding can start afresh; a GOP is copied
+    /// when its frames are whole (every position once, on the frame grid,
+    /// none shown before its first) and all play as the clip's own.
+    /// An HEVC CRA followed by pictures that refer back across it (RASL) is no
+    /// place to split: the GOP before it is needed to decode them, so it goes
+    /// on (as an H.264 open-GOP I picture does).
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
+        var splits = packets.map(\.randomAccess)
+        for index in splits.indices where splits[index] {
+            splits[index] = !packets[(index + 1)...].prefix { !$0.randomAccess }.contains { $0.skippedLeading }
+        }
         var gops: [ClipCopyPlan.GOP] = []
         var start = 0
         while start < packets.count {
             var end = start + 1
-            while end < packets.count && !packets[end].idr { end += 1 }
+            while end < packets.count && !splits[end] { end += 1 }
             let group = packets[start..<end]
             let positions = group.compactMap { $0.pts.map(grid.position(ofPTS:)) }
             let first = positions.min() ?? 0, last = positions.max() ?? 0
-            let whole = group.first!.idr && positions.count == group.count
+            let whole = splits[start] && positions.count == group.count
                 && group.allSatisfy { $0.pts.map(grid.isOnGrid) ?? false }
                 && last - first + 1 == group.count && Set(positions).count == group.count
                 && positions.first == first
@@ -311,6 +435,6 @@ struct ClipScan {
         gops.sort { $0.frames.lowerBound < $1.frames.lowerBound }
         var clean: [ClipCopyPlan.GOP] = []
         for gop in gops where clean.last.map({ $0.frames.upperBound <= gop.frames.lowerBound }) ?? true { clean.append(gop) }
-        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, gops: clean)
+        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
     }
 }

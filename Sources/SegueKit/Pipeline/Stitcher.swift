@@ -57,7 +57,8 @@ public final class Stitcher {
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                       chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
-                EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams, reorderDelay: $0.reorderDelay)
+                EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams,
+                                        renumbering: $0.renumbering, reorderDelay: $0.reorderDelay)
             })
         } catch {
             unlink(temporary)

@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// `--smart --codec hevc`: marker clips encoded as HEVC phones and cameras
+/// write them (x265 Main, GOPs of 30 with B-frames, hvc1), stitched with and
+/// without it. x265 can't be told parameter-set ids, so its re-encoded
+/// stretches are renumbered to ids the copied clips don't use.
+extension SmartTests {
+    enum HEVCDevice: String {
+        case phone = "hevc-phone"
+        /// Other coding tools and GOP shape: a different SPS and PPS under the same ids 0.
+        case camera = "hevc-camera"
+        /// Open GOPs: every keyframe after the first is a CRA whose leading pictures refer back.
+        case openGOP = "hevc-open-gop"
+        /// CRA keyframes with no leading pictures (no B-frames).
+        case craOnly = "hevc-cra"
+
+        var parameters: String {
+            let common = "log-level=error:keyint=30:min-keyint=30:scenecut=0"
+            switch self {
+            case .phone: return common + ":bframes=3:open-gop=0"
+            case .camera: return common + ":bframes=2:open-gop=0:ctu=32:no-sao=1:ref=2"
+            case .openGOP: return common + ":bframes=3:open-gop=1"
+            case .craOnly: return common + ":bframes=0:open-gop=1"
+            }
+        }
+    }
+
+    /// Marker clip `clip` of `frames` frames as an HEVC `device` writes it, in an hvc1 track, tagged BT.709.
+    func hevcClip(_ clip: Int, frames: Int, device: HEVCDevice = .phone) throws -> String {
+        let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
+        return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx265", "-preset", "fast",
+                                                 "-crf", "20", "-x265-params", device.parameters, "-tag:v", "hvc1",
+                                                 "-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
+                                                 "-colorspace", "bt709", "-c:a", "copy", "-f", "mp4", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+    }
+
+    func hevc(_ settings: inout StitchSettings) { settings.codec = .hevc }
+
+    func testHEVCCutCopiesEveryGOPByteForByte() throws {
+        let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90), hevcClip(2, frames: 60)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevc)
+        XCTAssertEqual(smart.report.framesCopied, 210)
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 210, "every packet is a source packet")
+        let stream = try FFprobe.streams(smart.path).first { $0["codec_type"] as? String == "video" }
+        XCTAssertEqual(stream?["codec_tag_string"] as? String, "hvc1")
+    }
+
+    func testHEVCFadeRenumbersTheEncodersStretchesAndKeepsTheSourcesQuality() throws {
+        let paths = try [hevcClip(0, frames: 90), hevcClip(1, frames: 90), hevcClip(2, frames: 90)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 30, 60])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 150)
+        // The track lists the phone's sets (ids 0) and x265's under ids no clip uses.
+        let record = try XCTUnwrap(HEVCRecord(try Self.videoExtradata(smart.path)))
+        let ids = record.units.map { (HEVC.unitType($0), HEVC.parameterSetID($0)) }
+        XCTAssertEqual(ids.filter { $0.0 == HEVC.videoParameterSet }.map(\.1), [0, 1])
+        XCTAssertEqual(ids.filter { $0.0 == HEVC.sequenceParameterSet }.map(\.1), [0, 1])
+        XCTAssertEqual(ids.filter { $0.0 == HEVC.pictureParameterSet }.map(\.1), [0, 15])
+        // Own frames re-encoded only to close a GOP: at least 40 dB against the source's own decode.
+        let sources = try paths.map { try DecodedOutput(path: $0) }
+        var worst = Double.infinity
+        for clip in smart.plan.clips {
+            let own = clip.index == 0 ? 0..<75 : clip.index == 1 ? 15..<75 : 15..<90
+            for position in own {
+                worst = min(worst, Self.psnr(smart.output.pictures[clip.startFrame + position], sources[clip.index].pictures[position]))
+            }
+        }
+        XCTAssertGreaterThanOrEqual(worst, 40, "closing GOPs below 40 dB")
+    }
+
+    func testHEVCTwoDevicesWithConflictingParameterSetsStillDecodeCleanly() throws {
+        let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90, device: .camera), hevcClip(2, frames: 60)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.3
+        }
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips[1].framesCopied, 0)
+        XCTAssertTrue(clips[1].reason?.contains("id 0 differs from clip 1's") ?? false, clips[1].reason ?? "no reason")
+        XCTAssertGreaterThan(clips[0].framesCopied + clips[2].framesCopied, 0)
+    }
+
+    func testHEVCOpenGOPIsCopiedOnlyFromItsIDRAndNeverCorrupted() throws {
+        // RASL pictures after each CRA refer back across it: a clip is copied
+        // from its IDR on, whole, or its GOPs are re-encoded.
+        let paths = try [hevcClip(0, frames: 90, device: .openGOP), hevcClip(1, frames: 90, device: .openGOP)]
+        let (cut, _) = try assertSameAsWithoutSmart(paths, hevc)
+        XCTAssertEqual(cut.report.smart?.map(\.framesCopied), [90, 90])
+        XCTAssertEqual(try identicalPackets(cut.path, sources: paths), 180)
+        let (fade, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(fade.report.smart?.map(\.framesCopied), [0, 0])
+    }
+
+    func testHEVCCopyFromACRAStartsANewSequenceAsABrokenLink() throws {
+        // Without B-frames a CRA has no leading pictures: copying can start there.
+        let paths = try [hevcClip(0, frames: 90, device: .craOnly), hevcClip(1, frames: 90, device: .craOnly)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        // Clip 1's copy starts at its CRA at frame 30, written as a BLA; every other packet is the source's own.
+        let packets = try Self.videoPackets(smart.path).list
+        XCTAssertEqual(packets.filter { Self.unitTypes($0.bytes).contains(HEVC.brokenLinkWithoutLeading) }.count, 1)
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 119)
+    }
+
+    func testHEVCRenumberingRewritesIDsAndKeepsSlicesAligned() throws {
+        let encoder = try Encoder.video(codec: .hevc, width: 320, height: 180, frameRate: Rational(30, 1), crf: 23,
+                                        preset: "ultrafast", codecParams: "info=0", globalHeader: true)
+        let own = try XCTUnwrap(HEVCRecord(encoder.extradata))
+        let renumbering = HEVCRenumbering(videoSet: (0, 3), sequenceSet: (0, 5), pictureSet: (0, 17))
+        let renumbered = try own.units.map { try XCTUnwrap(renumbering.apply($0)) }
+        XCTAssertEqual(renumbered.map(HEVC.parameterSetID), [3, 5, 17])
+        // Back again gives the encoder's own bytes.
+        let back = HEVCRenumbering(videoSet: (3, 0), sequenceSet: (5, 0), pictureSet: (17, 0))
+        XCTAssertEqual(try renumbered.map { try XCTUnwrap(back.apply($0)) }, own.units)
+        XCTAssertEqual(HEVCRenumbering.pictureSetIDs(replacing: 0), [0] + Array(15...30))
+        XCTAssertNil(renumbering.apply([0x40, 0x01, 0x5C]), "a VPS with another id is not the encoder's")
+    }
+
+    /// The NAL unit types of an MP4 HEVC sample (4-byte lengths).
+    static func unitTypes(_ sample: [UInt8]) -> [Int] {
+        var types: [Int] = [], offset = 0
+        while offset + 4 < sample.count {
+            let length = sample[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            types.append(HEVC.unitType(firstByte: sample[offset + 4]))
+            offset += 4 + length
+        }
+        return types
+    }
+}
