@@ -115,6 +115,8 @@ struct SmartPlan: Sendable {
         chosenCRF = settings.crf
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
+        // HEVC quality found per device: clips with the same parameter sets came from the same encoder settings.
+        var calibrated: [[[UInt8]]: Int] = [:]
         for clip in plan.clips {
             if let reason = SmartPlan.disqualification(clip, canvas: plan.canvas, settings: settings) {
                 clips.append(Clip(copy: nil, reason: reason))
@@ -134,7 +136,9 @@ struct SmartPlan: Sendable {
                 }
                 // Frames re-encoded beside copied ones need the clip's own quality.
                 let beside = copy.copiedFrames > 0 && (copy.copiedFrames < clip.frameCount || settings.transition != .none)
-                try scan.settleQuality(needed: beside, canvas: plan.canvas, settings: settings)
+                let device = scan.parameterSets.sorted { $0.key < $1.key }.map(\.value)
+                try scan.settleQuality(needed: beside, knownForDevice: calibrated[device], canvas: plan.canvas, settings: settings)
+                if beside, let crf = scan.crf { calibrated[device] = crf }
                 clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, crf: scan.crf))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
@@ -335,15 +339,21 @@ struct ClipScan {
 
     /// For a clip whose decoder gives no quantisers (HEVC): the x265 CRF
     /// whose re-encode of the sample pictures reaches `targetPSNR` against
-    /// them, by bisection; then lets the pictures go. Done only for clips
-    /// that have frames re-encoded beside copied ones.
-    mutating func settleQuality(needed: Bool, canvas: Canvas, settings: StitchSettings) throws {
+    /// them, by bisection, unless one is known for the same device; then lets
+    /// the pictures go. Done only for clips that have frames re-encoded beside copied ones.
+    mutating func settleQuality(needed: Bool, knownForDevice known: Int?, canvas: Canvas, settings: StitchSettings) throws {
         defer { samplePictures = [] }
         guard needed, crf == nil, !samplePictures.isEmpty else { return }
-        var low = 8, high = 40 // the answer lies in low...high
-        while low < high {
+        if let known {
+            crf = known
+            return
+        }
+        // Four trials on the first pictures (an IDR, P and B pictures): CRF to within one step.
+        let pictures = Array(samplePictures.prefix(6))
+        var low = 12, high = 35 // the answer lies in low...high
+        while high - low > 1 {
             let middle = (low + high + 1) / 2
-            if try ClipScan.reencodedPSNR(samplePictures, crf: middle, canvas: canvas, preset: settings.preset) >= ClipScan.targetPSNR {
+            if try ClipScan.reencodedPSNR(pictures, crf: middle, canvas: canvas, preset: settings.preset) >= ClipScan.targetPSNR {
                 low = middle
             } else {
                 high = middle - 1
@@ -359,7 +369,7 @@ struct ClipScan {
     /// The worst luma PSNR of `pictures` encoded by x265 at `crf` and decoded again.
     private static func reencodedPSNR(_ pictures: [Frame], crf: Int, canvas: Canvas, preset: String) throws -> Double {
         let encoder = try Encoder.video(codec: .hevc, width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
-                                        crf: crf, preset: preset, codecParams: "info=0", threads: 1, globalHeader: true)
+                                        crf: crf, preset: preset, codecParams: "info=0", globalHeader: true)
         let decoder = try Decoder(decoding: encoder)
         let packet = Packet(), decoded = Frame()
         var worst = Double.infinity
