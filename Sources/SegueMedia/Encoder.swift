@@ -112,10 +112,14 @@ package final class Encoder {
     fileprivate func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws {
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "avcodec_parameters_from_context")
         stream.pointee.time_base = context!.pointee.time_base
-        if let codecTag, codecTag.utf8.count == 4 {
-            let bytes = Array(codecTag.utf8).map(UInt32.init)
-            stream.pointee.codecpar.pointee.codec_tag = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
-        }
+        if let codecTag { stream.pointee.codecpar.pointee.codec_tag = Encoder.fourCC(codecTag) }
+    }
+
+    /// A four-letter code as libav stores it (first letter lowest); 0 (the muxer's choice) for anything else.
+    static func fourCC(_ code: String) -> UInt32 {
+        guard code.utf8.count == 4 else { return 0 }
+        let bytes = Array(code.utf8).map(UInt32.init)
+        return bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
     }
 }
 
@@ -172,9 +176,11 @@ package final class Muxer {
     /// Adds a video stream like `addStream(for:)` whose global header is
     /// `extradata` instead of the encoder's: e.g. an avcC record listing the
     /// parameter sets of copied packets as well as the encoder's own.
-    package func addStream(for encoder: Encoder, extradata: [UInt8]) throws -> Int {
+    /// `codecTag`, when given, names the sample entry instead of the encoder's.
+    package func addStream(for encoder: Encoder, extradata: [UInt8], codecTag: String? = nil) throws -> Int {
         let index = try addStream(for: encoder)
         let parameters = context!.pointee.streams[index]!.pointee.codecpar!
+        if let codecTag { parameters.pointee.codec_tag = Encoder.fourCC(codecTag) }
         av_freep(&parameters.pointee.extradata)
         parameters.pointee.extradata_size = 0
         let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)

@@ -62,9 +62,11 @@ package struct HEVCRecord: Equatable, Sendable {
     }
 
     /// The record as an MP4 muxer stores it: one array per unit type, in the
-    /// order VPS, SPS, PPS, then any other, each marked complete (`hvc1`:
-    /// samples carry no parameter sets of their own).
-    package var bytes: [UInt8] {
+    /// order VPS, SPS, PPS, then any other, each marked complete when no
+    /// sample carries parameter sets of its own (as `hvc1` requires).
+    package var bytes: [UInt8] { bytes(complete: true) }
+
+    package func bytes(complete: Bool) -> [UInt8] {
         var types: [Int] = []
         for unit in units where !types.contains(HEVC.unitType(unit)) { types.append(HEVC.unitType(unit)) }
         types.sort { ($0 < 32 ? 99 : $0) < ($1 < 32 ? 99 : $1) }
@@ -73,7 +75,7 @@ package struct HEVCRecord: Equatable, Sendable {
         out.append(UInt8(types.count))
         for type in types {
             let ofType = units.filter { HEVC.unitType($0) == type }
-            out += [0x80 | UInt8(type), UInt8(ofType.count >> 8), UInt8(ofType.count & 0xFF)]
+            out += [(complete ? 0x80 : 0) | UInt8(type), UInt8(ofType.count >> 8), UInt8(ofType.count & 0xFF)]
             for unit in ofType { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
         }
         return out

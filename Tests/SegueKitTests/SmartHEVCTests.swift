@@ -16,6 +16,8 @@ extension SmartTests {
         case openGOP = "hevc-open-gop"
         /// CRA keyframes with no leading pictures (no B-frames).
         case craOnly = "hevc-cra"
+        /// VPS, SPS and PPS repeated before every keyframe, in an hev1 track (as some cameras and drones write).
+        case inBand = "hevc-in-band"
 
         var parameters: String {
             let common = "log-level=error:keyint=30:min-keyint=30:scenecut=0"
@@ -24,6 +26,7 @@ extension SmartTests {
             case .camera: return common + ":bframes=2:open-gop=0:ctu=32:no-sao=1:ref=2"
             case .openGOP: return common + ":bframes=3:open-gop=1"
             case .craOnly: return common + ":bframes=0:open-gop=1"
+            case .inBand: return common + ":bframes=3:open-gop=0:repeat-headers=1"
             }
         }
     }
@@ -33,7 +36,7 @@ extension SmartTests {
         let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
         return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
             let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx265", "-preset", "fast",
-                                                 "-crf", "20", "-x265-params", device.parameters, "-tag:v", "hvc1",
+                                                 "-crf", "20", "-x265-params", device.parameters, "-tag:v", device == .inBand ? "hev1" : "hvc1",
                                                  "-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
                                                  "-colorspace", "bt709", "-c:a", "copy", "-f", "mp4", path])
             XCTAssertEqual(result.status, 0, result.standardError)
@@ -119,6 +122,24 @@ extension SmartTests {
         let packets = try Self.videoPackets(smart.path).list
         XCTAssertEqual(packets.filter { Self.unitTypes($0.bytes).contains(HEVC.brokenLinkWithoutLeading) }.count, 1)
         XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 119)
+    }
+
+    func testHEVCParameterSetsInTheSamplesMakeAnHev1Track() throws {
+        let paths = try [hevcClip(0, frames: 90, device: .inBand), hevcClip(1, frames: 90, device: .inBand)]
+        let inBand = try Self.videoPackets(paths[0]).list.filter { Self.unitTypes($0.bytes).contains(HEVC.sequenceParameterSet) }
+        XCTAssertEqual(inBand.count, 3, "the fixture repeats its SPS at each keyframe")
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 120)
+        let stream = try FFprobe.streams(smart.path).first { $0["codec_type"] as? String == "video" }
+        XCTAssertEqual(stream?["codec_tag_string"] as? String, "hev1")
+        // Without sets in the samples the track stays hvc1 (Apple players need it).
+        let plain = try stitch([hevcClip(0, frames: 90)], smart: true, hevc)
+        XCTAssertEqual(try FFprobe.streams(plain.path).first { $0["codec_type"] as? String == "video" }?["codec_tag_string"] as? String, "hvc1")
     }
 
     func testHEVCRenumberingRewritesIDsAndKeepsSlicesAligned() throws {

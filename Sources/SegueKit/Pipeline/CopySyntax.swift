@@ -84,7 +84,8 @@ enum CopySyntax: Sendable {
 
     /// One sample description listing `units`: the rest from `base` (the
     /// first copied clip's), but the highest H.264 profile and any level given.
-    func record(base: Description, units: [[UInt8]], profile: Int, level: Int) -> [UInt8] {
+    /// `complete`: no sample carries parameter sets of its own (HEVC's array_completeness).
+    func record(base: Description, units: [[UInt8]], profile: Int, level: Int, complete: Bool) -> [UInt8] {
         switch self {
         case .h264:
             var record = base.avc!
@@ -96,7 +97,7 @@ enum CopySyntax: Sendable {
         case .hevc:
             var record = HEVCRecord(header: base.hevcHeader!, units: units)
             record.level = UInt8(level)
-            return record.bytes
+            return record.bytes(complete: complete)
         }
     }
 }

@@ -36,6 +36,8 @@ final class EncodingSink {
         var encoderParams: String
         /// HEVC: the ids x265's parameter sets and slices take in the file.
         var renumbering: HEVCRenumbering?
+        /// The MP4 sample entry, when not the encoder's (hev1).
+        var sampleEntry: String?
         /// Decoding times run this many frames behind frame numbers.
         var reorderDelay: Int
     }
@@ -62,7 +64,7 @@ final class EncodingSink {
         videoCRF = format.crf
         let encoder = try EncodingSink.videoEncoder(format, crf: videoCRF, globalHeader: muxer.needsGlobalHeader)
         if let smart = format.smart {
-            videoStream = try muxer.addStream(for: encoder, extradata: smart.extradata)
+            videoStream = try muxer.addStream(for: encoder, extradata: smart.extradata, codecTag: smart.sampleEntry)
             stretchExtradata = encoder.extradata
         } else {
             videoStream = try muxer.addStream(for: encoder, rotation: format.rotation)

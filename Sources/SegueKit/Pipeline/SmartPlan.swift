@@ -90,6 +90,8 @@ struct SmartPlan: Sendable {
     /// For HEVC: the ids x265's parameter sets and slices are given in the
     /// file (x265 can't be told them).
     var renumbering: HEVCRenumbering?
+    /// The MP4 sample entry when it isn't the encoder's own (hev1 for HEVC with in-band parameter sets).
+    var sampleEntry: String?
     /// Pictures decoders hold back, the most any copied clip or the encoder needs;
     /// decoding times run this many frames behind the frame numbers.
     var reorderDelay: Int
@@ -198,8 +200,13 @@ struct SmartPlan: Sendable {
             return renumbered
         }
         let copied = sets.keys.sorted().map { sets[$0]!.bytes }
+        // HEVC samples with parameter sets of their own need the hev1 sample entry
+        // (hvc1 promises every set is in the header).
+        let inBand = syntax == .hevc && zip(scans, clips).contains { scan, clip in clip.copy != nil && scan?.carriesParameterSets == true }
+        sampleEntry = inBand ? "hev1" : nil
         extradata = base.map {
-            syntax.record(base: $0, units: copied + ownUnits, profile: max(profile, own.profile), level: max(level, own.level))
+            syntax.record(base: $0, units: copied + ownUnits, profile: max(profile, own.profile), level: max(level, own.level),
+                          complete: !inBand)
         } ?? []
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
         // libx265 doesn't say its delay (has_b_frames); its SPS does.
@@ -263,6 +270,8 @@ struct ClipScan {
     let description: CopySyntax.Description
     /// Every parameter set the clip's pictures may refer to, its header's and in-band.
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
+    /// Whether its samples repeat parameter sets in-band.
+    private(set) var carriesParameterSets = false
     /// The x264 CRF that re-encodes the clip's pictures at its own quality:
     /// a step finer than the mean quantiser of its first pictures.
     private(set) var crf: Int?
@@ -318,6 +327,7 @@ struct ClipScan {
                 if syntax.isRandomAccess(type) { randomAccess = true }
                 if syntax.isSkippedLeading(type) { skippedLeading = true }
                 guard syntax.isParameterSet(type) else { return }
+                carriesParameterSets = true
                 let unit = unit()
                 guard let key = syntax.setKey(unit) else { return }
                 if let known = parameterSets[key], known != unit { inBandConflict = true }

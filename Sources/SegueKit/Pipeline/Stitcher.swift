@@ -58,7 +58,7 @@ public final class Stitcher {
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                       chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
                 EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams,
-                                        renumbering: $0.renumbering, reorderDelay: $0.reorderDelay)
+                                        renumbering: $0.renumbering, sampleEntry: $0.sampleEntry, reorderDelay: $0.reorderDelay)
             })
         } catch {
             unlink(temporary)
