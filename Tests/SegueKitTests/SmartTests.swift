@@ -263,6 +263,25 @@ final class SmartTests: XCTestCase {
         XCTAssertTrue(clips[1].reason?.contains("frame rate") ?? false, clips[1].reason ?? "no reason")
     }
 
+    func testAVariableRateClipHasItsGOPsOnTheGridCopiedAndTheRestReencoded() throws {
+        // Three frames dropped in the second GOP (as a phone does in the dark): 87 frames over 3 s.
+        let source = try phoneClip(1, frames: 90)
+        let dropped = try store.path("phone-1-90-dropped.mp4") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-vf", "select='not(between(n,40,42))'",
+                                                 "-fps_mode", "passthrough", "-c:v", "libx264"] + Device.phone.arguments
+                                        + ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
+                                           "-colorspace", "bt709", "-c:a", "copy", "-f", "mp4", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let paths = try [phoneClip(0, frames: 60), dropped]
+        let (smart, _) = try assertSameAsWithoutSmart(paths)
+        XCTAssertTrue(smart.plan.clips[1].info.variableFrameRate)
+        let clips = try XCTUnwrap(smart.report.smart)
+        // GOPs count pictures: positions 0-29 and 63-89 are whole; 30-62, with its gap, is re-encoded.
+        XCTAssertEqual(clips.map(\.framesCopied), [60, 57])
+        XCTAssertTrue(clips[1].reason?.contains("off the frame grid") ?? false, clips[1].reason ?? "no reason")
+    }
+
     func testWithoutSmartNothingIsCopied() throws {
         let run = try stitch([phoneClip(0, frames: 60)], smart: false)
         XCTAssertNil(run.report.smart)

@@ -134,7 +134,8 @@ struct SmartPlan: Sendable {
                 if copy.copiedFrames == 0 {
                     reason = "no whole GOP (from a picture decoding can start at to the next) lies within the frames it shows unchanged"
                 } else if copy.copiedFrames < clip.frameCount {
-                    reason = "frames of GOPs that a transition, trim or held frame touches are re-encoded"
+                    reason = "frames of GOPs that a transition, trim or held frame touches"
+                        + (clip.info.variableFrameRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
                 }
                 // Frames re-encoded beside copied ones need the clip's own quality.
                 let beside = copy.copiedFrames > 0 && (copy.copiedFrames < clip.frameCount || settings.transition != .none)
@@ -244,8 +245,11 @@ struct SmartPlan: Sendable {
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {
             return "it is scaled to fit the canvas"
         }
-        if info.frameRate.reduced != canvas.frameRate.reduced || info.variableFrameRate {
-            return "its frame rate (\(info.frameRate)\(info.variableFrameRate ? ", variable" : "")) is not the canvas's constant \(canvas.frameRate)"
+        // A variable rate recorded at the canvas rate (a phone dropping frames in
+        // the dark) still has GOPs whose frames sit on the grid: the scan copies
+        // those and re-encodes the rest.
+        if info.frameRate.reduced != canvas.frameRate.reduced {
+            return "its frame rate (\(info.frameRate)\(info.variableFrameRate ? ", variable" : "")) is not the canvas's \(canvas.frameRate)"
         }
         if info.pixelFormat != "yuv420p" || info.colour.bitDepth != 8 || info.fullRange {
             return "its pixel format is \(info.pixelFormat)\(info.fullRange ? " full range" : ""), not 8-bit 4:2:0 limited range"
