@@ -282,6 +282,28 @@ final class SmartTests: XCTestCase {
         XCTAssertTrue(clips[1].reason?.contains("off the frame grid") ?? false, clips[1].reason ?? "no reason")
     }
 
+    func testStrictChecksTheCopiedPacketsToo() throws {
+        // Noise in the middle GOP's packets: copied as they are, but --strict decodes them and stops.
+        let clean = try phoneClip(1, frames: 90)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clean)))
+        let packets = try Self.videoPackets(clean).list
+        let target = packets[45].bytes
+        let at = try XCTUnwrap((0..<(bytes.count - target.count)).first { bytes[$0..<($0 + target.count)].elementsEqual(target) })
+        for index in (at + 8)..<min(at + target.count, at + 200) { bytes[index] = UInt8(truncatingIfNeeded: index &* 73) }
+        let damaged = store.folder.appendingPathComponent("phone-damaged-gop.mp4").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let output = store.outputPath("smart-strict")
+        let result = try SegueTool.run(["stitch", try phoneClip(0, frames: 60), damaged, "-o", output, "--smart", "--strict",
+                                        "--preset", "ultrafast"])
+        XCTAssertEqual(result.status, 1, result.standardError)
+        XCTAssertTrue(result.standardError.contains(damaged) && result.standardError.contains("--strict"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        // Without --strict the same job copies the packets as they are and finishes.
+        let lenient = try SegueTool.run(["stitch", try phoneClip(0, frames: 60), damaged, "-o", store.outputPath("smart-lenient"),
+                                         "--smart", "--preset", "ultrafast"])
+        XCTAssertEqual(lenient.status, 0, lenient.standardError)
+    }
+
     func testWithoutSmartNothingIsCopied() throws {
         let run = try stitch([phoneClip(0, frames: 60)], smart: false)
         XCTAssertNil(run.report.smart)

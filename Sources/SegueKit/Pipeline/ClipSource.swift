@@ -73,6 +73,11 @@ final class ClipSource {
     private var flushed: [Frame] = []
     /// The latest frame position delivered as a picture (`--smart`).
     private var lastDeliveredPosition = -1
+    /// With `--smart --strict`: a decoder that checks the copied packets
+    /// too (their pictures are dropped), so damage in them stops the stitch as
+    /// it does anywhere else.
+    private let copyChecker: Decoder?
+    private let checked = Frame()
 
     /// Opens the clip and its decoders; the filter graphs are built on the first
     /// decoded frames, whose real format they must match.
@@ -94,6 +99,8 @@ final class ClipSource {
         videoDecoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
         videoDecoder.failOnDamage = settings.strict
         strict = settings.strict
+        copyChecker = settings.strict && copyPlan != nil ? try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1) : nil
+        copyChecker?.failOnDamage = true
         let video = demuxer.streams[videoIndex]
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0.
@@ -167,7 +174,9 @@ final class ClipSource {
                 if let position = copiedPosition(of: packet) {
                     if decodingStretch { try endDecodedStretch(before: position) }
                     lastPictureTime = max(lastPictureTime, Double(position) / canvas.frameRate.value)
-                    if copyPlan?.startsCopiedRun(position) == true { ClipSource.markAsBrokenLink(packet, copyPlan?.syntax) }
+                    let startsRun = copyPlan?.startsCopiedRun(position) == true
+                    if startsRun { ClipSource.markAsBrokenLink(packet, copyPlan?.syntax) }
+                    try check(copied: packet, startsRun: startsRun)
                     return (packet, position)
                 }
                 // Decoded on the way (from a keyframe before the in point): its pictures fall before the copy.
@@ -176,6 +185,21 @@ final class ClipSource {
             }
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
+        }
+    }
+
+    /// Decodes a copied packet with `copyChecker` (`--smart --strict`), each
+    /// copied run on its own as the output's decoders meet it.
+    private func check(copied packet: Packet, startsRun: Bool) throws {
+        guard let copyChecker else { return }
+        _ = try survives {
+            if startsRun {
+                try copyChecker.sendEndOfStream()
+                while try copyChecker.receive(into: checked) == .ready {}
+                copyChecker.reset()
+            }
+            try copyChecker.send(packet)
+            while try copyChecker.receive(into: checked) == .ready {}
         }
     }
 
