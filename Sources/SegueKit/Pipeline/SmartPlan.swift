@@ -115,6 +115,52 @@ struct SmartPlan: Sendable {
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = settings.crf
+        let syntax = CopySyntax(settings.codec)
+        var (clips, scans) = try SmartPlan.scan(plan, settings: settings, ownFrames: ownFrames, heldEdges: heldEdges)
+        let merged = SmartPlan.mergeParameterSets(scans, into: &clips, plan: plan)
+
+        // The encoder's own sets take ids no copied clip uses: x264 is told its
+        // id; x265's output is renumbered on the way to the file.
+        let renumbering = syntax == .hevc ? try SmartPlan.renumbering(avoiding: Set(merged.sets.keys)) : nil
+        self.renumbering = renumbering
+        if syntax == .hevc {
+            encoderParams = "info=0"
+        } else {
+            let used = Set(merged.sets.keys.map(\.id)) // x264 numbers its PPS like its SPS
+            encoderParams = "sps-id=\((0...31).first { !used.contains($0) } ?? 31):stitchable=1"
+        }
+        let probe = try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width,
+                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: settings.crf,
+                                      preset: settings.preset, codecParams: encoderParams, globalHeader: true)
+        guard let own = syntax.description(probe.extradata) else {
+            throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")
+        }
+        let ownUnits = try own.units.map { unit in
+            guard let renumbering else { return unit }
+            guard let renumbered = renumbering.apply(unit) else {
+                throw SegueError(.writeFailed, detail: "the HEVC encoder's parameter sets could not be renumbered")
+            }
+            return renumbered
+        }
+        // HEVC samples with parameter sets of their own need the hev1 sample entry
+        // (hvc1 promises every set is in the header).
+        let inBand = syntax == .hevc && zip(scans, clips).contains { scan, clip in clip.copy != nil && scan?.carriesParameterSets == true }
+        sampleEntry = inBand ? "hev1" : nil
+        let copied = merged.sets.keys.sorted().map { merged.sets[$0]!.bytes }
+        extradata = merged.base.map {
+            syntax.record(base: $0, units: copied + ownUnits, profile: max(merged.profile, own.profile),
+                          level: max(merged.level, own.level), complete: !inBand)
+        } ?? []
+        let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
+        // libx265 doesn't say its delay (has_b_frames); its SPS does.
+        let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
+        reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
+        self.clips = clips
+    }
+
+    /// Each clip's copy plan, or why it has none; and the scans of the clips that copy.
+    private static func scan(_ plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
+                             heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws -> ([Clip], [ClipScan?]) {
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
         // HEVC quality found per device: clips with the same parameter sets came from the same encoder settings.
@@ -152,15 +198,19 @@ struct SmartPlan: Sendable {
                 scans.append(nil)
             }
         }
+        return (clips, scans)
+    }
 
-        // One sample description: every copied clip's parameter sets, by kind and id.
-        // A clip whose set reuses an id with other content is re-encoded.
-        let syntax = CopySyntax(settings.codec)
+    /// Every copied clip's parameter sets, by kind and id, for the one sample
+    /// description; a clip whose set reuses an id with other content is
+    /// re-encoded instead, and its reason says so.
+    private static func mergeParameterSets(_ scans: [ClipScan?], into clips: inout [Clip], plan: Plan)
+        -> (sets: [CopySyntax.SetKey: (bytes: [UInt8], clip: Int)], base: CopySyntax.Description?, profile: Int, level: Int) {
         var sets: [CopySyntax.SetKey: (bytes: [UInt8], clip: Int)] = [:]
         var base: CopySyntax.Description?
         var profile = 0, level = 0
         for (index, scan) in scans.enumerated() {
-            guard let scan else { continue }
+            guard let scan, clips[index].copy != nil else { continue }
             if let (key, _) = scan.parameterSets.sorted(by: { $0.key < $1.key }).first(where: { key, bytes in
                 sets[key].map { $0.bytes != bytes } ?? false
             }) {
@@ -175,45 +225,7 @@ struct SmartPlan: Sendable {
             profile = max(profile, scan.description.profile)
             level = max(level, scan.description.level)
         }
-
-        // The encoder's own sets take ids no copied clip uses: x264 is told its
-        // id; x265's output is renumbered on the way to the file.
-        let used = Set(sets.keys.map(\.id))
-        var renumbering: HEVCRenumbering?
-        if syntax == .hevc {
-            encoderParams = "info=0"
-            renumbering = try SmartPlan.renumbering(avoiding: Set(sets.keys))
-        } else {
-            encoderParams = "sps-id=\((0...31).first { !used.contains($0) } ?? 31):stitchable=1"
-        }
-        self.renumbering = renumbering
-        let probe = try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width,
-                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: settings.crf,
-                                      preset: settings.preset, codecParams: encoderParams, globalHeader: true)
-        guard let own = syntax.description(probe.extradata) else {
-            throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")
-        }
-        let ownUnits = try own.units.map { unit in
-            guard let renumbering else { return unit }
-            guard let renumbered = renumbering.apply(unit) else {
-                throw SegueError(.writeFailed, detail: "the HEVC encoder's parameter sets could not be renumbered")
-            }
-            return renumbered
-        }
-        let copied = sets.keys.sorted().map { sets[$0]!.bytes }
-        // HEVC samples with parameter sets of their own need the hev1 sample entry
-        // (hvc1 promises every set is in the header).
-        let inBand = syntax == .hevc && zip(scans, clips).contains { scan, clip in clip.copy != nil && scan?.carriesParameterSets == true }
-        sampleEntry = inBand ? "hev1" : nil
-        extradata = base.map {
-            syntax.record(base: $0, units: copied + ownUnits, profile: max(profile, own.profile), level: max(level, own.level),
-                          complete: !inBand)
-        } ?? []
-        let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
-        // libx265 doesn't say its delay (has_b_frames); its SPS does.
-        let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
-        reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
-        self.clips = clips
+        return (sets, base, profile, level)
     }
 
     /// New ids for x265's VPS, SPS and PPS that no copied clip uses. A
@@ -276,8 +288,9 @@ struct ClipScan {
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// Whether its samples repeat parameter sets in-band.
     private(set) var carriesParameterSets = false
-    /// The x264 CRF that re-encodes the clip's pictures at its own quality:
-    /// a step finer than the mean quantiser of its first pictures.
+    /// The CRF that re-encodes the clip's pictures at its own quality: for
+    /// x264 a step finer than the mean quantiser of its first pictures; for
+    /// x265 found by measurement (`settleQuality`).
     private(set) var crf: Int?
     /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
     private static let quantiserSample = 12
