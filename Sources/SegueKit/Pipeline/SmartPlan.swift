@@ -160,8 +160,10 @@ struct SmartPlan: Sendable {
         var record = own
         record.profile = max(profile, own.profile)
         record.level = max(level, own.level)
-        record.sequenceParameterSets = sequenceSets.keys.sorted().map { sequenceSets[$0]!.bytes } + own.sequenceParameterSets
-        record.pictureParameterSets = pictureSets.keys.sorted().map { pictureSets[$0]!.bytes } + own.pictureParameterSets
+        // The encoder's own sets first: GStreamer's parser reads SEI (picture timing, recovery
+        // points) against the last SPS it parsed, and only copied packets carry such SEI.
+        record.sequenceParameterSets = own.sequenceParameterSets + sequenceSets.keys.sorted().map { sequenceSets[$0]!.bytes }
+        record.pictureParameterSets = own.pictureParameterSets + pictureSets.keys.sorted().map { pictureSets[$0]!.bytes }
         extradata = record.bytes
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
         reorderDelay = max(probe.reorderDelay, copiedDelays.max() ?? 0)
