@@ -188,6 +188,23 @@ final class SmartEncoderTests: SmartTestCase {
         try assertAllCopied(smart, paths)
     }
 
+    func testPhoneCaptureTimesThatJitterAroundTheFrameGridAreCopied() throws {
+        // Android phones stamp each picture with its sensor time (1/90000): up to 2.5 ms, 0.075 frame, off the grid.
+        let arguments = ["-profile:v", "high", "-preset", "fast", "-crf", "18", "-bf", "0",
+                         "-x264-params", "keyint=30:min-keyint=30:scenecut=0", "-video_track_timescale", "90000",
+                         "-bsf:v", "setts=ts=PTS+if(eq(N\\,0)\\,0\\,mod(N*7919\\,451)-225)"]
+        let paths = try [x264Clip("jitter", 0, frames: 90, arguments), x264Clip("jitter", 1, frames: 90, arguments)]
+        let source = try Self.videoPackets(paths[0])
+        XCTAssertEqual(source.timeBase, Rational(1, 90_000))
+        XCTAssertGreaterThan(source.list.enumerated().map { abs($1.pts - Int64($0) * 3000) }.max() ?? 0, 150, "jittered")
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 120)
+    }
+
     func testClipsAt2997OnA2997CanvasAreCopied() throws {
         let ntsc = Rational(30000, 1001)
         let arguments = ["-profile:v", "high", "-preset", "fast", "-crf", "18",

@@ -25,11 +25,13 @@ struct ClipCopyPlan: Sendable {
         return Int((2 * numerator + denominator).floorDivided(by: 2 * denominator))
     }
 
-    /// Whether `pts` lies within a twentieth of a frame of a frame position.
+    /// Whether `pts` lies within a quarter of a frame of a frame position: the
+    /// `fps` filter puts such a picture on that position too (it rounds to the
+    /// nearest), so phones' jittered capture times still copy.
     func isOnGrid(_ pts: Int64) -> Bool {
         let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
         let denominator = Int64(timeBase.denominator * frameRate.denominator)
-        return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 20 <= denominator
+        return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 4 <= denominator
     }
 
     /// Whether the frame at `position` is copied.
