@@ -188,6 +188,25 @@ final class SmartEncoderTests: SmartTestCase {
         try assertAllCopied(smart, paths)
     }
 
+    func testAMOVTrimmedOnThePhoneByItsEditListReencodesOnlyTheCutGOP() throws {
+        // Trimmed without re-encoding (as a phone's editor does): the first GOP's leading pictures are
+        // kept in the file, and the edit list starts the clip 0.5 s in, where FFmpeg discards them.
+        let arguments = ["-profile:v", "high", "-preset", "fast", "-crf", "18",
+                         "-x264-params", "keyint=30:min-keyint=30:scenecut=0:bframes=2:b-pyramid=none"]
+        let trimmed = try (0...1).map { clip in
+            let whole = try x264Clip("phone", clip, frames: 90, container: "mov", arguments)
+            return try store.path("x264-phone-trimmed-\(clip).mov") { path in
+                let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-ss", "0.5", "-i", whole, "-c", "copy", "-f", "mov", path])
+                XCTAssertEqual(result.status, 0, result.standardError)
+            }
+        }
+        XCTAssertLessThan(try Self.videoPackets(trimmed[0]).list[0].pts, 0, "pictures before the edit list's start")
+        let (smart, _) = try assertSameAsWithoutSmart(trimmed)
+        XCTAssertEqual(smart.plan.clips.map(\.frameCount), [75, 75])
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertTrue(smart.report.smart?[0].reason?.contains("trim") ?? false, smart.report.smart?[0].reason ?? "no reason")
+    }
+
     func testPhoneCaptureTimesThatJitterAroundTheFrameGridAreCopied() throws {
         // Android phones stamp each picture with its sensor time (1/90000): up to 2.5 ms, 0.075 frame, off the grid.
         let arguments = ["-profile:v", "high", "-preset", "fast", "-crf", "18", "-bf", "0",
