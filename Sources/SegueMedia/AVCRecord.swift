@@ -22,6 +22,14 @@ package struct AVCRecord: Equatable, Sendable {
         self = record
     }
 
+    /// Reads an avcC record only: the header of a track whose samples are
+    /// length-prefixed (MP4, MOV, Matroska). Nil for parameter sets in Annex B
+    /// form (MPEG-TS, AVI, raw H.264), whose samples carry start codes instead.
+    package init?(trackHeader bytes: [UInt8]) {
+        guard bytes.first == 1, let record = AVCRecord(record: bytes) else { return nil }
+        self = record
+    }
+
     private static func fromAnnexB(_ bytes: [UInt8]) -> AVCRecord? {
         let units = AVCRecord.annexBUnits(bytes)
         let sequences = units.filter { $0.first.map { Int($0 & 0x1F) } == H264.sequenceParameterSet }

@@ -243,16 +243,23 @@ final class SmartEncoderTests: SmartTestCase {
     // MARK: Mixed lists
 
     func testAMixedListCopiesOnlyTheClipsThatQualifyAndSaysWhyNotTheRest() throws {
-        // OpenH264 and x264 both number their sets 0: the x264 clip is re-encoded; a 25 fps clip is converted.
+        // OpenH264 and x264 both number their sets 0: the x264 clip is re-encoded; a 25 fps clip is converted;
+        // MPEG-TS carries start codes, not the lengths an MP4 track's samples need.
         let baseline = ["-profile:v", "baseline", "-preset", "fast", "-crf", "18", "-x264-params", "keyint=30:min-keyint=30:scenecut=0"]
+        let mp4 = try x264Clip("baseline", 4, frames: 60, baseline)
+        let transportStream = try store.path("x264-baseline-4-60.ts") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-c", "copy", "-f", "mpegts", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
         let paths = try [openH264Clip(0, frames: 60), x264Clip("baseline", 1, frames: 60, baseline),
                          store.path("marker-2-50-25fps.mp4", MarkerClip(clip: 2, frames: 50, frameRate: Rational(25, 1))),
-                         openH264Clip(3, frames: 60)]
+                         openH264Clip(3, frames: 60), transportStream]
         let (smart, _) = try assertSameAsWithoutSmart(paths)
         let clips = try XCTUnwrap(smart.report.smart)
-        XCTAssertEqual(clips.map(\.framesCopied), [60, 0, 0, 60])
+        XCTAssertEqual(clips.map(\.framesCopied), [60, 0, 0, 60, 0])
         XCTAssertTrue(clips[1].reason?.contains("SPS id 0 differs from clip 1's") ?? false, clips[1].reason ?? "no reason")
         XCTAssertTrue(clips[2].reason?.contains("frame rate") ?? false, clips[2].reason ?? "no reason")
+        XCTAssertTrue(clips[4].reason?.contains("no avcC record") ?? false, clips[4].reason ?? "no reason")
         XCTAssertEqual([clips[0].reason, clips[3].reason], [nil, nil])
         XCTAssertEqual(try identicalPackets(smart.path, sources: [paths[0], paths[3]]), 120)
     }

@@ -225,8 +225,8 @@ struct ClipScan {
         let demuxer = try Demuxer(url: clip.info.readPath)
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         let stream = demuxer.streams[index]
-        guard let record = AVCRecord(stream.extradata), record.lengthSize == 4 else {
-            throw ClipScan.unfit("its H.264 has no avcC record with 4-byte lengths")
+        guard let record = AVCRecord(trackHeader: stream.extradata), record.lengthSize == 4 else {
+            throw ClipScan.unfit("its H.264 has no avcC record with 4-byte lengths (start codes, as in MPEG-TS, are not copied)")
         }
         guard record.chromaFormat == 1, record.lumaBitDepth == 8 else { throw ClipScan.unfit("it is not 8-bit 4:2:0") }
         self.record = record
