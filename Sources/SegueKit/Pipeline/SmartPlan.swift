@@ -243,6 +243,13 @@ struct ClipScan {
         func collect() throws {
             while try decoder.receive(into: picture) == .ready { picture.meanQuantiser.map { quantisers.append($0) } }
         }
+        /// A parameter set met after the header: in band, or in a sample description that takes over midway.
+        func note(_ unit: [UInt8]) {
+            guard let type = unit.first.map({ Int($0 & 0x1F) }), let id = H264.parameterSetID(unit) else { return }
+            let known = type == H264.sequenceParameterSet ? sequenceSets[id] : pictureSets[id]
+            if let known, known != unit { inBandConflict = true }
+            if type == H264.sequenceParameterSet { sequenceSets[id] = unit } else { pictureSets[id] = unit }
+        }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
             if packets.count < ClipScan.quantiserSample {
@@ -253,15 +260,17 @@ struct ClipScan {
                     try collect()
                 }
             }
+            // A file joined from two recordings (two sample descriptions): the second's sets are met here.
+            if let header = packet.newTrackHeader {
+                guard let next = AVCRecord(trackHeader: header), next.lengthSize == 4 else {
+                    throw ClipScan.unfit("its sample description changes midway to one without an avcC record with 4-byte lengths")
+                }
+                (next.sequenceParameterSets + next.pictureParameterSets).forEach(note)
+            }
             var idr = false
             packet.forEachH264Unit(lengthSize: 4) { type, unit in
                 if type == H264.idrSlice { idr = true }
-                guard type == H264.sequenceParameterSet || type == H264.pictureParameterSet else { return }
-                let unit = unit()
-                guard let id = H264.parameterSetID(unit) else { return }
-                let known = type == H264.sequenceParameterSet ? sequenceSets[id] : pictureSets[id]
-                if let known, known != unit { inBandConflict = true }
-                if type == H264.sequenceParameterSet { sequenceSets[id] = unit } else { pictureSets[id] = unit }
+                if type == H264.sequenceParameterSet || type == H264.pictureParameterSet { note(unit()) }
             }
             packets.append((packet.pts, idr))
         }
