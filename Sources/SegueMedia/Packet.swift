@@ -56,6 +56,15 @@ extension Packet {
     /// Bytes of payload, for bounding queues.
     package var size: Int { Int(pointer.pointee.size) }
 
+    /// The track header (an avcC or hvcC record) that takes effect at this
+    /// packet when its file changes sample description midway, as the MP4
+    /// demuxer says with `AV_PKT_DATA_NEW_EXTRADATA`; nil for most packets.
+    package var newTrackHeader: [UInt8]? {
+        var size = 0
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_NEW_EXTRADATA, &size), size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
     /// Walks the packet's length-prefixed NAL units (MP4 H.264 or HEVC):
     /// `body(header, copy)` for each, where `header` is the unit's first byte
     /// and `copy()` gives the unit's bytes when the caller wants them; false

@@ -73,7 +73,10 @@ enum CopySyntax: Sendable {
     /// Why samples described by `extradata` can't be copied as they are, or nil if they can.
     func unfitness(_ extradata: [UInt8]) -> String? {
         // A header in Annex B form (MPEG-TS, raw streams) means samples with start codes, not lengths.
-        guard extradata.first == 1 else { return "its packets carry start codes, not the lengths an MP4 track needs" }
+        guard extradata.first == 1 else {
+            return "its \(self == .hevc ? "HEVC has no hvcC" : "H.264 has no avcC") record: its packets carry start codes "
+                + "(as in MPEG-TS), not the lengths an MP4 track needs"
+        }
         switch self {
         case .h264:
             guard let record = AVCRecord(extradata), record.lengthSize == 4 else { return "its H.264 has no avcC record with 4-byte lengths" }

@@ -26,11 +26,13 @@ struct ClipCopyPlan: Sendable {
         return Int((2 * numerator + denominator).floorDivided(by: 2 * denominator))
     }
 
-    /// Whether `pts` lies within a twentieth of a frame of a frame position.
+    /// Whether `pts` lies within a quarter of a frame of a frame position: the
+    /// `fps` filter puts such a picture on that position too (it rounds to the
+    /// nearest), so phones' jittered capture times still copy.
     func isOnGrid(_ pts: Int64) -> Bool {
         let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
         let denominator = Int64(timeBase.denominator * frameRate.denominator)
-        return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 20 <= denominator
+        return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 4 <= denominator
     }
 
     /// Whether the frame at `position` is copied.
@@ -146,9 +148,11 @@ struct SmartPlan: Sendable {
         // (hvc1 promises every set is in the header).
         let inBand = syntax == .hevc && zip(scans, clips).contains { scan, clip in clip.copy != nil && scan?.carriesParameterSets == true }
         sampleEntry = inBand ? "hev1" : nil
+        // The encoder's own sets first: GStreamer's parser reads SEI (picture timing, recovery
+        // points) against the last SPS it parsed, and only copied packets carry such SEI.
         let copied = merged.sets.keys.sorted().map { merged.sets[$0]!.bytes }
         extradata = merged.base.map {
-            syntax.record(base: $0, units: copied + ownUnits, profile: max(merged.profile, own.profile),
+            syntax.record(base: $0, units: ownUnits + copied, profile: max(merged.profile, own.profile),
                           level: max(merged.level, own.level), complete: !inBand)
         } ?? []
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
@@ -328,6 +332,12 @@ struct ClipScan {
                 if syntax == .hevc { samplePictures.append(picture.clone()) }
             }
         }
+        /// A parameter set met after the header: in band, or in a sample description that takes over midway.
+        func note(_ unit: [UInt8]) {
+            guard let key = syntax.setKey(unit) else { return }
+            if let known = parameterSets[key], known != unit { inBandConflict = true }
+            parameterSets[key] = unit
+        }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
             if packets.count < ClipScan.quantiserSample {
@@ -338,6 +348,13 @@ struct ClipScan {
                     try collect()
                 }
             }
+            // A file joined from two recordings (two sample descriptions): the second's sets are met here.
+            if let header = packet.newTrackHeader {
+                guard syntax.unfitness(header) == nil, let next = syntax.description(header) else {
+                    throw ClipScan.unfit("its sample description changes midway to one that can't be copied")
+                }
+                next.units.forEach(note)
+            }
             var randomAccess = false, skippedLeading = false
             packet.forEachNALUnit(lengthSize: 4) { header, unit in
                 let type = syntax.unitType(header: header)
@@ -345,10 +362,7 @@ struct ClipScan {
                 if syntax.isSkippedLeading(type) { skippedLeading = true }
                 guard syntax.isParameterSet(type) else { return }
                 carriesParameterSets = true
-                let unit = unit()
-                guard let key = syntax.setKey(unit) else { return }
-                if let known = parameterSets[key], known != unit { inBandConflict = true }
-                parameterSets[key] = unit
+                note(unit())
             }
             packets.append((packet.pts, randomAccess, skippedLeading))
         }
