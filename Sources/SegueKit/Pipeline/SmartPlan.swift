@@ -250,7 +250,8 @@ struct SmartPlan: Sendable {
         let info = clip.info
         let syntax = CopySyntax(settings.codec)
         if info.videoCodec != syntax.codecName {
-            return "its video is \(info.videoCodec), the output is \(syntax == .hevc ? "HEVC" : "H.264")"
+            let other = info.videoCodec == "hevc" ? " (--codec hevc would keep HEVC)" : info.videoCodec == "h264" ? " (--codec h264 would keep H.264)" : ""
+            return "its video is \(info.videoCodec), the output is \(syntax == .hevc ? "HEVC" : "H.264")\(other)"
         }
         if InputAccess.isRemote(info.readPath) { return "a remote clip is not copied (its packets would be read twice)" }
         if info.codedWidth != canvas.width || info.codedHeight != canvas.height || info.rotation != 0 {
