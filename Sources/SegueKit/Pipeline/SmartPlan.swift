@@ -95,16 +95,24 @@ struct SmartPlan: Sendable {
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = settings.crf
+        // Every qualifying clip's packets, read two (the cores) at once: the
+        // scan is most of what --smart adds before the first frame is written.
+        let reasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
+        let scanned = ResultSlots<Result<ClipScan, Error>>(count: plan.clips.count)
+        DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
+            guard reasons[index] == nil else { return }
+            scanned[index] = Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas) }
+        }
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
-        for clip in plan.clips {
-            if let reason = SmartPlan.disqualification(clip, canvas: plan.canvas, settings: settings) {
-                clips.append(Clip(copy: nil, reason: reason))
+        for (clip, result) in zip(plan.clips, scanned.values) {
+            guard let result else {
+                clips.append(Clip(copy: nil, reason: reasons[clip.index]))
                 scans.append(nil)
                 continue
             }
             do {
-                var scan = try ClipScan(clip: clip, canvas: plan.canvas)
+                var scan = try result.get()
                 let edges = heldEdges(clip)
                 let copy = scan.copyPlan(ownFrames: ownFrames(clip), frameCount: clip.frameCount,
                                          keepFirst: edges.first, keepLast: edges.last)
@@ -114,7 +122,7 @@ struct SmartPlan: Sendable {
                 } else if copy.copiedFrames < clip.frameCount {
                     reason = "frames of GOPs that a transition, trim or held frame touches are re-encoded"
                 }
-                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, crf: scan.crf))
+                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
                 clips.append(Clip(copy: nil, reason: unfit.reason))
@@ -165,7 +173,38 @@ struct SmartPlan: Sendable {
         extradata = record.bytes
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
         reorderDelay = max(probe.reorderDelay, copiedDelays.max() ?? 0)
+
+        // The source's quality is asked for only where frames beside a copied
+        // clip are re-encoded (see `crf(atFrame:)`): only those clips have their
+        // first pictures decoded for it (a clip copied whole between copied
+        // clips needs none; decoding it was most of the scan's time).
+        let copiedFrames = SmartPlan.copiedOutputFrames(plan: plan, clips: clips)
+        let sampled = plan.clips.filter { clip in
+            guard clips[clip.index].copy != nil else { return false }
+            let near = max(0, clip.startFrame - 1)..<min(plan.totalFrames, clip.startFrame + clip.frameCount + 1)
+            return near.contains { !copiedFrames[$0] }
+        }
+        let qualities = ResultSlots<Int>(count: plan.clips.count)
+        DispatchQueue.concurrentPerform(iterations: sampled.count) { index in
+            let clip = sampled[index]
+            qualities[clip.index] = ClipScan.crf(of: clip)
+        }
+        for (index, crf) in qualities.values.enumerated() { clips[index].crf = crf }
         self.clips = clips
+    }
+
+    /// Which output frames are copied packets rather than encoded pictures.
+    private static func copiedOutputFrames(plan: Plan, clips: [Clip]) -> [Bool] {
+        var copied = [Bool](repeating: false, count: plan.totalFrames)
+        for clip in plan.clips {
+            guard let copy = clips[clip.index].copy else { continue }
+            for gop in copy.gops where gop.copied {
+                for position in gop.frames where clip.startFrame + position < copied.count {
+                    copied[clip.startFrame + position] = true
+                }
+            }
+        }
+        return copied
     }
 
     /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
@@ -201,15 +240,12 @@ struct SmartPlan: Sendable {
 }
 
 /// One pass over a clip's video packets: GOP boundaries, frame positions,
-/// parameter sets; and its first pictures decoded for the quantisers it was
-/// coded with.
-struct ClipScan {
+/// parameter sets. Its quality (`crf(of:)`) is read in a pass of its own, only
+/// for the clips that need it.
+struct ClipScan: Sendable {
     let record: AVCRecord
     private(set) var sequenceSets: [Int: [UInt8]] = [:]
     private(set) var pictureSets: [Int: [UInt8]] = [:]
-    /// The x264 CRF that re-encodes the clip's pictures at its own quality:
-    /// a step finer than the mean quantiser of its first pictures.
-    private(set) var crf: Int?
     /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
     private static let quantiserSample = 12
     private(set) var reorderDelay = 0
@@ -233,22 +269,8 @@ struct ClipScan {
 
         let packet = Packet()
         var inBandConflict = false
-        let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: true)
-        let picture = Frame()
-        var quantisers: [Double] = []
-        func collect() throws {
-            while try decoder.receive(into: picture) == .ready { picture.meanQuantiser.map { quantisers.append($0) } }
-        }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            if packets.count < ClipScan.quantiserSample {
-                try decoder.send(packet)
-                try collect()
-                if packets.count + 1 == ClipScan.quantiserSample {
-                    try decoder.sendEndOfStream()
-                    try collect()
-                }
-            }
             var idr = false
             packet.forEachH264Unit(lengthSize: 4) { type, unit in
                 if type == H264.idrSlice { idr = true }
@@ -262,14 +284,36 @@ struct ClipScan {
             packets.append((packet.pts, idr))
         }
         if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
-        if packets.count < ClipScan.quantiserSample { // a clip shorter than the sample
+    }
+
+    /// The x264 CRF that re-encodes `clip`'s pictures at its own quality: a
+    /// step finer than the mean quantiser of its first pictures. Nil when they
+    /// can't be read (the chosen CRF is used).
+    static func crf(of clip: PlannedClip) -> Int? {
+        var quantisers: [Double] = []
+        do {
+            let demuxer = try Demuxer(url: clip.info.readPath)
+            guard let index = demuxer.bestStream(.video) else { return nil }
+            let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: true)
+            let packet = Packet(), picture = Frame()
+            func collect() throws {
+                while try decoder.receive(into: picture) == .ready { picture.meanQuantiser.map { quantisers.append($0) } }
+            }
+            var sent = 0
+            while sent < quantiserSample, try demuxer.read(into: packet) {
+                guard packet.streamIndex == index else { continue }
+                try decoder.send(packet)
+                try collect()
+                sent += 1
+            }
             try decoder.sendEndOfStream()
             try collect()
+        } catch {
+            return nil
         }
-        if !quantisers.isEmpty {
-            let mean = quantisers.reduce(0, +) / Double(quantisers.count)
-            crf = min(51, max(0, Int(mean.rounded()) - 1))
-        }
+        guard !quantisers.isEmpty else { return nil }
+        let mean = quantisers.reduce(0, +) / Double(quantisers.count)
+        return min(51, max(0, Int(mean.rounded()) - 1))
     }
 
     /// A fact found in the stream that keeps its packets out of the output.
