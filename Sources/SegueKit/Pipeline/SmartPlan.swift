@@ -159,24 +159,32 @@ struct SmartPlan: Sendable {
         // libx265 doesn't say its delay (has_b_frames); its SPS does.
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
         reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
+        SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings)
         self.clips = clips
     }
 
-    /// Each clip's copy plan, or why it has none; and the scans of the clips that copy.
+    /// Each clip's copy plan, or why it has none; and the scans of the clips
+    /// that copy. Packets are read two clips (the cores) at once: the scan is
+    /// most of what --smart adds before the first frame is written.
     private static func scan(_ plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
                              heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws -> ([Clip], [ClipScan?]) {
+        let syntax = CopySyntax(settings.codec)
+        let reasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
+        let scanned = ResultSlots<Result<ClipScan, Error>>(count: plan.clips.count)
+        DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
+            guard reasons[index] == nil else { return }
+            scanned[index] = Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas, syntax: syntax) }
+        }
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
-        // HEVC quality found per device: clips with the same parameter sets came from the same encoder settings.
-        var calibrated: [[[UInt8]]: Int] = [:]
-        for clip in plan.clips {
-            if let reason = SmartPlan.disqualification(clip, canvas: plan.canvas, settings: settings) {
-                clips.append(Clip(copy: nil, reason: reason))
+        for (clip, result) in zip(plan.clips, scanned.values) {
+            guard let result else {
+                clips.append(Clip(copy: nil, reason: reasons[clip.index]))
                 scans.append(nil)
                 continue
             }
             do {
-                var scan = try ClipScan(clip: clip, canvas: plan.canvas, syntax: CopySyntax(settings.codec))
+                var scan = try result.get()
                 let edges = heldEdges(clip)
                 let copy = scan.copyPlan(ownFrames: ownFrames(clip), frameCount: clip.frameCount,
                                          keepFirst: edges.first, keepLast: edges.last)
@@ -187,12 +195,7 @@ struct SmartPlan: Sendable {
                     reason = "frames of GOPs that a transition, trim or held frame touches"
                         + (clip.info.variableFrameRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
                 }
-                // Frames re-encoded beside copied ones need the clip's own quality.
-                let beside = copy.copiedFrames > 0 && (copy.copiedFrames < clip.frameCount || settings.transition != .none)
-                let device = scan.parameterSets.sorted { $0.key < $1.key }.map(\.value)
-                try scan.settleQuality(needed: beside, knownForDevice: calibrated[device], canvas: plan.canvas, settings: settings)
-                if beside, let crf = scan.crf { calibrated[device] = crf }
-                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason, crf: scan.crf))
+                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
                 clips.append(Clip(copy: nil, reason: unfit.reason))
@@ -203,6 +206,54 @@ struct SmartPlan: Sendable {
             }
         }
         return (clips, scans)
+    }
+
+    /// The quality `crf(atFrame:)` asks of the copied clips beside re-encoded
+    /// frames, read from their first pictures (two clips at once); a clip
+    /// copied whole between copied clips needs none. HEVC clips with the same
+    /// parameter sets (one device) are measured once.
+    private static func measureQuality(of clips: inout [Clip], scans: [ClipScan?], plan: Plan, settings: StitchSettings) {
+        let copiedFrames = SmartPlan.copiedOutputFrames(plan: plan, clips: clips)
+        let needed = plan.clips.filter { clip in
+            guard clips[clip.index].copy != nil else { return false }
+            let near = max(0, clip.startFrame - 1)..<min(plan.totalFrames, clip.startFrame + clip.frameCount + 1)
+            return near.contains { !copiedFrames[$0] }
+        }
+        // Clips measured on behalf of a group: for HEVC, one per device.
+        let syntax = CopySyntax(settings.codec)
+        var groups: [[Int]] = []
+        var groupOfDevice: [[[UInt8]]: Int] = [:]
+        for clip in needed {
+            let device = scans[clip.index].map { $0.parameterSets.sorted { $0.key < $1.key }.map(\.value) } ?? []
+            if syntax == .hevc, let group = groupOfDevice[device] {
+                groups[group].append(clip.index)
+            } else {
+                groupOfDevice[device] = groups.count
+                groups.append([clip.index])
+            }
+        }
+        let measured = groups.map { plan.clips[$0[0]] }
+        let qualities = ResultSlots<Int>(count: groups.count)
+        DispatchQueue.concurrentPerform(iterations: groups.count) { group in
+            let clip = measured[group]
+            qualities[group] = syntax == .hevc
+                ? ClipScan.measuredCRF(of: clip, canvas: plan.canvas, settings: settings) : ClipScan.quantiserCRF(of: clip)
+        }
+        for (group, crf) in zip(groups, qualities.values) { for index in group { clips[index].crf = crf } }
+    }
+
+    /// Which output frames are copied packets rather than encoded pictures.
+    private static func copiedOutputFrames(plan: Plan, clips: [Clip]) -> [Bool] {
+        var copied = [Bool](repeating: false, count: plan.totalFrames)
+        for clip in plan.clips {
+            guard let copy = clips[clip.index].copy else { continue }
+            for gop in copy.gops where gop.copied {
+                for position in gop.frames where clip.startFrame + position < copied.count {
+                    copied[clip.startFrame + position] = true
+                }
+            }
+        }
+        return copied
     }
 
     /// Every copied clip's parameter sets, by kind and id, for the one sample
@@ -284,23 +335,17 @@ struct SmartPlan: Sendable {
 }
 
 /// One pass over a clip's video packets: GOP boundaries, frame positions,
-/// parameter sets; and its first pictures decoded for the quantisers it was
-/// coded with.
-struct ClipScan {
+/// parameter sets. Its quality (`quantiserCRF`, `measuredCRF`) is read in a
+/// pass of its own, only for the clips that need it.
+struct ClipScan: Sendable {
     let syntax: CopySyntax
     let description: CopySyntax.Description
     /// Every parameter set the clip's pictures may refer to, its header's and in-band.
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// Whether its samples repeat parameter sets in-band.
     private(set) var carriesParameterSets = false
-    /// The CRF that re-encodes the clip's pictures at its own quality: for
-    /// x264 a step finer than the mean quantiser of its first pictures; for
-    /// x265 found by measurement (`settleQuality`).
-    private(set) var crf: Int?
     /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
     private static let quantiserSample = 12
-    /// Those pictures, kept (until `settleQuality`) when their decoder gives no quantisers.
-    private var samplePictures: [Frame] = []
     private(set) var reorderDelay = 0
     private let grid: ClipCopyPlan
     /// Packets in decoding order: their pts, whether decoding can start at
@@ -321,18 +366,6 @@ struct ClipScan {
 
         let packet = Packet()
         var inBandConflict = false
-        let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: true)
-        let picture = Frame()
-        var quantisers: [Double] = []
-        // HEVC decoders don't export quantisers: the sample pictures are kept
-        // to measure what the encoder spends on them instead.
-        var samplePictures: [Frame] = []
-        func collect() throws {
-            while try decoder.receive(into: picture) == .ready {
-                picture.meanQuantiser.map { quantisers.append($0) }
-                if syntax == .hevc { samplePictures.append(picture.clone()) }
-            }
-        }
         /// A parameter set met after the header: in band, or in a sample description that takes over midway.
         func note(_ unit: [UInt8]) {
             guard let key = syntax.setKey(unit) else { return }
@@ -341,14 +374,6 @@ struct ClipScan {
         }
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            if packets.count < ClipScan.quantiserSample {
-                try decoder.send(packet)
-                try collect()
-                if packets.count + 1 == ClipScan.quantiserSample {
-                    try decoder.sendEndOfStream()
-                    try collect()
-                }
-            }
             // A file joined from two recordings (two sample descriptions): the second's sets are met here.
             if let header = packet.newTrackHeader {
                 guard syntax.unfitness(header) == nil, let next = syntax.description(header) else {
@@ -368,40 +393,66 @@ struct ClipScan {
             packets.append((packet.pts, randomAccess, skippedLeading))
         }
         if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
-        if packets.count < ClipScan.quantiserSample { // a clip shorter than the sample
-            try decoder.sendEndOfStream()
-            try collect()
-        }
-        if !quantisers.isEmpty {
-            let mean = quantisers.reduce(0, +) / Double(quantisers.count)
-            crf = min(51, max(0, Int(mean.rounded()) - 1))
-        }
-        self.samplePictures = samplePictures
     }
 
-    /// For a clip whose decoder gives no quantisers (HEVC): the x265 CRF
-    /// whose re-encode of the sample pictures reaches `targetPSNR` against
-    /// them, by bisection, unless one is known for the same device; then lets
-    /// the pictures go. Done only for clips that have frames re-encoded beside copied ones.
-    mutating func settleQuality(needed: Bool, knownForDevice known: Int?, canvas: Canvas, settings: StitchSettings) throws {
-        defer { samplePictures = [] }
-        guard needed, crf == nil, !samplePictures.isEmpty else { return }
-        if let known {
-            crf = known
-            return
-        }
-        // Four trials on the first pictures (an IDR, P and B pictures): CRF to within one step.
-        let pictures = Array(samplePictures.prefix(6))
-        var low = 12, high = 35 // the answer lies in low...high
-        while high - low > 1 {
-            let middle = (low + high + 1) / 2
-            if try ClipScan.reencodedPSNR(pictures, crf: middle, canvas: canvas, preset: settings.preset) >= ClipScan.targetPSNR {
-                low = middle
-            } else {
-                high = middle - 1
+    /// The x264 CRF that re-encodes `clip`'s pictures at its own quality: a
+    /// step finer than the mean quantiser of its first pictures. Nil when they
+    /// can't be read (the chosen CRF is used).
+    static func quantiserCRF(of clip: PlannedClip) -> Int? {
+        var quantisers: [Double] = []
+        do {
+            try firstPictures(of: clip, count: quantiserSample, exportQuantisers: true) { picture in
+                picture.meanQuantiser.map { quantisers.append($0) }
             }
+        } catch {
+            return nil
         }
-        crf = low
+        guard !quantisers.isEmpty else { return nil }
+        let mean = quantisers.reduce(0, +) / Double(quantisers.count)
+        return min(51, max(0, Int(mean.rounded()) - 1))
+    }
+
+    /// The x265 CRF for `clip`, whose decoder gives no quantisers (HEVC): the
+    /// coarsest whose re-encode of its first pictures (an IDR, P and B
+    /// pictures) stays at `targetPSNR` against them; four trials, bisecting,
+    /// give it to within one step. Nil when they can't be read.
+    static func measuredCRF(of clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> Int? {
+        var pictures: [Frame] = []
+        do {
+            try firstPictures(of: clip, count: 6, exportQuantisers: false) { pictures.append($0.clone()) }
+            guard !pictures.isEmpty else { return nil }
+            var low = 12, high = 35 // the answer lies in low...high
+            while high - low > 1 {
+                let middle = (low + high + 1) / 2
+                if try reencodedPSNR(pictures, crf: middle, canvas: canvas, preset: settings.preset) >= targetPSNR {
+                    low = middle
+                } else {
+                    high = middle - 1
+                }
+            }
+            return low
+        } catch {
+            return nil
+        }
+    }
+
+    /// Decodes `clip`'s first `count` packets, giving each picture to `body`.
+    private static func firstPictures(of clip: PlannedClip, count: Int, exportQuantisers: Bool,
+                                      _ body: (Frame) -> Void) throws {
+        let demuxer = try Demuxer(url: clip.info.readPath)
+        guard let index = demuxer.bestStream(.video) else { return }
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: exportQuantisers)
+        let packet = Packet(), picture = Frame()
+        func collect() throws { while try decoder.receive(into: picture) == .ready { body(picture) } }
+        var sent = 0
+        while sent < count, try demuxer.read(into: packet) {
+            guard packet.streamIndex == index else { continue }
+            try decoder.send(packet)
+            try collect()
+            sent += 1
+        }
+        try decoder.sendEndOfStream()
+        try collect()
     }
 
     /// Re-encoded pictures this close to the source's own decode look the same;
