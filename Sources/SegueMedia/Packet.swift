@@ -96,9 +96,9 @@ extension Packet {
     /// Rewrites an Annex B payload (NAL units after 00 00 01 start codes, as
     /// libx264 gives them) as MP4 stores it: each unit after its 4-byte length.
     /// The MP4 muxer does this itself only while a track's header is Annex B too.
-    /// `transform`, when given, rewrites each unit on the way.
     package func convertAnnexBToLengthPrefixed() { convertAnnexBToLengthPrefixed { $0 } }
 
+    /// The same, with each unit rewritten by `transform` on the way.
     package func convertAnnexBToLengthPrefixed(_ transform: ([UInt8]) throws -> [UInt8]) rethrows {
         let units = try AVCRecord.annexBUnits(bytes).map(transform)
         guard !units.isEmpty else { return }

@@ -164,19 +164,22 @@ final class EncodingSink {
             // the muxer needs it for the last frame's duration.
             if stream == videoStream && packet.duration == 0 { packet.duration = 1 }
             if stream == videoStream {
-                // The track's header is an avcC or hvcC record: the muxer leaves start codes as they are.
-                if let renumbering = format.smart?.renumbering {
-                    try packet.convertAnnexBToLengthPrefixed { unit in
-                        guard let renumbered = renumbering.apply(unit) else {
-                            throw SegueError(.writeFailed, detail: "an HEVC unit of a re-encoded stretch could not be renumbered")
-                        }
-                        return renumbered
-                    }
-                } else if format.smart != nil {
-                    packet.convertAnnexBToLengthPrefixed()
-                }
+                if let smart = format.smart { try fitStretchPacket(packet, to: smart) }
                 try writeVideo(packet)
             } else { try muxer.write(packet, stream: stream) }
+        }
+    }
+
+    /// Makes a re-encoded stretch's packet what the track stores (`--smart`):
+    /// the header is an avcC or hvcC record, so the muxer leaves start codes
+    /// as they are; and x265's units take the ids the track gives them.
+    private func fitStretchPacket(_ packet: Packet, to smart: SmartVideo) throws {
+        guard let renumbering = smart.renumbering else { return packet.convertAnnexBToLengthPrefixed() }
+        try packet.convertAnnexBToLengthPrefixed { unit in
+            guard let renumbered = renumbering.apply(unit) else {
+                throw SegueError(.writeFailed, detail: "an HEVC unit of a re-encoded stretch could not be renumbered")
+            }
+            return renumbered
         }
     }
 

@@ -462,7 +462,7 @@ struct ClipScan: Sendable {
     /// The worst luma PSNR of `pictures` encoded by x265 at `crf` and decoded again.
     private static func reencodedPSNR(_ pictures: [Frame], crf: Int, canvas: Canvas, preset: String) throws -> Double {
         let encoder = try Encoder.video(codec: .hevc, width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
-                                        crf: crf, preset: preset, codecParams: "info=0", globalHeader: true)
+                                        crf: crf, preset: preset, codecParams: "info=0", threads: 1, globalHeader: true)
         let decoder = try Decoder(decoding: encoder)
         let packet = Packet(), decoded = Frame()
         var worst = Double.infinity
