@@ -18,6 +18,8 @@ extension SmartTests {
         case craOnly = "hevc-cra"
         /// VPS, SPS and PPS repeated before every keyframe, in an hev1 track (as some cameras and drones write).
         case inBand = "hevc-in-band"
+        /// Two temporal sub-layers (TSA/STSA pictures, sub-layer fields in the VPS and SPS) in a MOV, as phones write.
+        case subLayers = "hevc-sub-layers"
 
         var parameters: String {
             let common = "log-level=error:keyint=30:min-keyint=30:scenecut=0"
@@ -27,6 +29,7 @@ extension SmartTests {
             case .openGOP: return common + ":bframes=3:open-gop=1"
             case .craOnly: return common + ":bframes=0:open-gop=1"
             case .inBand: return common + ":bframes=3:open-gop=0:repeat-headers=1"
+            case .subLayers: return common + ":bframes=3:open-gop=0:temporal-layers=1"
             }
         }
     }
@@ -34,11 +37,11 @@ extension SmartTests {
     /// Marker clip `clip` of `frames` frames as an HEVC `device` writes it, in an hvc1 track, tagged BT.709.
     func hevcClip(_ clip: Int, frames: Int, device: HEVCDevice = .phone) throws -> String {
         let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
-        return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
+        return try store.path("\(device.rawValue)-\(clip)-\(frames).\(device == .subLayers ? "mov" : "mp4")") { path in
             let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx265", "-preset", "fast",
                                                  "-crf", "20", "-x265-params", device.parameters, "-tag:v", device == .inBand ? "hev1" : "hvc1",
                                                  "-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
-                                                 "-colorspace", "bt709", "-c:a", "copy", "-f", "mp4", path])
+                                                 "-colorspace", "bt709", "-c:a", "copy", "-f", device == .subLayers ? "mov" : "mp4", path])
             XCTAssertEqual(result.status, 0, result.standardError)
         }
     }
@@ -140,6 +143,19 @@ extension SmartTests {
         // Without sets in the samples the track stays hvc1 (Apple players need it).
         let plain = try stitch([hevcClip(0, frames: 90)], smart: true, hevc)
         XCTAssertEqual(try FFprobe.streams(plain.path).first { $0["codec_type"] as? String == "video" }?["codec_tag_string"] as? String, "hvc1")
+    }
+
+    func testHEVCTemporalSubLayersInAMOVAreCopied() throws {
+        let paths = try [hevcClip(0, frames: 90, device: .subLayers), hevcClip(1, frames: 90, device: .subLayers)]
+        let sets = try XCTUnwrap(HEVCRecord(try Self.videoExtradata(paths[0]))).units
+        XCTAssertEqual(sets.compactMap(HEVC.parameterSetID), [0, 0, 0], "ids read past the sub-layers' profile fields")
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 120)
     }
 
     func testHEVCRenumberingRewritesIDsAndKeepsSlicesAligned() throws {
