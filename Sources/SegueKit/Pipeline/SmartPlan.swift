@@ -2,10 +2,10 @@ import Foundation
 import SegueMedia
 
 /// Which of one clip's frames are copied from its own encoded packets, in
-/// whole GOPs (an IDR and every picture up to the next IDR), and how its
-/// packets' timestamps map to the clip's frame positions.
+/// whole GOPs (a picture decoding can start at, and every picture up to the
+/// next such), and how its packets' timestamps map to the clip's frame positions.
 struct ClipCopyPlan: Sendable {
-    /// A run of frame positions that starts at an IDR and ends before the next.
+    /// A run of frame positions that starts where decoding can start and ends before the next.
     struct GOP: Sendable {
         var frames: Range<Int>
         var copied: Bool
@@ -77,7 +77,8 @@ struct SmartPlan: Sendable {
         var copy: ClipCopyPlan?
         /// Why the clip (or part of it) is not copied.
         var reason: String?
-        /// The quality frames of this clip are re-encoded at: a CRF from the source's own quantisers.
+        /// The quality frames beside this clip are re-encoded at: a CRF from the
+        /// source's own quantisers (H.264) or measured (HEVC).
         var crf: Int?
         var copiedFrames: Int { copy?.copiedFrames ?? 0 }
     }
