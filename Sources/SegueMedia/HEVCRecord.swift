@@ -119,6 +119,31 @@ package enum HEVC {
         }
     }
 
+    package static let prefixSEI = 39
+
+    /// The payload types of a prefix SEI unit's messages (empty for any other unit).
+    package static func seiPayloadTypes(_ unit: [UInt8]) -> [Int] {
+        guard unit.count > 2, unitType(unit) == prefixSEI else { return [] }
+        let payload = rbsp(unit.dropFirst(2))
+        var types: [Int] = [], offset = 0
+        func number() -> Int? { // ff ff … xx: 255 per ff byte, then the last
+            var value = 0
+            while offset < payload.count {
+                let byte = Int(payload[offset])
+                offset += 1
+                value += byte
+                if byte != 0xFF { return value }
+            }
+            return nil
+        }
+        while offset < payload.count, payload[offset] != 0x80 {
+            guard let type = number(), let size = number() else { break }
+            types.append(type)
+            offset += size
+        }
+        return types
+    }
+
     /// How many pictures an SPS lets decoding run ahead of output
     /// (`sps_max_num_reorder_pics` of its highest sub-layer); nil if it can't be read.
     package static func reorderDepth(_ sps: [UInt8]) -> Int? {
@@ -200,6 +225,9 @@ package struct HEVCRenumbering: Sendable, Equatable {
         self.sequenceSet = sequenceSet
         self.pictureSet = pictureSet
     }
+
+    /// The new ids, as a report says them.
+    package var newIDs: String { "VPS \(videoSet.to), SPS \(sequenceSet.to), PPS \(pictureSet.to)" }
 
     package static func == (a: HEVCRenumbering, b: HEVCRenumbering) -> Bool {
         a.videoSet == b.videoSet && a.sequenceSet == b.sequenceSet && a.pictureSet == b.pictureSet

@@ -12,6 +12,8 @@ extension SmartTests {
         case phone = "hevc-phone"
         /// Other coding tools and GOP shape: a different SPS and PPS under the same ids 0.
         case camera = "hevc-camera"
+        /// The camera with HRD: buffering-period SEI that names its SPS by id.
+        case cameraWithHRD = "hevc-camera-hrd"
         /// Open GOPs: every keyframe after the first is a CRA whose leading pictures refer back.
         case openGOP = "hevc-open-gop"
         /// CRA keyframes with no leading pictures (no B-frames).
@@ -26,6 +28,7 @@ extension SmartTests {
             switch self {
             case .phone: return common + ":bframes=3:open-gop=0"
             case .camera: return common + ":bframes=2:open-gop=0:ctu=32:no-sao=1:ref=2"
+            case .cameraWithHRD: return Self.camera.parameters + ":hrd=1:vbv-bufsize=4000:vbv-maxrate=4000"
             case .openGOP: return common + ":bframes=3:open-gop=1"
             case .craOnly: return common + ":bframes=0:open-gop=1"
             case .inBand: return common + ":bframes=3:open-gop=0:repeat-headers=1"
@@ -84,7 +87,7 @@ extension SmartTests {
         XCTAssertGreaterThanOrEqual(worst, 40, "closing GOPs below 40 dB")
     }
 
-    func testHEVCTwoDevicesWithConflictingParameterSetsStillDecodeCleanly() throws {
+    func testHEVCTwoDevicesWithConflictingParameterSetsAreRenumberedAndCopied() throws {
         let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90, device: .camera), hevcClip(2, frames: 60)]
         let (smart, _) = try assertSameAsWithoutSmart(paths) {
             $0.codec = .hevc
@@ -92,9 +95,28 @@ extension SmartTests {
             $0.transitionDuration = 0.3
         }
         let clips = try XCTUnwrap(smart.report.smart)
-        XCTAssertEqual(clips[1].framesCopied, 0)
+        // Every clip copies its middle GOP; the camera's under new ids (VPS 1, SPS 1, PPS 15), the encoder's after them.
+        XCTAssertEqual(clips.map(\.framesCopied), [30, 30, 30])
         XCTAssertTrue(clips[1].reason?.contains("id 0 differs from clip 1's") ?? false, clips[1].reason ?? "no reason")
-        XCTAssertGreaterThan(clips[0].framesCopied + clips[2].framesCopied, 0)
+        XCTAssertTrue(clips[1].reason?.contains("take new ids (VPS 1, SPS 1, PPS 15)") ?? false, clips[1].reason ?? "no reason")
+        let record = try XCTUnwrap(HEVCRecord(try Self.videoExtradata(smart.path)))
+        let pictureSets = record.units.filter { HEVC.unitType($0) == HEVC.pictureParameterSet }.compactMap(HEVC.parameterSetID)
+        XCTAssertEqual(Set(pictureSets), [0, 15, 16])
+        // The phones' packets are their own bytes; the camera's differ only in their slice headers' PPS id.
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 60)
+    }
+
+    func testHEVCClipWhoseSEINamesItsSetsIsReencodedNotRenumbered() throws {
+        // Buffering-period SEI (HRD) names the SPS by id: renumbering would leave it behind.
+        let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90, device: .cameraWithHRD)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) {
+            $0.codec = .hevc
+            $0.transition = .fade
+            $0.transitionDuration = 0.3
+        }
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips[1].framesCopied, 0)
+        XCTAssertTrue(clips[1].reason?.hasSuffix("one set per id: re-encoded") ?? false, clips[1].reason ?? "no reason")
     }
 
     func testHEVCOpenGOPIsCopiedOnlyFromItsIDRAndNeverCorrupted() throws {

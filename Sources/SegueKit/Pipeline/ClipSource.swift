@@ -177,6 +177,7 @@ final class ClipSource {
                     let startsRun = copyPlan?.startsCopiedRun(position) == true
                     if startsRun { ClipSource.markAsBrokenLink(packet, copyPlan?.syntax) }
                     try check(copied: packet, startsRun: startsRun)
+                    if let renumbering = copyPlan?.renumbering { try ClipSource.renumber(packet, renumbering) }
                     return (packet, position)
                 }
                 // Decoded on the way (from a keyframe before the in point): its pictures fall before the copy.
@@ -200,6 +201,17 @@ final class ClipSource {
             }
             try copyChecker.send(packet)
             while try copyChecker.receive(into: checked) == .ready {}
+        }
+    }
+
+    /// Gives a copied packet's parameter sets and slices the ids the track
+    /// gives its clip (after the check, whose decoder knows the clip's own).
+    private static func renumber(_ packet: Packet, _ renumbering: HEVCRenumbering) throws {
+        try packet.rewriteNALUnits(lengthSize: 4) { unit in
+            guard let renumbered = renumbering.apply(unit) else {
+                throw SegueError(.writeFailed, detail: "a copied HEVC unit could not be renumbered")
+            }
+            return renumbered
         }
     }
 

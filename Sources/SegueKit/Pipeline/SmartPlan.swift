@@ -18,6 +18,9 @@ struct ClipCopyPlan: Sendable {
     let syntax: CopySyntax
     /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
     let gops: [GOP]
+    /// HEVC: new ids for the clip's parameter sets and slices, when its own
+    /// collide with another copied clip's.
+    var renumbering: HEVCRenumbering?
 
     /// The frame position of a packet or picture stamped `pts`, rounded to the nearest frame.
     func position(ofPTS pts: Int64) -> Int {
@@ -267,21 +270,53 @@ struct SmartPlan: Sendable {
         var profile = 0, level = 0
         for (index, scan) in scans.enumerated() {
             guard let scan, clips[index].copy != nil else { continue }
-            if let (key, _) = scan.parameterSets.sorted(by: { $0.key < $1.key }).first(where: { key, bytes in
+            var parameterSets = scan.parameterSets
+            if let (key, _) = parameterSets.sorted(by: { $0.key < $1.key }).first(where: { key, bytes in
                 sets[key].map { $0.bytes != bytes } ?? false
             }) {
                 let other = sets[key]!.clip
-                clips[index].copy = nil
-                clips[index].reason = "its \(key) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
-                    + "and an MP4 track holds one set per id: re-encoded"
-                continue
+                let conflict = "its \(key) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
+                    + "and an MP4 track holds one set per id"
+                guard let renumbering = renumbering(of: scan, avoiding: Set(sets.keys)),
+                      let renumbered = try? parameterSets.values.map({ unit -> [UInt8] in
+                          guard let new = renumbering.apply(unit) else { throw ClipScan.Unfit(reason: "unreadable set") }
+                          return new
+                      }) else {
+                    clips[index].copy = nil
+                    clips[index].reason = conflict + ": re-encoded"
+                    continue
+                }
+                parameterSets = Dictionary(renumbered.compactMap { unit in scan.syntax.setKey(unit).map { ($0, unit) } }) { a, _ in a }
+                clips[index].copy?.renumbering = renumbering
+                clips[index].reason = [clips[index].reason, conflict + ": its sets and slices take new ids (\(renumbering.newIDs))"]
+                    .compactMap { $0 }.joined(separator: "; ")
             }
-            for (key, bytes) in scan.parameterSets { sets[key] = (bytes, index) }
+            for (key, bytes) in parameterSets { sets[key] = (bytes, index) }
             base = base ?? scan.description
             profile = max(profile, scan.description.profile)
             level = max(level, scan.description.level)
         }
         return (sets, base, profile, level)
+    }
+
+    /// New ids for an HEVC clip whose sets collide with copied ones: only for
+    /// a clip with one VPS, SPS and PPS and no SEI that names a set by its id
+    /// (buffering period, active parameter sets); nil otherwise.
+    private static func renumbering(of scan: ClipScan, avoiding used: Set<CopySyntax.SetKey>) -> HEVCRenumbering? {
+        guard scan.syntax == .hevc, !scan.namesSetsInSEI else { return nil }
+        func only(_ type: Int) -> Int? {
+            let ids = scan.parameterSets.keys.filter { $0.type == type }.map(\.id)
+            return ids.count == 1 ? ids[0] : nil
+        }
+        func free(_ type: Int, among ids: [Int]) -> Int? { ids.first { id in !used.contains { $0.type == type && $0.id == id } } }
+        guard let video = only(HEVC.videoParameterSet), let sequence = only(HEVC.sequenceParameterSet),
+              let picture = only(HEVC.pictureParameterSet),
+              let newVideo = free(HEVC.videoParameterSet, among: Array(0...15)),
+              let newSequence = free(HEVC.sequenceParameterSet, among: Array(0...15)),
+              let newPicture = free(HEVC.pictureParameterSet, among: HEVCRenumbering.pictureSetIDs(replacing: picture)) else {
+            return nil
+        }
+        return HEVCRenumbering(videoSet: (video, newVideo), sequenceSet: (sequence, newSequence), pictureSet: (picture, newPicture))
     }
 
     /// New ids for x265's VPS, SPS and PPS that no copied clip uses. A
@@ -345,6 +380,9 @@ struct ClipScan: Sendable {
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// Whether its samples repeat parameter sets in-band.
     private(set) var carriesParameterSets = false
+    /// Whether SEI in its samples names a parameter set by id (HEVC buffering
+    /// period, active parameter sets): renumbering its sets would leave those behind.
+    private(set) var namesSetsInSEI = false
     /// Pictures decoded to read the quantisers from (a GOP's I, P and B pictures).
     private static let quantiserSample = 12
     private(set) var reorderDelay = 0
@@ -387,6 +425,9 @@ struct ClipScan: Sendable {
                 let type = syntax.unitType(header: header)
                 if syntax.isRandomAccess(type) { randomAccess = true }
                 if syntax.isSkippedLeading(type) { skippedLeading = true }
+                if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI {
+                    namesSetsInSEI = HEVC.seiPayloadTypes(unit()).contains { $0 == 0 || $0 == 129 }
+                }
                 guard syntax.isParameterSet(type) else { return }
                 carriesParameterSets = true
                 note(unit())
