@@ -116,7 +116,7 @@ package enum H264 {
     /// SPS, `pic_parameter_set_id` of a PPS; nil if it can't be read.
     package static func parameterSetID(_ unit: [UInt8]) -> Int? {
         guard let first = unit.first else { return nil }
-        var reader = BitReader(rbsp(unit.dropFirst()))
+        var reader = BitReader(EmulationPrevention.removed(unit.dropFirst().prefix(64))) // ids sit in the first bytes
         switch Int(first & 0x1F) {
         case sequenceParameterSet:
             guard reader.skip(24) else { return nil } // profile, constraint flags, level
@@ -126,19 +126,6 @@ package enum H264 {
         default:
             return nil
         }
-    }
-
-    /// A NAL unit's payload with emulation-prevention bytes (00 00 03) removed.
-    static func rbsp(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(bytes.count, 64))
-        var zeros = 0
-        for byte in bytes.prefix(64) { // ids sit in the first bytes
-            if zeros >= 2 && byte == 3 { zeros = 0; continue }
-            zeros = byte == 0 ? zeros + 1 : 0
-            out.append(byte)
-        }
-        return out
     }
 
     /// Walks a sample's length-prefixed NAL units: `body(header, unit)` for
@@ -205,4 +192,65 @@ struct BitReader {
         }
         return (1 << zeros) - 1 + value
     }
+}
+
+/// The bytes NAL units (H.264 and HEVC alike) insert so a payload never
+/// holds a start code: 00 00 03 before any 00-03 after two zeros.
+enum EmulationPrevention {
+    /// A NAL unit's payload (its RBSP) with emulation-prevention bytes removed.
+    static func removed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var zeros = 0
+        for byte in bytes {
+            if zeros >= 2 && byte == 3 { zeros = 0; continue }
+            zeros = byte == 0 ? zeros + 1 : 0
+            out.append(byte)
+        }
+        return out
+    }
+
+    /// A payload with emulation-prevention bytes put back where it needs them.
+    static func added(_ payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + payload.count / 64 + 1)
+        var zeros = 0
+        for byte in payload {
+            if zeros >= 2 && byte <= 3 { out.append(3); zeros = 0 }
+            zeros = byte == 0 ? zeros + 1 : 0
+            out.append(byte)
+        }
+        if out.last == 0 { out.append(3) }
+        return out
+    }
+}
+
+/// Writes bits most significant first.
+struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    private(set) var position = 0
+
+    mutating func write(_ value: Int, bits count: Int) {
+        for shift in stride(from: count - 1, through: 0, by: -1) {
+            if position % 8 == 0 { bytes.append(0) }
+            if (value >> shift) & 1 == 1 { bytes[bytes.count - 1] |= 0x80 >> UInt8(position % 8) }
+            position += 1
+        }
+    }
+
+    /// ue(v).
+    mutating func writeExpGolomb(_ value: Int) {
+        let length = BitWriter.expGolombLength(value)
+        write(value + 1, bits: length) // leading zeros come from the width
+    }
+
+    static func expGolombLength(_ value: Int) -> Int {
+        2 * (Int.bitWidth - 1 - (value + 1).leadingZeroBitCount) + 1
+    }
+
+    mutating func copy(from reader: inout BitReader, bits count: Int) {
+        for _ in 0..<count { write(reader.bit() ?? 0, bits: 1) }
+    }
+
+    mutating func alignWithZeros() { position = bytes.count * 8 }
 }

@@ -54,7 +54,7 @@ package struct HEVCRecord: Equatable, Sendable {
     private static func fromAnnexB(_ bytes: [UInt8]) -> HEVCRecord? {
         let units = AVCRecord.annexBUnits(bytes).filter { $0.count >= 2 }
         guard let sps = units.first(where: { HEVC.unitType($0) == HEVC.sequenceParameterSet }) else { return nil }
-        let payload = HEVC.rbsp(sps.dropFirst(2))
+        let payload = EmulationPrevention.removed(sps.dropFirst(2))
         guard payload.count >= 13 else { return nil }
         // SPS byte 0: vps id, sub-layers, nesting; bytes 1-12: the general profile_tier_level.
         let header: [UInt8] = [1] + payload[1...12] + [0xF0, 0x00, 0xFC, 0xFD, 0xF8, 0xF8, 0x00, 0x00, 0x0F]
@@ -105,7 +105,7 @@ package enum HEVC {
     /// The id a parameter set is referred to by; nil if it isn't one or can't be read.
     package static func parameterSetID(_ unit: [UInt8]) -> Int? {
         guard unit.count > 2 else { return nil }
-        var reader = BitReader(rbsp(unit.dropFirst(2)))
+        var reader = BitReader(EmulationPrevention.removed(unit.dropFirst(2)))
         switch unitType(unit) {
         case videoParameterSet:
             return reader.bits(4)
@@ -124,7 +124,7 @@ package enum HEVC {
     /// The payload types of a prefix SEI unit's messages (empty for any other unit).
     package static func seiPayloadTypes(_ unit: [UInt8]) -> [Int] {
         guard unit.count > 2, unitType(unit) == prefixSEI else { return [] }
-        let payload = rbsp(unit.dropFirst(2))
+        let payload = EmulationPrevention.removed(unit.dropFirst(2))
         var types: [Int] = [], offset = 0
         func number() -> Int? { // ff ff … xx: 255 per ff byte, then the last
             var value = 0
@@ -148,7 +148,7 @@ package enum HEVC {
     /// (`sps_max_num_reorder_pics` of its highest sub-layer); nil if it can't be read.
     package static func reorderDepth(_ sps: [UInt8]) -> Int? {
         guard sps.count > 2, unitType(sps) == sequenceParameterSet else { return nil }
-        var reader = BitReader(rbsp(sps.dropFirst(2)))
+        var reader = BitReader(EmulationPrevention.removed(sps.dropFirst(2)))
         guard let subLayers = skipToSequenceID(&reader), reader.unsignedExpGolomb() != nil,
               let chromaFormat = reader.unsignedExpGolomb() else { return nil }
         if chromaFormat == 3 { guard reader.skip(1) else { return nil } } // separate_colour_plane_flag
@@ -182,33 +182,6 @@ package enum HEVC {
             guard reader.skip((profilePresent[layer] ? 88 : 0) + (levelPresent[layer] ? 8 : 0)) else { return nil }
         }
         return subLayers
-    }
-
-    /// A NAL unit's payload with emulation-prevention bytes (00 00 03) removed.
-    static func rbsp(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var zeros = 0
-        for byte in bytes {
-            if zeros >= 2 && byte == 3 { zeros = 0; continue }
-            zeros = byte == 0 ? zeros + 1 : 0
-            out.append(byte)
-        }
-        return out
-    }
-
-    /// A payload with emulation-prevention bytes put back where it needs them.
-    static func escaped(_ payload: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(payload.count + payload.count / 64 + 1)
-        var zeros = 0
-        for byte in payload {
-            if zeros >= 2 && byte <= 3 { out.append(3); zeros = 0 }
-            zeros = byte == 0 ? zeros + 1 : 0
-            out.append(byte)
-        }
-        if out.last == 0 { out.append(3) }
-        return out
     }
 }
 
@@ -244,7 +217,7 @@ package struct HEVCRenumbering: Sendable, Equatable {
         guard unit.count > 2 else { return unit }
         let type = HEVC.unitType(unit)
         guard HEVC.isSlice(type) || (32...34).contains(type) else { return unit }
-        let payload = HEVC.rbsp(unit.dropFirst(2))
+        let payload = EmulationPrevention.removed(unit.dropFirst(2))
         var reader = BitReader(payload)
         var writer = BitWriter()
         switch type {
@@ -274,7 +247,7 @@ package struct HEVCRenumbering: Sendable, Equatable {
             // The rest moves by whole bytes, so the slice data stays aligned: copy every bit.
             guard writer.position % 8 == reader.position % 8 else { return nil }
             writer.copy(from: &reader, bits: (8 - reader.position % 8) % 8)
-            return Array(unit[0..<2]) + HEVC.escaped(writer.bytes + payload[(reader.position / 8)...])
+            return Array(unit[0..<2]) + EmulationPrevention.added(writer.bytes + payload[(reader.position / 8)...])
         }
     }
 
@@ -287,36 +260,6 @@ package struct HEVCRenumbering: Sendable, Equatable {
         writer.copy(from: &reader, bits: stopBit - reader.position)
         writer.write(1, bits: 1)
         writer.alignWithZeros()
-        return Array(unit[0..<2]) + HEVC.escaped(writer.bytes)
+        return Array(unit[0..<2]) + EmulationPrevention.added(writer.bytes)
     }
-}
-
-/// Writes bits most significant first.
-struct BitWriter {
-    private(set) var bytes: [UInt8] = []
-    private(set) var position = 0
-
-    mutating func write(_ value: Int, bits count: Int) {
-        for shift in stride(from: count - 1, through: 0, by: -1) {
-            if position % 8 == 0 { bytes.append(0) }
-            if (value >> shift) & 1 == 1 { bytes[bytes.count - 1] |= 0x80 >> UInt8(position % 8) }
-            position += 1
-        }
-    }
-
-    /// ue(v).
-    mutating func writeExpGolomb(_ value: Int) {
-        let length = BitWriter.expGolombLength(value)
-        write(value + 1, bits: length) // leading zeros come from the width
-    }
-
-    static func expGolombLength(_ value: Int) -> Int {
-        2 * (Int.bitWidth - 1 - (value + 1).leadingZeroBitCount) + 1
-    }
-
-    mutating func copy(from reader: inout BitReader, bits count: Int) {
-        for _ in 0..<count { write(reader.bit() ?? 0, bits: 1) }
-    }
-
-    mutating func alignWithZeros() { position = bytes.count * 8 }
 }

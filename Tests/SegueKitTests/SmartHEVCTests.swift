@@ -51,22 +51,31 @@ extension SmartTests {
 
     func hevc(_ settings: inout StitchSettings) { settings.codec = .hevc }
 
+    /// HEVC output with fades of `seconds` at every join.
+    func hevcFade(_ seconds: Double) -> (inout StitchSettings) -> Void {
+        { settings in
+            settings.codec = .hevc
+            settings.transition = .fade
+            settings.transitionDuration = seconds
+        }
+    }
+
+    /// The MP4 sample entry of a file's video track (hvc1, hev1, avc1).
+    static func videoSampleEntry(_ path: String) throws -> String? {
+        try FFprobe.streams(path).first { $0["codec_type"] as? String == "video" }?["codec_tag_string"] as? String
+    }
+
     func testHEVCCutCopiesEveryGOPByteForByte() throws {
         let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90), hevcClip(2, frames: 60)]
         let (smart, _) = try assertSameAsWithoutSmart(paths, hevc)
         XCTAssertEqual(smart.report.framesCopied, 210)
         XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 210, "every packet is a source packet")
-        let stream = try FFprobe.streams(smart.path).first { $0["codec_type"] as? String == "video" }
-        XCTAssertEqual(stream?["codec_tag_string"] as? String, "hvc1")
+        XCTAssertEqual(try Self.videoSampleEntry(smart.path), "hvc1")
     }
 
     func testHEVCFadeRenumbersTheEncodersStretchesAndKeepsTheSourcesQuality() throws {
         let paths = try [hevcClip(0, frames: 90), hevcClip(1, frames: 90), hevcClip(2, frames: 90)]
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.5
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
         XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 30, 60])
         XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 150)
         // The track lists the phone's sets (ids 0) and x265's under ids no clip uses.
@@ -89,11 +98,7 @@ extension SmartTests {
 
     func testHEVCTwoDevicesWithConflictingParameterSetsAreRenumberedAndCopied() throws {
         let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90, device: .camera), hevcClip(2, frames: 60)]
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.3
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.3))
         let clips = try XCTUnwrap(smart.report.smart)
         // Every clip copies its middle GOP; the camera's under new ids (VPS 1, SPS 1, PPS 15), the encoder's after them.
         XCTAssertEqual(clips.map(\.framesCopied), [30, 30, 30])
@@ -109,11 +114,7 @@ extension SmartTests {
     func testHEVCClipWhoseSEINamesItsSetsIsReencodedNotRenumbered() throws {
         // Buffering-period SEI (HRD) names the SPS by id: renumbering would leave it behind.
         let paths = try [hevcClip(0, frames: 60), hevcClip(1, frames: 90, device: .cameraWithHRD)]
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.3
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.3))
         let clips = try XCTUnwrap(smart.report.smart)
         XCTAssertEqual(clips[1].framesCopied, 0)
         XCTAssertTrue(clips[1].reason?.hasSuffix("one set per id: re-encoded") ?? false, clips[1].reason ?? "no reason")
@@ -126,22 +127,14 @@ extension SmartTests {
         let (cut, _) = try assertSameAsWithoutSmart(paths, hevc)
         XCTAssertEqual(cut.report.smart?.map(\.framesCopied), [90, 90])
         XCTAssertEqual(try identicalPackets(cut.path, sources: paths), 180)
-        let (fade, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.5
-        }
+        let (fade, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
         XCTAssertEqual(fade.report.smart?.map(\.framesCopied), [0, 0])
     }
 
     func testHEVCCopyFromACRAStartsANewSequenceAsABrokenLink() throws {
         // Without B-frames a CRA has no leading pictures: copying can start there.
         let paths = try [hevcClip(0, frames: 90, device: .craOnly), hevcClip(1, frames: 90, device: .craOnly)]
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.5
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
         XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
         // Clip 1's copy starts at its CRA at frame 30, written as a BLA; every other packet is the source's own.
         let packets = try Self.videoPackets(smart.path).list
@@ -153,29 +146,20 @@ extension SmartTests {
         let paths = try [hevcClip(0, frames: 90, device: .inBand), hevcClip(1, frames: 90, device: .inBand)]
         let inBand = try Self.videoPackets(paths[0]).list.filter { Self.unitTypes($0.bytes).contains(HEVC.sequenceParameterSet) }
         XCTAssertEqual(inBand.count, 3, "the fixture repeats its SPS at each keyframe")
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.5
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
         XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
         XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 120)
-        let stream = try FFprobe.streams(smart.path).first { $0["codec_type"] as? String == "video" }
-        XCTAssertEqual(stream?["codec_tag_string"] as? String, "hev1")
+        XCTAssertEqual(try Self.videoSampleEntry(smart.path), "hev1")
         // Without sets in the samples the track stays hvc1 (Apple players need it).
         let plain = try stitch([hevcClip(0, frames: 90)], smart: true, hevc)
-        XCTAssertEqual(try FFprobe.streams(plain.path).first { $0["codec_type"] as? String == "video" }?["codec_tag_string"] as? String, "hvc1")
+        XCTAssertEqual(try Self.videoSampleEntry(plain.path), "hvc1")
     }
 
     func testHEVCTemporalSubLayersInAMOVAreCopied() throws {
         let paths = try [hevcClip(0, frames: 90, device: .subLayers), hevcClip(1, frames: 90, device: .subLayers)]
         let sets = try XCTUnwrap(HEVCRecord(try Self.videoExtradata(paths[0]))).units
         XCTAssertEqual(sets.compactMap(HEVC.parameterSetID), [0, 0, 0], "ids read past the sub-layers' profile fields")
-        let (smart, _) = try assertSameAsWithoutSmart(paths) {
-            $0.codec = .hevc
-            $0.transition = .fade
-            $0.transitionDuration = 0.5
-        }
+        let (smart, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
         XCTAssertEqual(smart.report.smart?.map(\.framesCopied), [60, 60])
         XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 120)
     }
