@@ -141,6 +141,13 @@ package final class Demuxer {
         return String(cString: name)
     }
 
+    /// Whether the container's clock may wrap or jump mid-file (MPEG transport
+    /// and program streams: libavformat's `AVFMT_TS_DISCONT`).
+    package var timestampsMayJump: Bool {
+        guard let format = context?.pointee.iformat else { return false }
+        return format.pointee.flags & AVFMT_TS_DISCONT != 0
+    }
+
     /// Container duration in seconds, if known.
     package var duration: Double? {
         guard let value = context?.pointee.duration, value != cffmpeg_nopts_value(), value > 0 else { return nil }

@@ -24,6 +24,8 @@ final class ClipSource {
     private let audioOrigin: Int64
     private let audioTimeBase: Rational
     private var audioEndPTS: Int64 = 0
+    /// Lays packets on the continuous line the probe measured (MPEG-TS/PS); nil for other containers.
+    private var timestampLine: TimestampLine?
 
     /// Pictures taken from the graph ahead of need (priming, a peek): a
     /// handful at most. Every other picture is pulled from the graph only when
@@ -103,11 +105,11 @@ final class ClipSource {
         copyChecker?.failOnDamage = true
         let video = demuxer.streams[videoIndex]
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
-        // before it, and the graphs drop whatever comes before time 0.
-        let start = video.startTime ?? 0
-        videoOrigin = start + video.timeBase.ticks(seconds: clip.info.inPoint)
-        if clip.info.inPoint > 0 {
-            try demuxer.seek(toSeconds: Double(start) * video.timeBase.value + clip.info.inPoint)
+        // before it, and the graphs drop whatever comes before time 0. A clock
+        // that jumps can't be sought by time: such a clip is read from its start.
+        videoOrigin = clip.info.origin(in: video)
+        if clip.info.inPoint > 0, clip.info.timestampJumps == 0 {
+            try demuxer.seek(toSeconds: Double(videoOrigin) * video.timeBase.value)
         }
 
         loudnessFilters = LoudnessMeter.filters(for: clip, target: settings.loudness)
@@ -123,6 +125,8 @@ final class ClipSource {
             audioOrigin = 0
             audioFed = true
         }
+        let timed = [video] + (audioDecoder.map { [demuxer.streams[$0.streamIndex]] } ?? [])
+        timestampLine = demuxer.timestampsMayJump ? TimestampLine(streams: timed) : nil
         if clip.info.isStill {
             still = try StillPicture(demuxer: demuxer, decoder: videoDecoder, clip: clip, canvas: canvas,
                                      motion: settings.stillMotion)
@@ -456,6 +460,7 @@ final class ClipSource {
         while !endOfInput {
             var more = false
             guard try survives({ more = try demuxer.read(into: packet) }), more else { break }
+            timestampLine?.place(packet)
             if packet.streamIndex == videoDecoder.streamIndex {
                 if video { return packet.takeOver() }
                 if !videoFed { videoPackets.push(packet.takeOver()) }

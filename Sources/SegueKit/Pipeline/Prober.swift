@@ -120,6 +120,7 @@ public enum Prober {
             return .success(stillInfo(path: path, readPath: readPath, demuxer: demuxer, video: video, picture: firstPicture))
         }
         guard let length = measureLength(demuxer, video: video, audio: audioIndex.map { demuxer.streams[$0] },
+                                         local: !InputAccess.isRemote(readPath),
                                          reopen: { try access.openDemuxer(readPath, deeperProbe: deeperProbe) }) else {
             return bad("video duration unknown (damaged or still image?)")
         }
@@ -147,6 +148,9 @@ public enum Prober {
         info.readPath = readPath
         info.pictureDuration = length.picture
         info.soundDuration = length.sound
+        info.videoStart = length.videoStart
+        info.timestampJumps = length.timestampJumps
+        info.headerDuration = demuxer.duration
         info.colour = video.colour
         info.fieldOrder = video.fieldOrder
         info.dolbyVisionProfile = video.dolbyVisionProfile
@@ -156,80 +160,122 @@ public enum Prober {
 }
 
 extension Prober {
+    /// A clip's length as its packets show it.
+    struct Length {
+        /// How long the clip plays (its picture, or its sound when that runs on past the picture).
+        var clip: Double
+        var picture: Double
+        var sound: Double?
+        /// The clip's time 0 in the video stream's time base, when its packets
+        /// were measured from the start (nil: the stream's start time).
+        var videoStart: Int64?
+        /// Discontinuities in the clock (not wraps) met while measuring.
+        var timestampJumps = 0
+    }
+
     /// How long a clip lasts: as long as its picture, or as long as its sound
     /// when that runs on more than `holdThreshold` past the last picture (the
     /// picture is then held). Subtitle, data and timecode streams and the
     /// container's claimed duration play no part, except as the last resort
     /// for a file whose picture can't be measured at all.
     /// Durations the streams don't state (Matroska, WebM) are measured by
-    /// reading packets, without decoding.
+    /// reading packets, without decoding; so are those of containers whose
+    /// clock may wrap or jump (MPEG-TS/PS), which store none: for a local file
+    /// every packet is read, laid on a `TimestampLine`, so a clip is never
+    /// longer than its packets hold, and starts at its earliest picture
+    /// (leading pictures of an open GOP included, decodable or not).
     /// `reopen` opens the clip afresh, for measuring.
-    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?,
-                              reopen: () throws -> Demuxer) -> (clip: Double, picture: Double, sound: Double?)? {
-        let videoStart = Double(video.startTime ?? 0) * video.timeBase.value
-        var videoEnd = video.duration.map { videoStart + $0 }
+    static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?, local: Bool,
+                              reopen: () throws -> Demuxer) -> Length? {
+        let headerStart = Double(video.startTime ?? 0) * video.timeBase.value
+        var videoStart = headerStart
+        var videoEnd = video.duration.map { headerStart + $0 }
         var audioEnd = audio.flatMap { stream in stream.duration.map { Double(stream.startTime ?? 0) * stream.timeBase.value + $0 } }
-        // MPEG program and transport streams store no durations: libavformat
-        // estimates them, and gives a lone picture (a DVD still menu) the sound's.
-        let estimated = ["mpeg", "mpegts"].contains(demuxer.formatName)
-        if videoEnd == nil || (audio != nil && audioEnd == nil) || estimated {
-            let ends = streamEnds(streams: [video] + (audio.map { [$0] } ?? []),
-                                  until: demuxer.duration.map { videoStart + $0 }, reopen: reopen)
-            videoEnd = estimated ? ends[video.index] ?? videoEnd : videoEnd ?? ends[video.index]
-            if let audio { audioEnd = estimated ? ends[audio.index] ?? audioEnd : audioEnd ?? ends[audio.index] }
+        var startTicks: Int64?
+        var jumps = 0
+        let jumpy = demuxer.timestampsMayJump
+        if videoEnd == nil || (audio != nil && audioEnd == nil) || jumpy {
+            let streams = [video] + (audio.map { [$0] } ?? [])
+            let measured = packetSpans(streams: streams, onALine: jumpy, wholeFile: jumpy && local,
+                                       until: demuxer.duration.map { headerStart + $0 }, reopen: reopen)
+            jumps = measured.jumps
+            if let span = measured.spans[video.index] {
+                if jumpy || videoEnd == nil { videoEnd = span.end }
+                if jumpy, let start = span.start {
+                    startTicks = video.timeBase.ticks(seconds: start)
+                    videoStart = start
+                }
+            }
+            if let audio, let span = measured.spans[audio.index], jumpy || audioEnd == nil { audioEnd = span.end }
         }
         var picture = (videoEnd ?? 0) - videoStart
         if picture <= 0, let total = demuxer.duration {
-            picture = total - max(0, videoStart) // a file whose packets say nothing: trust its header
+            picture = total - max(0, headerStart) // a file whose packets say nothing: trust its header
         }
         guard picture > 0 else { return nil }
         let sound = audioEnd.map { $0 - videoStart }
-        if let sound, sound > picture + holdThreshold { return (sound, picture, sound) }
-        return (picture, picture, sound)
+        let clip = sound.map { $0 > picture + holdThreshold ? $0 : picture } ?? picture
+        return Length(clip: clip, picture: picture, sound: sound, videoStart: startTicks, timestampJumps: jumps)
     }
 
     /// Sound running on for more than this many seconds past the last picture holds the picture under it.
     static let holdThreshold = 1.0
 
-    /// The end (seconds, the streams' own clock) of each stream in `streams`,
-    /// from the last packets: each packet's pts plus its duration. Reads only
-    /// the last half minute when the container says roughly where it ends
-    /// (`until`, same clock) and can seek; else the whole file.
-    static func streamEnds(streams: [StreamInfo], until end: Double?, reopen: () throws -> Demuxer) -> [Int: Double] {
-        func scan(from seconds: Double?) -> [Int: Double] {
-            guard let demuxer = try? reopen() else { return [:] }
-            if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return [:] } }
-            // Ends are counted from each stream's start, modulo its timestamp
-            // width, so a transport stream's 33-bit clock may wrap on the way.
+    /// Where a stream's packets begin and end, in seconds on its own clock.
+    struct PacketSpan {
+        /// The earliest presentation time; nil when only the file's tail was read.
+        var start: Double?
+        /// The latest presentation time plus that packet's duration.
+        var end: Double
+    }
+
+    /// The span of each stream in `streams`, from its packets' pts and
+    /// durations. Reads the whole file when `wholeFile` is set or the
+    /// container doesn't say roughly where it ends (`until`, same clock) or
+    /// can't seek; else only the last half minute. With `onALine`, packets
+    /// read from the start are laid on a `TimestampLine` (wraps unfolded,
+    /// jumps closed up); the tail's ends are counted from each stream's start
+    /// time, an end before it being a wrap.
+    static func packetSpans(streams: [StreamInfo], onALine: Bool, wholeFile: Bool, until end: Double?,
+                            reopen: () throws -> Demuxer) -> (spans: [Int: PacketSpan], jumps: Int) {
+        func scan(fromSeconds seconds: Double?) -> (spans: [Int: PacketSpan], jumps: Int) {
+            guard let demuxer = try? reopen() else { return ([:], 0) }
+            if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return ([:], 0) } }
+            var line = onALine && seconds == nil ? TimestampLine(streams: streams) : nil
+            var starts: [Int: Int64] = [:]
             var ends: [Int: Int64] = [:]
             var typical: [Int: Int64] = [:]
             let packet = Packet()
             while (try? demuxer.read(into: packet)) == true {
-                guard let stream = streams.first(where: { $0.index == packet.streamIndex }),
-                      let pts = packet.pts else { continue }
+                guard let stream = streams.first(where: { $0.index == packet.streamIndex }) else { continue }
+                line?.place(packet)
+                guard var pts = packet.pts else { continue }
+                if seconds != nil, let origin = stream.startTime, stream.timestampBits < 63, pts < origin {
+                    pts += Int64(1) << stream.timestampBits // past the tail's start, an earlier time is a wrap
+                }
                 if packet.duration > 0 { typical[stream.index] = packet.duration }
-                var offset = pts - (stream.startTime ?? 0)
-                if offset < 0, stream.timestampBits < 63 { offset += 1 << stream.timestampBits }
-                let end = offset + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
+                starts[stream.index] = min(starts[stream.index] ?? .max, pts)
+                let end = pts + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
                 ends[stream.index] = max(ends[stream.index] ?? .min, end)
             }
-            var seconds: [Int: Double] = [:]
+            var spans: [Int: PacketSpan] = [:]
             for stream in streams {
-                guard var end = ends[stream.index] else { continue }
+                guard var end = ends[stream.index], let start = starts[stream.index] else { continue }
                 if typical[stream.index] == nil, stream.kind == .video, stream.realFrameRate.isValid {
                     // No packet said how long it lasts: one frame at the stream's rate.
                     end += Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded())
                 }
-                seconds[stream.index] = Double(end + (stream.startTime ?? 0)) * stream.timeBase.value
+                spans[stream.index] = PacketSpan(start: seconds == nil ? Double(start) * stream.timeBase.value : nil,
+                                                 end: Double(end) * stream.timeBase.value)
             }
-            return seconds
+            return (spans, line?.jumps ?? 0)
         }
         let start = streams.map { Double($0.startTime ?? 0) * $0.timeBase.value }.min() ?? 0
-        if let end, end - start > 60 {
-            let tail = scan(from: end - 30)
-            if streams.allSatisfy({ tail[$0.index] != nil }) { return tail }
+        if !wholeFile, let end, end - start > 60 {
+            let tail = scan(fromSeconds: end - 30)
+            if streams.allSatisfy({ tail.spans[$0.index] != nil }) { return tail }
         }
-        return scan(from: nil)
+        return scan(fromSeconds: nil)
     }
 
     /// Whether the first picture of the stream decodes, reading a bounded amount.

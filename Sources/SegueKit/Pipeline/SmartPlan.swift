@@ -399,7 +399,7 @@ struct ClipScan: Sendable {
         if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit("its sample description can't be read") }
         self.description = description
-        grid = ClipCopyPlan(origin: (stream.startTime ?? 0) + stream.timeBase.ticks(seconds: clip.info.inPoint),
+        grid = ClipCopyPlan(origin: clip.info.origin(in: stream),
                             timeBase: stream.timeBase, frameRate: canvas.frameRate, syntax: syntax, gops: [])
         for unit in description.units { if let key = syntax.setKey(unit) { parameterSets[key] = unit } }
 

@@ -33,6 +33,14 @@ public struct ClipInfo: Sendable, Equatable {
     public var pictureDuration: Double
     /// Seconds the sound runs from the first picture, when known.
     public var soundDuration: Double?
+    /// Where the clip's time 0 is, in its video stream's time base: its
+    /// earliest picture on its timestamp line (MPEG-TS/PS, measured from the
+    /// packets); nil: the stream's start time.
+    public var videoStart: Int64?
+    /// Jumps in the clip's clock (not wraps), closed up on its timestamp line.
+    public var timestampJumps = 0
+    /// The duration the container states, in seconds, when it states one.
+    public var headerDuration: Double?
     /// How the stored samples are to be read as colour.
     public var colour = ColourInfo()
     public var fieldOrder = FieldOrder.unknown
@@ -90,11 +98,37 @@ public struct ClipInfo: Sendable, Equatable {
         displayHeight = turned ? squareWidth : codedHeight
     }
 
+    /// What the plan says about the clip's length when its container and its
+    /// packets disagree (by half or double, and over two seconds: a truncated
+    /// file, a broken header), or its clock jumps: the plan goes by the
+    /// packets. Nil when there is nothing to say.
+    public var lengthWarning: String? {
+        guard !isStill else { return nil }
+        var notes: [String] = []
+        if let header = headerDuration, abs(header - sourceDuration) > 2,
+           header > 2 * sourceDuration || sourceDuration > 2 * header {
+            notes.append("the container says it lasts \(Plan.seconds(header)), its packets hold \(Plan.seconds(sourceDuration))")
+        }
+        if timestampJumps > 0 {
+            notes.append("its clock jumps \(timestampJumps == 1 ? "once" : "\(timestampJumps) times") (closed up)")
+        }
+        guard !notes.isEmpty else { return nil }
+        return "\(path): " + notes.joined(separator: "; ") + "; planned as \(Plan.seconds(sourceDuration))"
+    }
+
     /// Uses `inPoint..<outPoint` (seconds) of the clip; the caller has checked the range.
     public mutating func trim(inPoint: Double?, outPoint: Double?) {
         let start = inPoint ?? 0
         let end = min(outPoint ?? sourceDuration, sourceDuration)
         self.inPoint = start
         duration = end - start
+    }
+}
+
+extension ClipInfo {
+    /// The clip's time 0 (its in point) in `stream`'s time base: where its
+    /// pictures and sound start counting.
+    func origin(in stream: StreamInfo) -> Int64 {
+        (videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: inPoint)
     }
 }

@@ -90,7 +90,7 @@ public struct Plan: Sendable {
                         height: settings.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         mode = settings.mode
-        warnings = []
+        warnings = infos.compactMap(\.lengthWarning)
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
         // What each join asks for, before fitting it to its clips.
