@@ -6,6 +6,8 @@ extension Frame {
     /// A cross-dissolve: `(a * (256 - weight) + b * weight) / 256` on every sample,
     /// in integer maths so the compiler can vectorise the row loop.
     package static func blend(_ a: Frame, _ b: Frame, weight: Int, into output: Frame) {
+        precondition(a.isShaped(like: output) && b.isShaped(like: output), "blend(_:_:weight:into:) needs pictures of one size and format")
+        precondition(output.isPlanar8Bit && output.planeCount >= 3, "blend(_:_:weight:into:) works on three 8-bit planes")
         let weightB = UInt16(max(0, min(256, weight)))
         let weightA = 256 - weightB
         for plane in 0..<3 {
@@ -28,6 +30,8 @@ extension Frame {
     /// The next picture `b` pushing `a` out towards `direction` by `fraction` of
     /// the picture (0 shows only a, 1 only b): two row copies per row.
     package static func slide(_ a: Frame, _ b: Frame, fraction: Double, direction: SlideDirection, into output: Frame) {
+        precondition(a.isShaped(like: output) && b.isShaped(like: output), "slide(_:_:fraction:direction:into:) needs pictures of one size and format")
+        precondition(output.isPlanar8Bit && output.planeCount >= 3, "slide(_:_:fraction:direction:into:) works on three 8-bit planes")
         let horizontal = direction == .left || direction == .right
         // Whole luma pixels, even so that 4:2:0 chroma moves by whole samples too.
         let extent = horizontal ? output.width : output.height

@@ -88,8 +88,10 @@ package final class Frame {
 
     // MARK: Plane access for tests and fixtures (copies, never pointers)
 
-    /// One plane of a planar picture, copied out row by row.
+    /// One plane of a planar 8-bit picture, copied out row by row.
     package func plane(_ index: Int) -> PlaneImage {
+        precondition(isPlanar8Bit, "plane(_:) copies one byte per sample: the picture must be planar 8-bit")
+        precondition(index >= 0 && index < planeCount, "plane \(index) of a picture with \(planeCount)")
         let (width, height) = planeSize(index)
         let stride = lineSize(index)
         var bytes = [UInt8](repeating: 0, count: width * height)
@@ -102,10 +104,13 @@ package final class Frame {
         return PlaneImage(width: width, height: height, bytes: bytes)
     }
 
-    /// Writes a plane's pixels into this (writable) picture.
+    /// Writes a plane's pixels into this (writable, planar 8-bit) picture.
     package func setPlane(_ index: Int, to image: PlaneImage) {
+        precondition(isPlanar8Bit, "setPlane(_:to:) writes one byte per sample: the picture must be planar 8-bit")
+        precondition(index >= 0 && index < planeCount, "plane \(index) of a picture with \(planeCount)")
         let (width, height) = planeSize(index)
         precondition(image.width == width && image.height == height, "plane size mismatch")
+        precondition(image.bytes.count == width * height, "a plane image of \(image.bytes.count) bytes for \(width)x\(height)")
         let stride = lineSize(index)
         guard let base = dataPointer(index) else { return }
         image.bytes.withUnsafeBytes { source in
@@ -117,14 +122,18 @@ package final class Frame {
 
     /// The samples of one channel of a planar-float frame, copied out.
     package func samples(channel: Int) -> [Float] {
+        precondition(isPlanarFloat, "samples(channel:) reads planar float samples")
+        precondition(channel >= 0 && channel < channelCount, "channel \(channel) of a block with \(channelCount)")
         guard let base = pointer.pointee.extended_data?[channel] else { return [] }
         return base.withMemoryRebound(to: Float.self, capacity: sampleCount) {
             Array(UnsafeBufferPointer(start: $0, count: sampleCount))
         }
     }
 
-    /// Appends each channel's samples of a planar-float frame to `channels`.
+    /// Appends each channel's samples of a planar-float frame to `channels`
+    /// (silence for a channel the frame doesn't have).
     package func appendSamples(to channels: inout [[Float]]) {
+        precondition(isPlanarFloat, "appendSamples(to:) reads planar float samples")
         let count = sampleCount
         for channel in channels.indices {
             guard channel < channelCount, let base = pointer.pointee.extended_data?[channel] else {
@@ -139,7 +148,11 @@ package final class Frame {
 
     /// Fills a planar-float frame from `channels[c][start..<start+sampleCount]`.
     package func setSamples(from channels: [[Float]], start: Int) {
+        precondition(isPlanarFloat, "setSamples(from:start:) writes planar float samples")
+        precondition(channels.count >= channelCount, "\(channels.count) channels of samples for a block of \(channelCount)")
         let count = sampleCount
+        precondition(start >= 0 && channels.prefix(channelCount).allSatisfy { $0.count >= start + count },
+                     "fewer than \(start) + \(count) samples in a channel")
         for channel in 0..<channelCount {
             guard let base = pointer.pointee.extended_data?[channel] else { continue }
             base.withMemoryRebound(to: Float.self, capacity: count) { destination in
@@ -148,6 +161,25 @@ package final class Frame {
                 }
             }
         }
+    }
+
+    /// Whether the block holds planar float samples (`AV_SAMPLE_FMT_FLTP`), one plane per channel.
+    package var isPlanarFloat: Bool { pointer.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue }
+
+    /// Whether the picture is planar with one byte per sample in every plane (yuv420p and kin).
+    package var isPlanar8Bit: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else { return false }
+        let format = descriptor.pointee
+        let components = [format.comp.0, format.comp.1, format.comp.2, format.comp.3].prefix(Int(format.nb_components))
+        return format.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 && components.allSatisfy { $0.depth <= 8 && $0.step == 1 }
+    }
+
+    /// How many planes the picture's format has (0 for none known).
+    package var planeCount: Int { max(0, Int(av_pix_fmt_count_planes(AVPixelFormat(pointer.pointee.format)))) }
+
+    /// Whether `other` is a picture of the same size and pixel format.
+    package func isShaped(like other: Frame) -> Bool {
+        width == other.width && height == other.height && pointer.pointee.format == other.pointer.pointee.format
     }
 
     package func planeSize(_ index: Int) -> (width: Int, height: Int) {

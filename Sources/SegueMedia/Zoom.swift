@@ -7,6 +7,9 @@ extension Frame {
     /// Positions are kept to 1/256 of a pixel and sampled bilinearly, so a slow
     /// zoom moves smoothly instead of stepping a whole pixel at a time.
     package static func zoom(_ source: Frame, scale: Double, into output: Frame) {
+        precondition(source.isShaped(like: output), "zoom(_:scale:into:) needs pictures of one size and format")
+        precondition(output.isPlanar8Bit && output.planeCount >= 3, "zoom(_:scale:into:) works on three 8-bit planes")
+        precondition(scale >= 1, "zoom(_:scale:into:) magnifies: a scale of \(scale)")
         for plane in 0..<3 {
             let (width, height) = output.planeSize(plane)
             guard let from = source.dataPointer(plane), let to = output.dataPointer(plane), width > 0, height > 0 else { continue }
