@@ -9,11 +9,14 @@ struct AudioChunker {
     private(set) var samplesWritten = 0
 
     init(frameSize: Int, sampleRate: Int) {
+        precondition(frameSize > 0 && sampleRate > 0, "a frame size of \(frameSize) at \(sampleRate) Hz")
         self.frameSize = frameSize
         self.sampleRate = sampleRate
     }
 
     mutating func append(_ samples: [[Float]], submit: (Frame) throws -> Void) throws {
+        precondition(samples.count == pending.count, "\(samples.count) channels of sound for \(pending.count)")
+        precondition(samples.hasEqualChannels, "channels of different lengths")
         for channel in pending.indices { pending[channel] += samples[channel] }
         var start = 0
         while pending[0].count - start >= frameSize {
@@ -31,6 +34,7 @@ struct AudioChunker {
     }
 
     private mutating func makeBlock(start: Int, count: Int) throws -> Frame {
+        precondition(count > 0 && start >= 0 && start + count <= pending[0].count, "a block past the samples pending")
         let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
         block.setSamples(from: pending, start: start)
         block.pts = Int64(samplesWritten)
@@ -44,6 +48,7 @@ struct AudioChunker {
     /// Ramps the start of `sound` up from silence.
     static func fadeIn(_ sound: inout [[Float]]?) {
         guard var channels = sound else { return }
+        precondition(!channels.isEmpty && channels.hasEqualChannels, "channels of different lengths")
         let length = min(rampLength, channels[0].count)
         for channel in channels.indices {
             for index in 0..<length { channels[channel][index] *= Float(index) / Float(length) }
@@ -54,6 +59,7 @@ struct AudioChunker {
     /// Ramps the end of `sound` down to silence.
     static func fadeOut(_ sound: inout [[Float]]?) {
         guard var channels = sound else { return }
+        precondition(!channels.isEmpty && channels.hasEqualChannels, "channels of different lengths")
         let count = channels[0].count, length = min(rampLength, count)
         for channel in channels.indices {
             for index in 0..<length { channels[channel][count - 1 - index] *= Float(index) / Float(length) }
@@ -64,6 +70,7 @@ struct AudioChunker {
     /// A linear crossfade (ffmpeg's acrossfade default) of `a` out and `b` in;
     /// `offset` is where these samples sit in a transition `length` samples long.
     static func crossfade(_ a: [[Float]], _ b: [[Float]], offset: Int, length: Int) -> [[Float]] {
+        precondition(a.count == b.count && zip(a, b).allSatisfy { $0.count == $1.count }, "crossfading sounds of different shapes")
         var mixed = a
         let scale = 1 / Float(max(length, 1))
         for channel in mixed.indices {

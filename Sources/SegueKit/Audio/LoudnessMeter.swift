@@ -36,42 +36,22 @@ public enum LoudnessMeter {
         let origin = stream.startTime ?? 0
         if start > 0 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start) }
         let end = duration.map { ":end=\(start + $0)" } ?? ""
-        let description = "atrim=start=\(start)\(end),aresample=48000,aformat=channel_layouts=stereo,ebur128=peak=true:metadata=1"
-        var graph: FilterGraph?
-        let packet = Packet(), decoded = Frame(), measured = Frame()
+        let filters = "atrim=start=\(start)\(end),aresample=48000,aformat=channel_layouts=stereo,ebur128=peak=true:metadata=1"
+        let sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
         var integrated: Double?, peak: Double?
+        func take(_ measured: Frame) {
+            if let value = measured.metadata("lavfi.r128.I").flatMap(Double.init) { integrated = value }
+            if let value = measured.metadata("lavfi.r128.true_peak").flatMap(Double.init) { peak = max(peak ?? 0, value) }
+        }
         // Decoding stops a little past the end the trim keeps.
-        let stop = duration.map { start + $0 + 0.5 }
-        var pastStop = false
-        func drain(_ graph: FilterGraph) throws {
-            while try graph.pull(into: measured) == .ready {
-                if let value = measured.metadata("lavfi.r128.I").flatMap(Double.init) { integrated = value }
-                if let value = measured.metadata("lavfi.r128.true_peak").flatMap(Double.init) { peak = max(peak ?? 0, value) }
-            }
-        }
-        func decode() throws {
-            while try decoder.receive(into: decoded) == .ready {
-                if graph == nil { graph = try FilterGraph(audioLike: decoded, description: description) }
-                if let pts = decoded.pts {
-                    let start = stream.timeBase.rescale(pts - origin, to: Rational(1, decoded.sampleRate))
-                    decoded.pts = start
-                    if let stop, Double(start) / Double(decoded.sampleRate) > stop { pastStop = true }
-                }
-                try graph!.push(decoded)
-                try drain(graph!)
-            }
-        }
-        while !pastStop, try demuxer.read(into: packet) {
+        let stop = duration.map { start + $0 + 0.5 } ?? .infinity
+        let packet = Packet()
+        while sound.latestStart <= stop, try demuxer.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            try decoder.send(packet)
-            try decode()
+            try sound.decode(packet, into: take)
         }
-        try decoder.sendEndOfStream()
-        try decode()
-        if let graph {
-            try graph.close(atPTS: Int64.max / 4)
-            try drain(graph)
-        }
+        try sound.flush(into: take)
+        try sound.close(atPTS: Int64.max / 4, into: take)
         guard let integrated else { return nil }
         let truePeak = (peak ?? 0) > 0 ? 20 * log10(peak!) : -120
         return ClipInfo.Loudness(integrated: integrated, truePeak: truePeak)

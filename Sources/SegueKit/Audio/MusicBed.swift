@@ -36,7 +36,7 @@ public final class MusicBed {
         if !path.contains("://") && !FileManager.default.fileExists(atPath: path) { return bad("no such file") }
         do {
             let reader = try Reader(path: access.readablePath(for: path), access: access)
-            var block: [[Float]] = [[], []]
+            var block = SampleQueue()
             guard try reader.read(into: &block) else { return bad("no sound could be decoded (file damaged or truncated?)") }
             return nil
         } catch let error as Reader.Failure {
@@ -76,7 +76,9 @@ public final class MusicBed {
     /// Mixes the next stretch of music under `sound` (one video frame of the
     /// output's audio), ducking it while `sound` is heard.
     func mix(under sound: [[Float]]) throws -> [[Float]] {
+        precondition(sound.count == buffer.channels.count, "\(sound.count) channels of sound under a bed of \(buffer.channels.count)")
         let count = sound[0].count
+        precondition(sound.hasEqualChannels, "channels of different lengths")
         let music = try next(count)
         let present = MusicBed.isHeard(sound)
         let target = present ? duck : 0
@@ -106,21 +108,21 @@ public final class MusicBed {
     /// Starts the music again, its first samples crossfaded over the last ones still waiting.
     private func loop() throws {
         let next = try Reader(path: access.readablePath(for: path), access: access)
-        var fresh: [[Float]] = [[], []]
-        while fresh[0].count < MusicBed.seamSamples, try next.read(into: &fresh) {}
-        guard !fresh[0].isEmpty else {
+        var fresh = SampleQueue(channels: buffer.channels.count)
+        while fresh.count < MusicBed.seamSamples, try next.read(into: &fresh) {}
+        guard fresh.count > 0 else {
             reader = nil
             return
         }
-        let overlap = min(MusicBed.seamSamples, buffer.count, fresh[0].count)
+        let overlap = min(MusicBed.seamSamples, buffer.count, fresh.count)
         let end = buffer.channels[0].count
         for channel in buffer.channels.indices {
             for index in 0..<overlap {
                 let weight = (Float(index) + 0.5) / Float(overlap)
                 let slot = end - overlap + index
-                buffer.channels[channel][slot] = buffer.channels[channel][slot] * (1 - weight) + fresh[channel][index] * weight
+                buffer.channels[channel][slot] = buffer.channels[channel][slot] * (1 - weight) + fresh.channels[channel][index] * weight
             }
-            buffer.channels[channel] += fresh[channel][overlap...]
+            buffer.channels[channel] += fresh.channels[channel][overlap...]
         }
         reader = next
     }
@@ -138,7 +140,7 @@ public final class MusicBed {
     private func next(_ count: Int) throws -> [[Float]] {
         while buffer.count < count + MusicBed.seamSamples {
             guard let reader else { break }
-            if try reader.read(into: &buffer.channels) {
+            if try reader.read(into: &buffer) {
                 decodedAny = true
             } else if decodedAny {
                 try loop()
@@ -154,66 +156,42 @@ public final class MusicBed {
         struct Failure: Error { var reason: String }
 
         private let demuxer: Demuxer
-        private let decoder: Decoder
-        private let sampleRate: Int
-        private var graph: FilterGraph?
-        private let packet = Packet(), decoded = Frame(), converted = Frame()
+        private let sound: SoundReader
+        private let packet = Packet()
         private var ended = false
-        private var samplesIn: Int64 = 0
 
         init(path: String, access: InputAccess, sampleRate: Int = 48_000) throws {
             demuxer = try access.openDemuxer(path)
             guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
                 throw Failure(reason: "no sound in it")
             }
+            let decoder: Decoder
             do {
                 decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
             } catch {
                 throw Failure(reason: "no decoder for its \(demuxer.streams[index].codecName) sound")
             }
-            self.sampleRate = sampleRate
+            // Counted, not taken from the file: the bed only needs its samples in order.
+            sound = SoundReader(decoder: decoder, filters: "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=stereo",
+                                clock: .counted)
         }
 
-        /// Appends the next decoded samples to `channels`; false at the end.
-        func read(into channels: inout [[Float]]) throws -> Bool {
+        /// Appends the next decoded samples to `queue`; false at the end.
+        func read(into queue: inout SampleQueue) throws -> Bool {
             var got = false
-            while !got {
-                if try pull(into: &channels) { got = true; continue }
-                if ended { return false }
-                if try demuxer.read(into: packet) {
-                    guard packet.streamIndex == decoder.streamIndex else { continue }
-                    try decoder.send(packet)
-                } else {
-                    try decoder.sendEndOfStream()
-                    try feed()
-                    try graph?.close(atPTS: samplesIn)
-                    ended = true
-                    continue
-                }
-                try feed()
-            }
-            return true
-        }
-
-        private func feed() throws {
-            while try decoder.receive(into: decoded) == .ready {
-                if graph == nil {
-                    graph = try FilterGraph(audioLike: decoded, description:
-                        "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=stereo")
-                }
-                // Counted, not taken from the file: the bed only needs its samples in order.
-                decoded.pts = samplesIn
-                samplesIn += Int64(decoded.sampleCount)
-                try graph!.push(decoded)
-            }
-        }
-
-        private func pull(into channels: inout [[Float]]) throws -> Bool {
-            guard let graph else { return false }
-            var got = false
-            while try graph.pull(into: converted) == .ready {
-                converted.appendSamples(to: &channels)
+            func take(_ block: Frame) {
+                queue.append(block)
                 got = true
+            }
+            while !got, !ended {
+                if try demuxer.read(into: packet) {
+                    guard packet.streamIndex == sound.decoder.streamIndex else { continue }
+                    try sound.decode(packet, into: take)
+                } else {
+                    try sound.flush(into: take)
+                    try sound.close(into: take)
+                    ended = true
+                }
             }
             return got
         }
