@@ -12,6 +12,9 @@ public final class MusicBed {
     /// The music's own measured loudness, when it could be measured.
     let loudness: ClipInfo.Loudness?
     private let access: InputAccess
+    /// Where the music is read from, every pass: the access's local copy of a
+    /// remote bed (fetched once, with a cache), or the path itself.
+    private let readPath: String
     private let sampleRate: Int
     private let totalSamples: Int
     private let duck: Double
@@ -56,7 +59,7 @@ public final class MusicBed {
         sampleRate = plan.canvas.sampleRate
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
         duck = settings.duck
-        let readPath = try access.readablePath(for: path)
+        readPath = try access.readablePath(for: path)
         loudness = try LoudnessMeter.measure(readPath, duration: plan.duration, access: access)
         gain = MusicBed.gain(music: loudness, clips: plan.clips.map(\.info), settings: settings)
         reader = try Reader(path: readPath, access: access)
@@ -105,9 +108,10 @@ public final class MusicBed {
     /// Samples over which one pass of the music crossfades into the next: 50 ms.
     static let seamSamples = 2_400
 
-    /// Starts the music again, its first samples crossfaded over the last ones still waiting.
+    /// Starts the music again (from the same copy: a remote bed is not fetched
+    /// again), its first samples crossfaded over the last ones still waiting.
     private func loop() throws {
-        let next = try Reader(path: access.readablePath(for: path), access: access)
+        let next = try Reader(path: readPath, access: access)
         var fresh = SampleQueue(channels: buffer.channels.count)
         while fresh.count < MusicBed.seamSamples, try next.read(into: &fresh) {}
         guard fresh.count > 0 else {

@@ -19,16 +19,15 @@ final class ClipSource {
     /// When raised, breaks off the priming.
     private let cancellation: Cancellation
 
-    /// Opens the clip and its decoders; the filter graphs are built on the first
-    /// decoded frames, whose real format they must match.
+    /// Opens the clip and its decoders through `access`; the filter graphs are
+    /// built on the first decoded frames, whose real format they must match.
     /// `readPath`, when given, is where the clip's bytes are (a staged copy);
     /// `cancellation`, when raised, breaks off the open and priming.
-    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, readPath: String? = nil,
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, access: InputAccess, readPath: String? = nil,
          copyPlan: ClipCopyPlan? = nil, cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
         self.cancellation = cancellation
-        let demuxer = try InputAccess(network: settings.network).openDemuxer(readPath ?? clip.info.readPath,
-                                                                             cancellation: cancellation)
+        let demuxer = try access.openDemuxer(readPath ?? clip.info.readPath, cancellation: cancellation)
         guard let videoIndex = demuxer.bestStream(.video) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream")
         }

@@ -21,6 +21,8 @@ final class Lookahead {
     private let clips: [PlannedClip]
     private let canvas: Canvas
     private let settings: StitchSettings
+    /// Opens the clips (and fetches the remote ones ahead) with its network settings and cache.
+    private let access: InputAccess
     /// With `--smart`: per clip, the GOPs copied rather than decoded.
     private let copyPlans: [ClipCopyPlan?]
     /// Pictures decoded ahead: two prove the decoder is warm.
@@ -30,11 +32,14 @@ final class Lookahead {
     private let stagingFolder = FileManager.default.temporaryDirectory
         .appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
 
-    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, copyPlans: [ClipCopyPlan?] = []) {
+    /// `access` opens the clips; nil: one without a cache, for `settings.network`.
+    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, access: InputAccess? = nil,
+         copyPlans: [ClipCopyPlan?] = []) {
         self.clips = clips
         self.copyPlans = copyPlans
         self.canvas = canvas
         self.settings = settings
+        self.access = access ?? InputAccess(network: settings.network)
     }
 
     deinit { shutDown() }
@@ -67,14 +72,14 @@ final class Lookahead {
     /// coming, open it, decode its first pictures.
     private func opener(for index: Int) -> @Sendable (Cancellation) throws -> ClipSource {
         let staged = fetching.removeValue(forKey: index)
-        let clip = clips[index], canvas = canvas, settings = settings, prime = primePictures
+        let clip = clips[index], canvas = canvas, settings = settings, access = access, prime = primePictures
         let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
         return { cancellation in
             let local = try staged?.value()
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
-                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, readPath: local,
+                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, access: access, readPath: local,
                                             copyPlan: copyPlan, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
@@ -102,7 +107,7 @@ final class Lookahead {
               InputAccess.isRemote(clips[index].info.readPath),
               (try? FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)) != nil
         else { return }
-        let url = clips[index].info.readPath, folder = stagingFolder, network = settings.network
+        let url = clips[index].info.readPath, folder = stagingFolder, network = access.network
         fetching[index] = BackgroundTask(name: "segue-prefetch") { cancellation in
             Lookahead.fetch(url, into: folder, network: network, cancellation: cancellation)
         }

@@ -120,7 +120,7 @@ public final class Stitcher {
                                outputPath: outputPath, stop: stop, started: started, progress: progress)
         clock.smart = smart
         let strategy = strategy
-        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings,
+        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, access: InputAccess(network: settings.network),
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
