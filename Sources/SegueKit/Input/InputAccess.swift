@@ -13,10 +13,9 @@ public struct InputAccess: Sendable {
         self.cache = cache
     }
 
-    public static func isRemote(_ path: String) -> Bool {
-        let lowered = path.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
+    /// Whether `path` is reached over the network (then with the timeout,
+    /// retries and cache of `network`): `Network`'s one definition.
+    public static func isRemote(_ path: String) -> Bool { Network.isNetworkURL(path) }
 
     /// Where to read `path` from: the cache's copy of a remote clip, or the path itself.
     func readablePath(for path: String) throws -> String {
@@ -62,7 +61,7 @@ public struct InputAccess: Sendable {
                 if tries > 1 { final.reason += "; gave up after \(tries) tries" }
                 throw final
             }
-            Thread.sleep(forTimeInterval: min(8, 0.25 * pow(2, Double(tries - 1))))
+            Thread.sleep(forTimeInterval: Network.backoff(afterTries: tries))
         }
     }
 

@@ -37,10 +37,6 @@ public enum Fit: String, Sendable, CaseIterable {
     case stretch
 }
 
-public enum VideoCodecChoice: String, Sendable, CaseIterable {
-    case h264, hevc
-}
-
 /// How network operations behave.
 public struct NetworkSettings: Sendable, Equatable {
     /// Seconds any one network operation (connect, a read) may take.
