@@ -145,7 +145,7 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .inPointPastEnd(let inPoint, let end):
             return String(format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, end)
         case .lessThanOneFrame: return "in and out points leave less than one frame"
-        case .photoDuration: return "a photo's duration must be more than 0 and at most 3600 seconds"
+        case .photoDuration: return "a photo's duration must be \(OptionLimits.stillDuration.phrase) seconds"
         case .unreadablePhoto(let advice): return advice
         case .emptyList: return "clip list names no clips"
         case .badList(let message): return message

@@ -45,7 +45,7 @@ extension Prober {
     static func still(_ info: ClipInfo, entry: ClipEntry, defaultDuration: Double) -> Result<ClipInfo, BadInput> {
         var info = info
         let duration = entry.duration ?? entry.outPoint.map { $0 - (entry.inPoint ?? 0) } ?? defaultDuration
-        guard ReelValues.isStillDuration(duration) else {
+        guard OptionLimits.stillDuration.contains(duration) else {
             return .failure(BadInput(path: entry.path, cause: .photoDuration))
         }
         info.duration = duration

@@ -141,7 +141,7 @@ public struct Plan: Sendable {
     }
 
     /// A number as people write it: 3600, not 3600.0; -12.5 stays.
-    static func decimal(_ value: Double) -> String {
+    public static func decimal(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
