@@ -115,7 +115,7 @@ public final class StitchJob {
         }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
-            bad.forEach { onEvent(.warning("skipping \($0.path): \($0.reason)")) }
+            bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
         var clips = usable.map(\.info)
         // Loudness is measured in an audio-only pass, before the stitch (the music's level follows it).
@@ -131,7 +131,7 @@ public final class StitchJob {
             do {
                 try report.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                onEvent(.warning("\(path): can't write the report (\(error.localizedDescription)); \(request.output) was written"))
+                onEvent(.warning(Warning.reportNotWritten(path: path, detail: error.localizedDescription, output: request.output).description))
             }
         }
         report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
