@@ -18,8 +18,11 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
                               "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
+        // H.264/HEVC bitstream syntax in pure Swift (avcC/hvcC records, NAL units,
+        // bit reading and writing, emulation prevention): no FFmpeg needed.
+        .target(name: "SegueBitstream"),
         // The FFmpeg wrappers: the only target that imports CFFmpeg; no raw pointer leaves it.
-        .target(name: "SegueMedia", dependencies: ["CFFmpeg"]),
+        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "SegueBitstream"]),
         // The library: Timeline (clip lists, plan) and Pipeline (sources, stitcher), in role types.
         .target(name: "SegueKit", dependencies: ["SegueMedia"]),
         .executableTarget(

@@ -78,14 +78,9 @@ package final class Demuxer {
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
         guard var context = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
-        let interrupt = AVIOInterruptCB(
-            callback: { opaque in
-                Unmanaged<Cancellation>.fromOpaque(opaque!).takeUnretainedValue().isCancelled ? 1 : 0
-            },
-            opaque: Unmanaged.passUnretained(cancellation).toOpaque())
-        context.pointee.interrupt_callback = interrupt
+        context.pointee.interrupt_callback = cancellation.interruptCallback
         var input: ResumingInput?
-        if Demuxer.isNetwork(url) {
+        if Network.isNetworkURL(url) {
             do {
                 input = try ResumingInput(url: url, options: options, retries: retries, cancellation: cancellation)
             } catch {
@@ -116,15 +111,6 @@ package final class Demuxer {
         avformat_close_input(&context) // before `input`, whose buffer it reads
         input = nil
     }
-
-    /// Whether libavformat reaches `url` over a network protocol.
-    package static func isNetwork(_ url: String) -> Bool {
-        guard let scheme = url.split(separator: ":", maxSplits: 1).first, url.contains("://") else { return false }
-        return ["http", "https", "tcp", "tls", "rtmp", "rtsp", "ftp"].contains(scheme.lowercased())
-    }
-
-    /// Bytes read from the input so far (network inputs only; 0 for files).
-    package var bytesRead: Int64 { input?.bytesReceived ?? 0 }
 
     /// The I/O error behind a failure, when the connection (not the data) failed:
     /// the demuxer may only have seen the data end early and called it invalid.

@@ -1,5 +1,14 @@
 import CFFmpeg
 
+/// The output's video codec: the one choice the command line, manifests,
+/// settings, the encoder and smart render share.
+public enum VideoCodecChoice: String, Sendable, CaseIterable {
+    case h264, hevc
+
+    /// The libavcodec encoder that writes it.
+    var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+}
+
 /// One output stream's encoder (`avcodec_free_context` frees it).
 package final class Encoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
@@ -37,14 +46,9 @@ package final class Encoder {
         avcodec_free_context(&context)
     }
 
-    package enum VideoCodec: String, Sendable {
-        case h264, hevc
-        var encoderName: String { self == .h264 ? "libx264" : "libx265" }
-    }
-
     /// A yuv420p BT.709 video encoder whose timestamps count frames (time base 1/fps).
     /// `codecParams` are extra `x264-params` / `x265-params` (key=value:key=value).
-    package static func video(codec: VideoCodec, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
+    package static func video(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
                               codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
         var options = ["preset": preset, "crf": String(crf)]
         var params = codecParams
@@ -109,7 +113,8 @@ package final class Encoder {
         try check(avcodec_parameters_from_context(parameters, context), "avcodec_parameters_from_context")
     }
 
-    fileprivate func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws {
+    /// For the muxer (Muxer.swift), which adds the stream this encoder feeds.
+    func copyParameters(to stream: UnsafeMutablePointer<AVStream>) throws {
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), "avcodec_parameters_from_context")
         stream.pointee.time_base = context!.pointee.time_base
         if let codecTag { stream.pointee.codecpar.pointee.codec_tag = Encoder.fourCC(codecTag) }
@@ -120,108 +125,5 @@ package final class Encoder {
         guard code.utf8.count == 4 else { return 0 }
         let bytes = Array(code.utf8).map(UInt32.init)
         return bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
-    }
-}
-
-/// An output file (`avio_closep` + `avformat_free_context`). Finishing can fail,
-/// so it is an explicit `finish()`; `deinit` only frees.
-package final class Muxer {
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private var timeBases: [Rational] = []
-    private var finished = false
-
-    /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
-    package init(path: String, format: String) throws {
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2")
-        self.context = context
-        do {
-            try check(avio_open(&context!.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
-        } catch {
-            avformat_free_context(context)
-            self.context = nil
-            throw error
-        }
-    }
-
-    deinit {
-        if let context {
-            avio_closep(&context.pointee.pb)
-            avformat_free_context(context)
-        }
-    }
-
-    /// Whether encoders must put their headers in extradata (MP4 does).
-    package var needsGlobalHeader: Bool {
-        (context!.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
-    }
-
-    /// Adds a stream carrying `encoder`'s output; returns its index. A video
-    /// stream may carry a display rotation (clockwise degrees) for players.
-    package func addStream(for encoder: Encoder, rotation: Int = 0) throws -> Int {
-        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
-        try encoder.copyParameters(to: stream)
-        if rotation != 0 {
-            let size = 9 * MemoryLayout<Int32>.size
-            guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
-                fatalError("av_stream_new_side_data: out of memory")
-            }
-            // av_display_rotation_set takes clockwise degrees (av_display_rotation_get answers counter-clockwise).
-            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
-        }
-        timeBases.append(encoder.timeBase)
-        return Int(stream.pointee.index)
-    }
-
-    /// Adds a video stream like `addStream(for:)` whose global header is
-    /// `extradata` instead of the encoder's: e.g. an avcC record listing the
-    /// parameter sets of copied packets as well as the encoder's own.
-    /// `codecTag`, when given, names the sample entry instead of the encoder's.
-    package func addStream(for encoder: Encoder, extradata: [UInt8], codecTag: String? = nil) throws -> Int {
-        let index = try addStream(for: encoder)
-        let parameters = context!.pointee.streams[index]!.pointee.codecpar!
-        if let codecTag { parameters.pointee.codec_tag = Encoder.fourCC(codecTag) }
-        av_freep(&parameters.pointee.extradata)
-        parameters.pointee.extradata_size = 0
-        let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
-        guard let buffer = av_mallocz(extradata.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
-            fatalError("av_mallocz: out of memory")
-        }
-        buffer.update(from: extradata, count: extradata.count)
-        parameters.pointee.extradata = buffer
-        parameters.pointee.extradata_size = Int32(extradata.count)
-        return index
-    }
-
-    /// Adds a chapter from `start` to `end` (in `timeBase`); before the header is written.
-    package func addChapter(id: Int, timeBase: Rational, start: Int64, end: Int64, title: String) throws {
-        let base = AVRational(num: Int32(timeBase.numerator), den: Int32(timeBase.denominator))
-        try check(cffmpeg_add_chapter(context, Int64(id), base, start, end, title), "cffmpeg_add_chapter")
-    }
-
-    /// Writes the header; `options` are muxer options such as movflags.
-    package func writeHeader(options: [String: String]) throws {
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        defer { av_dict_free(&dictionary) }
-        try check(avformat_write_header(context, &dictionary), "avformat_write_header")
-    }
-
-    /// Writes one encoded packet to `stream`, rescaling from the encoder's time
-    /// base. `av_interleaved_write_frame` takes the packet's reference.
-    package func write(_ packet: Packet, stream: Int) throws {
-        let from = timeBases[stream]
-        let to = context!.pointee.streams[stream]!.pointee.time_base
-        packet.pointer.pointee.stream_index = Int32(stream)
-        av_packet_rescale_ts(packet.pointer, from.avRational, to)
-        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
-    }
-
-    /// Writes the trailer (and, with +faststart, moves the index to the front) and closes the file.
-    package func finish() throws {
-        guard !finished else { return }
-        finished = true
-        try check(av_write_trailer(context), "av_write_trailer")
-        try check(avio_closep(&context!.pointee.pb), "avio_closep")
     }
 }

@@ -53,9 +53,6 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noSpace = posix(ENOSPC)
     /// AVERROR(EIO): a read or write failed (a connection that ended early, among others).
     public static let inputOutput = posix(EIO)
-    public static let timedOut = posix(ETIMEDOUT)
-    public static let connectionReset = posix(ECONNRESET)
-    public static let connectionRefused = posix(ECONNREFUSED)
 
     public static let httpBadRequest = FFmpegError(code: tag(0xF8, "4", "0", "0"))
     public static let httpUnauthorized = FFmpegError(code: tag(0xF8, "4", "0", "1"))

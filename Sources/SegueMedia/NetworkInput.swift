@@ -1,6 +1,39 @@
 import CFFmpeg
 import Foundation
 
+/// What counts as a network input, and how long to wait between tries: the
+/// one definition the demuxer, the resuming input, the input access and the
+/// cache all use.
+public enum Network {
+    /// Protocols libavformat reaches over a network (the rest are local).
+    static let schemes: Set<String> = ["http", "https", "tcp", "tls", "rtmp", "rtsp", "ftp"]
+
+    /// Whether libavformat reaches `url` over a network protocol.
+    public static func isNetworkURL(_ url: String) -> Bool {
+        guard url.contains("://"), let scheme = url.split(separator: ":", maxSplits: 1).first else { return false }
+        return schemes.contains(scheme.lowercased())
+    }
+
+    /// Seconds to wait before try `tries + 1` after `tries` failed ones:
+    /// 0.25 s, 0.5 s, 1 s … up to 8 s.
+    public static func backoff(afterTries tries: Int) -> Double {
+        min(8, 0.25 * pow(2, Double(max(tries, 1) - 1)))
+    }
+}
+
+extension Cancellation {
+    /// libavformat's interrupt callback over this cancellation: a blocked
+    /// open or read returns `AVERROR_EXIT` once it is raised. The callback
+    /// holds it unretained: its owner keeps it alive while libav may call.
+    var interruptCallback: AVIOInterruptCB {
+        AVIOInterruptCB(
+            callback: { opaque in
+                Unmanaged<Cancellation>.fromOpaque(opaque!).takeUnretainedValue().isCancelled ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
+}
+
 /// A network input whose connection failed and could not be resumed: how far
 /// it got and how often it was tried. Never a damaged file.
 public struct ConnectionLost: Error, Sendable, CustomStringConvertible {
@@ -67,19 +100,12 @@ final class ResumingInput {
         avio_closep(&connection)
     }
 
-    /// Bytes delivered so far (the position reached).
-    var bytesReceived: Int64 { position }
-
     private func connect(at offset: Int64) throws -> UnsafeMutablePointer<AVIOContext> {
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         if offset > 0 { av_dict_set(&dictionary, "offset", String(offset), 0) }
         defer { av_dict_free(&dictionary) }
-        var interrupt = AVIOInterruptCB(
-            callback: { opaque in
-                Unmanaged<Cancellation>.fromOpaque(opaque!).takeUnretainedValue().isCancelled ? 1 : 0
-            },
-            opaque: Unmanaged.passUnretained(cancellation).toOpaque())
+        var interrupt = cancellation.interruptCallback
         var opened: UnsafeMutablePointer<AVIOContext>?
         try check(avio_open2(&opened, url, AVIO_FLAG_READ, &interrupt, &dictionary), "avio_open2")
         return opened!
@@ -107,7 +133,7 @@ final class ResumingInput {
                 lost = ConnectionLost(url: url, bytesReceived: position, tries: tries, cause: failure)
                 return failure.code
             }
-            Thread.sleep(forTimeInterval: min(8, 0.25 * pow(2, Double(tries - 1))))
+            Thread.sleep(forTimeInterval: Network.backoff(afterTries: tries))
             tries += 1
             avio_closep(&connection)
             connection = try? connect(at: position)

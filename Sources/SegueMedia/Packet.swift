@@ -1,4 +1,6 @@
 import CFFmpeg
+// Packets are rewritten in the bitstream types; whoever uses packets uses those too.
+@_exported import SegueBitstream
 
 /// An owning wrapper over one `AVPacket`, allocated once per stage and
 /// unref'd per iteration.

@@ -3,6 +3,9 @@ import Foundation
 import SegueKit
 
 struct Stitch: ParsableCommand {
+    /// Segue's defaults, for the help texts (the library holds the only copy).
+    private static let defaults = StitchSettings()
+
     static let configuration = CommandConfiguration(
         abstract: "Stitch clips (files or clip lists) into one MP4.",
         discussion: """
@@ -49,11 +52,11 @@ struct Stitch: ParsableCommand {
     var fit: Fit?
     @Option(help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1) (default: h264).")
     var codec: VideoCodecChoice?
-    @Option(help: "Constant rate factor, 0-51, lower is better quality (default: 23).")
+    @Option(help: "Constant rate factor, \(OptionLimits.crf.phrase), lower is better quality (default: \(Stitch.defaults.crf)).")
     var crf: Int?
-    @Option(help: "Encoder preset, ultrafast ... veryslow (default: medium).")
+    @Option(help: "Encoder preset, ultrafast ... veryslow (default: \(Stitch.defaults.preset)).")
     var preset: String?
-    @Option(help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: 128k).")
+    @Option(help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: \(Stitch.defaults.audioBitRate / 1000)k).")
     var audioBitrate: String?
     @Flag(help: "Leave the audio out.")
     var noAudio = false
@@ -77,26 +80,26 @@ struct Stitch: ParsableCommand {
     var cache: String?
     @Option(help: ArgumentHelp("Size limit of --cache, e.g. 500M or 2G; least recently used clips are evicted (default: no limit).", valueName: "SIZE"))
     var cacheMax: String?
-    @Option(help: "Seconds any one network operation may take (default: 30).")
+    @Option(help: "Seconds any one network operation may take (default: \(Plan.decimal(NetworkSettings().timeout))).")
     var timeout: Double?
-    @Option(help: "Extra tries after a transient network failure: refused, reset, timed out, HTTP 5xx (default: 3).")
+    @Option(help: "Extra tries after a transient network failure: refused, reset, timed out, HTTP 5xx (default: \(NetworkSettings().retries)).")
     var retries: Int?
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
     // Reels: photos, loudness, music, chapters
-    @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: 3).", valueName: "S"))
+    @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: \(Plan.decimal(Stitch.defaults.stillDuration))).", valueName: "S"))
     var stillDuration: Double?
     @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
     var stillMotion: String?
     // Unconditional: the values are negative, and must not be taken for flags.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, -40 to -5 (default: off).", valueName: "LUFS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, \(OptionLimits.loudness.phrase) (default: off).", valueName: "LUFS"))
     var loudness: Double?
     @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
     var music: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, -60 to 12 (default: -12).", valueName: "DB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, \(OptionLimits.musicVolume.phrase) (default: \(Plan.decimal(Stitch.defaults.musicVolume))).", valueName: "DB"))
     var musicVolume: Double?
-    @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, 0 (off) to 60 (default: 12).", valueName: "DB"))
+    @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, \(OptionLimits.duck.phrase), 0 is off (default: \(Plan.decimal(Stitch.defaults.duck))).", valueName: "DB"))
     var duck: Double?
     @Flag(help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
     var chapters = false
@@ -110,9 +113,12 @@ struct Stitch: ParsableCommand {
         try parses(transition, TransitionKind.init(name:),
                    "unknown transition '\(transition ?? "")' (none, fade, slide, slide-left, slide-right, slide-up, slide-down)")
         try parses(mode, TransitionMode.init(rawValue:), "unknown mode '\(mode ?? "")' (overlap, freeze)")
-        try parses(size, OutputValues.size, "--size must be WxH with even numbers from 2 to 8192, e.g. 1280x720")
-        try parses(fps, OutputValues.frameRate, "--fps must be a positive number or fraction up to 240, e.g. 30 or 30000/1001")
-        try parses(audioBitrate, OutputValues.bitRate, "--audio-bitrate must be like 128k or 128000 (8k to 512k)")
+        let limits = (side: OptionLimits.side, rate: OptionLimits.frameRate, bitRate: OptionLimits.audioBitRate)
+        try parses(size, OutputValues.size, "--size must be WxH with even numbers \(limits.side.phrase), e.g. 1280x720")
+        try parses(fps, OutputValues.frameRate,
+                   "--fps must be a positive number or fraction up to \(Plan.decimal(limits.rate.upper)), e.g. 30 or 30000/1001")
+        try parses(audioBitrate, OutputValues.bitRate,
+                   "--audio-bitrate must be like 128k or 128000 (\(Int(limits.bitRate.lower) / 1000)k to \(Int(limits.bitRate.upper) / 1000)k)")
         try parses(stillMotion, StillMotion.init(rawValue:), "unknown --still-motion '\(stillMotion ?? "")' (none, zoom)")
         try parses(cacheMax, OutputValues.byteSize, "--cache-max must be a size such as 500M or 2G")
         do {

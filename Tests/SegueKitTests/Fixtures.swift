@@ -184,8 +184,12 @@ final class FixtureStore: @unchecked Sendable {
 extension FixtureStore {
     /// Probes, plans and stitches `entries` into a fresh output (no bad input, no temporary file left).
     func stitch(_ entries: [ClipEntry], settings: StitchSettings) throws -> (plan: Plan, report: StitchReport, path: String) {
-        let (clips, bad) = Prober.probeAll(entries)
-        XCTAssertEqual(bad, [])
+        let results = Prober.probeEach(entries)
+        let clips = results.compactMap { try? $0.get() }
+        XCTAssertEqual(results.compactMap { result -> BadInput? in
+            if case .failure(let bad) = result { return bad }
+            return nil
+        }, [])
         let plan = try Plan(clips: clips, settings: settings)
         let path = outputPath()
         let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()

@@ -4,3 +4,5 @@
 // A clip's colour facts (ClipInfo.colour, .fieldOrder) are SegueMedia's values too.
 @_exported import struct SegueMedia.ColourInfo
 @_exported import enum SegueMedia.FieldOrder
+// The codec choice is the encoder's own.
+@_exported import enum SegueMedia.VideoCodecChoice

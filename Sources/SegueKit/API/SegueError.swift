@@ -81,10 +81,79 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
 /// One unusable input and why.
 public struct BadInput: Error, Equatable, Sendable {
     public var path: String
-    public var reason: String
+    /// Why, as a value to compare.
+    public var cause: BadInputReason
+    /// Why, as the user reads it.
+    public var reason: String { cause.description }
 
-    public init(path: String, reason: String) {
+    public init(path: String, cause: BadInputReason) {
         self.path = path
-        self.reason = reason
+        self.cause = cause
+    }
+}
+
+/// Why an input can't be used; `description` says it as the user reads it.
+public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringConvertible {
+    case noSuchFile
+    case isAFolder
+    case permissionDenied
+    case emptyFile
+    case notMedia
+    case truncatedHeader
+    /// libavformat could not open it, for the reason given.
+    case cantOpen(String)
+    /// A remote input that could not be fetched or opened (what the network said).
+    case unreachable(String)
+    case noVideoStream
+    case noVideoDecoder(codec: String)
+    case noPictureSize
+    case nothingDecodes
+    /// Decoding the first picture failed, for the reason given.
+    case decodeFailed(String)
+    case unknownDuration
+    case inPointPastEnd(inPoint: Double, end: Double)
+    case lessThanOneFrame
+    case photoDuration
+    /// A photo format this FFmpeg can't read (HEIF), with what to do about it.
+    case unreadablePhoto(String)
+    case emptyList
+    /// A clip list or manifest with a mistake at the place the text names.
+    case badList(String)
+    case unreadableList(String)
+    case noSound
+    case noSoundDecoder(codec: String)
+    case noSoundDecodes
+    /// The music bed (`--music`) can't be used, for the inner reason.
+    case music(BadInputReason)
+
+    public var description: String {
+        switch self {
+        case .noSuchFile: return "no such file"
+        case .isAFolder: return "is a folder, not a media file"
+        case .permissionDenied: return "can't read it (permission denied)"
+        case .emptyFile: return "file is empty"
+        case .notMedia: return "not a media file (no known container format)"
+        case .truncatedHeader: return "file is truncated: it ends inside its header"
+        case .cantOpen(let detail): return "can't open it (\(detail))"
+        case .unreachable(let detail): return detail
+        case .noVideoStream: return "no video stream"
+        case .noVideoDecoder(let codec): return "no decoder for its \(codec) video"
+        case .noPictureSize: return "video has no picture size (damaged header?)"
+        case .nothingDecodes: return "no picture could be decoded (file damaged or truncated?)"
+        case .decodeFailed(let detail): return detail
+        case .unknownDuration: return "video duration unknown (damaged or still image?)"
+        case .inPointPastEnd(let inPoint, let end):
+            return String(format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, end)
+        case .lessThanOneFrame: return "in and out points leave less than one frame"
+        case .photoDuration: return "a photo's duration must be \(OptionLimits.stillDuration.phrase) seconds"
+        case .unreadablePhoto(let advice): return advice
+        case .emptyList: return "clip list names no clips"
+        case .badList(let message): return message
+        case .unreadableList(let detail): return "can't read clip list (\(detail))"
+        case .noSound: return "no sound in it"
+        case .noSoundDecoder(let codec): return "no decoder for its \(codec) sound"
+        case .noSoundDecodes: return "no sound could be decoded (file damaged or truncated?)"
+        case .music(let reason): return "music: \(reason)"
+        }
     }
 }

@@ -41,20 +41,22 @@ public struct StitchRequest: Sendable {
         let o = options
         try check(!inputs.isEmpty, "give at least one input")
         try check(!output.isEmpty, "-o needs a file name")
-        try check(o.transitionDuration.map { $0 > 0 && $0 <= 60 } ?? true,
-                  "--transition-duration must be more than 0 and at most 60 seconds")
-        try check(o.crf.map { (0...51).contains($0) } ?? true, "--crf must be from 0 to 51")
-        try check(o.preset.map(OutputValues.presets.contains) ?? true,
-                  "unknown preset '\(o.preset ?? "")' (\(OutputValues.presets.joined(separator: ", ")))")
+        func check(_ value: Double?, _ limit: Limit, _ flag: String, unit: String = "") throws {
+            try check(value.map(limit.contains) ?? true, "--\(flag) must be \(limit.phrase)\(unit.isEmpty ? "" : " " + unit)")
+        }
+        typealias L = OptionLimits
+        try check(o.transitionDuration, L.transitionDuration, "transition-duration", unit: "seconds")
+        try check(o.crf.map(Double.init), L.crf, "crf")
+        try check(o.preset.map(L.presets.contains) ?? true,
+                  "unknown preset '\(o.preset ?? "")' (\(L.presets.joined(separator: ", ")))")
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
-        try check(network.timeout > 0 && network.timeout <= 3600, "--timeout must be more than 0 and at most 3600 seconds")
-        try check((0...20).contains(network.retries), "--retries must be from 0 to 20")
-        try check(o.stillDuration.map(ReelValues.isStillDuration) ?? true,
-                  "--still-duration must be more than 0 and at most 3600 seconds")
-        try check(o.loudness.map(ReelValues.loudness.contains) ?? true, "--loudness must be from -40 to -5 LUFS")
+        try check(network.timeout, L.timeout, "timeout", unit: "seconds")
+        try check(Double(network.retries), L.retries, "retries")
+        try check(o.stillDuration, L.stillDuration, "still-duration", unit: "seconds")
+        try check(o.loudness, L.loudness, "loudness", unit: "LUFS")
         try check(o.music.map { !$0.isEmpty } ?? true, "--music needs a file name or URL")
-        try check(o.musicVolume.map(ReelValues.musicVolume.contains) ?? true, "--music-volume must be from -60 to 12 dB")
-        try check(o.duck.map(ReelValues.duck.contains) ?? true, "--duck must be from 0 to 60 dB")
+        try check(o.musicVolume, L.musicVolume, "music-volume", unit: "dB")
+        try check(o.duck, L.duck, "duck", unit: "dB")
         try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
     }
 }
@@ -113,7 +115,7 @@ public final class StitchJob {
         }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
-            bad.forEach { onEvent(.warning("skipping \($0.path): \($0.reason)")) }
+            bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
         var clips = usable.map(\.info)
         // Loudness is measured in an audio-only pass, before the stitch (the music's level follows it).
@@ -129,7 +131,7 @@ public final class StitchJob {
             do {
                 try report.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                onEvent(.warning("\(path): can't write the report (\(error.localizedDescription)); \(request.output) was written"))
+                onEvent(.warning(Warning.reportNotWritten(path: path, detail: error.localizedDescription, output: request.output).description))
             }
         }
         report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }

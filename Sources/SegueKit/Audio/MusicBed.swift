@@ -35,21 +35,21 @@ public final class MusicBed {
 
     /// Why `path` can't be a music bed, or nil when its sound decodes.
     public static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
-        func bad(_ reason: String) -> BadInput { BadInput(path: path, reason: "music: \(reason)") }
-        if !path.contains("://") && !FileManager.default.fileExists(atPath: path) { return bad("no such file") }
+        func bad(_ reason: BadInputReason) -> BadInput { BadInput(path: path, cause: .music(reason)) }
+        if !path.contains("://") && !FileManager.default.fileExists(atPath: path) { return bad(.noSuchFile) }
         do {
             let reader = try Reader(path: access.readablePath(for: path), access: access)
             var block = SampleQueue()
-            guard try reader.read(into: &block) else { return bad("no sound could be decoded (file damaged or truncated?)") }
+            guard try reader.read(into: &block) else { return bad(.noSoundDecodes) }
             return nil
         } catch let error as Reader.Failure {
             return bad(error.reason)
         } catch let error as RemoteError {
-            return bad(error.reason)
+            return bad(.unreachable(error.description))
         } catch let error as FFmpegError {
-            return bad(error == .invalidData ? "not a media file (no known container format)" : "can't open it (\(error.message))")
+            return bad(error == .invalidData ? .notMedia : .cantOpen(error.message))
         } catch {
-            return bad("can't open it (\(error))")
+            return bad(.cantOpen("\(error)"))
         }
     }
 
@@ -157,7 +157,7 @@ public final class MusicBed {
 
     /// The music file's sound as 48 kHz planar-float stereo, one decoded block at a time.
     final class Reader {
-        struct Failure: Error { var reason: String }
+        struct Failure: Error { var reason: BadInputReason }
 
         private let demuxer: Demuxer
         private let sound: SoundReader
@@ -167,13 +167,13 @@ public final class MusicBed {
         init(path: String, access: InputAccess, sampleRate: Int = 48_000) throws {
             demuxer = try access.openDemuxer(path)
             guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
-                throw Failure(reason: "no sound in it")
+                throw Failure(reason: .noSound)
             }
             let decoder: Decoder
             do {
                 decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
             } catch {
-                throw Failure(reason: "no decoder for its \(demuxer.streams[index].codecName) sound")
+                throw Failure(reason: .noSoundDecoder(codec: demuxer.streams[index].codecName))
             }
             // Counted, not taken from the file: the bed only needs its samples in order.
             sound = SoundReader(decoder: decoder, filters: "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=stereo",

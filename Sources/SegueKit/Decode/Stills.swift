@@ -45,8 +45,8 @@ extension Prober {
     static func still(_ info: ClipInfo, entry: ClipEntry, defaultDuration: Double) -> Result<ClipInfo, BadInput> {
         var info = info
         let duration = entry.duration ?? entry.outPoint.map { $0 - (entry.inPoint ?? 0) } ?? defaultDuration
-        guard ReelValues.isStillDuration(duration) else {
-            return .failure(BadInput(path: entry.path, reason: "a photo's duration must be more than 0 and at most 3600 seconds"))
+        guard OptionLimits.stillDuration.contains(duration) else {
+            return .failure(BadInput(path: entry.path, cause: .photoDuration))
         }
         info.duration = duration
         info.sourceDuration = duration
@@ -56,15 +56,15 @@ extension Prober {
 
     /// Why a local file is a photo this FFmpeg can't read, or nil. FFmpeg 5.1
     /// can't read HEIF containers (iPhone photos); it would only say "no video stream".
-    static func unreadablePhoto(_ path: String) -> String? {
+    static func unreadablePhoto(_ path: String) -> BadInputReason? {
         guard !path.contains("://"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
         guard head.count == 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" else { return nil }
         let brand = String(decoding: head[8..<12], as: UTF8.self)
         guard ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) else { return nil }
-        return "HEIC/HEIF photos can't be read by this FFmpeg (5.1); convert it to JPEG first "
-            + "(e.g. heif-convert photo.heic photo.jpg, or set the phone's camera to \"Most Compatible\")"
+        return .unreadablePhoto("HEIC/HEIF photos can't be read by this FFmpeg (5.1); convert it to JPEG first "
+            + "(e.g. heif-convert photo.heic photo.jpg, or set the phone's camera to \"Most Compatible\")")
     }
 }
 

@@ -13,10 +13,9 @@ public struct InputAccess: Sendable {
         self.cache = cache
     }
 
-    public static func isRemote(_ path: String) -> Bool {
-        let lowered = path.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
+    /// Whether `path` is reached over the network (then with the timeout,
+    /// retries and cache of `network`): `Network`'s one definition.
+    public static func isRemote(_ path: String) -> Bool { Network.isNetworkURL(path) }
 
     /// Where to read `path` from: the cache's copy of a remote clip, or the path itself.
     func readablePath(for path: String) throws -> String {
@@ -48,50 +47,47 @@ public struct InputAccess: Sendable {
         var tries = 0
         while true {
             tries += 1
-            let failure: RemoteError
+            var failure: RemoteError
             do {
                 return try attempt()
             } catch let error as FFmpegError {
-                failure = RemoteError(url: url, reason: describe(error, url: url, network: network),
+                failure = RemoteError(url: url, failure: describe(error, url: url, network: network),
                                       transient: isTransient(error))
             } catch let error as RemoteError {
                 failure = error
             }
             guard failure.transient, tries <= network.retries else {
-                var final = failure
-                if tries > 1 { final.reason += "; gave up after \(tries) tries" }
-                throw final
+                failure.tries = tries
+                throw failure
             }
-            Thread.sleep(forTimeInterval: min(8, 0.25 * pow(2, Double(tries - 1))))
+            Thread.sleep(forTimeInterval: Network.backoff(afterTries: tries))
         }
     }
 
     static func isTransient(_ error: FFmpegError) -> Bool { error.isTransport }
 
     /// Says what a network failure was, in words a user can act on.
-    static func describe(_ error: FFmpegError, url: String, network: NetworkSettings) -> String {
+    static func describe(_ error: FFmpegError, url: String, network: NetworkSettings) -> RemoteFailure {
         switch error {
-        case .httpNotFound: return "not found (HTTP 404)"
-        case .httpForbidden: return "access denied (HTTP 403)"
-        case .httpUnauthorized: return "needs authorisation (HTTP 401)"
-        case .httpBadRequest: return "bad request (HTTP 400)"
-        case .httpOther4xx: return "refused by the server (HTTP 4xx)"
-        case .httpServerError: return "server error (HTTP 5xx)"
+        case .httpNotFound: return .notFound
+        case .httpForbidden: return .accessDenied
+        case .httpUnauthorized: return .needsAuthorisation
+        case .httpBadRequest: return .badRequest
+        case .httpOther4xx: return .refusedByServer
+        case .httpServerError: return .serverError
         default: break
         }
         switch error.posixCode {
-        case ECONNREFUSED?: return "connection refused"
-        case ECONNRESET?, EPIPE?: return "connection reset"
-        case ETIMEDOUT?: return "timed out after \(Plan.seconds(network.timeout))"
-        case ENETUNREACH?, EHOSTUNREACH?: return "network unreachable"
+        case ECONNREFUSED?: return .connectionRefused
+        case ECONNRESET?, EPIPE?: return .connectionReset
+        case ETIMEDOUT?: return .timedOut(seconds: network.timeout)
+        case ENETUNREACH?, EHOSTUNREACH?: return .unreachable
         default: break
         }
-        if let host = URL(string: url)?.host, !resolves(host) { return "DNS lookup failed for \(host)" }
-        if url.lowercased().hasPrefix("https://") && error.posixCode == EIO {
-            return "TLS or connection error (\(error.message))"
-        }
-        if error == .invalidData { return "not a media file (no known container format)" }
-        return "can't open it (\(error.message))"
+        if let host = URL(string: url)?.host, !resolves(host) { return .dnsLookupFailed(host: host) }
+        if url.lowercased().hasPrefix("https://") && error.posixCode == EIO { return .tls(error.message) }
+        if error == .invalidData { return .notMedia }
+        return .other(error.message)
     }
 
     static func resolves(_ host: String) -> Bool {
@@ -99,12 +95,4 @@ public struct InputAccess: Sendable {
         defer { if result != nil { freeaddrinfo(result) } }
         return getaddrinfo(host, nil, nil, &result) == 0
     }
-}
-
-/// A remote clip that could not be had, and why.
-struct RemoteError: Error, CustomStringConvertible {
-    var url: String
-    var reason: String
-    var transient = false
-    var description: String { reason }
 }

@@ -5,21 +5,6 @@ import Synchronization
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
 public enum Prober {
-    /// Probes every clip (several at once); returns the usable clips in order,
-    /// trimmed to their in and out points, and every bad one with its reason.
-    public static func probeAll(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
-                                stillDuration: Double = StitchSettings.defaultStillDuration) -> (clips: [ClipInfo], bad: [BadInput]) {
-        var clips: [ClipInfo] = []
-        var bad: [BadInput] = []
-        for result in probeEach(entries, access: access, stillDuration: stillDuration) {
-            switch result {
-            case .success(let info): clips.append(info)
-            case .failure(let input): bad.append(input)
-            }
-        }
-        return (clips, bad)
-    }
-
     /// One result per entry, in order, probed several at once: one per core
     /// for files, more for URLs, whose probing is mostly waiting.
     public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
@@ -47,104 +32,109 @@ public enum Prober {
             info.title = entry.title
             if info.isStill { return still(info, entry: entry, defaultDuration: stillDuration) } // photos
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
-                return .failure(BadInput(path: entry.path, reason: String(
-                    format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, info.sourceDuration)))
+                return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))
             }
             info.trim(inPoint: entry.inPoint, outPoint: entry.outPoint)
             guard info.duration * info.frameRate.value >= 0.5 else {
-                return .failure(BadInput(path: entry.path, reason: "in and out points leave less than one frame"))
+                return .failure(BadInput(path: entry.path, cause: .lessThanOneFrame))
             }
             return .success(info)
         }
     }
 
+    /// Probes one input: opens it, checks that a picture decodes, and measures it.
     public static func probe(_ path: String, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
-        func bad(_ reason: String) -> Result<ClipInfo, BadInput> { .failure(BadInput(path: path, reason: reason)) }
-        if let reason = unreadablePhoto(path) { return bad(reason) } // HEIC and friends
-        if !path.contains("://") {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return bad("no such file") }
-            if isFolder.boolValue { return bad("is a folder, not a media file") }
-            guard Glibc.access(path, R_OK) == 0 else { return bad("can't read it (permission denied)") }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            if size == 0 { return bad("file is empty") }
-        }
-        var demuxer: Demuxer
-        let readPath: String
-        var deeperProbe = false
         do {
-            readPath = try access.readablePath(for: path)
-            demuxer = try access.openDemuxer(readPath)
-            if let video = demuxer.bestStream(.video), demuxer.streams[video].width == 0 {
-                deeperProbe = true
-                demuxer = try access.openDemuxer(readPath, deeperProbe: true)
-            }
-        } catch let error as RemoteError {
-            return bad(error.reason)
-        } catch let lost as ConnectionLost {
-            return bad(lost.description)
-        } catch let error as FFmpegError {
-            if error == .invalidData { return bad("not a media file (no known container format)") }
-            if error == .endOfFile { return bad("file is truncated: it ends inside its header") }
-            if error.posixCode == ENOENT { return bad("no such file") }
-            return bad("can't open it (\(error.message))")
+            return .success(try facts(of: path, access: access))
+        } catch let reason as BadInputReason {
+            return .failure(BadInput(path: path, cause: reason))
         } catch {
-            return bad("can't open it (\(error))")
+            return .failure(BadInput(path: path, cause: .cantOpen("\(error)")))
         }
+    }
+
+    /// What planning needs to know of `path`; throws the `BadInputReason` it can't be used for.
+    private static func facts(of path: String, access: InputAccess) throws -> ClipInfo {
+        if let reason = unreadablePhoto(path) { throw reason } // HEIC and friends
+        if !InputAccess.isRemote(path), let reason = unusableFile(path) { throw reason }
+        let opened = try open(path, access: access)
+        let demuxer = opened.demuxer
         guard let videoIndex = demuxer.bestStream(.video), demuxer.streams[videoIndex].kind == .video else {
-            return bad("no video stream")
+            throw BadInputReason.noVideoStream
         }
         let video = demuxer.streams[videoIndex]
-        let decoder: Decoder
-        do {
-            decoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
-        } catch {
-            return bad("no decoder for its \(video.codecName) video")
+        guard let decoder = try? Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1) else {
+            throw BadInputReason.noVideoDecoder(codec: video.codecName)
         }
-        guard video.width > 0, video.height > 0 else { return bad("video has no picture size (damaged header?)") }
+        guard video.width > 0, video.height > 0 else { throw BadInputReason.noPictureSize }
         // A header can promise what the file no longer holds: one picture must decode.
         let firstPicture = Frame()
         do {
-            if try !decodesAPicture(demuxer, decoder, into: firstPicture) {
-                return bad("no picture could be decoded (file damaged or truncated?)")
-            }
+            guard try decodesAPicture(demuxer, decoder, into: firstPicture) else { throw BadInputReason.nothingDecodes }
+        } catch let reason as BadInputReason {
+            throw reason
         } catch {
-            return bad("\(error)")
+            throw BadInputReason.decodeFailed("\(error)")
         }
         let audioIndex = demuxer.bestStream(.audio).flatMap { demuxer.streams[$0].kind == .audio ? $0 : nil }
+        let audio = audioIndex.map { demuxer.streams[$0] }
         // A photo (or a one-frame video) is a still clip; one picture under
         // sound that runs on past a second (a cover image, a DVD still) is held
         // for as long as the sound instead.
-        let soundRunsOn = audioIndex.map { demuxer.streams[$0].duration.map { $0 > 1 } ?? true } ?? false
+        let soundRunsOn = audio.map { $0.duration.map { $0 > 1 } ?? true } ?? false
         if !soundRunsOn, !decodesAnotherPicture(demuxer, decoder) {
-            return .success(stillInfo(path: path, readPath: readPath, demuxer: demuxer, video: video, picture: firstPicture))
+            return stillInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, picture: firstPicture)
         }
-        guard let length = measureLength(demuxer, video: video, audio: audioIndex.map { demuxer.streams[$0] },
-                                         local: !InputAccess.isRemote(readPath),
-                                         reopen: { try access.openDemuxer(readPath, deeperProbe: deeperProbe) }) else {
-            return bad("video duration unknown (damaged or still image?)")
+        guard let length = measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
+                                         reopen: { try access.openDemuxer(opened.readPath, deeperProbe: opened.deeperProbe) }) else {
+            throw BadInputReason.unknownDuration
         }
+        return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
+    }
 
-        let base = video.realFrameRate
-        let variable = base.isValid && video.averageFrameRate.isValid
-            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
-        // A variable rate's average can be anything (a screen recording that
-        // pauses averages 2 fps); its base rate is the one it was recorded at.
-        // (An interlaced stream's base rate can be its field rate: not that.)
-        var rate = variable && base.value <= 120 && !video.fieldOrder.isInterlaced ? base : video.averageFrameRate
-        if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
-        if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
+    /// Why a local `path` can't be opened as a file at all, or nil.
+    private static func unusableFile(_ path: String) -> BadInputReason? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .noSuchFile }
+        if isFolder.boolValue { return .isAFolder }
+        guard Glibc.access(path, R_OK) == 0 else { return .permissionDenied }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return size == 0 ? .emptyFile : nil
+    }
 
-        var audio: ClipInfo.AudioInfo?
-        if let audioIndex {
-            let stream = demuxer.streams[audioIndex]
-            audio = ClipInfo.AudioInfo(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels)
+    /// Opens `path` (through the cache, for a remote clip), probing deeper
+    /// when the quick look found no picture size (a DVD still menu's single
+    /// picture comes with nothing after it to decode it by).
+    private static func open(_ path: String, access: InputAccess) throws -> (demuxer: Demuxer, readPath: String, deeperProbe: Bool) {
+        do {
+            let readPath = try access.readablePath(for: path)
+            let demuxer = try access.openDemuxer(readPath)
+            if let video = demuxer.bestStream(.video), demuxer.streams[video].width == 0 {
+                return (try access.openDemuxer(readPath, deeperProbe: true), readPath, true)
+            }
+            return (demuxer, readPath, false)
+        } catch let error as RemoteError {
+            throw BadInputReason.unreachable(error.description)
+        } catch let lost as ConnectionLost {
+            throw BadInputReason.unreachable(lost.description)
+        } catch let error as FFmpegError {
+            if error == .invalidData { throw BadInputReason.notMedia }
+            if error == .endOfFile { throw BadInputReason.truncatedHeader }
+            if error.posixCode == ENOENT { throw BadInputReason.noSuchFile }
+            throw BadInputReason.cantOpen(error.message)
         }
+    }
+
+    /// The facts of a moving clip, from its streams and measured length.
+    private static func clipInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?,
+                                 length: Length) -> ClipInfo {
+        let (rate, variable) = frameRate(of: video)
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
-            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate.reduced.snappedToStandard, pixelFormat: video.pixelFormatName,
-            duration: length.clip, audio: audio)
+            sampleAspectRatio: video.sampleAspectRatio, frameRate: rate, pixelFormat: video.pixelFormatName,
+            duration: length.clip,
+            audio: audio.map { ClipInfo.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) })
         info.readPath = readPath
         info.pictureDuration = length.picture
         info.soundDuration = length.sound
@@ -155,7 +145,22 @@ public enum Prober {
         info.fieldOrder = video.fieldOrder
         info.dolbyVisionProfile = video.dolbyVisionProfile
         info.variableFrameRate = variable
-        return .success(info)
+        return info
+    }
+
+    /// The rate a clip is played at, and whether its frames come at uneven
+    /// intervals (its average and base rates differ).
+    static func frameRate(of video: StreamInfo) -> (rate: Rational, variable: Bool) {
+        let base = video.realFrameRate
+        let variable = base.isValid && video.averageFrameRate.isValid
+            && abs(base.value - video.averageFrameRate.value) > 0.01 * base.value
+        // A variable rate's average can be anything (a screen recording that
+        // pauses averages 2 fps); its base rate is the one it was recorded at.
+        // (An interlaced stream's base rate can be its field rate: not that.)
+        var rate = variable && base.value <= 120 && !video.fieldOrder.isInterlaced ? base : video.averageFrameRate
+        if !rate.isValid || rate.value > 1000 { rate = video.realFrameRate }
+        if !rate.isValid || rate.value > 1000 { rate = Rational(30, 1) }
+        return (rate.reduced.snappedToStandard, variable)
     }
 }
 

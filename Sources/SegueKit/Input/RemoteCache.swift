@@ -78,11 +78,12 @@ public final class RemoteCache: Sendable {
         }
         defer { if let downloaded { try? FileManager.default.removeItem(at: downloaded) } }
         guard response.statusCode == 200, let downloaded else {
-            throw RemoteError(url: url, reason: RemoteCache.describe(status: response.statusCode))
+            throw RemoteError(url: url, failure: RemoteFailure(status: response.statusCode))
         }
         let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? Int) ?? -1
         if response.expectedContentLength >= 0 && Int(response.expectedContentLength) != size {
-            throw RemoteError(url: url, reason: "download incomplete (\(size) of \(response.expectedContentLength) bytes)", transient: true)
+            throw RemoteError(url: url, failure: .incompleteDownload(received: size, expected: response.expectedContentLength),
+                              transient: true)
         }
         let entry = Entry(url: url, etag: response.value(forHTTPHeaderField: "ETag"),
                           lastModified: response.value(forHTTPHeaderField: "Last-Modified"), length: size,
@@ -93,7 +94,7 @@ public final class RemoteCache: Sendable {
             try FileManager.default.moveItem(atPath: downloaded.path, toPath: temporary)
             guard rename(temporary, dataPath) == 0 else {
                 unlink(temporary)
-                throw RemoteError(url: url, reason: "can't store it in the cache (\(String(cString: strerror(errno))))")
+                throw RemoteError(url: url, failure: .cantStore(String(cString: strerror(errno))))
             }
             try save(entry, to: indexPath)
             evict(keeping: key, inUse: state.checked)
@@ -153,37 +154,29 @@ public final class RemoteCache: Sendable {
         while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if cancellation?.isCancelled == true { task.cancel() }
         }
+        let url = request.url?.absoluteString ?? ""
         if let error = outcome.error as? URLError {
-            throw RemoteError(url: request.url?.absoluteString ?? "", reason: describe(error, timeout: request.timeoutInterval),
+            throw RemoteError(url: url, failure: describe(error, timeout: request.timeoutInterval),
                               transient: [.timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet].contains(error.code))
         }
-        if let error = outcome.error { throw RemoteError(url: request.url?.absoluteString ?? "", reason: "\(error)") }
-        guard let response = outcome.response else { throw RemoteError(url: request.url?.absoluteString ?? "", reason: "no HTTP response") }
+        if let error = outcome.error { throw RemoteError(url: url, failure: .other("\(error)")) }
+        guard let response = outcome.response else { throw RemoteError(url: url, failure: .noResponse) }
         if response.statusCode >= 500 {
             if let location = outcome.location { try? FileManager.default.removeItem(at: location) }
-            throw RemoteError(url: request.url?.absoluteString ?? "", reason: describe(status: response.statusCode), transient: true)
+            throw RemoteError(url: url, failure: RemoteFailure(status: response.statusCode), transient: true)
         }
         return (outcome.location, response)
     }
 
-    static func describe(status: Int) -> String {
-        switch status {
-        case 404: return "not found (HTTP 404)"
-        case 403: return "access denied (HTTP 403)"
-        case 401: return "needs authorisation (HTTP 401)"
-        default: return "the server answered HTTP \(status)"
-        }
-    }
-
-    static func describe(_ error: URLError, timeout: Double) -> String {
+    static func describe(_ error: URLError, timeout: Double) -> RemoteFailure {
         switch error.code {
-        case .timedOut: return "timed out after \(Plan.seconds(timeout))"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: return "DNS lookup failed for \(error.failingURL?.host ?? "its host")"
+        case .timedOut: return .timedOut(seconds: timeout)
+        case .cannotConnectToHost: return .connectionRefused
+        case .cannotFindHost, .dnsLookupFailed: return .dnsLookupFailed(host: error.failingURL?.host ?? "its host")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
-            return "TLS error (\(error.localizedDescription))"
-        case .networkConnectionLost: return "connection lost"
-        default: return error.localizedDescription
+            return .tls(error.localizedDescription)
+        case .networkConnectionLost: return .connectionLost
+        default: return .other(error.localizedDescription)
         }
     }
 }

@@ -102,18 +102,14 @@ public struct ClipInfo: Sendable, Equatable {
     /// packets disagree (by half or double, and over two seconds: a truncated
     /// file, a broken header), or its clock jumps: the plan goes by the
     /// packets. Nil when there is nothing to say.
-    public var lengthWarning: String? {
+    public var lengthWarning: Warning? {
         guard !isStill else { return nil }
-        var notes: [String] = []
-        if let header = headerDuration, abs(header - sourceDuration) > 2,
-           header > 2 * sourceDuration || sourceDuration > 2 * header {
-            notes.append("the container says it lasts \(Plan.seconds(header)), its packets hold \(Plan.seconds(sourceDuration))")
-        }
-        if timestampJumps > 0 {
-            notes.append("its clock jumps \(timestampJumps == 1 ? "once" : "\(timestampJumps) times") (closed up)")
-        }
-        guard !notes.isEmpty else { return nil }
-        return "\(path): " + notes.joined(separator: "; ") + "; planned as \(Plan.seconds(sourceDuration))"
+        let disagrees = headerDuration.map { header in
+            abs(header - sourceDuration) > 2 && (header > 2 * sourceDuration || sourceDuration > 2 * header)
+        } ?? false
+        guard disagrees || timestampJumps > 0 else { return nil }
+        return .lengthFromPackets(path: path, stated: disagrees ? headerDuration : nil, measured: sourceDuration,
+                                  jumps: timestampJumps)
     }
 
     /// Uses `inPoint..<outPoint` (seconds) of the clip; the caller has checked the range.

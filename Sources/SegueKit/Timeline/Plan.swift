@@ -62,7 +62,10 @@ public struct Plan: Sendable {
     public var clips: [PlannedClip]
     public var joins: [PlannedJoin]
     public var mode: TransitionMode
-    public var warnings: [String]
+    /// What the user should know about the plan.
+    public var notices: [Warning]
+    /// The notices as the user reads them.
+    public var warnings: [String] { notices.map(\.description) }
 
     public var totalFrames: Int {
         guard let last = clips.last else { return 0 }
@@ -90,7 +93,7 @@ public struct Plan: Sendable {
                         height: settings.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         mode = settings.mode
-        warnings = infos.compactMap(\.lengthWarning)
+        notices = infos.compactMap(\.lengthWarning)
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
         // What each join asks for, before fitting it to its clips.
@@ -109,9 +112,9 @@ public struct Plan: Sendable {
                 let right = index + 1 < requests.count && requests[index + 1].frames > 0 ? counts[index + 1] / 2 : counts[index + 1]
                 frames = min(frames, left, right)
                 if frames < request.frames {
-                    warnings.append("join \(index + 1) (\(infos[index].path) → \(infos[index + 1].path)): clip too short for a "
-                                    + "\(Self.seconds(Double(request.frames) / rate.value)) transition, shortened to "
-                                    + Self.seconds(Double(frames) / rate.value))
+                    notices.append(.transitionShortened(join: index + 1, from: infos[index].path, to: infos[index + 1].path,
+                                                        asked: Double(request.frames) / rate.value,
+                                                        given: Double(frames) / rate.value))
                 }
             }
             joins.append(PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames))
@@ -141,7 +144,7 @@ public struct Plan: Sendable {
     }
 
     /// A number as people write it: 3600, not 3600.0; -12.5 stays.
-    static func decimal(_ value: Double) -> String {
+    public static func decimal(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -37,10 +37,6 @@ public enum Fit: String, Sendable, CaseIterable {
     case stretch
 }
 
-public enum VideoCodecChoice: String, Sendable, CaseIterable {
-    case h264, hevc
-}
-
 /// How network operations behave.
 public struct NetworkSettings: Sendable, Equatable {
     /// Seconds any one network operation (connect, a read) may take.
@@ -195,12 +191,3 @@ public enum StillMotion: String, Sendable, CaseIterable {
     case zoom
 }
 
-/// Ranges of the reel settings, shared by the command line and manifests.
-public enum ReelValues {
-    public static let stillDuration = 0.0...3600.0
-    public static let loudness = -40.0 ... -5.0
-    public static let musicVolume = -60.0...12.0
-    public static let duck = 0.0...60.0
-
-    public static func isStillDuration(_ value: Double) -> Bool { value > 0 && value <= stillDuration.upperBound }
-}

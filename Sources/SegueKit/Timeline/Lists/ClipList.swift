@@ -39,12 +39,12 @@ public enum ClipList {
                 } else {
                     entries = try parse(text, relativeTo: folder)
                 }
-                if entries.isEmpty { contents.bad.append(BadInput(path: input, reason: "clip list names no clips")) }
+                if entries.isEmpty { contents.bad.append(BadInput(path: input, cause: .emptyList)) }
                 contents.entries += entries
             } catch let error as ListError {
-                contents.bad.append(BadInput(path: input, reason: error.message))
+                contents.bad.append(BadInput(path: input, cause: .badList(error.message)))
             } catch {
-                contents.bad.append(BadInput(path: input, reason: "can't read clip list (\(reason(for: error, path: input)))"))
+                contents.bad.append(BadInput(path: input, cause: .unreadableList(reason(for: error, path: input))))
             }
         }
         return contents

@@ -51,7 +51,7 @@ public enum Manifest {
             if let inPoint = entry.inPoint, let outPoint = entry.outPoint, outPoint <= inPoint {
                 throw fail("\(path).out", "must be after in (\(inPoint) s)")
             }
-            entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: ReelValues.stillDuration, open: true) }
+            entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: OptionLimits.stillDuration) }
             if entry.outPoint == nil, let duration = entry.duration { entry.outPoint = (entry.inPoint ?? 0) + duration }
             if let title = clip["title"] {
                 guard let text = title as? String, !text.isEmpty else { throw fail("\(path).title", "expected a non-empty string") }
@@ -94,10 +94,12 @@ public enum Manifest {
         output.mode = try object["mode"].map { try choice($0, at: "output.mode", TransitionMode.init(rawValue:)) }
         output.codec = try object["codec"].map { try choice($0, at: "output.codec", VideoCodecChoice.init(rawValue:)) }
         if let crf = object["crf"] {
-            guard isNumber(crf), let value = crf as? Int, (0...51).contains(value) else { throw fail("output.crf", "expected a whole number from 0 to 51") }
+            guard isNumber(crf), let value = crf as? Int, OptionLimits.crf.contains(value) else {
+                throw fail("output.crf", "expected a whole number \(OptionLimits.crf.phrase)")
+            }
             output.crf = value
         }
-        output.preset = try object["preset"].map { try choice($0, at: "output.preset") { OutputValues.presets.contains($0) ? $0 : nil } }
+        output.preset = try object["preset"].map { try choice($0, at: "output.preset") { OptionLimits.presets.contains($0) ? $0 : nil } }
         if let bitRate = object["audioBitrate"] {
             let text = (bitRate as? String) ?? (isNumber(bitRate) ? "\(bitRate)" : nil)
             guard let text, let value = OutputValues.bitRate(text) else { throw fail("output.audioBitrate", "expected e.g. \"128k\" or 128000") }
@@ -107,15 +109,15 @@ public enum Manifest {
             guard !isNumber(audio), let flag = audio as? Bool else { throw fail("output.audio", "expected true or false") }
             output.audio = flag
         }
-        output.stillDuration = try object["stillDuration"].map { try number($0, at: "output.stillDuration", in: ReelValues.stillDuration, open: true) }
+        output.stillDuration = try object["stillDuration"].map { try number($0, at: "output.stillDuration", in: OptionLimits.stillDuration) }
         output.stillMotion = try object["stillMotion"].map { try choice($0, at: "output.stillMotion", StillMotion.init(rawValue:)) }
-        output.loudness = try object["loudness"].map { try number($0, at: "output.loudness", in: ReelValues.loudness) }
+        output.loudness = try object["loudness"].map { try number($0, at: "output.loudness", in: OptionLimits.loudness) }
         if let music = object["music"] {
             guard let text = music as? String, !text.isEmpty else { throw fail("output.music", "expected a file path or URL") }
             output.music = ClipList.resolve(text, relativeTo: folder)
         }
-        output.musicVolume = try object["musicVolume"].map { try number($0, at: "output.musicVolume", in: ReelValues.musicVolume) }
-        output.duck = try object["duck"].map { try number($0, at: "output.duck", in: ReelValues.duck) }
+        output.musicVolume = try object["musicVolume"].map { try number($0, at: "output.musicVolume", in: OptionLimits.musicVolume) }
+        output.duck = try object["duck"].map { try number($0, at: "output.duck", in: OptionLimits.duck) }
         if let chapters = object["chapters"] {
             guard !isNumber(chapters), let flag = chapters as? Bool else { throw fail("output.chapters", "expected true or false") }
             output.chapters = flag
@@ -158,18 +160,16 @@ public enum Manifest {
     }
 
     private static func positive(_ value: Any, at path: String) throws -> Double {
-        guard isNumber(value), let seconds = (value as? NSNumber)?.doubleValue, seconds > 0, seconds <= 60 else {
-            throw fail(path, "expected seconds, more than 0 and at most 60")
+        guard isNumber(value), let seconds = (value as? NSNumber)?.doubleValue, OptionLimits.transitionDuration.contains(seconds) else {
+            throw fail(path, "expected seconds, \(OptionLimits.transitionDuration.phrase)")
         }
         return seconds
     }
 
-    /// A number in `range` (with `open`, more than its lower bound).
-    private static func number(_ value: Any, at path: String, in range: ClosedRange<Double>, open: Bool = false) throws -> Double {
-        guard isNumber(value), let number = (value as? NSNumber)?.doubleValue, range.contains(number),
-              !(open && number == range.lowerBound) else {
-            let low = open ? "more than \(Plan.decimal(range.lowerBound))" : "from \(Plan.decimal(range.lowerBound))"
-            throw fail(path, "expected a number \(low) \(open ? "and at most" : "to") \(Plan.decimal(range.upperBound))")
+    /// A number within `limit`.
+    private static func number(_ value: Any, at path: String, in limit: Limit) throws -> Double {
+        guard isNumber(value), let number = (value as? NSNumber)?.doubleValue, limit.contains(number) else {
+            throw fail(path, "expected a number \(limit.phrase)")
         }
         return number
     }
@@ -197,13 +197,10 @@ public enum OutputValues {
         return Int(lowered).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// The presets libx264 and libx265 share.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-
     public static func size(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (2...8192).contains(width), (2...8192).contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
+              OptionLimits.side.contains(width), OptionLimits.side.contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
         return (width, height)
     }
 
@@ -219,14 +216,14 @@ public enum OutputValues {
             let ntsc = [23.976: Rational(24000, 1001), 29.97: Rational(30000, 1001), 59.94: Rational(60000, 1001)]
             rate = ntsc.first { abs($0.key - value) < 0.005 }?.value ?? Rational(Int((value * 1000).rounded()), 1000).reduced
         }
-        guard let rate, rate.isValid, rate.value <= 240 else { return nil }
+        guard let rate, rate.isValid, OptionLimits.frameRate.contains(rate.value) else { return nil }
         return rate.reduced
     }
 
     public static func bitRate(_ text: String) -> Int? {
         let lowered = text.lowercased()
         let value = lowered.hasSuffix("k") ? Int(lowered.dropLast()).map { $0 * 1000 } : Int(lowered)
-        guard let value, (8000...512_000).contains(value) else { return nil }
+        guard let value, OptionLimits.audioBitRate.contains(value) else { return nil }
         return value
     }
 }

@@ -96,7 +96,6 @@ package enum HEVC {
 
     /// A picture from which decoding needs nothing earlier (BLA, IDR, CRA).
     package static func isRandomAccess(_ type: Int) -> Bool { (16...21).contains(type) }
-    package static func isIDR(_ type: Int) -> Bool { type == 19 || type == 20 }
     /// A leading picture that refers to pictures before its random-access
     /// point, so it can't be decoded when decoding starts there.
     package static func isSkippedLeading(_ type: Int) -> Bool { type == 8 || type == 9 }
