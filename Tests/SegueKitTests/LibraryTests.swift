@@ -101,9 +101,8 @@ final class LibraryTests: XCTestCase {
         let canvas = Canvas(width: 320, height: 180, frameRate: Rational(30, 1), sampleRate: 48_000)
         let clips = (0..<2).map { PlannedClip(index: $0, info: info, frameCount: 45, startFrame: 45 * $0,
                                               placement: Placement(scaledWidth: 320, scaledHeight: 180, x: 0, y: 0)) }
-        var settings = StitchSettings()
-        settings.network.timeout = 60
-        let lookahead = Lookahead(clips: clips, canvas: canvas, settings: settings)
+        let lookahead = Lookahead(clips: clips, canvas: canvas, settings: StitchSettings(),
+                                  access: InputAccess(network: NetworkSettings(timeout: 60)))
         lookahead.prepare(0)
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertEqual(threads(named: "segue-preload"), 1, "the preload is under way")

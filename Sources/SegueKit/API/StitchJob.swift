@@ -32,6 +32,9 @@ public struct StitchRequest: Sendable {
         self.output = output
     }
 
+    /// The request's choices about the run itself.
+    var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict, preload: preload) }
+
     /// Checks every value is in its range; a `.usage` error names the first
     /// that isn't, as the command line's flag (each option has one of the same name).
     public func validate() throws {
@@ -117,19 +120,16 @@ public final class StitchJob {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
-        var clips = usable.map(\.info)
-        // Loudness is measured in an audio-only pass, before the stitch (the music's level follows it).
-        if settings.includeAudio && (settings.loudness != nil || settings.music != nil) {
-            clips = LoudnessMeter.measureAll(clips, access: access)
-        }
-        let plan = try Plan(clips: clips, settings: settings, joins: usable.map(\.entry.join))
+        // Loudness is measured by the stitcher, in an audio-only pass before it encodes.
+        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.warnings.forEach { onEvent(.warning($0)) }
 
-        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output)
+        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
+                                access: access)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
             do {
-                try report.json(plan: plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try report.json(plan: stitcher.plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 onEvent(.warning(Warning.reportNotWritten(path: path, detail: error.localizedDescription, output: request.output).description))
             }
@@ -140,12 +140,7 @@ public final class StitchJob {
 
     /// The request's choices over the manifest's over the defaults.
     func resolvedSettings(manifest: OutputOptions?) -> StitchSettings {
-        var settings = StitchSettings(options: request.options.overriding(manifest))
-        settings.overwrite = request.overwrite
-        settings.strict = request.strict
-        settings.preload = request.preload
-        settings.network = request.network
-        return settings
+        StitchSettings(options: request.options.overriding(manifest))
     }
 
     private func inputAccess() throws -> InputAccess {

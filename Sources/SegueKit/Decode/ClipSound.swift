@@ -37,11 +37,11 @@ final class ClipSound {
     /// The sound path of `clip`, when it is heard: its reader, and the stream
     /// the router hands it, timed from the same instant as the video's `videoOrigin`.
     static func reader(demuxer: Demuxer, video: StreamInfo, videoOrigin: Int64, clip: PlannedClip, canvas: Canvas,
-                       settings: StitchSettings) throws -> (reader: SoundReader, sound: PacketRouter.Sound)? {
+                       settings: StitchSettings, strict: Bool) throws -> (reader: SoundReader, sound: PacketRouter.Sound)? {
         guard settings.includeAudio, !clip.info.isStill, let index = demuxer.bestStream(.audio),
               demuxer.streams[index].kind == .audio else { return nil }
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index)
-        decoder.failOnDamage = settings.strict
+        decoder.failOnDamage = strict
         let stream = demuxer.streams[index]
         let origin = video.timeBase.rescale(videoOrigin, to: stream.timeBase)
         let filters = ClipSound.filters(sampleRate: canvas.sampleRate,

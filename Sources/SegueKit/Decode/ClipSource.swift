@@ -23,7 +23,7 @@ final class ClipSource {
     /// built on the first decoded frames, whose real format they must match.
     /// `readPath`, when given, is where the clip's bytes are (a staged copy);
     /// `cancellation`, when raised, breaks off the open and priming.
-    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, access: InputAccess, readPath: String? = nil,
+    init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, strict: Bool, access: InputAccess, readPath: String? = nil,
          copyPlan: ClipCopyPlan? = nil, cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
         self.cancellation = cancellation
@@ -31,7 +31,7 @@ final class ClipSource {
         guard let videoIndex = demuxer.bestStream(.video) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream")
         }
-        let damage = DamagePolicy(strict: settings.strict, subject: clip.info.path)
+        let damage = DamagePolicy(strict: strict, subject: clip.info.path)
         let stream = demuxer.streams[videoIndex]
         let video = try VideoNormaliser(demuxer: demuxer, stream: stream, clip: clip, canvas: canvas,
                                         copyPlan: copyPlan, damage: damage)
@@ -42,7 +42,7 @@ final class ClipSource {
             try demuxer.seek(toSeconds: Double(video.origin) * stream.timeBase.value)
         }
         let heard = try ClipSound.reader(demuxer: demuxer, video: stream, videoOrigin: video.origin, clip: clip,
-                                         canvas: canvas, settings: settings)
+                                         canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate)
         copies = try copyPlan.map { try CopiedRuns(plan: $0, demuxer: demuxer, router: router, video: video, damage: damage) }

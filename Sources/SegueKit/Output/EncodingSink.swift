@@ -133,7 +133,7 @@ final class EncodingSink {
         videoEncoder = nil
         // The next stretch's encoder allocates its buffers afresh: give these back
         // first, so the peak stays that of one encoder.
-        LibAV.trimHeap()
+        ProcessPolicy.heapIsQuiet()
     }
 
     /// Encodes planar-float audio whose pts counts samples.

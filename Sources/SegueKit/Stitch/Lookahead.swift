@@ -21,6 +21,7 @@ final class Lookahead {
     private let clips: [PlannedClip]
     private let canvas: Canvas
     private let settings: StitchSettings
+    private let run: RunOptions
     /// Opens the clips (and fetches the remote ones ahead) with its network settings and cache.
     private let access: InputAccess
     /// With `--smart`: per clip, the GOPs copied rather than decoded.
@@ -32,14 +33,15 @@ final class Lookahead {
     private let stagingFolder = FileManager.default.temporaryDirectory
         .appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
 
-    /// `access` opens the clips; nil: one without a cache, for `settings.network`.
-    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, access: InputAccess? = nil,
-         copyPlans: [ClipCopyPlan?] = []) {
+    /// `access` opens the clips (and fetches remote ones ahead, with its network settings).
+    init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, run: RunOptions = RunOptions(),
+         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = []) {
         self.clips = clips
         self.copyPlans = copyPlans
         self.canvas = canvas
         self.settings = settings
-        self.access = access ?? InputAccess(network: settings.network)
+        self.run = run
+        self.access = access
     }
 
     deinit { shutDown() }
@@ -48,7 +50,7 @@ final class Lookahead {
     /// isn't under way), and fetching the clip after it. Call once the clip
     /// before `index - 1` is released. Without preload this does nothing: `take` opens.
     func prepare(_ index: Int) {
-        guard settings.preload, index < clips.count, opening[index] == nil else { return }
+        guard run.preload, index < clips.count, opening[index] == nil else { return }
         stage(index + 1)
         opening[index] = BackgroundTask(name: "segue-preload", opener(for: index))
     }
@@ -72,14 +74,14 @@ final class Lookahead {
     /// coming, open it, decode its first pictures.
     private func opener(for index: Int) -> @Sendable (Cancellation) throws -> ClipSource {
         let staged = fetching.removeValue(forKey: index)
-        let clip = clips[index], canvas = canvas, settings = settings, access = access, prime = primePictures
+        let clip = clips[index], canvas = canvas, settings = settings, strict = run.strict, access = access, prime = primePictures
         let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
         return { cancellation in
             let local = try staged?.value()
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
-                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, access: access, readPath: local,
+                let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, strict: strict, access: access, readPath: local,
                                             copyPlan: copyPlan, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
@@ -103,7 +105,7 @@ final class Lookahead {
 
     /// Starts fetching remote clip `index` into the staging folder.
     private func stage(_ index: Int) {
-        guard settings.preload, index < clips.count, fetching[index] == nil,
+        guard run.preload, index < clips.count, fetching[index] == nil,
               InputAccess.isRemote(clips[index].info.readPath),
               (try? FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)) != nil
         else { return }

@@ -8,14 +8,22 @@ import SegueMedia
 /// The output is written to a hidden `.NAME.partial` beside the target and
 /// renamed only on success; on any failure it is removed.
 public final class Stitcher {
-    public let plan: Plan
+    /// The plan; `run` fills in its clips' loudness when the settings need it.
+    public private(set) var plan: Plan
     public let settings: StitchSettings
     public let outputPath: String
+    /// How the run goes (overwrite, strict, preload), apart from what it makes.
+    public let options: RunOptions
+    /// Opens every input of the run, clips and music alike, with its network settings and cache.
+    public let access: InputAccess
 
-    public init(plan: Plan, settings: StitchSettings, outputPath: String) {
+    public init(plan: Plan, settings: StitchSettings, outputPath: String, options: RunOptions = RunOptions(),
+                access: InputAccess = InputAccess()) {
         self.plan = plan
         self.settings = settings
         self.outputPath = outputPath
+        self.options = options
+        self.access = access
     }
 
     /// The temporary file a stitch writes to before renaming it over the target.
@@ -32,7 +40,7 @@ public final class Stitcher {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw SegueError.outputFolder(folder, reason: "output folder does not exist")
         }
-        guard access(folder, W_OK) == 0 else {
+        guard Glibc.access(folder, W_OK) == 0 else {
             throw SegueError.outputFolder(folder, reason: "output folder is not writable")
         }
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
@@ -44,8 +52,9 @@ public final class Stitcher {
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
-        try Stitcher.checkOutput(outputPath, overwrite: settings.overwrite)
-        LibAV.trimHeap() // what probing every clip left behind
+        try Stitcher.checkOutput(outputPath, overwrite: options.overwrite)
+        measureLoudnessWhereNeeded()
+        ProcessPolicy.heapIsQuiet() // what probing and measuring every clip left behind
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
@@ -53,7 +62,7 @@ public final class Stitcher {
         let smart: SmartPlan?
         do {
             smart = settings.smart ? try smartPlan() : nil
-            if smart != nil { LibAV.trimHeap() } // what scanning the clips and the encoder's trial open left
+            if smart != nil { ProcessPolicy.heapIsQuiet() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                       chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
@@ -84,21 +93,21 @@ public final class Stitcher {
         }
     }
 
-    private var strategy: JoinStrategy { plan.mode == .overlap ? OverlapJoin() : FreezeJoin() }
-
-    /// The frames clip `clip` plays as its own, between the frames its joins take.
-    private func ownFrames(of clip: PlannedClip) -> Range<Int> {
-        strategy.ownFrames(of: clip, joinBefore: clip.index > 0 ? plan.joins[clip.index - 1].frameCount : 0,
-                           joinAfter: clip.index < plan.joins.count ? plan.joins[clip.index].frameCount : 0)
+    /// `--loudness` and `--music` need each clip's measured loudness: clips
+    /// the caller did not measure are measured here, never left as recorded.
+    private func measureLoudnessWhereNeeded() {
+        guard settings.includeAudio, settings.loudness != nil || settings.music != nil,
+              plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) else { return }
+        let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
+        for index in plan.clips.indices { plan.clips[index].info = measured[index] }
     }
 
     /// What `--smart` copies: every clip scanned, before anything is written.
     private func smartPlan() throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, ownFrames: ownFrames(of:)) { clip in
+        try SmartPlan(plan: plan, settings: settings, ownFrames: plan.ownFrames(of:)) { clip in
             // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
             guard plan.mode == .freeze else { return (false, false) }
-            return (clip.index > 0 && plan.joins[clip.index - 1].frameCount > 0,
-                    clip.index < plan.joins.count && plan.joins[clip.index].frameCount > 0)
+            return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
         }
     }
 
@@ -111,7 +120,7 @@ public final class Stitcher {
         // The music bed, mixed under every frame's sound by the clock.
         let music = try settings.includeAudio ? settings.music.map { path in
             do {
-                return try MusicBed(path: path, plan: plan, settings: settings, access: InputAccess(network: settings.network))
+                return try MusicBed(path: path, plan: plan, settings: settings, access: access)
             } catch {
                 throw ClipSource.failure(error, reading: path)
             }
@@ -119,8 +128,8 @@ public final class Stitcher {
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music,
                                outputPath: outputPath, stop: stop, started: started, progress: progress)
         clock.smart = smart
-        let strategy = strategy
-        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, access: InputAccess(network: settings.network),
+        let strategy = plan.strategy
+        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
@@ -130,8 +139,7 @@ public final class Stitcher {
         var (current, startup) = try lookahead.take(0, stop: stop)
         lookahead.prepare(1)
         for (index, clip) in clips.enumerated() {
-            let before = index > 0 ? plan.joins[index - 1].frameCount : 0
-            let after = index < plan.joins.count ? plan.joins[index].frameCount : 0
+            let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
             for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
                 // With --smart, a copied frame comes as its source packet instead of a picture.
                 let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil

@@ -14,7 +14,7 @@ extension Plan {
     public var chapters: [Chapter] {
         let starts = clips.map { clip in
             // Freeze: the held frames before a clip are its transition in; overlap: the clip starts with it.
-            clip.index > 0 && mode == .freeze ? clip.startFrame - joins[clip.index - 1].frameCount : clip.startFrame
+            mode == .freeze ? clip.startFrame - joinFrames(before: clip.index) : clip.startFrame
         }
         return clips.indices.map { index in
             Chapter(title: Plan.chapterTitle(clips[index].info), startFrame: starts[index],

@@ -74,6 +74,20 @@ public struct Plan: Sendable {
 
     public var duration: Double { Double(totalFrames) / canvas.frameRate.value }
 
+    /// Frames of the join into clip `index` (0 for the first clip, or a cut).
+    public func joinFrames(before index: Int) -> Int { index > 0 ? joins[index - 1].frameCount : 0 }
+
+    /// Frames of the join out of clip `index` (0 for the last clip, or a cut).
+    public func joinFrames(after index: Int) -> Int { index < joins.count ? joins[index].frameCount : 0 }
+
+    /// How the plan's mode lays joins out.
+    var strategy: JoinStrategy { mode == .overlap ? OverlapJoin() : FreezeJoin() }
+
+    /// The frames clip `clip` plays as its own, between the frames its joins take.
+    func ownFrames(of clip: PlannedClip) -> Range<Int> {
+        strategy.ownFrames(of: clip, joinBefore: joinFrames(before: clip.index), joinAfter: joinFrames(after: clip.index))
+    }
+
     /// The first audio sample of output frame `frame`. Rounding each boundary
     /// from the frame count (rather than adding per-frame sizes) never drifts.
     public func sampleIndex(atFrame frame: Int) -> Int {
@@ -126,7 +140,7 @@ public struct Plan: Sendable {
             let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight,
                                           into: canvas, mode: settings.fit)
             clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement))
-            let join = index < joins.count ? joins[index].frameCount : 0
+            let join = joinFrames(after: index)
             // Overlap: the next clip starts during this one. Freeze: after it and the held frames.
             start += mode == .overlap ? counts[index] - join : counts[index] + join
         }

@@ -37,6 +37,23 @@ public enum Fit: String, Sendable, CaseIterable {
     case stretch
 }
 
+/// How a stitch runs, apart from what it makes (`StitchSettings`): choices
+/// about the run, not the output. Network behaviour belongs to `InputAccess`.
+public struct RunOptions: Sendable {
+    /// Replace an existing output file.
+    public var overwrite = false
+    /// Any decode error ends the stitch instead of being concealed.
+    public var strict = false
+    /// Debugging: open each clip only when it is needed, to measure what preloading hides.
+    public var preload = true
+
+    public init(overwrite: Bool = false, strict: Bool = false, preload: Bool = true) {
+        self.overwrite = overwrite
+        self.strict = strict
+        self.preload = preload
+    }
+}
+
 /// How network operations behave.
 public struct NetworkSettings: Sendable, Equatable {
     /// Seconds any one network operation (connect, a read) may take.
@@ -129,13 +146,6 @@ public struct StitchSettings: Sendable {
     public var audioBitRate = 128_000
     public var includeAudio = true
     public var sampleRate = 48_000
-    public var overwrite = false
-    /// Timeout and retries for remote clips.
-    public var network = NetworkSettings()
-    /// Any decode error ends the stitch instead of being concealed.
-    public var strict = false
-    /// Debugging: open each clip only when it is needed, to measure what preloading hides.
-    public var preload = true
     /// Copy the encoded video of clips that can stand unchanged; re-encode only
     /// the GOPs a transition, trim or held frame touches.
     public var smart = false
