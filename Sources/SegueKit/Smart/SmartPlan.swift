@@ -101,6 +101,12 @@ struct SmartPlan: Sendable {
     /// Pictures decoders hold back, the most any copied clip or the encoder needs;
     /// decoding times run this many frames behind the frame numbers.
     var reorderDelay: Int
+
+    /// The output's video track these copies need: what the sink is built with.
+    var outputTrack: EncodingSink.SmartVideo {
+        EncodingSink.SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
+                                sampleEntry: sampleEntry, reorderDelay: reorderDelay)
+    }
     let plan: Plan
     /// The CRF the user chose, for frames of clips that are not copied.
     let chosenCRF: Int

@@ -17,10 +17,11 @@ final class FrameClock {
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
     /// With `--smart`: the quality each re-encoded frame gets.
-    var smart: SmartPlan?
+    private let smart: SmartPlan?
 
-    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, outputPath: String, stop: StopRequest,
-         started: Double, progress: @escaping (StitchProgress) -> Void) {
+    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
+         stop: StopRequest, started: Double, progress: @escaping (StitchProgress) -> Void) {
+        self.smart = smart
         self.music = music
         self.plan = plan
         self.writer = writer

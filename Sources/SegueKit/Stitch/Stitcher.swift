@@ -65,10 +65,7 @@ public final class Stitcher {
             if smart != nil { ProcessPolicy.heapIsQuiet() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
-                                      chapters: settings.chapters ? plan.chapters : [], smart: copying.map {
-                EncodingSink.SmartVideo(extradata: $0.extradata, encoderParams: $0.encoderParams,
-                                        renumbering: $0.renumbering, sampleEntry: $0.sampleEntry, reorderDelay: $0.reorderDelay)
-            })
+                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack)
         } catch {
             unlink(temporary)
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
@@ -125,9 +122,8 @@ public final class Stitcher {
                 throw ClipSource.failure(error, reading: path)
             }
         } : nil
-        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music,
+        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
                                outputPath: outputPath, stop: stop, started: started, progress: progress)
-        clock.smart = smart
         let strategy = plan.strategy
         let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
