@@ -71,19 +71,18 @@ enum CopySyntax: Sendable {
     }
 
     /// Why samples described by `extradata` can't be copied as they are, or nil if they can.
-    func unfitness(_ extradata: [UInt8]) -> String? {
+    func unfitness(_ extradata: [UInt8]) -> NotCopied? {
         // A header in Annex B form (MPEG-TS, raw streams) means samples with start codes, not lengths.
         guard extradata.first == 1 else {
-            return "its \(self == .hevc ? "HEVC has no hvcC" : "H.264 has no avcC") record: its packets carry start codes "
-                + "(as in MPEG-TS), not the lengths an MP4 track needs"
+            return .startCodes(hevc: self == .hevc)
         }
         switch self {
         case .h264:
-            guard let record = AVCRecord(extradata), record.lengthSize == 4 else { return "its H.264 has no avcC record with 4-byte lengths" }
-            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : "it is not 8-bit 4:2:0"
+            guard let record = AVCRecord(extradata), record.lengthSize == 4 else { return .noLengthRecord(hevc: false) }
+            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : .not420Of8Bits
         case .hevc:
-            guard let record = HEVCRecord(extradata), record.lengthSize == 4 else { return "its HEVC has no hvcC record with 4-byte lengths" }
-            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : "it is not 8-bit 4:2:0"
+            guard let record = HEVCRecord(extradata), record.lengthSize == 4 else { return .noLengthRecord(hevc: true) }
+            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : .not420Of8Bits
         }
     }
 

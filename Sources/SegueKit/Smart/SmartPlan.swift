@@ -79,7 +79,9 @@ struct SmartPlan: Sendable {
         /// Nil: the clip is re-encoded whole.
         var copy: ClipCopyPlan?
         /// Why the clip (or part of it) is not copied.
-        var reason: String?
+        var notCopied: [NotCopied] = []
+        /// The same, as the report says it.
+        var reason: String? { notCopied.isEmpty ? nil : notCopied.map(\.description).joined(separator: "; ") }
         /// The quality frames beside this clip are re-encoded at: a CRF from the
         /// source's own quantisers (H.264) or measured (HEVC).
         var crf: Int?
@@ -189,7 +191,7 @@ struct SmartPlan: Sendable {
         var scans: [ClipScan?] = []
         for (clip, result) in zip(plan.clips, scanned.values) {
             guard let result else {
-                clips.append(Clip(copy: nil, reason: reasons[clip.index]))
+                clips.append(Clip(copy: nil, notCopied: reasons[clip.index].map { [$0] } ?? []))
                 scans.append(nil)
                 continue
             }
@@ -198,20 +200,19 @@ struct SmartPlan: Sendable {
                 let edges = heldEdges(clip)
                 let copy = scan.copyPlan(ownFrames: ownFrames(clip), frameCount: clip.frameCount,
                                          keepFirst: edges.first, keepLast: edges.last)
-                var reason: String?
+                var reasons: [NotCopied] = []
                 if copy.copiedFrames == 0 {
-                    reason = "no whole GOP (from a picture decoding can start at to the next) lies within the frames it shows unchanged"
+                    reasons = [.noWholeGOP]
                 } else if copy.copiedFrames < clip.frameCount {
-                    reason = "frames of GOPs that a transition, trim or held frame touches"
-                        + (clip.info.variableFrameRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
+                    reasons = [.touchedGOPs(variableRate: clip.info.variableFrameRate)]
                 }
-                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, reason: reason))
+                clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, notCopied: reasons))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {
-                clips.append(Clip(copy: nil, reason: unfit.reason))
+                clips.append(Clip(copy: nil, notCopied: [unfit.reason]))
                 scans.append(nil)
             } catch {
-                clips.append(Clip(copy: nil, reason: "can't read its packets (\(Stitcher.describe(error)))"))
+                clips.append(Clip(copy: nil, notCopied: [.unreadablePackets(Stitcher.describe(error))]))
                 scans.append(nil)
             }
         }
@@ -281,21 +282,20 @@ struct SmartPlan: Sendable {
                 sets[key].map { $0.bytes != bytes } ?? false
             }) {
                 let other = sets[key]!.clip
-                let conflict = "its \(key) differs from clip \(other + 1)'s (\(plan.clips[other].info.path)) "
-                    + "and an MP4 track holds one set per id"
                 guard let renumbering = renumbering(of: scan, avoiding: Set(sets.keys)),
                       let renumbered = try? parameterSets.values.map({ unit -> [UInt8] in
-                          guard let new = renumbering.apply(unit) else { throw ClipScan.Unfit(reason: "unreadable set") }
+                          guard let new = renumbering.apply(unit) else { throw ClipScan.Unfit(reason: .unreadableDescription) }
                           return new
                       }) else {
                     clips[index].copy = nil
-                    clips[index].reason = conflict + ": re-encoded"
+                    clips[index].notCopied.append(.setConflict(set: "\(key)", clip: other, path: plan.clips[other].info.path,
+                                                               newIDs: nil))
                     continue
                 }
                 parameterSets = Dictionary(renumbered.compactMap { unit in scan.syntax.setKey(unit).map { ($0, unit) } }) { a, _ in a }
                 clips[index].copy?.renumbering = renumbering
-                clips[index].reason = [clips[index].reason, conflict + ": its sets and slices take new ids (\(renumbering.newIDs))"]
-                    .compactMap { $0 }.joined(separator: "; ")
+                clips[index].notCopied.append(.setConflict(set: "\(key)", clip: other, path: plan.clips[other].info.path,
+                                                           newIDs: "\(renumbering.newIDs)"))
             }
             for (key, bytes) in parameterSets { sets[key] = (bytes, index) }
             base = base ?? scan.description
@@ -339,38 +339,37 @@ struct SmartPlan: Sendable {
     }
 
     /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
-    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> String? {
+    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> NotCopied? {
         let info = clip.info
         let syntax = CopySyntax(settings.codec)
         if info.videoCodec != syntax.codecName {
-            let other = info.videoCodec == "hevc" ? " (--codec hevc would keep HEVC)" : info.videoCodec == "h264" ? " (--codec h264 would keep H.264)" : ""
-            return "its video is \(info.videoCodec), the output is \(syntax == .hevc ? "HEVC" : "H.264")\(other)"
+            return .otherCodec(info.videoCodec, output: settings.codec)
         }
-        if InputAccess.isRemote(info.readPath) { return "a remote clip is not copied (its packets would be read twice)" }
+        if InputAccess.isRemote(info.readPath) { return .remote }
         if info.codedWidth != canvas.width || info.codedHeight != canvas.height || info.rotation != 0 {
-            return "its picture is \(info.codedWidth)x\(info.codedHeight)"
-                + (info.rotation != 0 ? " turned \(info.rotation)°" : "") + ", the canvas \(canvas.width)x\(canvas.height)"
+            return .pictureSize(width: info.codedWidth, height: info.codedHeight, rotation: info.rotation,
+                                canvasWidth: canvas.width, canvasHeight: canvas.height)
         }
-        if info.sampleAspectRatio.reduced != Rational(1, 1) { return "its pixels are not square" }
+        if info.sampleAspectRatio.reduced != Rational(1, 1) { return .pixelsNotSquare }
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {
-            return "it is scaled to fit the canvas"
+            return .scaled
         }
         // A variable rate recorded at the canvas rate (a phone dropping frames in
         // the dark) still has GOPs whose frames sit on the grid: the scan copies
         // those and re-encodes the rest.
         if info.frameRate.reduced != canvas.frameRate.reduced {
-            return "its frame rate (\(info.frameRate)\(info.variableFrameRate ? ", variable" : "")) is not the canvas's \(canvas.frameRate)"
+            return .frameRate(info.frameRate, variable: info.variableFrameRate, canvas: canvas.frameRate)
         }
         if info.pixelFormat != "yuv420p" || info.colour.bitDepth != 8 || info.fullRange {
-            return "its pixel format is \(info.pixelFormat)\(info.fullRange ? " full range" : ""), not 8-bit 4:2:0 limited range"
+            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange)
         }
-        if info.interlaced { return "it is interlaced (it is deinterlaced)" }
+        if info.interlaced { return .interlaced }
         // Each tag BT.709, or unsaid at an HD size, where the colour conversion takes it as BT.709 too.
         let colour = info.colour
         let hd = info.codedHeight >= 720
         guard [colour.matrix, colour.primaries, colour.transfer].allSatisfy({ $0 == "bt709" || ($0 == nil && hd) }),
               info.colourMatrix == .bt709, info.dynamicRange == .sdr, info.dolbyVisionProfile == nil else {
-            return "its colours are not SDR BT.709 (nor untagged HD): they are converted"
+            return .colours
         }
         return nil
     }
@@ -403,7 +402,7 @@ struct ClipScan: Sendable {
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         let stream = demuxer.streams[index]
         if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
-        guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit("its sample description can't be read") }
+        guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }
         self.description = description
         grid = ClipCopyPlan(origin: clip.info.origin(in: stream),
                             timeBase: stream.timeBase, frameRate: canvas.frameRate, syntax: syntax, gops: [])
@@ -422,7 +421,7 @@ struct ClipScan: Sendable {
             // A file joined from two recordings (two sample descriptions): the second's sets are met here.
             if let header = packet.newTrackHeader {
                 guard syntax.unfitness(header) == nil, let next = syntax.description(header) else {
-                    throw ClipScan.unfit("its sample description changes midway to one that can't be copied")
+                    throw ClipScan.unfit(.descriptionChangesToUncopyable)
                 }
                 next.units.forEach(note)
             }
@@ -440,7 +439,7 @@ struct ClipScan: Sendable {
             }
             packets.append((packet.pts, randomAccess, skippedLeading))
         }
-        if inBandConflict { throw ClipScan.unfit("its stream changes parameter sets midway") }
+        if inBandConflict { throw ClipScan.unfit(.setsChangeMidway) }
     }
 
     /// The x264 CRF that re-encodes `clip`'s pictures at its own quality: a
@@ -541,10 +540,10 @@ struct ClipScan: Sendable {
 
     /// A fact found in the stream that keeps its packets out of the output.
     struct Unfit: Error {
-        var reason: String
+        var reason: NotCopied
     }
 
-    private static func unfit(_ reason: String) -> Unfit { Unfit(reason: reason) }
+    private static func unfit(_ reason: NotCopied) -> Unfit { Unfit(reason: reason) }
 
     /// Splits the packets where decoding can start afresh; a GOP is copied
     /// when its frames are whole (every position once, on the frame grid,
