@@ -30,4 +30,23 @@ final class CollaboratorTests: XCTestCase {
         XCTAssertEqual(afterSecond["full"] as? Int, 2, "no body fetched again: \(afterSecond)")
         XCTAssertEqual(afterSecond["partial"] as? Int, 0, "\(afterSecond)")
     }
+
+    func testAStitcherGivenLoudnessMeasuresClipsItsCallerDidNotMeasure() throws {
+        // A quiet tone (about -32 LUFS), never measured by the caller.
+        let quiet = try store.path("quiet-tone-0-60.mp4", MarkerClip(clip: 0, frames: 60, toneAmplitude: 0.02))
+        var settings = StitchSettings()
+        settings.loudness = -16
+        settings.preset = "ultrafast"
+        let clips = try [Prober.probe(quiet).get()]
+        XCTAssertNil(clips[0].loudness, "not measured before the stitch")
+        let plan = try Plan(clips: clips, settings: settings)
+        let output = store.outputPath("loudness-unmeasured")
+        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: output)
+        _ = try stitcher.run()
+        XCTAssertNotNil(stitcher.plan.clips[0].info.loudness, "measured by the stitcher")
+        let (_, log) = try FFmpeg.run(["-v", "info", "-i", output, "-vn", "-af", "ebur128", "-f", "null", "-"])
+        let line = log.split(separator: "\n").last { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") } ?? ""
+        let integrated = try XCTUnwrap(Double(line.split(separator: " ").dropFirst().first ?? ""), log)
+        XCTAssertEqual(integrated, -16, accuracy: 1.0, "brought to the target, not left as recorded")
+    }
 }

@@ -129,7 +129,7 @@ public final class Stitcher {
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
-        var warnings = plan.warnings
+        var notices = plan.notices
 
         lookahead.prepare(0)
         var (current, startup) = try lookahead.take(0, stop: stop)
@@ -149,7 +149,7 @@ public final class Stitcher {
                 }
             }
             guard index + 1 < clips.count else {
-                warnings += notes(on: current)
+                notices += notes(on: current)
                 break
             }
             let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
@@ -158,7 +158,7 @@ public final class Stitcher {
             joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
                                            seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
                                            stallSeconds: waited))
-            warnings += notes(on: current)
+            notices += notes(on: current)
             current = incoming // releases the finished clip: never more than two open
             lookahead.prepare(index + 2)
         }
@@ -166,7 +166,7 @@ public final class Stitcher {
         return StitchReport(
             output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,
             audioSamples: clock.samplesWritten, plannedDuration: plan.duration, joins: joins,
-            startupSeconds: startup, warnings: warnings, wallSeconds: 0, peakMemoryBytes: 0,
+            startupSeconds: startup, warnings: notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
             smart: smart.map { smart in
                 smart.clips.enumerated().map { index, clip in
                     StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
@@ -177,19 +177,15 @@ public final class Stitcher {
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
-    private func notes(on source: ClipSource) -> [String] {
-        var notes: [String] = []
+    private func notes(on source: ClipSource) -> [Warning] {
+        var notes: [Warning] = []
         let path = source.clip.info.path
         let rate = plan.canvas.frameRate.value
         let missing = max(source.missingVideoSeconds, Double(max(0, source.picturesRepeated - 1)) / rate)
-        if missing > 0 {
-            notes.append("\(path): video ended \(Plan.seconds(missing)) early (damaged or truncated); its last frame was held")
-        }
-        if source.damage > 0 {
-            notes.append("\(path): \(source.damage) damaged packet\(source.damage == 1 ? "" : "s") concealed")
-        }
+        if missing > 0 { notes.append(.videoEndedEarly(path: path, seconds: missing)) }
+        if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
         if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds > 0.1 {
-            notes.append("\(path): audio ended \(Plan.seconds(source.paddedAudioSeconds)) early; filled with silence")
+            notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds))
         }
         return notes
     }
