@@ -36,31 +36,31 @@ struct Stitch: ParsableCommand {
     var output: String
 
     // Transitions
-    @Option(help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down (default: none).")
+    @Option(name: .customLong(OutputOption.transition.flagName), help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down (default: none).")
     var transition: String?
-    @Option(help: "Seconds each transition lasts (default: 1.0 for fade, 0.3 for slide).")
+    @Option(name: .customLong(OutputOption.transitionDuration.flagName), help: "Seconds each transition lasts (default: 1.0 for fade, 0.3 for slide).")
     var transitionDuration: Double?
-    @Option(help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time (default: overlap).")
+    @Option(name: .customLong(OutputOption.mode.flagName), help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time (default: overlap).")
     var mode: String?
 
     // Canvas and encoding
-    @Option(help: "Output size WxH (default: the first clip's display size).")
+    @Option(name: .customLong(OutputOption.size.flagName), help: "Output size WxH (default: the first clip's display size).")
     var size: String?
-    @Option(help: "Output frame rate, e.g. 30 or 30000/1001 (default: the first clip's).")
+    @Option(name: .customLong(OutputOption.fps.flagName), help: "Output frame rate, e.g. 30 or 30000/1001 (default: the first clip's).")
     var fps: String?
-    @Option(help: "How a clip of another shape fills the canvas: contain, cover or stretch (default: contain).")
+    @Option(name: .customLong(OutputOption.fit.flagName), help: "How a clip of another shape fills the canvas: contain, cover or stretch (default: contain).")
     var fit: Fit?
-    @Option(help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1) (default: h264).")
+    @Option(name: .customLong(OutputOption.codec.flagName), help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1) (default: h264).")
     var codec: VideoCodecChoice?
-    @Option(help: "Constant rate factor, \(OptionLimits.crf.phrase), lower is better quality (default: \(Stitch.defaults.crf)).")
+    @Option(name: .customLong(OutputOption.crf.flagName), help: "Constant rate factor, \(OptionLimits.crf.phrase), lower is better quality (default: \(Stitch.defaults.crf)).")
     var crf: Int?
-    @Option(help: "Encoder preset, ultrafast ... veryslow (default: \(Stitch.defaults.preset)).")
+    @Option(name: .customLong(OutputOption.preset.flagName), help: "Encoder preset, ultrafast ... veryslow (default: \(Stitch.defaults.preset)).")
     var preset: String?
-    @Option(help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: \(Stitch.defaults.audioBitRate / 1000)k).")
+    @Option(name: .customLong(OutputOption.audioBitrate.flagName), help: "AAC bit rate in bits per second, or with k, e.g. 192k (default: \(Stitch.defaults.audioBitRate / 1000)k).")
     var audioBitrate: String?
-    @Flag(help: "Leave the audio out.")
+    @Flag(name: .customLong(OutputOption.audio.flagName), help: "Leave the audio out.")
     var noAudio = false
-    @Flag(help: "Copy the video of clips that need no re-encoding; re-encode only the GOPs around joins.")
+    @Flag(name: .customLong(OutputOption.smart.flagName), help: "Copy the video of clips that need no re-encoding; re-encode only the GOPs around joins.")
     var smart = false
 
     // Behaviour
@@ -88,20 +88,20 @@ struct Stitch: ParsableCommand {
     var noPreload = false
 
     // Reels: photos, loudness, music, chapters
-    @Option(help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: \(Plan.decimal(Stitch.defaults.stillDuration))).", valueName: "S"))
+    @Option(name: .customLong(OutputOption.stillDuration.flagName), help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: \(Plan.decimal(Stitch.defaults.stillDuration))).", valueName: "S"))
     var stillDuration: Double?
-    @Option(help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
+    @Option(name: .customLong(OutputOption.stillMotion.flagName), help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo (default: none).")
     var stillMotion: String?
     // Unconditional: the values are negative, and must not be taken for flags.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, \(OptionLimits.loudness.phrase) (default: off).", valueName: "LUFS"))
+    @Option(name: .customLong(OutputOption.loudness.flagName), parsing: .unconditional, help: ArgumentHelp("Bring each clip's sound to this integrated loudness, \(OptionLimits.loudness.phrase) (default: off).", valueName: "LUFS"))
     var loudness: Double?
-    @Option(help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
+    @Option(name: .customLong(OutputOption.music.flagName), help: ArgumentHelp("Lay this file's (or URL's) sound under the whole output, looped or cut to its length.", valueName: "FILE"))
     var music: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, \(OptionLimits.musicVolume.phrase) (default: \(Plan.decimal(Stitch.defaults.musicVolume))).", valueName: "DB"))
+    @Option(name: .customLong(OutputOption.musicVolume.flagName), parsing: .unconditional, help: ArgumentHelp("The music's level relative to the clips' sound, \(OptionLimits.musicVolume.phrase) (default: \(Plan.decimal(Stitch.defaults.musicVolume))).", valueName: "DB"))
     var musicVolume: Double?
-    @Option(help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, \(OptionLimits.duck.phrase), 0 is off (default: \(Plan.decimal(Stitch.defaults.duck))).", valueName: "DB"))
+    @Option(name: .customLong(OutputOption.duck.flagName), help: ArgumentHelp("How much lower the music goes while a clip's own sound plays, \(OptionLimits.duck.phrase), 0 is off (default: \(Plan.decimal(Stitch.defaults.duck))).", valueName: "DB"))
     var duck: Double?
-    @Flag(help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
+    @Flag(name: .customLong(OutputOption.chapters.flagName), help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
     var chapters = false
 
     /// What the request can't say is checked here (text that doesn't parse);

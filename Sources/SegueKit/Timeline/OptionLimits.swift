@@ -41,3 +41,26 @@ public enum OptionLimits {
     /// The presets libx264 and libx265 share.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 }
+
+/// Each output option's names: its manifest key (`output.KEY`) and its
+/// command-line flag, the one place the parser, the manifest reader and the
+/// request's messages take them from.
+public enum OutputOption: String, CaseIterable, Sendable {
+    case size, fps, fit, transition, transitionDuration, mode, codec, crf, preset, audioBitrate, audio,
+         stillDuration, stillMotion, loudness, music, musicVolume, duck, chapters, smart
+
+    /// The manifest's key under `output`.
+    public var key: String { rawValue }
+
+    /// The long flag's name without its dashes: the key in kebab case
+    /// (`transitionDuration` → `transition-duration`); `audio` is set off by `--no-audio`.
+    public var flagName: String {
+        if self == .audio { return "no-audio" }
+        return rawValue.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        }
+    }
+
+    /// The flag as typed: `--transition-duration`.
+    public var flag: String { "--" + flagName }
+}

@@ -19,10 +19,7 @@ import SegueMedia
 public enum Manifest {
     public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title"]
     public static let joinKeys: Set<String> = ["transition", "duration"]
-    public static let outputKeys: Set<String> = ["size", "fps", "fit", "transition", "transitionDuration", "mode",
-                                                 "codec", "crf", "preset", "audioBitrate", "audio",
-                                                 "stillDuration", "stillMotion", "loudness", "music", "musicVolume", "duck",
-                                                 "chapters", "smart"]
+    public static let outputKeys = Set(OutputOption.allCases.map(\.key))
 
     static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
         let root: Any
