@@ -19,7 +19,9 @@ public struct InputAccess: Sendable {
 
     /// Where to read `path` from: the cache's copy of a remote clip, or the path itself.
     func readablePath(for path: String) throws -> String {
-        guard let cache, InputAccess.isRemote(path) else { return path }
+        // The cache fetches over HTTP(S) only; other network inputs are read as they stream.
+        let lowered = path.lowercased()
+        guard let cache, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return path }
         return try cache.localCopy(of: path, network: network)
     }
 

@@ -56,7 +56,7 @@ public enum Prober {
     /// What planning needs to know of `path`; throws the `BadInputReason` it can't be used for.
     private static func facts(of path: String, access: InputAccess) throws -> ClipInfo {
         if let reason = unreadablePhoto(path) { throw reason } // HEIC and friends
-        if !InputAccess.isRemote(path), let reason = unusableFile(path) { throw reason }
+        if !path.contains("://"), let reason = unusableFile(path) { throw reason } // URLs are checked by opening them
         let opened = try open(path, access: access)
         let demuxer = opened.demuxer
         guard let videoIndex = demuxer.bestStream(.video), demuxer.streams[videoIndex].kind == .video else {
