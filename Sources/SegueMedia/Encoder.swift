@@ -71,6 +71,16 @@ package final class Encoder {
         }
     }
 
+    /// A PNG encoder for rgb24 pictures (one picture, one packet: a whole PNG file).
+    package static func png(width: Int, height: Int) throws -> Encoder {
+        try Encoder(codecName: "png", options: [:], globalHeader: false) { context in
+            context.pointee.width = Int32(width)
+            context.pointee.height = Int32(height)
+            context.pointee.pix_fmt = AV_PIX_FMT_RGB24
+            context.pointee.time_base = AVRational(num: 1, den: 1)
+        }
+    }
+
     /// The encoder's global header (for H.264: an avcC record), empty without one.
     package var extradata: [UInt8] {
         guard let context, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }

@@ -14,7 +14,7 @@ struct Segue: ParsableCommand {
           segue probe clips.txt
         """,
         version: "0.1.0",
-        subcommands: [Stitch.self, Probe.self],
+        subcommands: [Stitch.self, Probe.self, Transitions.self],
         defaultSubcommand: Stitch.self
     )
 

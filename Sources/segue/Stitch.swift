@@ -36,9 +36,9 @@ struct Stitch: ParsableCommand {
     var output: String
 
     // Transitions
-    @Option(name: .customLong(OutputOption.transition.flagName), help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up or slide-down (default: none).")
+    @Option(name: .customLong(OutputOption.transition.flagName), help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...) or random; `segue transitions` lists them all (default: none).")
     var transition: String?
-    @Option(name: .customLong(OutputOption.transitionDuration.flagName), help: "Seconds each transition lasts (default: 1.0 for fade, 0.3 for slide).")
+    @Option(name: .customLong(OutputOption.transitionDuration.flagName), help: "Seconds each transition lasts (default: 0.3 for a slide, 1.0 for fade and the rest).")
     var transitionDuration: Double?
     @Option(name: .customLong(OutputOption.mode.flagName), help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time (default: overlap).")
     var mode: String?
@@ -110,8 +110,7 @@ struct Stitch: ParsableCommand {
         func parses<T>(_ text: String?, _ parse: (String) -> T?, _ message: String) throws {
             if let text, parse(text) == nil { throw ValidationError(message) }
         }
-        try parses(transition, TransitionKind.init(name:),
-                   "unknown transition '\(transition ?? "")' (none, fade, slide, slide-left, slide-right, slide-up, slide-down)")
+        try parses(transition, TransitionKind.init(name:), TransitionCatalogue.unknown(transition ?? ""))
         try parses(mode, TransitionMode.init(rawValue:), "unknown mode '\(mode ?? "")' (overlap, freeze)")
         let limits = (side: OptionLimits.side, rate: OptionLimits.frameRate, bitRate: OptionLimits.audioBitRate)
         try parses(size, OutputValues.size, "--size must be WxH with even numbers \(limits.side.phrase), e.g. 1280x720")

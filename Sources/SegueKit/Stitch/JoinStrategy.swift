@@ -24,9 +24,9 @@ struct OverlapJoin: JoinStrategy {
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
         let transitionStart = clock.nextSampleIndex
         let transitionSamples = clock.samples(forFrames: join.frameCount)
+        let painter = try TransitionPainter(join, canvas: clock.canvas)
         for step in 0..<join.frameCount {
-            let picture = try TransitionDrawing.draw(join, step: step, from: outgoing.nextPicture(),
-                                                     to: incoming.nextPicture(), canvas: clock.canvas)
+            let picture = try painter.draw(step: step, from: outgoing.nextPicture(), to: incoming.nextPicture())
             var sound: [[Float]]?
             if clock.includeAudio {
                 let count = clock.samplesForNextFrame
@@ -54,8 +54,9 @@ struct FreezeJoin: JoinStrategy {
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
         let held = try outgoing.heldPicture()
         let waiting = try incoming.peekPicture()
+        let painter = try TransitionPainter(join, canvas: clock.canvas)
         for step in 0..<join.frameCount {
-            let picture = try TransitionDrawing.draw(join, step: step, from: held, to: waiting, canvas: clock.canvas)
+            let picture = try painter.draw(step: step, from: held, to: waiting)
             let silence = clock.includeAudio
                 ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: 2) : nil
             try clock.emit(picture, silence, clipIndex: join.index)
@@ -63,19 +64,35 @@ struct FreezeJoin: JoinStrategy {
     }
 }
 
-/// The picture of one step of a transition.
-enum TransitionDrawing {
-    /// Step `step` of `join`'s frames, drawn between `outgoing` and `incoming`.
-    static func draw(_ join: PlannedJoin, step: Int, from outgoing: Frame, to incoming: Frame, canvas: Canvas) throws -> Frame {
+/// The pictures of one join's transition, drawn step by step. Segue's own
+/// fade and slides are its pixel code; every other transition is libavfilter's
+/// xfade, through one graph built for the join and used for all its frames
+/// (freed with the painter: nothing grows from join to join).
+final class TransitionPainter {
+    private let join: PlannedJoin
+    private let canvas: Canvas
+    private let xfade: XfadeGraph?
+
+    init(_ join: PlannedJoin, canvas: Canvas) throws {
+        self.join = join
+        self.canvas = canvas
+        if case .xfade(let name) = join.transition.drawing, join.frameCount > 0 {
+            xfade = try XfadeGraph(transition: name, width: canvas.width, height: canvas.height, steps: join.frameCount)
+        } else {
+            xfade = nil
+        }
+    }
+
+    /// Step `step` of the join's frames (in order), drawn between `outgoing`
+    /// and `incoming`, `(step + 1) / (frames + 1)` of the way to `incoming`.
+    func draw(step: Int, from outgoing: Frame, to incoming: Frame) throws -> Frame {
+        if let xfade { return try xfade.draw(outgoing, incoming, step: step) }
         let picture = try Frame.video(width: canvas.width, height: canvas.height)
         let position = Double(step + 1) / Double(join.frameCount + 1)
-        switch join.transition {
-        case .fade: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
-        case .slideLeft: Frame.slide(outgoing, incoming, fraction: position, direction: .left, into: picture)
-        case .slideRight: Frame.slide(outgoing, incoming, fraction: position, direction: .right, into: picture)
-        case .slideUp: Frame.slide(outgoing, incoming, fraction: position, direction: .up, into: picture)
-        case .slideDown: Frame.slide(outgoing, incoming, fraction: position, direction: .down, into: picture)
-        case .none: break
+        switch join.transition.drawing {
+        case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
+        case .slide(let direction): Frame.slide(outgoing, incoming, fraction: position, direction: direction, into: picture)
+        case .cut, .xfade: break
         }
         return picture
     }

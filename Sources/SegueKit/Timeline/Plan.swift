@@ -110,10 +110,11 @@ public struct Plan: Sendable {
         notices = infos.compactMap(\.lengthWarning)
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
-        // What each join asks for, before fitting it to its clips.
+        // What each join asks for, before fitting it to its clips; `random` becomes its pick here.
         let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
             let choice = index < choices.count ? choices[index] : nil
-            let kind = choice?.transition ?? settings.transition
+            var kind = choice?.transition ?? settings.transition
+            if kind == .random { kind = TransitionCatalogue.pick(join: index, from: infos[index].path, to: infos[index + 1].path) }
             let seconds = choice?.duration ?? settings.transitionDuration ?? kind.defaultDuration
             return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())))
         }

@@ -1,24 +1,5 @@
 import SegueMedia
 
-/// How clips meet.
-public enum TransitionKind: String, Sendable, CaseIterable {
-    case none, fade, slideLeft = "slide-left", slideRight = "slide-right", slideUp = "slide-up", slideDown = "slide-down"
-
-    /// Parses the command line's names; plain `slide` means left.
-    public init?(name: String) {
-        if name == "slide" { self = .slideLeft } else if let kind = TransitionKind(rawValue: name) { self = kind } else { return nil }
-    }
-
-    /// The seed player's durations: 1 s for a fade, 0.3 s for a slide.
-    public var defaultDuration: Double {
-        switch self {
-        case .none: return 0
-        case .fade: return 1.0
-        default: return 0.3
-        }
-    }
-}
-
 /// How transitions use time.
 public enum TransitionMode: String, Sendable, CaseIterable {
     /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.

@@ -172,7 +172,9 @@ public enum Manifest {
     }
 
     private static func transition(_ value: Any, at path: String) throws -> TransitionKind {
-        try choice(value, at: path, TransitionKind.init(name:))
+        guard let text = value as? String else { throw fail(path, "expected a string") }
+        guard let kind = TransitionKind(name: text) else { throw fail(path, TransitionCatalogue.unknown(text)) }
+        return kind
     }
 
     private static func choice<T>(_ value: Any, at path: String, _ make: (String) -> T?) throws -> T {

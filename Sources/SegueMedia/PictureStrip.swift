@@ -1,0 +1,59 @@
+import CFFmpeg
+import Foundation
+
+/// Pictures laid side by side and written as PNG files: transition previews.
+extension Frame {
+    /// `pictures` (yuv420p, one size) side by side, `gap` pixels apart on a
+    /// dark grey ground: a new yuv420p picture.
+    package static func strip(_ pictures: [Frame], gap: Int) throws -> Frame {
+        precondition(!pictures.isEmpty, "strip(_:gap:) needs at least one picture")
+        let first = pictures[0]
+        precondition(pictures.allSatisfy { $0.isShaped(like: first) } && first.isPlanar8Bit && first.planeCount == 3,
+                     "strip(_:gap:) lays out yuv420p pictures of one size")
+        precondition(first.width % 2 == 0 && gap % 2 == 0 && gap >= 0, "strip(_:gap:) keeps 4:2:0 chroma aligned: even widths and gap")
+        let width = pictures.count * first.width + (pictures.count - 1) * gap
+        let strip = try Frame.video(width: width, height: first.height)
+        for plane in 0..<3 {
+            let (planeWidth, planeHeight) = strip.planeSize(plane)
+            strip.setPlane(plane, to: PlaneImage(width: planeWidth, height: planeHeight, filledWith: plane == 0 ? 40 : 128))
+        }
+        for (index, picture) in pictures.enumerated() {
+            let x = index * (first.width + gap)
+            for plane in 0..<3 {
+                let (planeWidth, planeHeight) = picture.planeSize(plane)
+                let planeX = plane == 0 ? x : x / 2
+                guard let source = picture.dataPointer(plane), let destination = strip.dataPointer(plane) else { continue }
+                for row in 0..<planeHeight {
+                    (destination + row * strip.lineSize(plane) + planeX)
+                        .update(from: source + row * picture.lineSize(plane), count: planeWidth)
+                }
+            }
+        }
+        return strip
+    }
+
+    /// Writes this yuv420p (BT.709, limited range) picture to `path` as an RGB PNG file.
+    package func writePNG(to path: String) throws {
+        precondition(pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue, "writePNG(to:) takes a yuv420p picture")
+        let graph = try FilterGraph(videoLike: self, timeBase: Rational(1, 1),
+                                    description: "scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgb24")
+        let input = clone()
+        input.pts = 0
+        try graph.push(input)
+        try graph.close(atPTS: 1)
+        let rgb = Frame()
+        guard try graph.pull(into: rgb) == .ready else {
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(rgb24): no picture")
+        }
+        let encoder = try Encoder.png(width: width, height: height)
+        try encoder.send(rgb)
+        try encoder.sendEndOfStream()
+        let packet = Packet()
+        guard try encoder.receive(into: packet) == .ready else {
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "avcodec_receive_packet(png): no packet")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(packet.bytes)) else {
+            throw FFmpegError(code: cffmpeg_averror(errno == 0 ? EIO : errno), call: "write \(path)")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import CFFmpeg
+
+/// libavfilter's `xfade` drawing the pictures of one transition between two
+/// yuv420p pictures: a graph with two buffer sources (the outgoing and the
+/// incoming picture) and one sink, built once per join and fed one pair per
+/// frame (`avfilter_graph_free` frees it and every filter in it; the source
+/// and sink contexts are borrowed views into it).
+///
+/// xfade draws the pair whose outgoing picture has pts `p` at progress
+/// `1 - (p - first - offset) / duration` (1: all outgoing, 0: all incoming),
+/// in the graph's time base. Here the time base is `1/(steps + 1)` s, the
+/// duration 1 s (`steps + 1` ticks) and the offset 1 s: a first outgoing
+/// picture at pts 0 passes straight through (it only fixes `first`), and step
+/// `k` is drawn at pts `steps + 2 + k`, so its progress is exactly
+/// `1 - (k + 1) / (steps + 1)`, the fade's `(k + 1) / (steps + 1)` of the way
+/// to the incoming picture, computed in xfade's own float arithmetic.
+///
+/// FFmpeg 5.1's xfade works on 4:4:4 formats only: the graph converts each
+/// picture to yuv444p and the result back to yuv420p with the scale filters
+/// libavfilter inserts on its own, as the ffmpeg CLI does for the same graph.
+/// xfade runs on the graph's slice threads (one per core).
+package final class XfadeGraph {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let outgoingSource: UnsafeMutablePointer<AVFilterContext>
+    private let incomingSource: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    private let steps: Int
+    private let width: Int
+    private let height: Int
+    /// The last step drawn (-1 before the first): steps only go forward.
+    private var lastStep = -1
+    private var primed = false
+
+    /// A graph drawing `transition` (one of `transitionNames`) over `steps`
+    /// pictures of `width` x `height`.
+    package init(transition: String, width: Int, height: Int, steps: Int) throws {
+        precondition(steps > 0, "XfadeGraph needs at least one step")
+        precondition(XfadeGraph.transitionNames.contains { $0.name == transition }, "unknown xfade transition '\(transition)'")
+        self.steps = steps
+        self.width = width
+        self.height = height
+        guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
+        self.graph = graph
+        graph.pointee.thread_type = AVFILTER_THREAD_SLICE
+        graph.pointee.nb_threads = 0 // one per core
+        let ticks = steps + 1
+        let arguments = "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue)"
+            + ":time_base=1/\(ticks):frame_rate=\(ticks)/1:pixel_aspect=1/1"
+        var sources: [UnsafeMutablePointer<AVFilterContext>?] = [nil, nil]
+        var sink: UnsafeMutablePointer<AVFilterContext>?
+        do {
+            for (index, name) in ["outgoing", "incoming"].enumerated() {
+                try check(avfilter_graph_create_filter(&sources[index], avfilter_get_by_name("buffer"), name, arguments, nil, graph),
+                          "avfilter_graph_create_filter(buffer \(arguments))")
+            }
+            try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, graph),
+                      "avfilter_graph_create_filter(buffersink)")
+            // The parser's "outputs" are our sources' output pads, its "inputs" our sink's input pad.
+            var outputs = avfilter_inout_alloc()
+            let second = avfilter_inout_alloc()
+            var inputs = avfilter_inout_alloc()
+            defer {
+                avfilter_inout_free(&outputs) // frees the whole list, `second` too
+                avfilter_inout_free(&inputs)
+            }
+            outputs!.pointee.name = av_strdup("a")
+            outputs!.pointee.filter_ctx = sources[0]
+            outputs!.pointee.pad_idx = 0
+            outputs!.pointee.next = second
+            second!.pointee.name = av_strdup("b")
+            second!.pointee.filter_ctx = sources[1]
+            second!.pointee.pad_idx = 0
+            second!.pointee.next = nil
+            inputs!.pointee.name = av_strdup("out")
+            inputs!.pointee.filter_ctx = sink
+            inputs!.pointee.pad_idx = 0
+            inputs!.pointee.next = nil
+            let description = "[a][b]xfade=transition=\(transition):duration=1:offset=1,format=yuv420p[out]"
+            try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), "avfilter_graph_parse_ptr(\(description))")
+            try check(avfilter_graph_config(graph, nil), "avfilter_graph_config(\(description))")
+        } catch {
+            avfilter_graph_free(&self.graph)
+            throw error
+        }
+        outgoingSource = sources[0]!
+        incomingSource = sources[1]!
+        self.sink = sink!
+    }
+
+    deinit {
+        avfilter_graph_free(&graph)
+    }
+
+    /// Step `step` (0-based, each step after the last one drawn) of the
+    /// transition from `outgoing` to `incoming`: a new picture. Both pictures
+    /// are left as they were (the graph gets references of its own).
+    package func draw(_ outgoing: Frame, _ incoming: Frame, step: Int) throws -> Frame {
+        precondition(step > lastStep && step < steps, "xfade steps go forward, within 0..<\(steps): \(step) after \(lastStep)")
+        precondition(outgoing.width == width && outgoing.height == height && outgoing.isShaped(like: incoming)
+                     && outgoing.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue,
+                     "XfadeGraph draws between two yuv420p pictures of \(width)x\(height)")
+        let result = Frame()
+        if !primed {
+            // Fixes xfade's first pts; passed through untouched, and dropped here.
+            try push(outgoing, into: outgoingSource, pts: 0)
+            guard try pull(into: result) == .ready else { throw XfadeGraph.stalled }
+            primed = true
+        }
+        let pts = Int64(steps + 2 + step)
+        try push(outgoing, into: outgoingSource, pts: pts)
+        try push(incoming, into: incomingSource, pts: pts)
+        guard try pull(into: result) == .ready else { throw XfadeGraph.stalled }
+        lastStep = step
+        result.pts = nil
+        return result
+    }
+
+    /// Feeds a new reference to `frame` stamped `pts`; `av_buffersrc_add_frame_flags(…, 0)`
+    /// takes the reference, so `frame` itself stays as it was.
+    private func push(_ frame: Frame, into source: UnsafeMutablePointer<AVFilterContext>, pts: Int64) throws {
+        let reference = frame.clone()
+        reference.pts = pts
+        try check(av_buffersrc_add_frame_flags(source, reference.pointer, 0), "av_buffersrc_add_frame_flags(xfade)")
+    }
+
+    private func pull(into frame: Frame) throws -> Step {
+        frame.unref()
+        return try step(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame(xfade)")
+    }
+
+    /// xfade gave no picture for a full pair: never expected.
+    private static var stalled: FFmpegError {
+        FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(xfade): no picture for a full pair")
+    }
+
+    /// Every transition of this libavfilter's `xfade`, in its own order, with
+    /// its help text: the constants of the filter's `transition` option, less
+    /// `custom` (an expression, not a transition).
+    package static let transitionNames: [(name: String, help: String)] = {
+        guard let filter = avfilter_get_by_name("xfade"), var privateClass = filter.pointee.priv_class else { return [] }
+        var names: [(value: Int64, name: String, help: String)] = []
+        var option: UnsafePointer<AVOption>? = nil
+        withUnsafeMutablePointer(to: &privateClass) { classPointer in
+            let object = UnsafeMutableRawPointer(classPointer)
+            while let next = av_opt_next(object, option) {
+                option = next
+                let entry = next.pointee
+                guard entry.type == AV_OPT_TYPE_CONST, let unit = entry.unit, String(cString: unit) == "transition",
+                      let name = entry.name.map({ String(cString: $0) }), name != "custom" else { continue }
+                names.append((entry.default_val.i64, name, entry.help.map { String(cString: $0) } ?? ""))
+            }
+        }
+        return names.sorted { $0.value < $1.value }.map { ($0.name, $0.help) }
+    }()
+}

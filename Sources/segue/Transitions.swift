@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import SegueKit
+
+struct Transitions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every transition --transition takes, or write a preview of each.",
+        discussion: """
+        One line per name: the name, then what it does. Segue's own fade and
+        slides come first, then every transition of libavfilter's xfade under
+        xfade's own name, then random.
+
+        Examples:
+          segue transitions
+          segue transitions --preview previews/
+
+        Exit codes: 0 done; 2 the preview folder can't be made or written.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Write one PNG strip per transition into this folder: \(TransitionPreview.frames) frames of it between two test pictures.", valueName: "DIR"))
+    var preview: String?
+
+    func run() throws {
+        if let preview {
+            let written = try TransitionPreview.write(into: preview)
+            Terminal.write("segue: wrote \(written.count) previews to \(preview)\n")
+            return
+        }
+        let entries = TransitionCatalogue.entries
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.summary)
+        }
+    }
+}
