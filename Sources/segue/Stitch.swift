@@ -20,6 +20,7 @@ struct Stitch: ParsableCommand {
           segue stitch clips.txt -o reel.mp4 --transition fade
           segue stitch list.ffconcat -o reel.mp4 --transition fade --transition-duration 0.5
           segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
+          segue stitch clips.txt -o reel.mp4 --transition circleopen --transition-duration 0.6
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
           segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
 
