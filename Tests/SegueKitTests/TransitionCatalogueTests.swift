@@ -253,6 +253,12 @@ final class TransitionCatalogueTests: XCTestCase {
         XCTAssertEqual(TransitionKind(name: "slide-up")?.defaultDuration, 0.3)
         XCTAssertNil(TransitionKind(name: "wipe"))
         XCTAssertNil(TransitionKind(name: "custom"))
+        // A plan or manifest holds the name as a plain string.
+        let encoded = try JSONEncoder().encode([TransitionKind(name: "circleopen")!, .slideUp])
+        XCTAssertEqual(String(decoding: encoded, as: UTF8.self), #"["circleopen","slide-up"]"#)
+        XCTAssertEqual(try JSONDecoder().decode([TransitionKind].self, from: Data(#"["zoomin","slide"]"#.utf8)),
+                       [TransitionKind(name: "zoomin")!, .slideLeft])
+        XCTAssertThrowsError(try JSONDecoder().decode([TransitionKind].self, from: Data(#"["wipe"]"#.utf8)))
     }
 
     func testAnXfadeTransitionWithoutADurationLastsOneSecond() throws {

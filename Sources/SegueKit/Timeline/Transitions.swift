@@ -4,8 +4,14 @@ import SegueMedia
 /// a plan and a report write it. Segue's own `none`, `fade` and `slide-*`,
 /// every transition of libavfilter's `xfade` under xfade's own name, and
 /// `random` (resolved per join when the plan is made).
-public struct TransitionKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+///
+/// Codable as its name alone (a plan or a manifest holds a plain string); a
+/// name this FFmpeg doesn't know fails to decode.
+public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     public let rawValue: String
+
+    /// Every transition by its name, `random` last (`slide` is an alias, not a case).
+    public static var allCases: [TransitionKind] { TransitionCatalogue.kinds }
 
     /// A known name (see `TransitionCatalogue.entries`); `slide` is `init(name:)`'s alias, not a name.
     public init?(rawValue: String) {
@@ -14,6 +20,20 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, CustomString
     }
 
     private init(known name: String) { rawValue = name }
+
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let kind = TransitionKind(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: TransitionCatalogue.unknown(name))
+        }
+        self = kind
+    }
+
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 
     public static let none = TransitionKind(known: "none")
     /// Segue's cross-dissolve (not xfade's `fade`).
