@@ -19,10 +19,9 @@ import XCTest
 /// clip's last picture is held on (tpad) in the reference.
 final class TransitionCatalogueTests: XCTestCase {
     let store = FixtureStore.shared
-    static let size = (width: 320, height: 180)
+    typealias Size = (width: Int, height: Int)
+    static let size: Size = (320, 180)
     static let frameRate = 25
-    /// A yuv420p picture's bytes.
-    static let pictureBytes = size.width * size.height * 3 / 2
 
     /// A shape of each kind the issue names: a wipe, a circle, dissolve,
     /// pixelize, radial, a smooth wipe, a slice, squeeze, zoomin, fadeblack.
@@ -34,9 +33,9 @@ final class TransitionCatalogueTests: XCTestCase {
     /// A 2 s, 25 fps, 320x180 clip drawn by one of lavfi's test sources,
     /// coded losslessly and tagged BT.709 limited range (so Segue takes its
     /// pictures as they are): what both Segue and the CLI decode is the same.
-    func clip(_ source: String, frames: Int = 50) throws -> String {
-        try store.path("xfade-\(source)-\(frames).mp4") { path in
-            try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=\(Self.size.width)x\(Self.size.height):r=\(Self.frameRate),format=yuv420p",
+    func clip(_ source: String, frames: Int = 50, size: Size = size) throws -> String {
+        try store.path("xfade-\(source)-\(frames)-\(size.width)x\(size.height).mp4") { path in
+            try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=\(size.width)x\(size.height):r=\(Self.frameRate),format=yuv420p",
                         "-frames:v", "\(frames)", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
                         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", path])
         }
@@ -60,25 +59,24 @@ final class TransitionCatalogueTests: XCTestCase {
     }
 
     /// Every picture of `path`, decoded by the ffmpeg CLI, as yuv420p bytes.
-    func pictures(_ path: String) throws -> [[UInt8]] {
+    func pictures(_ path: String, size: Size = size) throws -> [[UInt8]] {
         let raw = store.folder.appendingPathComponent("\(UUID().uuidString).yuv").path
         defer { try? FileManager.default.removeItem(atPath: raw) }
         try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
-        return split(try Data(contentsOf: URL(fileURLWithPath: raw)))
+        return split(try Data(contentsOf: URL(fileURLWithPath: raw)), size: size)
     }
 
-    func split(_ data: Data) -> [[UInt8]] {
-        let bytes = [UInt8](data)
-        return stride(from: 0, to: bytes.count - Self.pictureBytes + 1, by: Self.pictureBytes).map {
-            Array(bytes[$0..<($0 + Self.pictureBytes)])
-        }
+    /// Raw yuv420p bytes cut into pictures of `size`.
+    func split(_ data: Data, size: Size) -> [[UInt8]] {
+        let bytes = [UInt8](data), count = size.width * size.height * 3 / 2
+        return stride(from: 0, to: bytes.count - count + 1, by: count).map { Array(bytes[$0..<($0 + count)]) }
     }
 
     /// The pictures the ffmpeg CLI's xfade draws for a join of `frames` frames
     /// from `from` (`length` frames) to `to` in `mode`, at the places they take
     /// in Segue's output (overlap: from `length - frames`; freeze: from `length`).
     func reference(_ transition: String, from: String, to: String, length: Int = 50, frames: Int,
-                   mode: TransitionMode = .overlap) throws -> [[UInt8]] {
+                   mode: TransitionMode = .overlap, size: Size = size) throws -> [[UInt8]] {
         let key = "\(transition)-\((from as NSString).lastPathComponent)-\((to as NSString).lastPathComponent)-\(frames)-\(mode)"
         let raw = try store.path("xfade-reference-\(key).yuv") { path in
             // xfade's frame j = 0 is one frame before the join: all outgoing.
@@ -89,7 +87,7 @@ final class TransitionCatalogueTests: XCTestCase {
                 + "[a][b]xfade=transition=\(transition):duration=\(Double(frames + 1) / rate):offset=\(Double(offset) / rate),format=yuv420p"
             try ffmpeg(["-i", from, "-i", to, "-filter_complex", graph, "-f", "rawvideo", path])
         }
-        let all = split(try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let all = split(try Data(contentsOf: URL(fileURLWithPath: raw)), size: size)
         let first = mode == .overlap ? length - frames : length
         return Array(all[first..<(first + frames)])
     }
@@ -108,7 +106,7 @@ final class TransitionCatalogueTests: XCTestCase {
     }
 
     /// Stitches `paths` with `transition` (lossless, so only drawing can differ).
-    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap,
+    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap, size: Size = size,
                 _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> (plan: Plan, pictures: [[UInt8]]) {
         var settings = StitchSettings()
         settings.transition = try XCTUnwrap(TransitionKind(name: transition))
@@ -120,7 +118,7 @@ final class TransitionCatalogueTests: XCTestCase {
         configure(&settings)
         let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
         XCTAssertEqual(report.joins.map(\.transition.rawValue), [String](repeating: transition, count: paths.count - 1))
-        return (plan, try pictures(path))
+        return (plan, try pictures(path, size: size))
     }
 
     // MARK: Frame-exact against the CLI's xfade
@@ -136,6 +134,18 @@ final class TransitionCatalogueTests: XCTestCase {
             XCTAssertLessThanOrEqual(differences.max() ?? .infinity, 0.5, "\(transition): \(differences)")
             // The frames around the join are the clips' own.
             XCTAssertEqual(Self.difference(output[39], try pictures(a)[39]), 0, accuracy: 0.5, "\(transition): the frame before the join")
+        }
+    }
+
+    func testEveryXfadeTransitionIsFrameExactOnSmallPictures() throws {
+        // Every name of the library, on 96x54 pictures: 20 + 20 frames with a 5-frame join.
+        let tiny: Size = (96, 54)
+        let a = try clip("testsrc", frames: 20, size: tiny), b = try clip("testsrc2", frames: 20, size: tiny)
+        for transition in XfadeGraph.transitionNames.map(\.name) where transition != "fade" {
+            let (_, output) = try stitch([a, b], transition, frames: 5, size: tiny)
+            XCTAssertEqual(output.count, 35, transition)
+            let expected = try reference(transition, from: a, to: b, length: 20, frames: 5, size: tiny)
+            XCTAssertLessThanOrEqual(Self.joinDifferences(output, start: 15, expected).max() ?? .infinity, 0.5, transition)
         }
     }
 
