@@ -141,8 +141,12 @@ package final class Demuxer {
         var format: UnsafePointer<AVInputFormat>?
         let extensionName = (url.split(separator: "/").last ?? "").split(separator: ".").dropFirst().last
             .map(String.init)?.filter { $0.isLetter || $0.isNumber } ?? ""
-        let code = av_probe_input_buffer2(io, &format, extensionName.isEmpty ? "input" : "input.\(extensionName)", nil, 0, 0)
-        try check(code, "av_probe_input_buffer2")
+        try check(av_probe_input_buffer2(io, &format, extensionName.isEmpty ? "input" : "input.\(extensionName)", nil, 0, 0),
+                  "av_probe_input_buffer2")
+        if format.map({ String(cString: $0.pointee.name) }) == "image2" {
+            // image2 claims a picture by its extension alone; by its bytes it is one picture (jpeg_pipe …).
+            try check(av_probe_input_buffer2(io, &format, "input", nil, 0, 0), "av_probe_input_buffer2")
+        }
         guard let format else { throw FFmpegError.invalidData }
         let name = String(cString: format.pointee.name)
         guard MediaFormats.isAllowed(name) else {

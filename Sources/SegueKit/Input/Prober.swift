@@ -111,8 +111,9 @@ public enum Prober {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .noSuchFile }
         if isFolder.boolValue { return .isAFolder }
         guard Glibc.access(path, R_OK) == 0 else { return .permissionDenied }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return size == 0 ? .emptyFile : nil
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return .notRegularFile } // a FIFO, a device
+        return attributes[.size] as? Int ?? 0 == 0 ? .emptyFile : nil
     }
 
     /// Opens `path` (through the cache, for a remote clip), probing deeper
