@@ -69,6 +69,12 @@ package final class Demuxer {
     package let streams: [StreamInfo]
     /// The most pixels one picture may have; decoders made from this demuxer refuse larger ones.
     package let maxPictureArea: Int
+    /// What decoders are told (`max_pixels`): the limit plus the padding they
+    /// add when they allocate (widths aligned up, JPEG heights to 16 rows),
+    /// which libavcodec counts too.
+    package var decoderPixelLimit: Int64 { Demuxer.decoderPixelLimit(maxPictureArea) }
+
+    private static func decoderPixelLimit(_ area: Int) -> Int64 { Int64(area) + Int64(area) / 16 }
 
     /// Opens a local file; `options` go to the format (e.g. probesize).
     package convenience init(file: LocalFile, options: [String: String] = [:], maxPictureArea: Int,
@@ -120,7 +126,7 @@ package final class Demuxer {
         context = opening!
         // The decoders find_stream_info opens are bounded too.
         var streamOptions = [OpaquePointer?](repeating: nil, count: Int(context.pointee.nb_streams))
-        for index in streamOptions.indices { av_dict_set(&streamOptions[index], "max_pixels", String(maxPictureArea), 0) }
+        for index in streamOptions.indices { av_dict_set(&streamOptions[index], "max_pixels", String(Demuxer.decoderPixelLimit(maxPictureArea)), 0) }
         let found = avformat_find_stream_info(context, &streamOptions)
         for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
         if found < 0 {
@@ -145,6 +151,7 @@ package final class Demuxer {
                   "av_probe_input_buffer2")
         if format.map({ String(cString: $0.pointee.name) }) == "image2" {
             // image2 claims a picture by its extension alone; by its bytes it is one picture (jpeg_pipe …).
+            format = nil // the probe keeps a format it is given
             try check(av_probe_input_buffer2(io, &format, "input", nil, 0, 0), "av_probe_input_buffer2")
         }
         guard let format else { throw FFmpegError.invalidData }

@@ -168,6 +168,13 @@ final class InputSafetyTests: XCTestCase {
         let photo = box.uploads + "/photo.png"
         _ = try FFmpeg.run(["-f", "lavfi", "-i", "testsrc=size=640x480", "-frames:v", "1", "-y", photo])
         try assertStitches([photo, try box.legitimate()])
+        // One at the limit (100 MP) too, decoded once into bounded memory.
+        let limit = box.uploads + "/limit.jpg"
+        _ = try FFmpeg.run(["-f", "lavfi", "-i", "color=teal:size=10000x10000", "-frames:v", "1", "-q:v", "8", "-y", limit])
+        let (status, peak) = try Bombs.runMeasured(["stitch", limit, try box.legitimate(), "-o", store.outputPath(),
+                                                    "--size", "320x180", "--preset", "ultrafast", "--quiet"])
+        XCTAssertEqual(status, 0)
+        XCTAssertLessThan(peak, 450_000_000, "peak memory \(peak / 1_000_000) MB for a 100-megapixel photo")
     }
 
     // MARK: Lists can't loop
