@@ -177,6 +177,24 @@ final class InputSafetyTests: XCTestCase {
         XCTAssertLessThan(peak, 450_000_000, "peak memory \(peak / 1_000_000) MB for a 100-megapixel photo")
     }
 
+    /// Found by the stitch fuzzer: one flipped bit in a 33-bit PTS made a
+    /// 26 KB transport stream a 3.3-hour clip, an hour of work from a few bytes.
+    func testAPresentationTimeFarFromItsDecodingTimeDoesNotStretchAClip() throws {
+        let box = try Sandbox("flip")
+        for container in ["ts", "mp4", "mkv"] {
+            let path = box.uploads + "/flip.\(container)"
+            _ = try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=64x36:r=25:d=1", "-c:v", container == "ts" ? "mpeg2video" : "libx264",
+                                "-bf", "2", "-bsf:v", "setts=pts=if(eq(N\\,5)\\,PTS+1073741824\\,PTS)", "-y", path])
+            let probe = try SegueTool.run(["probe", "--json", path])
+            XCTAssertEqual(probe.status, 0, probe.standardError)
+            let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(probe.standardOutput.utf8)) as? [[String: Any]])?.first)
+            XCTAssertEqual(row["duration"] as? Double ?? 0, 1.0, accuracy: 0.05, "\(container)")
+            let started = Date()
+            try assertStitches([path])
+            XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        }
+    }
+
     // MARK: Lists can't loop
 
     func testSelfIncludingListsAreRefusedNestedListsWork() throws {

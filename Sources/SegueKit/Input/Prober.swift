@@ -267,6 +267,7 @@ extension Prober {
             let packet = Packet()
             while (try? demuxer.read(into: packet)) == true {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }) else { continue }
+                TimestampLine.repairReorder(packet, in: stream)
                 line?.place(packet)
                 guard var pts = packet.pts else { continue }
                 if seconds != nil, let origin = stream.startTime, stream.timestampBits < 63, pts < origin {
