@@ -105,4 +105,18 @@ static inline double cffmpeg_frame_mean_qp(const AVFrame *frame) {
     return sum / params->nb_blocks;
 }
 
+/// An io_open callback that refuses every open: set on a demuxer whose bytes
+/// come from our own I/O, so no demuxer (a playlist, a reference movie, an
+/// image sequence) can open another file or URL on its own.
+static inline int cffmpeg_refuse_nested_open(AVFormatContext *context, AVIOContext **pb, const char *url,
+                                             int flags, AVDictionary **options) {
+    (void)context; (void)pb; (void)url; (void)flags; (void)options;
+    return AVERROR(EPERM);
+}
+
+/// Installs `cffmpeg_refuse_nested_open` on a format context.
+static inline void cffmpeg_refuse_nested_opens(AVFormatContext *context) {
+    context->io_open = cffmpeg_refuse_nested_open;
+}
+
 #endif

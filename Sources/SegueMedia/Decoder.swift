@@ -26,6 +26,7 @@ package final class Decoder {
         try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(threads) // 0: libav picks one per core
+        context.pointee.max_pixels = demuxer.decoderPixelLimit // refused before a pixel is decoded
         if exportQuantisers { context.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }

@@ -53,63 +53,119 @@ package final class Cancellation: Sendable {
 }
 
 /// An opened input: `avformat_open_input` + `avformat_find_stream_info`,
-/// closed with `avformat_close_input`. A network input reads through an
-/// AVIOContext of our own (`avio_open2`, closed with `avio_closep` after the
-/// format), so that a failed open can still say whether the connection failed.
+/// closed with `avformat_close_input`. Its bytes always come through I/O of
+/// our own: a `LocalFile` for a path, a `ResumingInput` (which resumes lost
+/// connections and can say whether the connection failed) for a URL. The
+/// format is probed here and opened only if `MediaFormats` allows it, nested
+/// opens are refused, and pictures are bounded in area before decoding.
 package final class Demuxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    /// Our own I/O for network inputs, which resumes lost connections; nil for
-    /// files, which libavformat opens itself.
+    /// Where the bytes come from; kept alive while the context reads them.
+    private var file: LocalFile?
     private var input: ResumingInput?
     /// Kept alive for the interrupt callback, which holds it unretained.
     private let cancellation: Cancellation
     package let url: String
     package let streams: [StreamInfo]
+    /// The most pixels one picture may have; decoders made from this demuxer refuse larger ones.
+    package let maxPictureArea: Int
+    /// What decoders are told (`max_pixels`): the limit plus the padding they
+    /// add when they allocate (widths aligned up, JPEG heights to 16 rows),
+    /// which libavcodec counts too.
+    package var decoderPixelLimit: Int64 { Demuxer.decoderPixelLimit(maxPictureArea) }
 
-    /// Opens `url` (a path or any protocol libavformat knows, http(s) among
-    /// them); `options` go to the protocol and the format (e.g. rw_timeout).
-    /// Raising `cancellation` makes a blocked open or read return `.exit`. A
-    /// network input's lost connection is resumed up to `retries` times.
-    package init(url: String, options: [String: String] = [:], retries: Int = 0,
-                 cancellation: Cancellation = Cancellation()) throws {
+    private static func decoderPixelLimit(_ area: Int) -> Int64 { Int64(area) + Int64(area) / 16 }
+
+    /// Opens a local file; `options` go to the format (e.g. probesize).
+    package convenience init(file: LocalFile, options: [String: String] = [:], maxPictureArea: Int,
+                             cancellation: Cancellation = Cancellation()) throws {
+        try self.init(url: file.path, file: file, input: nil, options: options, maxPictureArea: maxPictureArea,
+                      cancellation: cancellation)
+    }
+
+    /// Opens a network URL (http or https) through libavformat's own
+    /// protocols; `options` go to the protocol and the format (e.g.
+    /// rw_timeout). Raising `cancellation` makes a blocked open or read return
+    /// `.exit`. A lost connection is resumed up to `retries` times.
+    package convenience init(networkURL url: String, options: [String: String] = [:], retries: Int = 0,
+                             maxPictureArea: Int, cancellation: Cancellation = Cancellation()) throws {
+        let input = try ResumingInput(url: url, options: options.merging(["protocol_whitelist": Network.protocols]) { a, _ in a },
+                                      retries: retries, cancellation: cancellation)
+        try self.init(url: url, file: nil, input: input, options: options, maxPictureArea: maxPictureArea,
+                      cancellation: cancellation)
+    }
+
+    private init(url: String, file: LocalFile?, input: ResumingInput?, options: [String: String], maxPictureArea: Int,
+                 cancellation: Cancellation) throws {
         self.url = url
+        self.file = file
+        self.input = input
         self.cancellation = cancellation
+        self.maxPictureArea = maxPictureArea
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
         guard var context = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         context.pointee.interrupt_callback = cancellation.interruptCallback
-        var input: ResumingInput?
-        if Network.isNetworkURL(url) {
-            do {
-                input = try ResumingInput(url: url, options: options, retries: retries, cancellation: cancellation)
-            } catch {
-                avformat_free_context(context)
-                throw error
-            }
-            context.pointee.pb = input!.context
-            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        context.pointee.pb = file?.context ?? input!.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        cffmpeg_refuse_nested_opens(context)
+        let format: UnsafePointer<AVInputFormat>
+        do {
+            format = try Demuxer.probeFormat(context.pointee.pb, url: url)
+        } catch {
+            avformat_free_context(context)
+            throw Demuxer.transportFailure(input, cancellation) ?? error
         }
         var opening: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&opening, url, nil, &dictionary)
+        let code = avformat_open_input(&opening, url, format, &dictionary)
         if code < 0 {
             // avformat_open_input freed the context; our I/O is still ours to read and close.
             throw Demuxer.transportFailure(input, cancellation) ?? FFmpegError(code: code, call: "avformat_open_input")
         }
         context = opening!
-        let found = avformat_find_stream_info(context, nil)
+        // The decoders find_stream_info opens are bounded too.
+        var streamOptions = [OpaquePointer?](repeating: nil, count: Int(context.pointee.nb_streams))
+        for index in streamOptions.indices { av_dict_set(&streamOptions[index], "max_pixels", String(Demuxer.decoderPixelLimit(maxPictureArea)), 0) }
+        let found = avformat_find_stream_info(context, &streamOptions)
+        for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
         if found < 0 {
             avformat_close_input(&opening)
             throw Demuxer.transportFailure(input, cancellation) ?? FFmpegError(code: found, call: "avformat_find_stream_info")
         }
         self.context = context
-        self.input = input
         streams = (0..<Int(context.pointee.nb_streams)).map { Demuxer.describe(context.pointee.streams[$0]!, index: $0) }
+        if let video = bestStream(.video), streams[video].width * streams[video].height > maxPictureArea {
+            throw PictureTooLarge(width: streams[video].width, height: streams[video].height)
+        }
+    }
+
+    /// The format of the bytes `io` reads, if `MediaFormats` allows it;
+    /// otherwise `RefusedFormat` naming what it is. The probe sees only the
+    /// name's extension, so a `%d` or a `scheme:` in a name means nothing.
+    private static func probeFormat(_ io: UnsafeMutablePointer<AVIOContext>?, url: String) throws -> UnsafePointer<AVInputFormat> {
+        var format: UnsafePointer<AVInputFormat>?
+        let extensionName = (url.split(separator: "/").last ?? "").split(separator: ".").dropFirst().last
+            .map(String.init)?.filter { $0.isLetter || $0.isNumber } ?? ""
+        try check(av_probe_input_buffer2(io, &format, extensionName.isEmpty ? "input" : "input.\(extensionName)", nil, 0, 0),
+                  "av_probe_input_buffer2")
+        if format.map({ String(cString: $0.pointee.name) }) == "image2" {
+            // image2 claims a picture by its extension alone; by its bytes it is one picture (jpeg_pipe …).
+            format = nil // the probe keeps a format it is given
+            try check(av_probe_input_buffer2(io, &format, "input", nil, 0, 0), "av_probe_input_buffer2")
+        }
+        guard let format else { throw FFmpegError.invalidData }
+        let name = String(cString: format.pointee.name)
+        guard MediaFormats.isAllowed(name) else {
+            throw RefusedFormat(name: name, longName: format.pointee.long_name.map { String(cString: $0) } ?? name)
+        }
+        return format
     }
 
     deinit {
-        avformat_close_input(&context) // before `input`, whose buffer it reads
+        avformat_close_input(&context) // before our I/O, whose buffer it reads
         input = nil
+        file = nil
     }
 
     /// The I/O error behind a failure, when the connection (not the data) failed:

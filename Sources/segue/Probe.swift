@@ -25,8 +25,11 @@ struct Probe: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @OptionGroup(title: "Untrusted inputs")
+    var safety: InputSafety
+
     func run() throws {
-        let results = ProbeJob.run(inputs)
+        let results = try ProbeJob.run(inputs, policy: safety.policy())
         print(json ? try ProbeJob.json(results) : ProbeJob.table(results))
         if results.contains(where: { if case .failure = $0 { true } else { false } }) { throw ExitCode(2) }
     }

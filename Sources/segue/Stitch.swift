@@ -88,6 +88,9 @@ struct Stitch: ParsableCommand {
     @Flag(help: "Open each clip only when it is needed (debugging: shows what preloading hides).")
     var noPreload = false
 
+    @OptionGroup(title: "Untrusted inputs")
+    var safety: InputSafety
+
     // Reels: photos, loudness, music, chapters
     @Option(name: .customLong(OutputOption.stillDuration.flagName), help: ArgumentHelp("Seconds a photo lasts, unless its list entry says (default: \(Plan.decimal(Stitch.defaults.stillDuration))).", valueName: "S"))
     var stillDuration: Double?
@@ -161,6 +164,8 @@ struct Stitch: ParsableCommand {
         request.cacheFolder = cache
         request.cacheMaxBytes = cacheMax.flatMap(OutputValues.byteSize)
         request.reportPath = report
+        request.inputRoots = safety.inputRoots
+        request.allowRemote = !safety.noRemote
         return request
     }
 

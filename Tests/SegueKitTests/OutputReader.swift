@@ -14,7 +14,7 @@ struct DecodedOutput {
     var audioChannels = 0
 
     init(path: String) throws {
-        let demuxer = try Demuxer(url: path)
+        let demuxer = try InputAccess().openDemuxer(path)
         let videoIndex = demuxer.bestStream(.video)
         let audioIndex = demuxer.bestStream(.audio)
         let video = try videoIndex.map { try Decoder(demuxer: demuxer, streamIndex: $0, threads: 1) }

@@ -53,7 +53,7 @@ final class SmartEncoderTests: SmartTestCase {
 
     /// NAL unit types of a file's first video packet.
     func firstPacketUnits(_ path: String) throws -> [Int] {
-        let demuxer = try Demuxer(url: path)
+        let demuxer = try InputAccess().openDemuxer(path)
         let index = try XCTUnwrap(demuxer.bestStream(.video))
         let packet = Packet()
         while try demuxer.read(into: packet), packet.streamIndex != index {}

@@ -121,7 +121,7 @@ class SmartTestCase: XCTestCase {
     // MARK: Helpers
 
     static func videoExtradata(_ path: String) throws -> [UInt8] {
-        let demuxer = try Demuxer(url: path)
+        let demuxer = try InputAccess().openDemuxer(path)
         return demuxer.streams[try XCTUnwrap(demuxer.bestStream(.video))].extradata
     }
 
@@ -131,7 +131,7 @@ class SmartTestCase: XCTestCase {
     }
 
     static func videoPackets(_ path: String) throws -> VideoPackets {
-        let demuxer = try Demuxer(url: path)
+        let demuxer = try InputAccess().openDemuxer(path)
         let index = try XCTUnwrap(demuxer.bestStream(.video))
         let packet = Packet()
         var list: [(pts: Int64, dts: Int64, bytes: [UInt8])] = []

@@ -4,9 +4,11 @@ import SegueMedia
 /// Does what `segue probe` does: expands clip lists and probes every input,
 /// several at once. One result per clip, unusable list files first.
 public enum ProbeJob {
-    public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings()) -> [Result<ClipInfo, BadInput>] {
-        let list = ClipList.expand(inputs)
-        return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: InputAccess(network: network))
+    public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings(),
+                           policy: InputPolicy = InputPolicy()) -> [Result<ClipInfo, BadInput>] {
+        let access = InputAccess(network: network, policy: policy)
+        let list = ClipList.expand(inputs, access: access)
+        return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: access)
     }
 
     /// The results as `segue probe --json` prints them: an array of each clip's facts.

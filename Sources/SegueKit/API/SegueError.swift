@@ -125,6 +125,18 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case noSoundDecodes
     /// The music bed (`--music`) can't be used, for the inner reason.
     case music(BadInputReason)
+    // Refused by the input policy (`InputPolicy`):
+    /// A format libavformat recognised and Segue doesn't open (a playlist, text, an image sequence).
+    case refusedFormat(name: String, longName: String)
+    /// A name that would be read through a protocol other than file and http(s).
+    case refusedProtocol(String)
+    /// Not a regular file: a device, a FIFO, a socket.
+    case notRegularFile
+    case outsideInputRoots
+    case remoteNotAllowed
+    case pictureTooLarge(width: Int, height: Int, limit: Int)
+    /// A clip list that includes itself, directly or through others (the chain of lists).
+    case listIncludesItself([String])
 
     public var description: String {
         switch self {
@@ -154,6 +166,37 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .noSoundDecoder(let codec): return "no decoder for its \(codec) sound"
         case .noSoundDecodes: return "no sound could be decoded (file damaged or truncated?)"
         case .music(let reason): return "music: \(reason)"
+        case .refusedFormat(let name, let longName): return BadInputReason.refusal(format: name, longName: longName)
+        case .refusedProtocol(let scheme):
+            return "names the '\(scheme):' protocol; only files and http(s) URLs are opened"
+        case .notRegularFile: return "not a regular file (a device, pipe or socket); only files are opened"
+        case .outsideInputRoots: return "is outside the allowed folders (--input-root)"
+        case .remoteNotAllowed: return "is a URL, and remote inputs are off (--no-remote)"
+        case .pictureTooLarge(let width, let height, let limit):
+            return String(format: "picture is %dx%d (%.0f megapixels), over the %d-megapixel limit",
+                          width, height, Double(width) * Double(height) / 1e6, limit / 1_000_000)
+        case .listIncludesItself(let chain):
+            return "clip list includes itself (\(chain.map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")))"
+        }
+    }
+}
+
+extension BadInputReason {
+    /// What a refused format is, in words, and why it isn't opened.
+    static func refusal(format name: String, longName: String) -> String {
+        switch name {
+        case "hls":
+            return "is an HLS playlist, not a media file; playlists are not opened because they can point at other files"
+        case "dash", "webm_dash_manifest":
+            return "is a DASH manifest, not a media file; manifests are not opened because they can point at other files"
+        case "concat":
+            return "is an ffconcat script, not a media file; scripts are read only as clip lists (name it .ffconcat)"
+        case "tty", "bin", "adf", "idf", "xbin", "srt", "ass", "webvtt", "subviewer", "microdvd", "jacosub":
+            return "is text (\(longName)), not a media file"
+        case "image2", "image2pipe":
+            return "is an image sequence, not a media file; sequences are not opened"
+        default:
+            return "is \(longName) (\(name)), which Segue does not open: not a media file it accepts"
         }
     }
 }

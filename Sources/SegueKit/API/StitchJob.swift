@@ -26,10 +26,22 @@ public struct StitchRequest: Sendable {
     public var cacheMaxBytes: Int?
     /// Where to write the JSON report, if anywhere.
     public var reportPath: String?
+    /// Folders every local input must lie in (`--input-root`); empty: anywhere.
+    public var inputRoots: [String] = []
+    /// Whether http(s) inputs may be opened (`--no-remote` turns it off).
+    public var allowRemote = true
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
         self.output = output
+    }
+
+    /// What inputs may be opened; a usage error names an input root that doesn't exist.
+    func inputPolicy() throws -> InputPolicy {
+        var policy = InputPolicy()
+        try policy.confine(to: inputRoots)
+        policy.allowRemote = allowRemote
+        return policy
     }
 
     /// The request's choices about the run itself.
@@ -62,6 +74,7 @@ public struct StitchRequest: Sendable {
         try check(o.musicVolume, L.musicVolume, O.musicVolume.flag, unit: "dB")
         try check(o.duck, L.duck, O.duck.flag, unit: "dB")
         try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
+        _ = try inputPolicy()
     }
 }
 
@@ -98,10 +111,10 @@ public final class StitchJob {
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
-        let list = ClipList.expand(request.inputs)
+        let access = try inputAccess()
+        let list = ClipList.expand(request.inputs, access: access)
         let settings = resolvedSettings(manifest: list.output)
         try Stitcher.checkOutput(request.output, overwrite: request.overwrite)
-        let access = try inputAccess()
         if let report = request.reportPath { try Stitcher.checkOutput(report, overwrite: true) }
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
@@ -145,7 +158,7 @@ public final class StitchJob {
     }
 
     private func inputAccess() throws -> InputAccess {
-        var access = InputAccess(network: request.network)
+        var access = InputAccess(network: request.network, policy: try request.inputPolicy())
         if let folder = request.cacheFolder {
             do {
                 access.cache = try RemoteCache(folder: folder, maxBytes: request.cacheMaxBytes)

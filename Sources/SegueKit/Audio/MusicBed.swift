@@ -36,14 +36,18 @@ public final class MusicBed {
     /// Why `path` can't be a music bed, or nil when its sound decodes.
     public static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
         func bad(_ reason: BadInputReason) -> BadInput { BadInput(path: path, cause: .music(reason)) }
-        if !path.contains("://") && !FileManager.default.fileExists(atPath: path) { return bad(.noSuchFile) }
         do {
+            if case .file(let local) = try access.location(of: path), !FileManager.default.fileExists(atPath: local) {
+                return bad(.noSuchFile)
+            }
             let reader = try Reader(path: access.readablePath(for: path), access: access)
             var block = SampleQueue()
             guard try reader.read(into: &block) else { return bad(.noSoundDecodes) }
             return nil
         } catch let error as Reader.Failure {
             return bad(error.reason)
+        } catch let reason as BadInputReason {
+            return bad(reason)
         } catch let error as RemoteError {
             return bad(.unreachable(error.description))
         } catch let error as FFmpegError {

@@ -14,6 +14,7 @@ final class PacketRouter {
     private let demuxer: Demuxer
     private let packet = Packet()
     private let videoStream: Int
+    private let video: StreamInfo
     private let sound: Sound?
     private let damage: DamagePolicy
     /// Lays packets on the continuous line the probe measured (MPEG-TS/PS); nil for other containers.
@@ -26,6 +27,7 @@ final class PacketRouter {
     init(demuxer: Demuxer, video: StreamInfo, sound: Sound?, damage: DamagePolicy) {
         self.demuxer = demuxer
         self.videoStream = video.index
+        self.video = video
         self.sound = sound
         self.damage = damage
         let timed = [video] + (sound.map { [$0.stream] } ?? [])
@@ -50,6 +52,7 @@ final class PacketRouter {
         while !endOfInput {
             var more = false
             guard try damage.survives({ more = try demuxer.read(into: packet) }), more else { break }
+            if packet.streamIndex == videoStream { TimestampLine.repairReorder(packet, in: self.video) }
             timestampLine?.place(packet)
             if packet.streamIndex == videoStream {
                 if video { return packet.takeOver() }

@@ -54,13 +54,11 @@ extension Prober {
         return .success(info)
     }
 
-    /// Why a local file is a photo this FFmpeg can't read, or nil. FFmpeg 5.1
-    /// can't read HEIF containers (iPhone photos); it would only say "no video stream".
-    static func unreadablePhoto(_ path: String) -> BadInputReason? {
-        guard !path.contains("://"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
-        guard head.count == 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" else { return nil }
+    /// Why a local file is a photo this FFmpeg can't read, or nil, from its
+    /// first bytes. FFmpeg 5.1 can't read HEIF containers (iPhone photos); it
+    /// would only say "no video stream".
+    static func unreadablePhoto(head: [UInt8]) -> BadInputReason? {
+        guard head.count >= 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" else { return nil }
         let brand = String(decoding: head[8..<12], as: UTF8.self)
         guard ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) else { return nil }
         return .unreadablePhoto("HEIC/HEIF photos can't be read by this FFmpeg (5.1); convert it to JPEG first "

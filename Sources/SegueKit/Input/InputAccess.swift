@@ -1,36 +1,88 @@
 import Foundation
 import SegueMedia
 
-/// Opens inputs, local or remote: http(s) URLs go through libavformat's own
-/// network protocols with a timeout and retries, or, with a cache, through
-/// the cache's local copy.
+/// Opens inputs, local or remote, as the policy allows: http(s) URLs go
+/// through libavformat's own network protocols with a timeout and retries,
+/// or, with a cache, through the cache's local copy; local files through a
+/// descriptor of our own, checked against the input roots once opened.
 public struct InputAccess: Sendable {
     public var network: NetworkSettings
     public var cache: RemoteCache?
+    public var policy: InputPolicy
+    /// Folders of Segue's own copies of remote clips (a staging folder): not
+    /// the user's inputs, so not confined to the input roots.
+    var ownFolders: [String] = []
 
-    public init(network: NetworkSettings = NetworkSettings(), cache: RemoteCache? = nil) {
+    public init(network: NetworkSettings = NetworkSettings(), cache: RemoteCache? = nil, policy: InputPolicy = InputPolicy()) {
         self.network = network
         self.cache = cache
+        self.policy = policy
     }
 
     /// Whether `path` is reached over the network (then with the timeout,
     /// retries and cache of `network`): `Network`'s one definition.
     public static func isRemote(_ path: String) -> Bool { Network.isNetworkURL(path) }
 
+    /// Where `path` is, or why it may not be opened (a refused protocol, a
+    /// URL under `--no-remote`): nothing is opened or requested.
+    func location(of path: String) throws -> InputLocation {
+        let location = InputLocation(path)
+        switch location {
+        case .refusedProtocol(let scheme): throw BadInputReason.refusedProtocol(scheme)
+        case .remote where !policy.allowRemote: throw BadInputReason.remoteNotAllowed
+        case .file(let local) where !policy.roots.isEmpty && !permits(lexically: local): throw BadInputReason.outsideInputRoots
+        default: return location
+        }
+    }
+
     /// Where to read `path` from: the cache's copy of a remote clip, or the path itself.
     func readablePath(for path: String) throws -> String {
-        // The cache fetches over HTTP(S) only; other network inputs are read as they stream.
-        let lowered = path.lowercased()
-        guard let cache, lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return path }
+        guard case .remote = try location(of: path), let cache else { return path }
         return try cache.localCopy(of: path, network: network)
+    }
+
+    /// Opens a local file, confined to the input roots: the check is made on
+    /// the opened descriptor's real path, so a symlink swapped in after an
+    /// earlier check can't lead outside.
+    func openFile(_ path: String) throws -> LocalFile {
+        let file: LocalFile
+        do {
+            file = try LocalFile(path: path)
+        } catch LocalFile.OpenFailure.notRegularFile {
+            throw BadInputReason.notRegularFile
+        } catch LocalFile.OpenFailure.posix(let code) {
+            throw FFmpegError.posix(code)
+        }
+        guard policy.permits(resolvedPath: file.resolvedPath) || isOwnCopy(file.resolvedPath) else {
+            throw BadInputReason.outsideInputRoots
+        }
+        return file
     }
 
     /// Opens `path` for demuxing, retrying transient network failures with backoff.
     /// `deeperProbe` reads up to a minute and 64 MB to learn the streams (a
     /// DVD still menu's single picture comes with nothing after it to decode it by).
+    /// A format Segue doesn't open, or a picture over the limit, is a `BadInputReason`.
     func openDemuxer(_ path: String, deeperProbe: Bool = false, cancellation: Cancellation = Cancellation()) throws -> Demuxer {
         let probing = deeperProbe ? ["analyzeduration": "60000000", "probesize": "67108864"] : [:]
-        guard InputAccess.isRemote(path) else { return try Demuxer(url: path, options: probing, cancellation: cancellation) }
+        do {
+            switch try location(of: path) {
+            case .file(let local):
+                let file = try openFile(local)
+                return try Demuxer(file: file, options: probing, maxPictureArea: policy.maxPictureArea, cancellation: cancellation)
+            case .remote(let url):
+                return try openRemote(url, options: probing, cancellation: cancellation)
+            case .refusedProtocol(let scheme):
+                throw BadInputReason.refusedProtocol(scheme)
+            }
+        } catch let refused as RefusedFormat {
+            throw BadInputReason.refusedFormat(name: refused.name, longName: refused.longName)
+        } catch let large as PictureTooLarge {
+            throw BadInputReason.pictureTooLarge(width: large.width, height: large.height, limit: policy.maxPictureArea)
+        }
+    }
+
+    private func openRemote(_ url: String, options probing: [String: String], cancellation: Cancellation) throws -> Demuxer {
         let microseconds = String(Int(network.timeout * 1_000_000))
         let options = probing.merging([
             "rw_timeout": microseconds, // every read and write
@@ -38,9 +90,41 @@ public struct InputAccess: Sendable {
         ]) { _, network in network }
         // Failures to connect are retried here, with backoff; a connection lost
         // mid-clip is resumed by the demuxer at the byte it had reached.
-        return try InputAccess.retrying(network, url: path) {
-            try Demuxer(url: path, options: options, retries: network.retries, cancellation: cancellation)
+        return try InputAccess.retrying(network, url: url) {
+            try Demuxer(networkURL: url, options: options, retries: network.retries,
+                        maxPictureArea: policy.maxPictureArea, cancellation: cancellation)
         }
+    }
+
+    /// The same access, also trusting Segue's own copies in `folder`.
+    func trusting(_ folder: String) -> InputAccess {
+        var access = self
+        access.ownFolders.append(InputAccess.resolved(folder))
+        return access
+    }
+
+    private func isOwnCopy(_ resolvedPath: String) -> Bool {
+        let folders = ownFolders + (cache.map { [InputAccess.resolved($0.folder)] } ?? [])
+        return folders.contains { resolvedPath.hasPrefix($0 + "/") }
+    }
+
+    /// A path with symlinks and `..` resolved as far as it exists, the rest appended.
+    static func resolved(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        if let real = realpath(absolute, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let parent = (absolute as NSString).deletingLastPathComponent
+        guard parent != absolute, !parent.isEmpty else { return absolute }
+        return (resolved(parent) as NSString).appendingPathComponent((absolute as NSString).lastPathComponent)
+    }
+
+    /// The early check, on the name: it names the problem before anything is
+    /// read (the opened file is checked again in `openFile`).
+    private func permits(lexically path: String) -> Bool {
+        let real = InputAccess.resolved(path)
+        return policy.permits(resolvedPath: real) || isOwnCopy(real)
     }
 
     /// Runs `attempt` up to 1 + retries times while it fails transiently,

@@ -55,8 +55,11 @@ public enum Prober {
 
     /// What planning needs to know of `path`; throws the `BadInputReason` it can't be used for.
     private static func facts(of path: String, access: InputAccess) throws -> ClipInfo {
-        if let reason = unreadablePhoto(path) { throw reason } // HEIC and friends
-        if !path.contains("://"), let reason = unusableFile(path) { throw reason } // URLs are checked by opening them
+        // URLs are checked by opening them; a file first by its name and header.
+        if case .file(let local) = try access.location(of: path) {
+            if let reason = unusableFile(local) { throw reason }
+            try checkHeader(of: try access.openFile(local), policy: access.policy)
+        }
         let opened = try open(path, access: access)
         let demuxer = opened.demuxer
         guard let videoIndex = demuxer.bestStream(.video), demuxer.streams[videoIndex].kind == .video else {
@@ -92,14 +95,25 @@ public enum Prober {
         return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
     }
 
+    /// Refuses, by its first bytes, a photo this FFmpeg can't read (HEIC) or
+    /// one that declares more pixels than the policy allows.
+    private static func checkHeader(of file: LocalFile, policy: InputPolicy) throws {
+        let head = file.prefix(1 << 20) // a JPEG's EXIF segment may come before its frame header
+        if let reason = unreadablePhoto(head: head) { throw reason }
+        if let size = PictureHeader.declaredSize(head), size.width * size.height > policy.maxPictureArea {
+            throw BadInputReason.pictureTooLarge(width: size.width, height: size.height, limit: policy.maxPictureArea)
+        }
+    }
+
     /// Why a local `path` can't be opened as a file at all, or nil.
     private static func unusableFile(_ path: String) -> BadInputReason? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .noSuchFile }
         if isFolder.boolValue { return .isAFolder }
         guard Glibc.access(path, R_OK) == 0 else { return .permissionDenied }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return size == 0 ? .emptyFile : nil
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return .notRegularFile } // a FIFO, a device
+        return attributes[.size] as? Int ?? 0 == 0 ? .emptyFile : nil
     }
 
     /// Opens `path` (through the cache, for a remote clip), probing deeper
@@ -253,6 +267,7 @@ extension Prober {
             let packet = Packet()
             while (try? demuxer.read(into: packet)) == true {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }) else { continue }
+                TimestampLine.repairReorder(packet, in: stream)
                 line?.place(packet)
                 guard var pts = packet.pts else { continue }
                 if seconds != nil, let origin = stream.startTime, stream.timestampBits < 63, pts < origin {

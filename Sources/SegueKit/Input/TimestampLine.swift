@@ -74,6 +74,20 @@ struct TimestampLine {
         previous[index] = (placed, packet.duration)
     }
 
+    /// Presents `packet` at its decoding time when its presentation time is
+    /// implausibly far from it: reordering moves a picture by a few frames,
+    /// never by more than `maxGap` forward or `maxStepBack` back, so a larger
+    /// difference is damage (a flipped bit in a 33-bit PTS said 3.3 hours),
+    /// and must not stretch a clip. For any container; the prober and the clip
+    /// source both apply it, so what is measured is what plays.
+    static func repairReorder(_ packet: Packet, in stream: StreamInfo) {
+        guard let pts = packet.pts, let dts = packet.dts else { return }
+        var difference = pts - dts
+        if stream.timestampBits < 63 { difference = folded(difference, width: Int64(1) << stream.timestampBits) }
+        let seconds = Double(difference) * stream.timeBase.value
+        if seconds > maxGap || seconds < -maxStepBack { packet.pts = dts }
+    }
+
     /// `step` read modulo `width`, as the shortest step: in [-width/2, width/2).
     static func folded(_ step: Int64, width: Int64) -> Int64 {
         var step = step % width

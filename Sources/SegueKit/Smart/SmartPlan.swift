@@ -125,12 +125,12 @@ struct SmartPlan: Sendable {
 
     /// Scans every clip that could be copied and decides what is copied.
     /// `ownFrames` gives each clip's positions that play as its own (not in a transition).
-    init(plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
+    init(plan: Plan, settings: StitchSettings, access: InputAccess, ownFrames: (PlannedClip) -> Range<Int>,
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = settings.crf
         let syntax = CopySyntax(settings.codec)
-        var (clips, scans) = try SmartPlan.scan(plan, settings: settings, ownFrames: ownFrames, heldEdges: heldEdges)
+        var (clips, scans) = try SmartPlan.scan(plan, settings: settings, access: access, ownFrames: ownFrames, heldEdges: heldEdges)
         let merged = SmartPlan.mergeParameterSets(scans, into: &clips, plan: plan)
 
         // The encoder's own sets take ids no copied clip uses: x264 is told its
@@ -171,21 +171,21 @@ struct SmartPlan: Sendable {
         // libx265 doesn't say its delay (has_b_frames); its SPS does.
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
         reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
-        SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings)
+        SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
     }
 
     /// Each clip's copy plan, or why it has none; and the scans of the clips
     /// that copy. Packets are read two clips (the cores) at once: the scan is
     /// most of what --smart adds before the first frame is written.
-    private static func scan(_ plan: Plan, settings: StitchSettings, ownFrames: (PlannedClip) -> Range<Int>,
+    private static func scan(_ plan: Plan, settings: StitchSettings, access: InputAccess, ownFrames: (PlannedClip) -> Range<Int>,
                              heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws -> ([Clip], [ClipScan?]) {
         let syntax = CopySyntax(settings.codec)
         let reasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
         let scanned = ResultSlots<Result<ClipScan, Error>>(count: plan.clips.count)
         DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
             guard reasons[index] == nil else { return }
-            scanned[index] = Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas, syntax: syntax) }
+            scanned[index] = Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas, syntax: syntax, access: access) }
         }
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
@@ -223,7 +223,8 @@ struct SmartPlan: Sendable {
     /// frames, read from their first pictures (two clips at once); a clip
     /// copied whole between copied clips needs none. HEVC clips with the same
     /// parameter sets (one device) are measured once.
-    private static func measureQuality(of clips: inout [Clip], scans: [ClipScan?], plan: Plan, settings: StitchSettings) {
+    private static func measureQuality(of clips: inout [Clip], scans: [ClipScan?], plan: Plan, settings: StitchSettings,
+                                       access: InputAccess) {
         let copiedFrames = SmartPlan.copiedOutputFrames(plan: plan, clips: clips)
         let needed = plan.clips.filter { clip in
             guard clips[clip.index].copy != nil else { return false }
@@ -248,7 +249,8 @@ struct SmartPlan: Sendable {
         DispatchQueue.concurrentPerform(iterations: groups.count) { group in
             let clip = measured[group]
             qualities[group] = syntax == .hevc
-                ? ClipScan.measuredCRF(of: clip, canvas: plan.canvas, settings: settings) : ClipScan.quantiserCRF(of: clip)
+                ? ClipScan.measuredCRF(of: clip, canvas: plan.canvas, settings: settings, access: access)
+                : ClipScan.quantiserCRF(of: clip, access: access)
         }
         for (group, crf) in zip(groups, qualities.values) { for index in group { clips[index].crf = crf } }
     }
@@ -396,9 +398,9 @@ struct ClipScan: Sendable {
     /// them, and whether they can't be decoded when it starts at the last such.
     private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
 
-    init(clip: PlannedClip, canvas: Canvas, syntax: CopySyntax) throws {
+    init(clip: PlannedClip, canvas: Canvas, syntax: CopySyntax, access: InputAccess) throws {
         self.syntax = syntax
-        let demuxer = try Demuxer(url: clip.info.readPath)
+        let demuxer = try access.openDemuxer(clip.info.readPath)
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         let stream = demuxer.streams[index]
         if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
@@ -445,10 +447,10 @@ struct ClipScan: Sendable {
     /// The x264 CRF that re-encodes `clip`'s pictures at its own quality: a
     /// step finer than the mean quantiser of its first pictures. Nil when they
     /// can't be read (the chosen CRF is used).
-    static func quantiserCRF(of clip: PlannedClip) -> Int? {
+    static func quantiserCRF(of clip: PlannedClip, access: InputAccess) -> Int? {
         var quantisers: [Double] = []
         do {
-            try firstPictures(of: clip, count: quantiserSample, exportQuantisers: true) { picture in
+            try firstPictures(of: clip, count: quantiserSample, exportQuantisers: true, access: access) { picture in
                 picture.meanQuantiser.map { quantisers.append($0) }
             }
         } catch {
@@ -463,10 +465,10 @@ struct ClipScan: Sendable {
     /// coarsest whose re-encode of its first pictures (an IDR, P and B
     /// pictures) stays at `targetPSNR` against them; four trials, bisecting,
     /// give it to within one step. Nil when they can't be read.
-    static func measuredCRF(of clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> Int? {
+    static func measuredCRF(of clip: PlannedClip, canvas: Canvas, settings: StitchSettings, access: InputAccess) -> Int? {
         var pictures: [Frame] = []
         do {
-            try firstPictures(of: clip, count: 6, exportQuantisers: false) { pictures.append($0.clone()) }
+            try firstPictures(of: clip, count: 6, exportQuantisers: false, access: access) { pictures.append($0.clone()) }
             guard !pictures.isEmpty else { return nil }
             var low = 12, high = 35 // the answer lies in low...high
             while high - low > 1 {
@@ -484,9 +486,9 @@ struct ClipScan: Sendable {
     }
 
     /// Decodes `clip`'s first `count` packets, giving each picture to `body`.
-    private static func firstPictures(of clip: PlannedClip, count: Int, exportQuantisers: Bool,
+    private static func firstPictures(of clip: PlannedClip, count: Int, exportQuantisers: Bool, access: InputAccess,
                                       _ body: (Frame) -> Void) throws {
-        let demuxer = try Demuxer(url: clip.info.readPath)
+        let demuxer = try access.openDemuxer(clip.info.readPath)
         guard let index = demuxer.bestStream(.video) else { return }
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1, exportQuantisers: exportQuantisers)
         let packet = Packet(), picture = Frame()

@@ -41,7 +41,7 @@ final class Lookahead {
         self.canvas = canvas
         self.settings = settings
         self.run = run
-        self.access = access
+        self.access = access.trusting(stagingFolder) // its copies are ours, not the user's inputs
     }
 
     deinit { shutDown() }

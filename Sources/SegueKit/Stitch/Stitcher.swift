@@ -101,7 +101,7 @@ public final class Stitcher {
 
     /// What `--smart` copies: every clip scanned, before anything is written.
     private func smartPlan() throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, ownFrames: plan.ownFrames(of:)) { clip in
+        try SmartPlan(plan: plan, settings: settings, access: access, ownFrames: plan.ownFrames(of:)) { clip in
             // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
             guard plan.mode == .freeze else { return (false, false) }
             return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)

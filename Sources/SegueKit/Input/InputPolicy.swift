@@ -1,0 +1,68 @@
+import Foundation
+import SegueMedia
+
+/// What inputs may be opened at all: safe by default for untrusted uploads
+/// (only media demuxers, only files and http(s), no nested opens, pictures
+/// bounded in area), with two choices for an operator: the folders local
+/// paths must lie in (`--input-root`) and whether URLs are allowed (`--no-remote`).
+public struct InputPolicy: Sendable, Equatable {
+    /// The most pixels one picture may have (a video frame or a photo) before
+    /// it is refused, undecoded: 100 megapixels, today's largest camera photos.
+    public static let defaultMaxPictureArea = 100_000_000
+
+    /// Real paths (symlinks and `..` resolved) that every local input must lie
+    /// in; empty: anywhere.
+    public private(set) var roots: [String] = []
+    /// Whether http(s) inputs may be opened.
+    public var allowRemote = true
+    public var maxPictureArea = InputPolicy.defaultMaxPictureArea
+
+    public init() {}
+
+    /// Confines local inputs to `folders` (resolved now); throws a usage
+    /// error naming a folder that doesn't exist.
+    public mutating func confine(to folders: [String]) throws {
+        roots = try folders.map { folder in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                  let resolved = realpath(folder, nil) else {
+                throw SegueError.usage("--input-root \(folder): no such folder")
+            }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+    }
+
+    /// Whether an opened file's real path lies inside one of the roots.
+    func permits(resolvedPath path: String) -> Bool {
+        roots.isEmpty || roots.contains { root in root == "/" || path == root || path.hasPrefix(root + "/") }
+    }
+}
+
+/// Where an input's bytes are: a local file, an http(s) URL, or nowhere Segue goes.
+enum InputLocation: Equatable {
+    case file(String)
+    case remote(String)
+    /// A name that starts with a protocol libavformat knows and Segue refuses.
+    case refusedProtocol(String)
+
+    init(_ input: String) {
+        // libavformat reads "proto:…" (and "subfile,,start,…,:…") through the protocol it names.
+        let scheme = String(input.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }).lowercased()
+        let after = input.dropFirst(scheme.count).first
+        guard scheme.first?.isLetter == true, after == ":" || after == "," else { self = .file(input); return }
+        if after == ":" && Network.isNetworkURL(input) { self = .remote(input); return }
+        if after == ":" && scheme == "file" {
+            // file:///abs/path (percent-encoded) or libavformat's file:path
+            let rest = input.dropFirst("file:".count)
+            self = .file(rest.hasPrefix("//") ? URL(string: input)?.path ?? String(rest.dropFirst(2)) : String(rest))
+            return
+        }
+        // A file whose name holds a colon opens as itself.
+        if Network.knownProtocols.contains(scheme) && !FileManager.default.fileExists(atPath: input) {
+            self = .refusedProtocol(scheme)
+        } else {
+            self = .file(input)
+        }
+    }
+}
