@@ -14,7 +14,8 @@ struct Transitions: ParsableCommand {
           segue transitions
           segue transitions --preview previews/
 
-        Exit codes: 0 done; 2 the preview folder can't be made or written.
+        Exit codes: 0 done; 2 the preview folder can't be made; 1 a preview
+        can't be written.
         """
     )
 
