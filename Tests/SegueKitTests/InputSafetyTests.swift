@@ -195,6 +195,22 @@ final class InputSafetyTests: XCTestCase {
         }
     }
 
+    /// Also found by the fuzzer: in containers whose packets carry their own
+    /// times, one sound packet stamped days ahead held the picture for days.
+    func testATimestampJumpInAnyContainerDoesNotStretchAClip() throws {
+        let box = try Sandbox("jump")
+        for (container, videoCodec, audioCodec) in [("flv", "flv1", "libmp3lame"), ("mkv", "libx264", "aac"), ("avi", "mpeg4", "libmp3lame")] {
+            let path = box.uploads + "/jump.\(container)"
+            _ = try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=64x36:r=25:d=1", "-f", "lavfi", "-i", "sine=d=1",
+                                "-c:v", videoCodec, "-c:a", audioCodec, "-ar", "44100",
+                                "-bsf:a", "setts=ts=if(eq(N\\,5)\\,TS+1000000000\\,TS)", "-y", path])
+            let probe = try SegueTool.run(["probe", "--json", path])
+            XCTAssertEqual(probe.status, 0, probe.standardError)
+            let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(probe.standardOutput.utf8)) as? [[String: Any]])?.first)
+            XCTAssertEqual(row["duration"] as? Double ?? 0, 1.0, accuracy: 0.1, "\(container)")
+        }
+    }
+
     // MARK: Lists can't loop
 
     func testSelfIncludingListsAreRefusedNestedListsWork() throws {
