@@ -90,9 +90,43 @@ public final class Stitcher {
         }
     }
 
+    /// Renders output frames `frames` alone, as the whole stitch would make
+    /// them: the video (its own file, starting with an IDR, the encoder
+    /// settings of the whole) to `videoPath`, the exact sound samples to
+    /// `soundPath` (raw interleaved float stereo; nothing without audio).
+    /// Both paths are written in place: the caller renames them.
+    func renderSegment(frames: Range<Int>, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
+        measureLoudnessWhereNeeded()
+        let started = monotonicSeconds()
+        var videoOnly = settings
+        videoOnly.includeAudio = false
+        let writer: OutputWriter
+        do {
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly)
+        } catch {
+            throw Stitcher.writeFailure(error, output: videoPath, doing: "can't start writing")
+        }
+        do {
+            let sound = try settings.includeAudio ? soundPath.map { try SoundFile(path: $0) } : nil
+            let window = SegmentWindow(frames: frames, plan: plan, sound: sound)
+            var report = try withoutActuallyEscaping(progress) { progress in
+                try stitch(into: writer, smart: nil, started: started, stop: stop, window: window, progress: progress)
+            }
+            try Stitcher.writing(to: videoPath) { try writer.finish() }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            report.wallSeconds = monotonicSeconds() - started
+            report.peakMemoryBytes = peakMemoryBytes()
+            return report
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
     /// `--loudness` and `--music` need each clip's measured loudness: clips
     /// the caller did not measure are measured here, never left as recorded.
-    private func measureLoudnessWhereNeeded() {
+    func measureLoudnessWhereNeeded() {
         guard settings.includeAudio, settings.loudness != nil || settings.music != nil,
               plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) else { return }
         let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
@@ -112,7 +146,7 @@ public final class Stitcher {
     /// `--smart`, copied GOPs as packets), then its join with the next, drawn
     /// by the plan's join strategy.
     private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
-                        progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
+                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
         // The music bed, mixed under every frame's sound by the clock.
         let music = try settings.includeAudio ? settings.music.map { path in
@@ -123,7 +157,16 @@ public final class Stitcher {
             }
         } : nil
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
-                               outputPath: outputPath, stop: stop, started: started, progress: progress)
+                               outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
+        // A segment starts at the turn of the first clip it needs; the clips before are never opened.
+        let first = window?.firstClip ?? 0
+        if let window, let music {
+            do {
+                try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame))
+            } catch {
+                throw ClipSource.failure(error, reading: music.path)
+            }
+        }
         let strategy = plan.strategy
         let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
@@ -131,10 +174,18 @@ public final class Stitcher {
         var joins: [StitchReport.Join] = []
         var notices = plan.notices
 
-        lookahead.prepare(0)
-        var (current, startup) = try lookahead.take(0, stop: stop)
-        lookahead.prepare(1)
-        for (index, clip) in clips.enumerated() {
+        lookahead.prepare(first)
+        var (current, startup) = try lookahead.take(first, stop: stop)
+        lookahead.prepare(first + 1)
+        if let window {
+            // What an overlap join into the first clip played of it, taken as that join took it.
+            for frame in window.playedInJoin {
+                _ = try current.nextPicture()
+                if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame) ) }
+            }
+        }
+        do {
+        for (index, clip) in clips.enumerated() where index >= first {
             let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
             for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
                 // With --smart, a copied frame comes as its source packet instead of a picture.
@@ -162,6 +213,7 @@ public final class Stitcher {
             current = incoming // releases the finished clip: never more than two open
             lookahead.prepare(index + 2)
         }
+        } catch is SegmentWindow.Reached {}
         try clock.finish()
         return StitchReport(
             output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,

@@ -1,0 +1,134 @@
+import Foundation
+import SegueMedia
+
+/// Writes the joined MP4 from checked segments: every segment's video
+/// packets copied, as they are, into one track (each segment starts with an
+/// IDR, all made with the same encoder settings, so the first segment's
+/// parameter sets serve them all), and the sound encoded once, from the
+/// segments' exact samples in order, exactly as the whole stitch encodes it.
+/// Written to a temporary file beside the target and renamed on success.
+struct SegmentJoiner {
+    let record: SegmentPlan
+    let plan: Plan
+    let work: String
+    let manifests: [SegmentManifest]
+
+    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+
+    /// Writes the output; returns the audio samples written.
+    func write(stop: StopRequest) throws -> Int {
+        let output = record.output
+        let temporary = Stitcher.temporaryPath(for: output)
+        unlink(temporary) // a leftover from a killed run
+        do {
+            let samples = try writeFile(temporary, stop: stop)
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            guard rename(temporary, output) == 0 else {
+                throw SegueError(.writeFailed, subject: output,
+                                 detail: "can't move the finished file into place (\(String(cString: strerror(errno))))")
+            }
+            return samples
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
+        let settings = record.stitchSettings
+        let canvas = plan.canvas
+        let frameBase = canvas.frameRate.inverted
+        // The track's header and reordering come from the first segment.
+        let (extradata, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
+        var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
+                                         codec: settings.codec, crf: settings.crf, preset: settings.preset)
+        format.audio = settings.includeAudio
+            ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        format.chapters = settings.chapters ? plan.chapters : []
+        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: nil,
+                                               reorderDelay: reorderDelay)
+        let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
+        var audio = settings.includeAudio ? AudioChunker(frameSize: sink.audioFrameSize, sampleRate: canvas.sampleRate) : nil
+        let packet = Packet()
+        for (segment, manifest) in zip(record.segments, manifests) {
+            let demuxer = try Demuxer(url: inWork(manifest.video))
+            guard let video = demuxer.bestStream(.video) else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
+            }
+            let timeBase = demuxer.streams[video].timeBase
+            guard demuxer.streams[video].extradata == extradata else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
+            }
+            let sound = try manifest.sound.map { name -> FileHandle in
+                guard let handle = FileHandle(forReadingAtPath: inWork(name)) else {
+                    throw SegueError(.readFailed, subject: inWork(name), detail: "can't open segment \(segment.index)'s sound")
+                }
+                return handle
+            }
+            defer { try? sound?.close() }
+            var copied = 0, soundFed = 0
+            // Sound follows the pictures as they go, so the muxer interleaves without holding a segment.
+            func feedSound(upTo frame: Int) throws {
+                guard let sound, audio != nil else { return }
+                let target = plan.sampleIndex(atFrame: frame) - segment.startSample
+                while soundFed < target {
+                    let block = try SoundFile.read(min(target - soundFed, 48_000), from: sound)
+                    guard !block[0].isEmpty else { break }
+                    soundFed += block[0].count
+                    try Stitcher.writing(to: record.output) { try audio!.append(block) { try sink.encode(sound: $0) } }
+                }
+            }
+            while try demuxer.read(into: packet) {
+                guard packet.streamIndex == video else { packet.unref(); continue }
+                if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+                guard let pts = packet.pts else {
+                    throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
+                }
+                let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
+                guard segment.startFrame..<segment.endFrame ~= frame else {
+                    throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                     detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
+                }
+                try Stitcher.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+                copied += 1
+                try feedSound(upTo: min(segment.startFrame + copied, segment.endFrame))
+            }
+            guard copied == segment.frames else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
+            }
+            try feedSound(upTo: segment.endFrame)
+            if sound != nil, soundFed != segment.samples {
+                throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
+                                 detail: "segment \(segment.index) holds \(soundFed) samples, the plan \(segment.samples)")
+            }
+        }
+        try Stitcher.writing(to: record.output) {
+            try audio?.flush { try sink.encode(sound: $0) }
+            try sink.finish()
+        }
+        return audio?.samplesWritten ?? 0
+    }
+
+    /// The first segment's parameter sets, and how many frames its decoding
+    /// times run behind its pictures (the encoder's reordering).
+    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], reorderDelay: Int) {
+        guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
+        let demuxer = try Demuxer(url: inWork(first.video))
+        guard let video = demuxer.bestStream(.video) else {
+            throw SegueError(.readFailed, subject: inWork(first.video), detail: "segment 0 holds no video")
+        }
+        let stream = demuxer.streams[video]
+        let packet = Packet()
+        var delay = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == video else { continue }
+            if let dts = packet.dts, let pts = packet.pts {
+                delay = max(0, Int(stream.timeBase.rescale(pts - dts, to: frameBase)))
+            }
+            break
+        }
+        return (stream.extradata, delay)
+    }
+}

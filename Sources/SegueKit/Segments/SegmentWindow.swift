@@ -1,0 +1,99 @@
+import Foundation
+import SegueMedia
+
+/// What a stitch renders when it renders one segment: output frames
+/// `frames`, made exactly as the whole stitch makes them. The stitch starts
+/// at the first clip the segment needs (clips before it are never opened),
+/// plays that clip from its start without writing (`warmUpFrame` up to the
+/// segment's first frame), and ends at the segment's end. Its sound goes to
+/// `sound` as the exact samples, for the join to encode once.
+final class SegmentWindow {
+    /// Thrown by the clock at the segment's end: the stitch stops there.
+    struct Reached: Error {}
+
+    let frames: Range<Int>
+    /// The clip whose turn in the stitch holds the segment's first frame.
+    let firstClip: Int
+    /// The output frame the clock starts at: where that clip's turn begins.
+    let warmUpFrame: Int
+    /// Frames of `firstClip` an overlap join before it already played (its
+    /// pictures and sound are taken and dropped before its turn).
+    let playedInJoin: Range<Int>
+    let sound: SoundFile?
+
+    init(frames: Range<Int>, plan: Plan, sound: SoundFile?) {
+        precondition(!frames.isEmpty && frames.upperBound <= plan.totalFrames, "a segment outside the plan")
+        self.frames = frames
+        self.sound = sound
+        let turns = plan.turnStarts
+        let first = (turns.lastIndex { $0 <= frames.lowerBound }) ?? 0
+        firstClip = first
+        warmUpFrame = turns[first]
+        playedInJoin = plan.clips[first].startFrame..<turns[first]
+    }
+}
+
+extension Plan {
+    /// Where each clip's turn in the stitch begins: the first of its own
+    /// frames (an overlap join into it is played in the turn before).
+    var turnStarts: [Int] {
+        clips.map { clip in clip.startFrame + (mode == .overlap ? joinFrames(before: clip.index) : 0) }
+    }
+}
+
+/// A segment's sound, written as it comes: interleaved 32-bit float stereo,
+/// little-endian (the samples exactly as the encoder would have had them).
+final class SoundFile {
+    private let handle: FileHandle
+    private var pending = Data()
+    private(set) var samples = 0
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw SegueError(.writeFailed, subject: path, detail: "can't create the segment's sound file")
+        }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func write(_ sound: [[Float]]) throws {
+        precondition(sound.count == 2 && sound.hasEqualChannels, "a segment's sound is stereo")
+        let count = sound[0].count
+        var interleaved = [Float](repeating: 0, count: count * 2)
+        for index in 0..<count {
+            interleaved[2 * index] = sound[0][index]
+            interleaved[2 * index + 1] = sound[1][index]
+        }
+        interleaved.withUnsafeBytes { pending.append(contentsOf: $0) }
+        samples += count
+        if pending.count >= 1 << 20 { try flush() }
+    }
+
+    func finish() throws {
+        try flush()
+        try handle.synchronize()
+        try handle.close()
+    }
+
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        try handle.write(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `count` stereo samples from `handle` as two channels; fewer at the file's end.
+    static func read(_ count: Int, from handle: FileHandle) throws -> [[Float]] {
+        let data = try handle.read(upToCount: count * 8) ?? Data()
+        let frames = data.count / 8
+        var channels: [[Float]] = [[Float](repeating: 0, count: frames), [Float](repeating: 0, count: frames)]
+        data.withUnsafeBytes { raw in
+            let floats = raw.bindMemory(to: Float.self)
+            for index in 0..<frames {
+                channels[0][index] = floats[2 * index]
+                channels[1][index] = floats[2 * index + 1]
+            }
+        }
+        return channels
+    }
+}
