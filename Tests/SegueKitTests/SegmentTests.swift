@@ -1,0 +1,225 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// Segmented render (issue 19): a plan cut into segments, rendered by
+/// separate processes in any order, joined by copy, is the plain stitch.
+final class SegmentTests: XCTestCase {
+    let store = FixtureStore.shared
+
+    /// Two marker clips with a photo between them and a third clip: 60 + 45 + 60 + 60 frames at 30 fps.
+    func inputs() throws -> [String] {
+        let photo = try store.path("segments-photo.jpg") { path in
+            try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x406080:size=320x180", "-frames:v", "1", path])
+        }
+        return [try store.path("marker-0-60.mp4", MarkerClip(clip: 0, frames: 60)), photo,
+                try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60)),
+                try store.path("marker-2-60.mp4", MarkerClip(clip: 2, frames: 60))]
+    }
+
+    /// Lossless, so the same pictures decode to the same bytes: the joined
+    /// output must equal the plain stitch's exactly. 0.5 s fades at frames
+    /// 45-60, 75-90, 120-135; the photo's own frames 60-75.
+    let flags = ["--transition", "fade", "--transition-duration", "0.5", "--still-duration", "1.5",
+                 "--crf", "0", "--preset", "ultrafast", "-y"]
+
+    func work(_ name: String) -> String {
+        let path = store.folder.appendingPathComponent("work-\(name)-\(UUID().uuidString.prefix(6))").path
+        try? FileManager.default.removeItem(atPath: path)
+        return path
+    }
+
+    func plan(_ work: String, output: String, seconds: String = "0.7", extra: [String] = []) throws -> Int {
+        let result = try Tools.segue(["plan"] + (try inputs()) + ["-o", output, "--work", work, "--segment-duration", seconds] + flags + extra)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let last = result.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(last.hasPrefix("segments: "), "plan's last line is '\(last)'")
+        return Int(last.dropFirst("segments: ".count)) ?? 0
+    }
+
+    func plainStitch(extra: [String] = []) throws -> String {
+        let output = store.outputPath()
+        let result = try Tools.segue(["stitch"] + (try inputs()) + ["-o", output] + flags + extra)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        return output
+    }
+
+    /// Boundaries every 21 frames: inside clip 0 (21, 42), inside the photo
+    /// (63), inside fades (84, 126), inside clips 1 and 2 (105, 147, 168).
+    func testSegmentsRenderedInAnyOrderJoinToThePlainStitchFrameForFrameAndSampleForSample() throws {
+        let work = work("order"), output = store.outputPath()
+        let count = try plan(work, output: output)
+        XCTAssertEqual(count, 9)
+        for segment in (0..<count).shuffled() {
+            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
+            XCTAssertEqual(result.status, 0, "segment \(segment): \(result.standardError)")
+        }
+        let joined = try Tools.segue(["join", work])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        XCTAssertTrue(joined.standardError.contains("Joined 9 segments"), joined.standardError)
+
+        let plain = try DecodedOutput(path: try plainStitch()), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, 180)
+        XCTAssertEqual(plain.pictures.count, split.pictures.count)
+        for index in 0..<min(plain.pictures.count, split.pictures.count) where plain.pictures[index] != split.pictures[index] {
+            XCTFail("frame \(index) differs from the plain stitch's")
+            break
+        }
+        // The marker oracle reads the clips' own frames in place (clip 1's first own frame is output frame 90).
+        XCTAssertEqual(Marker.read(split.pictures[20])?.clip, 0)
+        XCTAssertEqual(Marker.read(split.pictures[20])?.frame, 20)
+        XCTAssertEqual(Marker.read(split.pictures[105])?.clip, 1)
+        XCTAssertEqual(Marker.read(split.pictures[105])?.frame, 30)
+        XCTAssertEqual(Marker.read(split.pictures[147])?.clip, 2)
+        XCTAssertEqual(Marker.read(split.pictures[147])?.frame, 27)
+
+        // Sound: the same samples, so no gap, click or drift at any boundary.
+        XCTAssertEqual(plain.audio.count, split.audio.count)
+        for boundary in stride(from: 21, to: 180, by: 21) {
+            let centre = boundary * 48_000 / 30
+            let range = max(0, centre - 2048)..<min(plain.audio.count, centre + 2048)
+            let worst = zip(plain.audio[range], split.audio[range]).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertEqual(worst, 0, "the sound around boundary \(boundary) differs by \(worst)")
+        }
+        let durations = try FFprobe.streams(output, entries: "stream=codec_type,duration")
+        let plainDurations = try FFprobe.streams(try plainStitch(), entries: "stream=codec_type,duration")
+        XCTAssertEqual(durations.map { $0["duration"] as? String }, plainDurations.map { $0["duration"] as? String })
+    }
+
+    func testRenderTwiceIsIdempotent() throws {
+        let work = work("twice")
+        _ = try plan(work, output: store.outputPath(), seconds: "3")
+        let first = try Tools.segue(["render", work, "--segment", "1"])
+        XCTAssertEqual(first.status, 0, first.standardError)
+        let receipt = SegmentFiles.manifestPath(work: work, segment: 1)
+        let before = try Data(contentsOf: URL(fileURLWithPath: receipt))
+        let files = try FileManager.default.contentsOfDirectory(atPath: work).sorted()
+        let second = try Tools.segue(["render", work, "--segment", "1"])
+        XCTAssertEqual(second.status, 0, second.standardError)
+        XCTAssertTrue(second.standardError.contains("already rendered"), second.standardError)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: receipt)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work).sorted(), files)
+    }
+
+    func testRenderWithoutASegmentExits2SayingSo() throws {
+        let work = work("no-index")
+        _ = try plan(work, output: store.outputPath(), seconds: "3")
+        let result = try Tools.segue(["render", work], environment: [:])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("no segment given"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("SLURM_ARRAY_TASK_ID"), result.standardError)
+    }
+
+    func testRenderTakesItsSegmentFromTheArrayJobEngine() throws {
+        let work = work("env")
+        _ = try plan(work, output: store.outputPath(), seconds: "3")
+        let result = try Tools.segue(["render", work, "--quiet"], environment: ["JOB_COMPLETION_INDEX": "1"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertNotNil(SegmentFiles.manifest(work: work, segment: 1))
+        XCTAssertNil(SegmentFiles.manifest(work: work, segment: 0))
+        XCTAssertEqual(try RenderJob.segmentFromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "JOB_COMPLETION_INDEX": "1"]), 4)
+        XCTAssertEqual(try RenderJob.segmentFromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "2"]), 2)
+        XCTAssertNil(try RenderJob.segmentFromEnvironment([:]))
+    }
+
+    func testJoinRefusesMissingAndDamagedSegmentsNamingEachAndWritesNothing() throws {
+        let work = work("missing"), output = store.outputPath()
+        let count = try plan(work, output: output, seconds: "1.5")
+        XCTAssertEqual(count, 4)
+        for segment in [0, 2, 3] {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        // Segment 2's video damaged in place: same size, one byte changed.
+        let video = try XCTUnwrap(SegmentFiles.manifest(work: work, segment: 2)?.video)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: (work as NSString).appendingPathComponent(video)))
+        try handle.seek(toOffset: 2000)
+        let byte = try XCTUnwrap(handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: 2000)
+        try handle.write(contentsOf: Data([byte ^ 0xFF]))
+        try handle.close()
+
+        let result = try Tools.segue(["join", work])
+        XCTAssertEqual(result.status, 1, result.standardError)
+        XCTAssertTrue(result.standardError.contains("segments 1, 2 missing or damaged"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("segment 1: not rendered"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("segment 2: "), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+    }
+
+    func testAKilledJobsRunResumesKeepingTheSegmentsItFinished() throws {
+        let work = work("resume"), output = store.outputPath()
+        let arguments = ["stitch"] + (try inputs()) + ["-o", output, "--jobs", "2", "--work", work, "--segment-duration", "0.5"] + flags
+        let process = Process()
+        process.executableURL = SegueTool.executable
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // SIGKILL once a few segments are done (or give up waiting).
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline, (0..<12).filter({ SegmentFiles.manifest(work: work, segment: $0) != nil }).count < 3 {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        usleep(500_000) // its orphaned renders finish or die; either is fine
+        let kept = (0..<12).compactMap { SegmentFiles.manifest(work: work, segment: $0).map { ($0.segment, $0.video) } }
+        XCTAssertGreaterThanOrEqual(kept.count, 3)
+
+        let rerun = try Tools.segue(arguments)
+        XCTAssertEqual(rerun.status, 0, rerun.standardError)
+        XCTAssertTrue(rerun.standardError.contains("resuming:"), rerun.standardError)
+        for (segment, video) in kept {
+            XCTAssertEqual(SegmentFiles.manifest(work: work, segment: segment)?.video, video, "segment \(segment) was rendered again")
+        }
+        let plain = try DecodedOutput(path: try plainStitch()), split = try DecodedOutput(path: output)
+        XCTAssertEqual(plain.pictures.count, split.pictures.count)
+        XCTAssertTrue(plain.pictures == split.pictures, "the resumed output differs from the plain stitch")
+        XCTAssertEqual(plain.audio, split.audio)
+    }
+
+    func testPlanRecordsAbsolutePathsAndTheSegmentsFrames() throws {
+        let work = work("record")
+        _ = try plan(work, output: "relative-out.mp4", seconds: "1.3")
+        let record = try SegmentPlan.load(work: work)
+        XCTAssertTrue(record.output.hasPrefix("/"))
+        XCTAssertTrue(record.clips.allSatisfy { $0.path.hasPrefix("/") })
+        XCTAssertEqual(record.segments.map(\.startFrame), [0, 39, 78, 117, 156])
+        XCTAssertEqual(record.segments.last?.endFrame, 180)
+        XCTAssertEqual(record.totalFrames, try record.timeline().totalFrames)
+    }
+}
+
+/// Tools run as a user (or a cluster) would: exit code, stdout and stderr.
+enum Tools {
+    /// Runs `segue`; `environment`, when given, replaces the inherited one (PATH and HOME kept).
+    static func segue(_ arguments: [String], environment: [String: String]? = nil) throws -> SegueTool.Result {
+        try run(SegueTool.executable.path, arguments, environment: environment)
+    }
+
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> SegueTool.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
+        if let environment {
+            let inherited = ProcessInfo.processInfo.environment
+            process.environment = environment.merging(["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/"]) { a, _ in a }
+        }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+                                      standardError: String(decoding: errData, as: UTF8.self))
+        if program != SegueTool.executable.path, result.status != 0 {
+            throw NSError(domain: "Tools", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: "\(program): \(result.standardError)"])
+        }
+        return result
+    }
+}
