@@ -87,6 +87,30 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(durations.map { $0["duration"] as? String }, plainDurations.map { $0["duration"] as? String })
     }
 
+    /// Under a ducked music bed (ducked under the clips' tones, released under
+    /// the silent photo): the sound at every boundary is still the plain stitch's.
+    func testSoundUnderADuckedMusicBedIsThePlainStitchsAtEveryBoundary() throws {
+        let bed = try store.path("segments-bed.m4a") { path in
+            try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=220:duration=2.5", "-c:a", "aac", path])
+        }
+        let music = ["--music", bed, "--duck", "12"]
+        let work = work("music"), output = store.outputPath()
+        let count = try plan(work, output: output, seconds: "0.7", extra: music)
+        for segment in (0..<count).shuffled() {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        let joined = try Tools.segue(["join", work])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        let plain = try DecodedOutput(path: try plainStitch(extra: music)), split = try DecodedOutput(path: output)
+        XCTAssertEqual(plain.audio.count, split.audio.count)
+        for boundary in stride(from: 21, to: 180, by: 21) {
+            let centre = boundary * 48_000 / 30
+            let range = max(0, centre - 4800)..<min(plain.audio.count, centre + 4800)
+            let worst = zip(plain.audio[range], split.audio[range]).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertEqual(worst, 0, "the sound around boundary \(boundary) differs by \(worst)")
+        }
+    }
+
     func testRenderTwiceIsIdempotent() throws {
         let work = work("twice")
         _ = try plan(work, output: store.outputPath(), seconds: "3")

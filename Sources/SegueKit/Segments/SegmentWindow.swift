@@ -21,15 +21,27 @@ final class SegmentWindow {
     let playedInJoin: Range<Int>
     let sound: SoundFile?
 
-    init(frames: Range<Int>, plan: Plan, sound: SoundFile?) {
+    /// The last clip the segment needs: the one whose turn holds its last
+    /// frame, and the next one too when that frame is in their join.
+    let lastClip: Int
+
+    /// `warmUpFrames`: at least this many frames are made before the segment's
+    /// first (from the start of an earlier clip's turn, when one is there): state
+    /// that carries across clips (the music's ducking) settles into the whole
+    /// stitch's over them.
+    init(frames: Range<Int>, plan: Plan, sound: SoundFile?, warmUpFrames: Int = 0) {
         precondition(!frames.isEmpty && frames.upperBound <= plan.totalFrames, "a segment outside the plan")
         self.frames = frames
         self.sound = sound
         let turns = plan.turnStarts
-        let first = (turns.lastIndex { $0 <= frames.lowerBound }) ?? 0
+        let holding = (turns.lastIndex { $0 <= frames.lowerBound }) ?? 0
+        let first = min(holding, (turns.lastIndex { $0 <= frames.lowerBound - warmUpFrames }) ?? 0)
         firstClip = first
         warmUpFrame = turns[first]
         playedInJoin = plan.clips[first].startFrame..<turns[first]
+        let last = (turns.lastIndex { $0 < frames.upperBound }) ?? 0
+        let ownEnd = plan.clips[last].startFrame + plan.ownFrames(of: plan.clips[last]).upperBound
+        lastClip = min(plan.clips.count - 1, frames.upperBound > ownEnd ? last + 1 : last)
     }
 }
 

@@ -109,7 +109,10 @@ public final class Stitcher {
         }
         do {
             let sound = try settings.includeAudio ? soundPath.map { try SoundFile(path: $0) } : nil
-            let window = SegmentWindow(frames: frames, plan: plan, sound: sound)
+            // The music's ducking settles within its attack and release: that much warm-up makes it the whole stitch's.
+            let settle = settings.music != nil && settings.duck > 0 ? MusicBed.attackSeconds + MusicBed.releaseSeconds + 0.2 : 0
+            let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
+                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)))
             var report = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: nil, started: started, stop: stop, window: window, progress: progress)
             }
@@ -176,7 +179,9 @@ public final class Stitcher {
 
         lookahead.prepare(first)
         var (current, startup) = try lookahead.take(first, stop: stop)
-        lookahead.prepare(first + 1)
+        // A segment opens only the clips it needs (a remote one is fetched by no other segment).
+        let last = window?.lastClip ?? clips.count - 1
+        if first + 1 <= last { lookahead.prepare(first + 1) }
         if let window {
             // What an overlap join into the first clip played of it, taken as that join took it.
             for frame in window.playedInJoin {
@@ -211,7 +216,7 @@ public final class Stitcher {
                                            stallSeconds: waited))
             notices += notes(on: current)
             current = incoming // releases the finished clip: never more than two open
-            lookahead.prepare(index + 2)
+            if index + 2 <= last { lookahead.prepare(index + 2) }
         }
         } catch is SegmentWindow.Reached {}
         try clock.finish()
