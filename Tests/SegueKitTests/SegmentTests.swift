@@ -111,6 +111,33 @@ final class SegmentTests: XCTestCase {
         }
     }
 
+    /// A segment starting 8 s into a 10 s clip seeks to the keyframe before
+    /// its warm-up (2 s) instead of decoding the clip from its start, and still
+    /// gives the plain stitch's pictures and samples.
+    func testASegmentDeepInALongClipSeeksAndStillMatchesThePlainStitch() throws {
+        let long = try store.path("marker-3-300.mp4", MarkerClip(clip: 3, frames: 300))
+        let short = try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60))
+        let flags = ["--transition", "fade", "--transition-duration", "0.5", "--crf", "0", "--preset", "ultrafast", "-y"]
+        let work = work("seek"), output = store.outputPath()
+        let planned = try Tools.segue(["plan", long, short, "-o", output, "--work", work, "--segment-duration", "4"] + flags)
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        XCTAssertEqual(planned.standardOutput, "segments: 3\n")
+        for segment in [2, 1, 0] {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        // Segment 2 starts at frame 240: it sought to 2 s before it; segment 1 (frame 120) played the clip from its start.
+        XCTAssertEqual(SegmentFiles.manifest(work: work, segment: 2)?.warmUpFrames, 60)
+        XCTAssertEqual(SegmentFiles.manifest(work: work, segment: 1)?.warmUpFrames, 120)
+        XCTAssertEqual(try Tools.segue(["join", work]).status, 0)
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch", long, short, "-o", plainPath] + flags).status, 0)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, 345)
+        XCTAssertTrue(plain.pictures == split.pictures, "pictures differ from the plain stitch's")
+        XCTAssertEqual(plain.audio, split.audio)
+        XCTAssertEqual(Marker.read(split.pictures[250])?.frame, 250)
+    }
+
     func testRenderTwiceIsIdempotent() throws {
         let work = work("twice")
         _ = try plan(work, output: store.outputPath(), seconds: "3")

@@ -104,7 +104,7 @@ public final class RenderJob {
         func partial(_ name: String) -> String { inWork("." + name + ".partial") }
         let written = [videoName, soundName].compactMap { $0 }
         do {
-            let report = try stitcher.renderSegment(frames: wanted.startFrame..<wanted.endFrame, videoPath: partial(videoName),
+            let (report, warmUp) = try stitcher.renderSegment(frames: wanted.startFrame..<wanted.endFrame, videoPath: partial(videoName),
                                                     soundPath: soundName.map(partial), stop: stop, progress: progress)
             guard report.frames == wanted.endFrame else {
                 throw SegueError(.writeFailed, subject: record.output,
@@ -122,7 +122,7 @@ public final class RenderJob {
                 samples: soundBytes.map { $0 / 8 } ?? 0,
                 video: videoName, videoBytes: size(videoName), videoSHA256: try Checksum.sha256(file: inWork(videoName)),
                 sound: soundName, soundBytes: soundBytes, soundSHA256: try soundName.map { try Checksum.sha256(file: inWork($0)) },
-                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName)
+                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
             // Another run of this segment finished first: its files stand, ours go.
             if RenderJob.isDone(wanted, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
                 written.forEach { unlink(inWork($0)) }

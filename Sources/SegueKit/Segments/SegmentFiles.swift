@@ -21,6 +21,9 @@ public struct SegmentManifest: Codable, Sendable {
     public var soundSHA256: String?
     public var wallSeconds: Double
     public var host: String
+    /// Frames made before the segment's first and not written (the warm-up
+    /// from its first clip's start, or from where it sought to).
+    public var warmUpFrames: Int
 }
 
 /// Where a plan's segments live in its work folder, and how they are written.

@@ -20,6 +20,40 @@ final class SegmentWindow {
     /// pictures and sound are taken and dropped before its turn).
     let playedInJoin: Range<Int>
     let sound: SoundFile?
+    /// The first clip as it is opened: itself, or trimmed to start where the
+    /// segment's warm-up starts, when that is deep inside it (`framesSkipped` in).
+    private(set) var opened: PlannedClip? = nil
+    private(set) var framesSkipped = 0
+
+    /// Seconds of picture (and sound) made before a segment's first frame when
+    /// its first clip is sought into: the decoders, the sound's resampler and
+    /// the filters settle over them.
+    static let seekMarginSeconds = 2.0
+    /// A clip is sought into only when that passes over at least this much of it.
+    static let seekMinimumSeconds = 3.0
+
+    static func seekMargin(_ plan: Plan) -> Int { Int((seekMarginSeconds * plan.canvas.frameRate.value).rounded(.up)) }
+
+    /// How many of `clip`'s frames a segment whose warm-up starts at output
+    /// frame `start` passes over by seeking; 0 when the clip plays from its start.
+    /// Only a plain video at the canvas rate, with sound at the canvas's sample
+    /// rate or none, is sought into (its pictures fall on the canvas's ticks, so
+    /// a trimmed start picks the same ones; its samples are not resampled),
+    /// never into the frames of a join before it.
+    static func framesToSeekPast(_ clip: PlannedClip, to start: Int, plan: Plan) -> Int {
+        let info = clip.info
+        guard !info.isStill, info.timestampJumps == 0, !info.variableFrameRate,
+              info.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
+        // Resampled sound would start at another phase of the resampler (measured: up
+        // to 0.006 off on a 44.1 kHz tone): such a clip is played from its start, exactly.
+        if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate { return 0 }
+        let skip = start - clip.startFrame
+        let joinBefore = plan.mode == .overlap ? plan.joinFrames(before: clip.index) : 0
+        guard skip >= joinBefore, skip >= Int(seekMinimumSeconds * plan.canvas.frameRate.value), skip < clip.frameCount else { return 0 }
+        // Never past where the picture ends (a held last picture is not sought into).
+        guard Double(skip) / plan.canvas.frameRate.value < clip.pictureSeconds - 1 else { return 0 }
+        return skip
+    }
 
     /// The last clip the segment needs: the one whose turn holds its last
     /// frame, and the next one too when that frame is in their join.
@@ -37,8 +71,25 @@ final class SegmentWindow {
         let holding = (turns.lastIndex { $0 <= frames.lowerBound }) ?? 0
         let first = min(holding, (turns.lastIndex { $0 <= frames.lowerBound - warmUpFrames }) ?? 0)
         firstClip = first
-        warmUpFrame = turns[first]
-        playedInJoin = plan.clips[first].startFrame..<turns[first]
+        let clip = plan.clips[first]
+        let skip = SegmentWindow.framesToSeekPast(clip, to: frames.lowerBound - max(warmUpFrames, SegmentWindow.seekMargin(plan)),
+                                                  plan: plan)
+        if skip > 0 {
+            // Opened as if trimmed to start `skip` frames in: the demuxer seeks to the keyframe before.
+            var trimmed = clip
+            let seconds = Double(skip) / plan.canvas.frameRate.value
+            trimmed.info.inPoint += seconds
+            trimmed.info.duration -= seconds
+            trimmed.frameCount -= skip
+            trimmed.startFrame += skip
+            opened = trimmed
+            framesSkipped = skip
+            warmUpFrame = clip.startFrame + skip
+            playedInJoin = warmUpFrame..<warmUpFrame
+        } else {
+            warmUpFrame = turns[first]
+            playedInJoin = clip.startFrame..<turns[first]
+        }
         let last = (turns.lastIndex { $0 < frames.upperBound }) ?? 0
         let ownEnd = plan.clips[last].startFrame + plan.ownFrames(of: plan.clips[last]).upperBound
         lastClip = min(plan.clips.count - 1, frames.upperBound > ownEnd ? last + 1 : last)

@@ -96,7 +96,7 @@ public final class Stitcher {
     /// `soundPath` (raw interleaved float stereo; nothing without audio).
     /// Both paths are written in place: the caller renames them.
     func renderSegment(frames: Range<Int>, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
-                       progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int) {
         measureLoudnessWhereNeeded()
         let started = monotonicSeconds()
         var videoOnly = settings
@@ -120,7 +120,7 @@ public final class Stitcher {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
-            return report
+            return (report, frames.lowerBound - window.warmUpFrame)
         } catch {
             writer.abandon()
             throw error
@@ -171,7 +171,9 @@ public final class Stitcher {
             }
         }
         let strategy = plan.strategy
-        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
+        var opened = clips
+        if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
+        let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
@@ -192,7 +194,9 @@ public final class Stitcher {
         do {
         for (index, clip) in clips.enumerated() where index >= first {
             let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
-            for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
+            // A segment that sought into its first clip starts that far in.
+            let skipped = index == first ? window?.framesSkipped ?? 0 : 0
+            for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
                 // With --smart, a copied frame comes as its source packet instead of a picture.
                 let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
                 let picture = copied == nil ? try current.nextPicture() : nil
