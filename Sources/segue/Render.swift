@@ -35,7 +35,14 @@ struct Render: ParsableCommand {
             signals.cancel()
             progress.clear()
         }
-        let outcome = try RenderJob(work: work, segment: index).run(stop: stop) { progress.update($0) }
+        let outcome: RenderOutcome
+        do {
+            outcome = try RenderJob(work: work, segment: index).run(stop: stop) { progress.update($0) }
+        } catch let error as SegueError where error.exitCode == 1 {
+            progress.clear()
+            Terminal.error("segment \(index) failed (nothing of it was kept):")
+            throw error
+        }
         progress.clear()
         guard !quiet else { return }
         if outcome.alreadyDone {

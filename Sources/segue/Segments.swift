@@ -29,6 +29,8 @@ extension Stitch {
         let signals = stop.raise(on: [SIGINT, SIGTERM])
         defer { signals.cancel() }
         let folder = work ?? FileManager.default.temporaryDirectory.appendingPathComponent("segue-work-\(UUID().uuidString)").path
+        // A folder of our own can't be resumed from: it goes, whatever happens.
+        defer { if work == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let record = try plan(work: folder)
         let todo = record.segments.map(\.index).filter { !RenderJob.isRendered(segment: $0, work: folder) }
         if !quiet && todo.count < record.segments.count {
@@ -36,7 +38,6 @@ extension Stitch {
         }
         try SegmentRunner(work: folder, jobs: jobs ?? 1, quiet: quiet).render(todo, of: record.segments.count, stop: stop)
         let result = try JoinJob(work: folder, reportPath: report).run(stop: stop)
-        if work == nil { try? FileManager.default.removeItem(atPath: folder) }
         if !quiet { Terminal.write(result.summary + "\n") }
     }
 }
