@@ -171,7 +171,9 @@ public final class Stitcher {
             }
         }
         let strategy = plan.strategy
-        var opened = clips
+        // A segment opens (and fetches ahead) only the clips it needs: a remote one is read by no other segment.
+        let last = window?.lastClip ?? clips.count - 1
+        var opened = Array(clips.prefix(last + 1))
         if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
         let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
                                   copyPlans: smart?.clips.map(\.copy) ?? [])
@@ -181,9 +183,7 @@ public final class Stitcher {
 
         lookahead.prepare(first)
         var (current, startup) = try lookahead.take(first, stop: stop)
-        // A segment opens only the clips it needs (a remote one is fetched by no other segment).
-        let last = window?.lastClip ?? clips.count - 1
-        if first + 1 <= last { lookahead.prepare(first + 1) }
+        lookahead.prepare(first + 1)
         if let window {
             // What an overlap join into the first clip played of it, taken as that join took it.
             for frame in window.playedInJoin {
@@ -191,37 +191,38 @@ public final class Stitcher {
                 if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame) ) }
             }
         }
-        do {
-        for (index, clip) in clips.enumerated() where index >= first {
-            let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
-            // A segment that sought into its first clip starts that far in.
-            let skipped = index == first ? window?.framesSkipped ?? 0 : 0
-            for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
-                // With --smart, a copied frame comes as its source packet instead of a picture.
-                let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
-                let picture = copied == nil ? try current.nextPicture() : nil
-                var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
-                strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
-                if let copied {
-                    try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
-                } else if let picture {
-                    try clock.emit(picture, sound, clipIndex: index)
+        do { // a segment ends where the clock reaches its last frame
+            for (index, clip) in clips.enumerated() where index >= first {
+                let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
+                // A segment that sought into its first clip starts that far in.
+                let skipped = index == first ? window?.framesSkipped ?? 0 : 0
+                for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
+                    // With --smart, a copied frame comes as its source packet instead of a picture.
+                    let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
+                    let picture = copied == nil ? try current.nextPicture() : nil
+                    var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
+                    if let copied {
+                        try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
+                    } else if let picture {
+                        try clock.emit(picture, sound, clipIndex: index)
+                    }
                 }
-            }
-            guard index + 1 < clips.count else {
+                // The segment's end: the next clip is not opened at all.
+                guard index + 1 < clips.count, clock.frame < window?.frames.upperBound ?? .max else {
+                    notices += notes(on: current)
+                    break
+                }
+                let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
+                let join = plan.joins[index]
+                try strategy.play(join, from: current, to: incoming, through: clock)
+                joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                               seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                               stallSeconds: waited))
                 notices += notes(on: current)
-                break
+                current = incoming // releases the finished clip: never more than two open
+                lookahead.prepare(index + 2)
             }
-            let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
-            let join = plan.joins[index]
-            try strategy.play(join, from: current, to: incoming, through: clock)
-            joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
-                                           seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
-                                           stallSeconds: waited))
-            notices += notes(on: current)
-            current = incoming // releases the finished clip: never more than two open
-            if index + 2 <= last { lookahead.prepare(index + 2) }
-        }
         } catch is SegmentWindow.Reached {}
         try clock.finish()
         return StitchReport(
