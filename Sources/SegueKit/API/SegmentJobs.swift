@@ -90,7 +90,7 @@ public final class RenderJob {
         }
         let fingerprint = try SegmentPlan.fingerprint(work: work)
         let wanted = record.segments[segment]
-        if RenderJob.isDone(wanted, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+        if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
             return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
         }
         let plan = try record.timeline()
@@ -99,14 +99,15 @@ public final class RenderJob {
                                 options: record.runOptions, access: access)
         let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
         let videoName = SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4")
-        let soundName = record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".f32") : nil
+        let soundName = record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil
         func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
         func partial(_ name: String) -> String { inWork("." + name + ".partial") }
         let written = [videoName, soundName].compactMap { $0 }
         do {
-            let (report, warmUp) = try stitcher.renderSegment(frames: wanted.startFrame..<wanted.endFrame, videoPath: partial(videoName),
+            let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: segment == record.segments.count - 1,
+                                                              videoPath: partial(videoName),
                                                     soundPath: soundName.map(partial), stop: stop, progress: progress)
-            guard report.frames == wanted.endFrame else {
+            guard report.frames >= wanted.endFrame else {
                 throw SegueError(.writeFailed, subject: record.output,
                                  detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
             }
@@ -119,12 +120,12 @@ public final class RenderJob {
             let soundBytes = soundName.map(size)
             let manifest = SegmentManifest(
                 plan: fingerprint, segment: segment, frames: wanted.frames,
-                samples: soundBytes.map { $0 / 8 } ?? 0,
+                samples: wanted.audioEnd - wanted.audioStart, audioPackets: soundName == nil ? nil : packets,
                 video: videoName, videoBytes: size(videoName), videoSHA256: try Checksum.sha256(file: inWork(videoName)),
                 sound: soundName, soundBytes: soundBytes, soundSHA256: try soundName.map { try Checksum.sha256(file: inWork($0)) },
                 wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
             // Another run of this segment finished first: its files stand, ours go.
-            if RenderJob.isDone(wanted, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+            if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
                 written.forEach { unlink(inWork($0)) }
                 return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
             }
@@ -144,13 +145,13 @@ public final class RenderJob {
     public static func isRendered(segment: Int, work: String) -> Bool {
         guard let record = try? SegmentPlan.load(work: work), record.segments.indices.contains(segment),
               let fingerprint = try? SegmentPlan.fingerprint(work: work) else { return false }
-        return isDone(record.segments[segment], work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio)
+        return isDone(record.segments[segment], isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio)
     }
 
     /// Whether `segment` has a receipt from this plan whose files are all there, at their sizes.
-    static func isDone(_ segment: SegmentPlan.Segment, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
+    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
         SegmentFiles.manifest(work: work, segment: segment.index)?.plan == fingerprint
-            && SegmentFiles.problem(with: segment, work: work, includeAudio: includeAudio, deep: false) == nil
+            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: includeAudio, deep: false) == nil
     }
 }
 
@@ -215,7 +216,8 @@ public final class JoinJob {
         var problems: [(Int, String)] = []
         var manifests: [SegmentManifest] = []
         for segment in record.segments {
-            if let problem = SegmentFiles.problem(with: segment, work: work, includeAudio: includeAudio, deep: true) {
+            if let problem = SegmentFiles.problem(with: segment, isLast: segment.index == record.segments.count - 1, work: work,
+                                                  includeAudio: includeAudio, deep: true) {
                 problems.append((segment.index, problem))
             } else if let manifest = SegmentFiles.manifest(work: work, segment: segment.index) {
                 if manifest.plan != fingerprint { problems.append((segment.index, "rendered from another plan")) }

@@ -11,7 +11,10 @@ public struct SegmentManifest: Codable, Sendable {
     public var plan: String
     public var segment: Int
     public var frames: Int
+    /// Samples of the segment's stretch of the sound (its AAC grid stretch).
     public var samples: Int
+    /// AAC packets in its sound file.
+    public var audioPackets: Int?
     /// File names inside the work folder.
     public var video: String
     public var videoBytes: Int
@@ -68,7 +71,8 @@ public enum SegmentFiles {
     /// Why `segment` can't be joined, or nil when it can. `deep` checks the
     /// checksums too (the join); without it, presence and sizes (a render
     /// deciding whether it is done).
-    public static func problem(with segment: SegmentPlan.Segment, work: String, includeAudio: Bool, deep: Bool) -> String? {
+    public static func problem(with segment: SegmentPlan.Segment, isLast: Bool, work: String, includeAudio: Bool,
+                               deep: Bool) -> String? {
         guard let manifest = manifest(work: work, segment: segment.index) else {
             return FileManager.default.fileExists(atPath: manifestPath(work: work, segment: segment.index))
                 ? "its receipt is damaged" : "not rendered"
@@ -76,8 +80,8 @@ public enum SegmentFiles {
         guard manifest.segment == segment.index, manifest.frames == segment.frames else {
             return "it holds \(manifest.frames) frames, the plan \(segment.frames)"
         }
-        if includeAudio, manifest.samples != segment.samples {
-            return "it holds \(manifest.samples) audio samples, the plan \(segment.samples)"
+        if includeAudio, let packets = manifest.audioPackets, !isLast, packets != segment.audioPackets {
+            return "it holds \(packets) audio packets, the plan \(segment.audioPackets)"
         }
         var files = [(manifest.video, manifest.videoBytes, manifest.videoSHA256)]
         if includeAudio {

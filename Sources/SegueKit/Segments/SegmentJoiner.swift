@@ -48,8 +48,10 @@ struct SegmentJoiner {
         format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: nil,
                                                reorderDelay: reorderDelay)
         let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
-        var audio = settings.includeAudio ? AudioChunker(frameSize: sink.audioFrameSize, sampleRate: canvas.sampleRate) : nil
-        let packet = Packet()
+        let packet = Packet(), sound = Packet()
+        /// Where the next AAC packet's decoded samples start: the priming packet first.
+        var nextSoundPTS = -Int64(SegmentSound.blockSize)
+        let total = Int64(plan.sampleIndex(atFrame: plan.totalFrames))
         for (segment, manifest) in zip(record.segments, manifests) {
             let demuxer = try Demuxer(url: inWork(manifest.video))
             guard let video = demuxer.bestStream(.video) else {
@@ -60,23 +62,27 @@ struct SegmentJoiner {
                 throw SegueError(.readFailed, subject: inWork(manifest.video),
                                  detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
             }
-            let sound = try manifest.sound.map { name -> FileHandle in
-                guard let handle = FileHandle(forReadingAtPath: inWork(name)) else {
-                    throw SegueError(.readFailed, subject: inWork(name), detail: "can't open segment \(segment.index)'s sound")
-                }
-                return handle
-            }
-            defer { try? sound?.close() }
-            var copied = 0, soundFed = 0
+            let sounds = try manifest.sound.map { try Demuxer(url: inWork($0)) }
+            var soundsLeft = sounds != nil
+            var copied = 0
             // Sound follows the pictures as they go, so the muxer interleaves without holding a segment.
-            func feedSound(upTo frame: Int) throws {
-                guard let sound, audio != nil else { return }
-                let target = plan.sampleIndex(atFrame: frame) - segment.startSample
-                while soundFed < target {
-                    let block = try SoundFile.read(min(target - soundFed, 48_000), from: sound)
-                    guard !block[0].isEmpty else { break }
-                    soundFed += block[0].count
-                    try Stitcher.writing(to: record.output) { try audio!.append(block) { try sink.encode(sound: $0) } }
+            func copySound(upTo sample: Int64) throws {
+                while soundsLeft, let sounds, nextSoundPTS < sample {
+                    guard try sounds.read(into: sound) else {
+                        soundsLeft = false
+                        break
+                    }
+                    // The last packet lasts to the end of the sound, as the whole stitch's encoder says.
+                    let duration = min(Int64(SegmentSound.blockSize), total - nextSoundPTS)
+                    guard duration > 0 else {
+                        sound.unref()
+                        continue
+                    }
+                    sound.pts = nextSoundPTS
+                    sound.dts = nextSoundPTS
+                    sound.duration = duration
+                    nextSoundPTS += Int64(SegmentSound.blockSize)
+                    try Stitcher.writing(to: record.output) { try sink.copy(sound: sound) }
                 }
             }
             while try demuxer.read(into: packet) {
@@ -92,23 +98,20 @@ struct SegmentJoiner {
                 }
                 try Stitcher.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
                 copied += 1
-                try feedSound(upTo: min(segment.startFrame + copied, segment.endFrame))
+                try copySound(upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
             }
             guard copied == segment.frames else {
                 throw SegueError(.readFailed, subject: inWork(manifest.video),
                                  detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
             }
-            try feedSound(upTo: segment.endFrame)
-            if sound != nil, soundFed != segment.samples {
+            try copySound(upTo: .max)
+            if sounds != nil, segment.index + 1 < record.segments.count, nextSoundPTS != Int64(segment.audioEnd) {
                 throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
-                                 detail: "segment \(segment.index) holds \(soundFed) samples, the plan \(segment.samples)")
+                                 detail: "segment \(segment.index)'s sound ends at sample \(nextSoundPTS), the plan's grid at \(segment.audioEnd)")
             }
         }
-        try Stitcher.writing(to: record.output) {
-            try audio?.flush { try sink.encode(sound: $0) }
-            try sink.finish()
-        }
-        return audio?.samplesWritten ?? 0
+        try Stitcher.writing(to: record.output) { try sink.finish() }
+        return settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
     }
 
     /// The first segment's parameter sets, and how many frames its decoding

@@ -10,7 +10,7 @@ import SegueMedia
 public struct SegmentPlan: Codable, Sendable {
     public static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     public var version = SegmentPlan.currentVersion
     /// The MP4 the join writes (absolute).
@@ -43,8 +43,16 @@ public struct SegmentPlan: Codable, Sendable {
         public var endFrame: Int
         public var startSample: Int
         public var endSample: Int
+        /// The segment's stretch of the AAC frame grid: it encodes the packets
+        /// whose decoded 1024 samples start in `audioStart..<audioEnd` (output
+        /// samples; `audioStart` is `startSample` rounded down to the grid).
+        public var audioStart: Int
+        public var audioEnd: Int
         public var frames: Int { endFrame - startFrame }
         public var samples: Int { endSample - startSample }
+
+        /// The AAC packets a segment that isn't the last holds: its blocks, and the priming packet in the first.
+        public var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
     }
 
     public struct Join: Codable, Sendable {
@@ -110,10 +118,14 @@ public struct SegmentPlan: Codable, Sendable {
         canvas = CanvasRecord(width: plan.canvas.width, height: plan.canvas.height, frameRate: plan.canvas.frameRate,
                               sampleRate: plan.canvas.sampleRate)
         let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
-        segments = stride(from: 0, to: max(plan.totalFrames, 1), by: length).enumerated().map { index, start in
+        let starts = Array(stride(from: 0, to: max(plan.totalFrames, 1), by: length))
+        let grid = SegmentSound.blockSize
+        let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / grid * grid }
+        segments = starts.enumerated().map { index, start in
             let end = min(start + length, plan.totalFrames)
             return Segment(index: index, startFrame: start, endFrame: end, startSample: plan.sampleIndex(atFrame: start),
-                           endSample: plan.sampleIndex(atFrame: end))
+                           endSample: plan.sampleIndex(atFrame: end), audioStart: audioStarts[index],
+                           audioEnd: index + 1 < starts.count ? audioStarts[index + 1] : plan.sampleIndex(atFrame: plan.totalFrames))
         }
     }
 

@@ -19,7 +19,7 @@ final class SegmentWindow {
     /// Frames of `firstClip` an overlap join before it already played (its
     /// pictures and sound are taken and dropped before its turn).
     let playedInJoin: Range<Int>
-    let sound: SoundFile?
+    let sound: SegmentSound?
     /// The first clip as it is opened: itself, or trimmed to start where the
     /// segment's warm-up starts, when that is deep inside it (`framesSkipped` in).
     private(set) var opened: PlannedClip? = nil
@@ -56,17 +56,36 @@ final class SegmentWindow {
     }
 
     /// The last clip the segment needs: the one whose turn holds its last
-    /// frame, and the next one too when that frame is in their join.
+    /// frame (or the last frame its sound's post-roll needs), and the next one
+    /// too when that frame is in their join.
     let lastClip: Int
+    /// Where the stitch stops: the segment's end, or past it by the frames
+    /// whose sound the segment's encoder needs after its stretch (not written as pictures).
+    let tailEnd: Int
 
     /// `warmUpFrames`: at least this many frames are made before the segment's
     /// first (from the start of an earlier clip's turn, when one is there): state
     /// that carries across clips (the music's ducking) settles into the whole
     /// stitch's over them.
-    init(frames: Range<Int>, plan: Plan, sound: SoundFile?, warmUpFrames: Int = 0) {
+    init(frames: Range<Int>, plan: Plan, sound: SegmentSound?, warmUpFrames: Int = 0) {
         precondition(!frames.isEmpty && frames.upperBound <= plan.totalFrames, "a segment outside the plan")
         self.frames = frames
         self.sound = sound
+        // The sound's pre-roll: frames back to where its encoder's feed starts.
+        var warmUpFrames = warmUpFrames
+        if let sound {
+            let firstFed = (0...frames.lowerBound).last { plan.sampleIndex(atFrame: $0) <= sound.feedStart } ?? 0
+            warmUpFrames = max(warmUpFrames, frames.lowerBound - firstFed)
+            // Its post-roll: frames on past the segment, made for their sound only.
+            if let feedEnd = sound.feedEnd {
+                let past = (frames.upperBound...plan.totalFrames).first { plan.sampleIndex(atFrame: $0) >= feedEnd } ?? plan.totalFrames
+                tailEnd = past
+            } else {
+                tailEnd = frames.upperBound
+            }
+        } else {
+            tailEnd = frames.upperBound
+        }
         let turns = plan.turnStarts
         let holding = (turns.lastIndex { $0 <= frames.lowerBound }) ?? 0
         let first = min(holding, (turns.lastIndex { $0 <= frames.lowerBound - warmUpFrames }) ?? 0)
@@ -90,9 +109,10 @@ final class SegmentWindow {
             warmUpFrame = turns[first]
             playedInJoin = clip.startFrame..<turns[first]
         }
-        let last = (turns.lastIndex { $0 < frames.upperBound }) ?? 0
+        let tail = tailEnd
+        let last = (turns.lastIndex { $0 < tail }) ?? 0
         let ownEnd = plan.clips[last].startFrame + plan.ownFrames(of: plan.clips[last]).upperBound
-        lastClip = min(plan.clips.count - 1, frames.upperBound > ownEnd ? last + 1 : last)
+        lastClip = min(plan.clips.count - 1, tailEnd > ownEnd ? last + 1 : last)
     }
 }
 
@@ -104,59 +124,105 @@ extension Plan {
     }
 }
 
-/// A segment's sound, written as it comes: interleaved 32-bit float stereo,
-/// little-endian (the samples exactly as the encoder would have had them).
-final class SoundFile {
-    private let handle: FileHandle
-    private var pending = Data()
-    private(set) var samples = 0
+/// A segment's sound, encoded where it is rendered: the AAC packets of the
+/// whole stitch's sound that fall in the segment's stretch of the AAC frame
+/// grid (`SegmentPlan.Segment.audioStart..<audioEnd`), written to an M4A of
+/// its own for the join to copy.
+///
+/// The encoder is fed on the whole output's 1024-sample grid, from
+/// `preRollBlocks` blocks of the real sound before the stretch (so its MDCT
+/// overlap, window choices and masking state at the seam come from the same
+/// samples as in one process), to `postRollBlocks` blocks after it (each
+/// packet's window reaches one block ahead); the packets outside the stretch,
+/// the encoder's own priming among them, are dropped. The first segment keeps
+/// the priming packet, the last one everything to the end.
+final class SegmentSound {
+    static let blockSize = 1024
+    static let preRollBlocks = 4
+    static let postRollBlocks = 3
 
-    init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw SegueError(.writeFailed, subject: path, detail: "can't create the segment's sound file")
-        }
-        self.handle = handle
+    private let encoder: Encoder
+    private let muxer: Muxer
+    private let stream: Int
+    private let packet = Packet()
+    /// The output sample the encoder's first block starts at (on the grid).
+    let feedStart: Int
+    /// The output sample feeding stops at (exclusive); nil: the end of the output.
+    let feedEnd: Int?
+    /// Packets kept are those whose decoded block starts in this range (output samples).
+    private let keep: Range<Int>
+    private var pending: [[Float]] = [[], []]
+    /// The output sample `pending` starts at.
+    private var pendingStart: Int
+    private(set) var packetsKept = 0
+    private let sampleRate: Int
+
+    /// Needs the output's sound from `feedStart(for:)` to `feedEnd(for:)`, handed over in order.
+    init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, bitRate: Int) throws {
+        self.sampleRate = sampleRate
+        let muxer = try Muxer(path: path, format: "mp4")
+        encoder = try Encoder.aac(sampleRate: sampleRate, channels: 2, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
+        precondition(encoder.frameSize == SegmentSound.blockSize, "AAC frames of \(encoder.frameSize) samples")
+        stream = try muxer.addStream(for: encoder)
+        try muxer.writeHeader(options: [:])
+        self.muxer = muxer
+        feedStart = SegmentSound.feedStart(for: segment)
+        feedEnd = isLast ? nil : SegmentSound.feedEnd(for: segment)
+        pendingStart = feedStart
+        // The first segment keeps the encoder's priming packet (decoded block -1024).
+        keep = (segment.audioStart == 0 ? -SegmentSound.blockSize : segment.audioStart)..<(isLast ? Int.max : segment.audioEnd)
     }
 
-    deinit { try? handle.close() }
+    static func feedStart(for segment: SegmentPlan.Segment) -> Int {
+        max(0, segment.audioStart - preRollBlocks * blockSize)
+    }
 
-    func write(_ sound: [[Float]]) throws {
+    static func feedEnd(for segment: SegmentPlan.Segment) -> Int {
+        segment.audioEnd + postRollBlocks * blockSize
+    }
+
+    /// Whether the sound up to the end of the feed has been given (the segment may stop).
+    var isFed: Bool { feedEnd.map { pendingStart + pending[0].count >= $0 } ?? false }
+
+    /// Takes the output's sound starting at output sample `start` (any stretch of
+    /// it; what lies outside the feed is ignored).
+    func write(_ sound: [[Float]], at start: Int) throws {
         precondition(sound.count == 2 && sound.hasEqualChannels, "a segment's sound is stereo")
-        let count = sound[0].count
-        var interleaved = [Float](repeating: 0, count: count * 2)
-        for index in 0..<count {
-            interleaved[2 * index] = sound[0][index]
-            interleaved[2 * index + 1] = sound[1][index]
-        }
-        interleaved.withUnsafeBytes { pending.append(contentsOf: $0) }
-        samples += count
-        if pending.count >= 1 << 20 { try flush() }
+        let end = start + sound[0].count
+        let from = max(start, pendingStart + pending[0].count), to = min(end, feedEnd ?? .max)
+        guard from < to else { return }
+        precondition(from == pendingStart + pending[0].count, "the segment's sound has a gap before sample \(from)")
+        for channel in 0..<2 { pending[channel] += sound[channel][(from - start)..<(to - start)] }
+        while pending[0].count >= SegmentSound.blockSize { try encodeBlock(count: SegmentSound.blockSize) }
     }
 
+    /// Encodes what is left (the last segment: the short last block, as the whole
+    /// stitch does), flushes the encoder, and closes the file.
     func finish() throws {
-        try flush()
-        try handle.synchronize()
-        try handle.close()
+        if feedEnd == nil, !pending[0].isEmpty { try encodeBlock(count: pending[0].count) }
+        try encoder.sendEndOfStream()
+        try drain()
+        try muxer.finish()
     }
 
-    private func flush() throws {
-        guard !pending.isEmpty else { return }
-        try handle.write(contentsOf: pending)
-        pending.removeAll(keepingCapacity: true)
+    private func encodeBlock(count: Int) throws {
+        let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
+        block.setSamples(from: pending, start: 0)
+        block.pts = Int64(pendingStart - feedStart)
+        for channel in 0..<2 { pending[channel].removeFirst(count) }
+        pendingStart += count
+        try encoder.send(block)
+        try drain()
     }
 
-    /// Reads `count` stereo samples from `handle` as two channels; fewer at the file's end.
-    static func read(_ count: Int, from handle: FileHandle) throws -> [[Float]] {
-        let data = try handle.read(upToCount: count * 8) ?? Data()
-        let frames = data.count / 8
-        var channels: [[Float]] = [[Float](repeating: 0, count: frames), [Float](repeating: 0, count: frames)]
-        data.withUnsafeBytes { raw in
-            let floats = raw.bindMemory(to: Float.self)
-            for index in 0..<frames {
-                channels[0][index] = floats[2 * index]
-                channels[1][index] = floats[2 * index + 1]
+    private func drain() throws {
+        while try encoder.receive(into: packet) == .ready {
+            guard let pts = packet.pts, keep.contains(feedStart + Int(pts)) else {
+                packet.unref()
+                continue
             }
+            packetsKept += 1
+            try muxer.write(packet, stream: stream)
         }
-        return channels
     }
 }

@@ -74,7 +74,7 @@ final class FrameClock {
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-        if let window, frame >= window.frames.upperBound { throw SegmentWindow.Reached() }
+        if let window, frame >= window.tailEnd { throw SegmentWindow.Reached() }
         var sound = sound
         if let music, let clipSound = sound {
             do {
@@ -83,15 +83,20 @@ final class FrameClock {
                 throw ClipSource.failure(error, reading: music.path)
             }
         }
-        if let window, frame < window.frames.lowerBound {
-            frame += 1 // warming up: made exactly as in the whole stitch, not written
-            return
-        }
-        try Stitcher.writing(to: outputPath) {
-            try video()
-            if let sound {
-                if let soundFile = window?.sound { try soundFile.write(sound) }
-                else { try audio?.append(sound) { try writer.submit(sound: $0) } }
+        if let window {
+            // A segment's sound encoder takes its pre-roll and post-roll from the frames around it.
+            if let sound, let encoder = window.sound {
+                try Stitcher.writing(to: outputPath) { try encoder.write(sound, at: plan.sampleIndex(atFrame: frame)) }
+            }
+            if !window.frames.contains(frame) {
+                frame += 1 // warming up (or the sound's post-roll): made exactly as in the whole stitch, no picture written
+                return
+            }
+            try Stitcher.writing(to: outputPath) { try video() }
+        } else {
+            try Stitcher.writing(to: outputPath) {
+                try video()
+                if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
             }
         }
         frame += 1
@@ -107,7 +112,7 @@ final class FrameClock {
 
     /// Sends the last, short block of sound.
     func finish() throws {
-        if let soundFile = window?.sound { return try Stitcher.writing(to: outputPath) { try soundFile.finish() } }
+        if let window { return try Stitcher.writing(to: outputPath) { try window.sound?.finish() } }
         try Stitcher.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
     }
 }

@@ -90,13 +90,13 @@ public final class Stitcher {
         }
     }
 
-    /// Renders output frames `frames` alone, as the whole stitch would make
+    /// Renders `segment`'s output frames alone, as the whole stitch would make
     /// them: the video (its own file, starting with an IDR, the encoder
-    /// settings of the whole) to `videoPath`, the exact sound samples to
-    /// `soundPath` (raw interleaved float stereo; nothing without audio).
+    /// settings of the whole) to `videoPath`, its stretch of the whole
+    /// stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing without audio).
     /// Both paths are written in place: the caller renames them.
-    func renderSegment(frames: Range<Int>, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
-                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int) {
+    func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
         measureLoudnessWhereNeeded()
         let started = monotonicSeconds()
         var videoOnly = settings
@@ -108,7 +108,11 @@ public final class Stitcher {
             throw Stitcher.writeFailure(error, output: videoPath, doing: "can't start writing")
         }
         do {
-            let sound = try settings.includeAudio ? soundPath.map { try SoundFile(path: $0) } : nil
+            let frames = segment.startFrame..<segment.endFrame
+            let sound = try settings.includeAudio ? soundPath.map {
+                try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
+                                 bitRate: settings.audioBitRate)
+            } : nil
             // The music's ducking settles within its attack and release: that much warm-up makes it the whole stitch's.
             let settle = settings.music != nil && settings.duck > 0 ? MusicBed.attackSeconds + MusicBed.releaseSeconds + 0.2 : 0
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
@@ -120,7 +124,7 @@ public final class Stitcher {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
-            return (report, frames.lowerBound - window.warmUpFrame)
+            return (report, frames.lowerBound - window.warmUpFrame, sound?.packetsKept ?? 0)
         } catch {
             writer.abandon()
             throw error
@@ -209,7 +213,7 @@ public final class Stitcher {
                     }
                 }
                 // The segment's end: the next clip is not opened at all.
-                guard index + 1 < clips.count, clock.frame < window?.frames.upperBound ?? .max else {
+                guard index + 1 < clips.count, clock.frame < window?.tailEnd ?? .max else {
                     notices += notes(on: current)
                     break
                 }
