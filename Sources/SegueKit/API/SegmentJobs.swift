@@ -195,8 +195,8 @@ public struct JoinReport: Sendable {
 /// `segue join`: checks every segment (receipt, frame and sample counts,
 /// sizes, checksums); if any is missing or damaged, fails naming each and
 /// writes nothing. Otherwise copies the segments' video packets into one MP4
-/// (no video is decoded or encoded) and encodes the sound once from the
-/// segments' exact samples, so it is the whole stitch's sound.
+/// and their AAC packets into one sound track, each at its place on the
+/// output's time line: nothing is decoded or encoded.
 public final class JoinJob {
     public let work: String
     public let reportPath: String?

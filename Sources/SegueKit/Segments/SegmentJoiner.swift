@@ -4,8 +4,9 @@ import SegueMedia
 /// Writes the joined MP4 from checked segments: every segment's video
 /// packets copied, as they are, into one track (each segment starts with an
 /// IDR, all made with the same encoder settings, so the first segment's
-/// parameter sets serve them all), and the sound encoded once, from the
-/// segments' exact samples in order, exactly as the whole stitch encodes it.
+/// parameter sets serve them all), and every segment's AAC packets, each its
+/// stretch of the whole output's AAC frame grid (`SegmentSound`), laid end to
+/// end from the first segment's priming packet, so nothing is encoded here.
 /// Written to a temporary file beside the target and renamed on success.
 struct SegmentJoiner {
     let record: SegmentPlan

@@ -18,9 +18,10 @@ final class FrameClock {
     private(set) var frame = 0
     /// With `--smart`: the quality each re-encoded frame gets.
     private let smart: SmartPlan?
-    /// A segment's output frames: frames before it are made but not written
-    /// (the warm-up from its first clip's start), and reaching its end ends the
-    /// stitch (`SegmentWindow.Reached`). Nil: the whole output.
+    /// A segment's output frames: frames around it are made but their
+    /// pictures not written (the warm-up before it, the sound's post-roll
+    /// after it; their sound goes to the segment's encoder), and reaching
+    /// `tailEnd` ends the stitch (`SegmentWindow.Reached`). Nil: the whole output.
     private let window: SegmentWindow?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
