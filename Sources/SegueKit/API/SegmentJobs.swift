@@ -94,6 +94,7 @@ public final class RenderJob {
             return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
         }
         let plan = try record.timeline()
+        SegmentFiles.removeAbandoned(segment: segment, work: work)
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries))
         let stitcher = Stitcher(plan: plan, settings: record.stitchSettings, outputPath: record.output,
                                 options: record.runOptions, access: access)

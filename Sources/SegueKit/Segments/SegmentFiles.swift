@@ -46,6 +46,18 @@ public enum SegmentFiles {
         String(format: "segment-%05d-", segment) + run + suffix
     }
 
+    /// Removes what renders of `segment` on this machine left when they were
+    /// killed: partial files whose run (`host-pid-…`) is this host's and whose
+    /// process is gone. Runs on other machines, or still running, are left alone.
+    static func removeAbandoned(segment: Int, work: String) {
+        let prefix = "." + String(format: "segment-%05d-", segment) + hostName + "-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: work) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".partial") {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink((work as NSString).appendingPathComponent(name)) }
+        }
+    }
+
     /// Writes `data` to a temporary file beside `path`, syncs it, and renames it over `path`.
     static func writeAtomically(_ data: Data, to path: String) throws {
         let temporary = Stitcher.temporaryPath(for: path) + "-\(getpid())-\(UUID().uuidString.prefix(8))"
