@@ -180,7 +180,7 @@ public final class Stitcher {
         var opened = Array(clips.prefix(last + 1))
         if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
         let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
-                                  copyPlans: smart?.clips.map(\.copy) ?? [])
+                                  copyPlans: smart?.clips.map(\.copy) ?? [], fetchesAhead: window == nil)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
         var notices = plan.notices
