@@ -126,6 +126,35 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(Marker.read(split.pictures[250])?.frame, 250)
     }
 
+    /// Remote clips stay remote in the plan; a segment opens only the clips it shows.
+    func testASegmentReadsOnlyTheRemoteClipsItShows() throws {
+        let local = [try store.path("marker-0-60.mp4", MarkerClip(clip: 0, frames: 60)),
+                     try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60)),
+                     try store.path("marker-2-60.mp4", MarkerClip(clip: 2, frames: 60))]
+        let server = try TestServer(root: store.folder.path)
+        let urls = local.map { "\(server.base)/\(($0 as NSString).lastPathComponent)" }
+        let flags = ["--crf", "0", "--preset", "ultrafast", "-y", "--segment-duration", "1"]
+        let work = work("remote"), output = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["plan"] + urls + ["-o", output, "--work", work] + flags).status, 0)
+        XCTAssertEqual(try SegmentPlan.load(work: work).clips.map(\.path), urls)
+        func requests(_ index: Int) throws -> Int {
+            ((try server.stats()["paths"] as? [String: Int]) ?? [:])["/" + (local[index] as NSString).lastPathComponent] ?? 0
+        }
+        let before = try (0..<3).map(requests)
+        XCTAssertEqual(try Tools.segue(["render", work, "--segment", "0", "--quiet"]).status, 0)
+        XCTAssertGreaterThan(try requests(0), before[0])
+        XCTAssertEqual(try requests(1), before[1], "segment 0 (frames 0-29) opened clip 1")
+        XCTAssertEqual(try requests(2), before[2], "segment 0 (frames 0-29) opened clip 2")
+        for segment in 1..<6 {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        XCTAssertEqual(try Tools.segue(["join", work]).status, 0)
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch"] + local + ["-o", plainPath, "--crf", "0", "--preset", "ultrafast", "-y"]).status, 0)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertTrue(plain.pictures == split.pictures, "the remote segments' pictures differ from the plain stitch's")
+    }
+
     func testRenderTwiceIsIdempotent() throws {
         let work = work("twice")
         _ = try plan(work, output: store.outputPath(), seconds: "3")
