@@ -8,14 +8,16 @@ import SegueMedia
 ///
 /// The encoder is fed on the whole output's 1024-sample grid, from
 /// `preRollBlocks` blocks of the real sound before the stretch (so its MDCT
-/// overlap, window choices and masking state at the seam come from the same
-/// samples as in one process), to `postRollBlocks` blocks after it (each
+/// overlap, window choices, masking and rate control at the seam come from
+/// the same samples as in one process: measured, 4 blocks left the packets
+/// after a seam 30-70 dB from the plain stitch's, 128 blocks (2.7 s) make most
+/// of them bit-identical and the rest at least 45 dB under the sound), to `postRollBlocks` blocks after it (each
 /// packet's window reaches one block ahead); the packets outside the stretch,
 /// the encoder's own priming among them, are dropped. The first segment keeps
 /// the priming packet, the last one everything to the end.
 final class SegmentSound {
     static let blockSize = 1024
-    static let preRollBlocks = 4
+    static let preRollBlocks = 128
     static let postRollBlocks = 3
 
     private let encoder: Encoder
