@@ -75,10 +75,11 @@ final class SegmentSound {
         while pending[0].count >= SegmentSound.blockSize { try encodeBlock(count: SegmentSound.blockSize) }
     }
 
-    /// Encodes what is left (the last segment: the short last block, as the whole
-    /// stitch does), flushes the encoder, and closes the file.
+    /// Encodes what is left (the output's short last block, as the whole stitch
+    /// does: the last segment's, or a post-roll cut short by the output's end),
+    /// flushes the encoder, and closes the file.
     func finish() throws {
-        if feedEnd == nil, !pending[0].isEmpty { try encodeBlock(count: pending[0].count) }
+        if !pending[0].isEmpty { try encodeBlock(count: pending[0].count) }
         try encoder.sendEndOfStream()
         try drain()
         try muxer.finish()
