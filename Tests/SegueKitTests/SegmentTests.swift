@@ -128,6 +128,28 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(Marker.read(split.pictures[250])?.frame, 250)
     }
 
+    /// A segment starting inside a 3 s fade out of a long clip seeks into that
+    /// clip's own frames and plays the fade from both clips in step.
+    func testASegmentStartingInAFadeAfterALongClipSeeksAndMatches() throws {
+        let long = try store.path("marker-3-300.mp4", MarkerClip(clip: 3, frames: 300))
+        let next = try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60))
+        let flags = ["--transition", "fade", "--transition-duration", "3", "--crf", "0", "--preset", "ultrafast", "-y"]
+        let work = work("seek-fade"), output = store.outputPath()
+        // 300 + 60 - 60 (the fade, shortened to half the short clip) = 300 frames; the fade is 240-300; a boundary at 255.
+        XCTAssertEqual(try Tools.segue(["plan", long, next, "-o", output, "--work", work, "--segment-duration", "8.5"] + flags).status, 0)
+        for segment in [1, 0] {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        XCTAssertLessThan(try XCTUnwrap(SegmentFiles.manifest(work: work, segment: 1)?.warmUpFrames), 255, "segment 1 did not seek")
+        XCTAssertEqual(try Tools.segue(["join", work]).status, 0)
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch", long, next, "-o", plainPath] + flags).status, 0)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, plain.pictures.count)
+        XCTAssertTrue(plain.pictures == split.pictures, "pictures differ from the plain stitch's")
+        Seam.check(plain, split, boundaries: [255])
+    }
+
     /// Remote clips stay remote in the plan; a segment opens only the clips it shows.
     func testASegmentReadsOnlyTheRemoteClipsItShows() throws {
         let local = [try store.path("marker-0-60.mp4", MarkerClip(clip: 0, frames: 60)),

@@ -49,8 +49,9 @@ final class SegmentWindow {
         // to 0.006 off on a 44.1 kHz tone): such a clip is played from its start, exactly.
         if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate { return 0 }
         let skip = start - clip.startFrame
-        let joinBefore = plan.mode == .overlap ? plan.joinFrames(before: clip.index) : 0
-        guard skip >= joinBefore, skip >= Int(seekMinimumSeconds * plan.canvas.frameRate.value), skip < clip.frameCount else { return 0 }
+        // Within the clip's own frames: a join's frames are drawn from both clips in step.
+        let own = plan.ownFrames(of: clip)
+        guard skip >= own.lowerBound, skip < own.upperBound, skip >= Int(seekMinimumSeconds * plan.canvas.frameRate.value) else { return 0 }
         // Never past where the picture ends (a held last picture is not sought into).
         guard Double(skip) / plan.canvas.frameRate.value < clip.pictureSeconds - 1 else { return 0 }
         return skip
