@@ -150,6 +150,53 @@ final class SegmentTests: XCTestCase {
         Seam.check(plain, split, boundaries: [255])
     }
 
+    /// `--smart` composes: boundaries move off copied GOPs to their ends, the
+    /// copied GOPs stay copied (byte for byte, as in the plain `--smart`
+    /// stitch), and every frame shows what the plain `--smart` stitch shows.
+    func testSmartSegmentsKeepCopiedGOPsCopiedAndJoinToThePlainSmartStitch() throws {
+        let phones = try (0..<3).map { clip -> String in
+            let source = try store.path("marker-\(clip)-60.mp4", MarkerClip(clip: clip, frames: 60))
+            return try store.path("segments-phone-\(clip)-60.mp4") { path in
+                try Tools.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx264", "-profile:v", "high", "-preset", "fast",
+                                         "-crf", "18", "-x264-params", "keyint=30:min-keyint=30:bframes=3:b-pyramid=normal:scenecut=0:ref=2",
+                                         "-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709",
+                                         "-c:a", "copy", "-f", "mp4", path])
+            }
+        }
+        let flags = ["--smart", "--transition", "fade", "--transition-duration", "0.5", "--preset", "ultrafast", "-y"]
+        let work = work("smart"), output = store.outputPath()
+        let planned = try Tools.segue(["plan"] + phones + ["-o", output, "--work", work, "--segment-duration", "0.5"] + flags)
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        // 150 frames; GOPs 0-30 and 120-150 are copied (the others hold a fade). The nominal
+        // boundaries at 15 and 135 lie inside them and move to their ends (already boundaries).
+        let starts = try SegmentPlan.load(work: work).segments.map(\.startFrame)
+        XCTAssertEqual(starts, [0, 30, 45, 60, 75, 90, 105, 120])
+        for segment in (0..<starts.count).shuffled() {
+            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let joined = try Tools.segue(["join", work])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch"] + phones + ["-o", plainPath] + flags).status, 0)
+        // The copied GOPs are the sources' packets, as many as in the plain --smart stitch.
+        var sourcePackets = Set<[UInt8]>()
+        for phone in phones { for packet in try SmartTestCase.videoPackets(phone).list { sourcePackets.insert(packet.bytes) } }
+        let copied = { (path: String) in try SmartTestCase.videoPackets(path).list.filter { sourcePackets.contains($0.bytes) }.count }
+        XCTAssertEqual(try copied(plainPath), 60)
+        XCTAssertEqual(try copied(output), 60)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, 150)
+        for index in 0..<min(plain.pictures.count, split.pictures.count) {
+            guard let shown = Marker.read(plain.pictures[index]) else { continue }
+            let read = Marker.read(split.pictures[index])
+            XCTAssertTrue(read?.clip == shown.clip && read?.frame == shown.frame, "frame \(index) shows \(String(describing: read)), not \(shown)")
+        }
+        Seam.check(plain, split, boundaries: starts.dropFirst().map { $0 })
+        let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        XCTAssertEqual(decoded.standardError, "", "the joined --smart output does not decode cleanly")
+    }
+
     /// Remote clips stay remote in the plan; a segment opens only the clips it shows.
     func testASegmentReadsOnlyTheRemoteClipsItShows() throws {
         let local = [try store.path("marker-0-60.mp4", MarkerClip(clip: 0, frames: 60)),

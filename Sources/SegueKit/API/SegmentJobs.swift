@@ -26,19 +26,23 @@ public final class PlanJob {
         }
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
         let job = StitchJob(request)
-        if request.options.smart == true {
-            throw SegueError.usage("--smart can't be rendered in segments yet: leave out --smart, or stitch without --jobs/--work")
-        }
         let (plan, settings, access, joins) = try job.prepare(onEvent: onEvent)
-        if settings.smart {
-            throw SegueError.usage("--smart (from the manifest) can't be rendered in segments yet: stitch without --jobs/--work")
+        if settings.smart && settings.codec == .hevc {
+            throw SegueError.usage("--smart --codec hevc can't be rendered in segments yet: stitch it without --jobs/--work, or leave out --smart")
         }
         // The loudness pass runs once, here; every segment plays with its results.
         let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
                                 access: access)
         stitcher.measureLoudnessWhereNeeded()
+        // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
+        let smart = try settings.smart ? stitcher.smartPlan() : nil
+        let boundary = { (frame: Int) -> Int in
+            guard let gop = smart?.copiedGOP(strictlyHolding: frame) else { return frame }
+            return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound
+        }
         let segments = SegmentPlan(plan: stitcher.plan, settings: settings, joins: joins, output: request.output,
-                                   run: request.runOptions, network: request.network, segmentSeconds: segmentSeconds)
+                                   run: request.runOptions, network: request.network, segmentSeconds: segmentSeconds,
+                                   boundary: boundary)
         try segments.write(work: work)
         return segments
     }

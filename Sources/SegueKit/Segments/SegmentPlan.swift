@@ -94,8 +94,9 @@ public struct SegmentPlan: Codable, Sendable {
     }
 
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
+    /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
     public init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
-                network: NetworkSettings, segmentSeconds: Double) {
+                network: NetworkSettings, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
         self.output = SegmentPlan.absolute(output)
         overwrite = run.overwrite
         strict = run.strict
@@ -118,11 +119,15 @@ public struct SegmentPlan: Codable, Sendable {
         canvas = CanvasRecord(width: plan.canvas.width, height: plan.canvas.height, frameRate: plan.canvas.frameRate,
                               sampleRate: plan.canvas.sampleRate)
         let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
-        let starts = Array(stride(from: 0, to: max(plan.totalFrames, 1), by: length))
+        var starts: [Int] = [0]
+        for nominal in stride(from: length, to: plan.totalFrames, by: length) {
+            let moved = boundary(nominal)
+            if moved > starts.last!, moved < plan.totalFrames { starts.append(moved) }
+        }
         let grid = SegmentSound.blockSize
         let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / grid * grid }
         segments = starts.enumerated().map { index, start in
-            let end = min(start + length, plan.totalFrames)
+            let end = index + 1 < starts.count ? starts[index + 1] : plan.totalFrames
             return Segment(index: index, startFrame: start, endFrame: end, startSample: plan.sampleIndex(atFrame: start),
                            endSample: plan.sampleIndex(atFrame: end), audioStart: audioStarts[index],
                            audioEnd: index + 1 < starts.count ? audioStarts[index + 1] : plan.sampleIndex(atFrame: plan.totalFrames))

@@ -70,7 +70,8 @@ final class FrameClock {
     /// Sends one frame's copied packet (`--smart`), which shows as output
     /// frame `shownAt` (packets come in decoding order), and the frame's sound.
     func emit(copied packet: Packet, shownAt: Int, _ sound: [[Float]]?, clipIndex: Int) throws {
-        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shownAt) }
+        let shown = shownAt - (window?.frames.lowerBound ?? 0)
+        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shown) }
     }
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {

@@ -102,8 +102,14 @@ public final class Stitcher {
         var videoOnly = settings
         videoOnly.includeAudio = false
         let writer: OutputWriter
+        let smart: SmartPlan?
         do {
-            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly)
+            // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
+            // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
+            let whole = try settings.smart ? smartPlan() : nil
+            smart = whole?.cut(at: segment.startFrame, segment.endFrame)
+            let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
         } catch {
             throw Stitcher.writeFailure(error, output: videoPath, doing: "can't start writing")
         }
@@ -115,10 +121,12 @@ public final class Stitcher {
             } : nil
             // The music's ducking settles within its attack and release: that much warm-up makes it the whole stitch's.
             let settle = settings.music != nil && settings.duck > 0 ? MusicBed.attackSeconds + MusicBed.releaseSeconds + 0.2 : 0
+            let copied = Set(smart?.clips.indices.filter { smart?.clips[$0].copy != nil } ?? [])
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
-                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)))
+                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
+                                       seekable: { !copied.contains($0.index) })
             var report = try withoutActuallyEscaping(progress) { progress in
-                try stitch(into: writer, smart: nil, started: started, stop: stop, window: window, progress: progress)
+                try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
             try Stitcher.writing(to: videoPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
@@ -141,7 +149,7 @@ public final class Stitcher {
     }
 
     /// What `--smart` copies: every clip scanned, before anything is written.
-    private func smartPlan() throws -> SmartPlan {
+    func smartPlan() throws -> SmartPlan {
         try SmartPlan(plan: plan, settings: settings, ownFrames: plan.ownFrames(of:)) { clip in
             // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
             guard plan.mode == .freeze else { return (false, false) }
