@@ -96,6 +96,12 @@ final class EncodingSink {
         try video.copy(packet, frame: frame)
     }
 
+    /// Writes an encoded AAC packet as it is (a segmented render's join), its pts counting samples.
+    func copy(sound packet: Packet) throws {
+        guard audioEncoder != nil else { return }
+        try muxer.write(packet, stream: audioStream)
+    }
+
     /// Encodes planar-float audio whose pts counts samples.
     func encode(sound: Frame) throws {
         guard let audioEncoder else { return }
