@@ -277,6 +277,30 @@ final class InputSafetyTests: XCTestCase {
         XCTAssertThrowsError(try access.openDemuxer(link)) { XCTAssertEqual($0 as? BadInputReason, .outsideInputRoots) }
     }
 
+    /// A plan carries the policy: each render checks again where it opens, on its own machine.
+    func testRendersOfAPlanApplyItsInputRoots() throws {
+        let box = try Sandbox("segments")
+        let link = box.uploads + "/clip.mp4"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try box.legitimate("real.mp4"))
+        let work = box.uploads + "/../work", output = store.outputPath()
+        let plan = try SegueTool.run(["plan", link, "-o", output, "--work", work, "--input-root", box.uploads,
+                                      "--preset", "ultrafast", "--quiet"])
+        XCTAssertEqual(plan.status, 0, plan.standardError)
+        // Swapped after planning: the render refuses it, naming the clip.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: box.secretClip)
+        let render = try SegueTool.run(["render", work, "--segment", "0", "--quiet"])
+        XCTAssertNotEqual(render.status, 0)
+        XCTAssertTrue(render.standardError.contains("clip.mp4") && render.standardError.contains("outside the allowed folders"),
+                      render.standardError)
+        // Swapped back, it renders and joins.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: box.uploads + "/real.mp4")
+        XCTAssertEqual(try SegueTool.run(["render", work, "--segment", "0", "--quiet"]).status, 0)
+        XCTAssertEqual(try SegueTool.run(["join", work, "--quiet"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+    }
+
     // MARK: --no-remote
 
     func testNoRemoteRefusesURLsWithoutARequest() throws {
@@ -306,6 +330,10 @@ final class InputSafetyTests: XCTestCase {
         try assertRefused([fifo], naming: "clip.mp4", saying: "not a regular file")
         try assertRefused(["/dev/zero"], naming: "/dev/zero", saying: "not a regular file")
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "a FIFO or a device blocked the probe")
+        // A symlink to a clip is that clip.
+        let link = box.uploads + "/link.mp4"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try box.legitimate())
+        try assertStitches([link])
     }
 }
 
