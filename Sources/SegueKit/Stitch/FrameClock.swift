@@ -89,6 +89,14 @@ final class FrameClock {
         }
     }
 
+    /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
+    func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
+        guard audio != nil else { return }
+        try Stitcher.writing(to: outputPath) {
+            for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }
+        }
+    }
+
     /// Sends the last, short block of sound.
     func finish() throws {
         try Stitcher.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }

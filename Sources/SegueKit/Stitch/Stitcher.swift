@@ -65,7 +65,8 @@ public final class Stitcher {
             if smart != nil { ProcessPolicy.heapIsQuiet() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
-                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack)
+                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
+                                      smartSound: smart?.soundTrack)
         } catch {
             unlink(temporary)
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
@@ -126,7 +127,7 @@ public final class Stitcher {
                                outputPath: outputPath, stop: stop, started: started, progress: progress)
         let strategy = plan.strategy
         let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
-                                  copyPlans: smart?.clips.map(\.copy) ?? [])
+                                  copyPlans: smart?.clips.map(\.copy) ?? [], soundCopies: smart?.sound.map(\.copy) ?? [])
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
         var notices = plan.notices
@@ -141,6 +142,7 @@ public final class Stitcher {
                 let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
                 let picture = copied == nil ? try current.nextPicture() : nil
                 var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                try clock.copy(sound: current.takeCopiedSound())
                 strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
                 if let copied {
                     try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
@@ -169,11 +171,32 @@ public final class Stitcher {
             startupSeconds: startup, warnings: notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
             smart: smart.map { smart in
                 smart.clips.enumerated().map { index, clip in
-                    StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
-                                           framesReencoded: plan.clips[index].frameCount - clip.copiedFrames, reason: clip.reason)
+                    var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
+                                                        framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
+                                                        reason: clip.reason)
+                    if settings.includeAudio, index < smart.sound.count {
+                        let sound = smart.sound[index], copied = sound.copy?.count ?? 0
+                        report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift, framesCopied: copied,
+                                                               framesReencoded: max(0, soundFrames(of: index) - copied),
+                                                               reason: sound.notCopied?.description)
+                    }
+                    return report
                 }
             },
             music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
+    }
+
+    /// The output's AAC frames that start in clip `index`'s share of the output
+    /// (joins split in the middle): what its sound was copied or encoded as.
+    private func soundFrames(of index: Int) -> Int {
+        func boundary(_ index: Int) -> Int {
+            guard index > 0 else { return 0 }
+            guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
+            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + plan.joinFrames(before: index) / 2)
+        }
+        let size = SoundCopyPlanner.frameSize
+        func frames(before sample: Int) -> Int { (sample + size - 1) / size }
+        return frames(before: boundary(index + 1)) - frames(before: boundary(index))
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
