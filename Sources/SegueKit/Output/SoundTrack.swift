@@ -55,22 +55,26 @@ struct SmartSound: Sendable {
     var runs: [Run]
     /// The stitched sound's length in samples.
     var totalSamples: Int
+    /// Samples of the stitched sound where it may jump without being heard
+    /// (hard cuts, and the middle of a freeze's silence), in order: where a
+    /// window moves from one run's shift to the next's.
+    var splices: [Int] = []
 }
 
 /// `--smart`: copied AAC packets, with windows between them re-encoded by
 /// encoders of their own.
 ///
-/// A window is encoded from the stitched sound (the exact output), laid so it
+/// A window is encoded from the stitched sound (the exact output), read so it
 /// meets the copied runs on each side: a copied clip stands `shift` samples
-/// from its exact place, so the window's sound is read through a time map
-/// that moves linearly from the run before's shift to the run after's (a
-/// window is at least 16 frames, so the tempo changes by at most 1024 samples
-/// in 16384, 6 %, and only in clips' first and last frames). Each window's
-/// encoder starts `preRoll` frames early, on the same sound the copied frames
-/// before it decode to, and runs `postRoll` frames past its end: the frames it
-/// keeps share their MDCT overlap with the copied neighbours. Its primed and
-/// extra frames are dropped. The first window keeps the encoder's priming
-/// frame, so the track's edit list starts at sample 0 as in a full encode.
+/// from its exact place, so the window reads the sound `shift` samples late
+/// next to each run, and moves from one run's shift to the next's where the
+/// sound jumps anyway (`WindowMap`). Each window's encoder starts `preRoll`
+/// frames early, on the same sound the copied frames before it decode to, and
+/// runs `postRoll` frames past its end: the frames it keeps share their MDCT
+/// overlap with the copied neighbours (both encoders saw the same sound
+/// there). Its primed and extra frames are dropped. The first window keeps
+/// the encoder's priming frame, so the track's edit list starts at sample 0
+/// as in a full encode.
 final class SmartSoundTrack: SoundTrack {
     static let preRoll = 8
     static let postRoll = 4
@@ -89,37 +93,24 @@ final class SmartSoundTrack: SoundTrack {
     private var ended = false
     /// Copied packets waiting for their turn, by slot.
     private var copied: [Int: Packet] = [:]
-    /// The piece under way: window k is before run k (the last after every run).
+    /// The piece under way: even 2k is window k (before run k), odd 2k+1 is run k.
     private var piece = 0
     private var window: Window?
     private var nextCopiedSlot: Int?
     private let packet = Packet()
-    /// Frames written: copied and encoded.
-    private(set) var framesCopied = 0
-    private(set) var framesEncoded = 0
 
-    /// A window under way: its encoder and how far it has been fed.
+    /// A window under way: its encoder, how its sound is read, how far it has been fed.
     private struct Window {
         var encoder: Encoder
-        /// Output slots it writes; the last window's upper bound is open.
-        var slots: Range<Int>
-        /// Output sample its feed starts at, and the next one to feed.
+        var map: WindowMap
+        /// The first output slot it writes, and the end of what it writes (nil: the track's end).
+        var firstSlot: Int
+        var keepEnd: Int?
+        /// Output samples: where its feed starts, the next one to feed, where it stops.
         var feedStart: Int
         var fed: Int
         var feedEnd: Int
-        /// The time map's two anchors: output sample → exact sample.
-        var from: (output: Int, exact: Int)
-        var to: (output: Int, exact: Int)
-        var isLast: Bool
         var isFirst: Bool
-
-        /// Where output sample `x` reads the stitched sound.
-        func exactPosition(_ x: Int) -> Double {
-            if x <= from.output { return Double(x - (from.output - from.exact)) }
-            if x >= to.output { return Double(x - (to.output - to.exact)) }
-            let span = Double(to.output - from.output)
-            return Double(from.exact) + Double(x - from.output) * Double(to.exact - from.exact) / span
-        }
     }
 
     init(muxer: Muxer, stream: Int, layout: SmartSound, sampleRate: Int, makeEncoder: @escaping () throws -> Encoder) throws {
@@ -151,7 +142,7 @@ final class SmartSoundTrack: SoundTrack {
         ended = true
         try advance()
         guard window == nil, piece > 2 * layout.runs.count else {
-            throw SegueError(.writeFailed, detail: "copied sound packets never came (output frame \(nextCopiedSlot ?? -1))")
+            throw SegueError(.writeFailed, detail: "copied sound packets never came (output sound frame \(nextCopiedSlot ?? -1))")
         }
     }
 
@@ -162,9 +153,11 @@ final class SmartSoundTrack: SoundTrack {
             if var current = window {
                 try feed(&current)
                 window = current
-                guard current.fed >= current.feedEnd || (ended && current.isLast) else { return }
-                try finishWindow(current)
+                guard current.fed >= current.feedEnd else { return }
+                try current.encoder.sendEndOfStream()
+                try drain(current)
                 window = nil
+                ProcessPolicy.heapIsQuiet()
                 piece += 1
                 if piece / 2 < layout.runs.count { nextCopiedSlot = layout.runs[piece / 2].slots.lowerBound }
             } else if let slot = nextCopiedSlot {
@@ -174,7 +167,6 @@ final class SmartSoundTrack: SoundTrack {
                 packet.dts = packet.pts
                 packet.duration = Int64(frameSize)
                 try muxer.write(packet, stream: stream)
-                framesCopied += 1
                 nextCopiedSlot = slot + 1 < run.slots.upperBound ? slot + 1 : nil
                 if nextCopiedSlot == nil {
                     piece += 1
@@ -192,44 +184,39 @@ final class SmartSoundTrack: SoundTrack {
         let before = index > 0 ? layout.runs[index - 1] : nil
         let after = index < layout.runs.count ? layout.runs[index] : nil
         let lower = before?.slots.upperBound ?? 0
-        let fromOutput = lower * frameSize, fromShift = before?.shift ?? 0
-        let toOutput = after.map { $0.slots.lowerBound * frameSize } ?? layout.totalSamples
-        let toShift = after?.shift ?? 0
-        let feedStart = before == nil ? 0 : max(0, fromOutput - SmartSoundTrack.preRoll * frameSize)
-        let feedEnd = after == nil ? Int.max : toOutput + SmartSoundTrack.postRoll * frameSize
-        window = Window(encoder: try makeEncoder(), slots: lower..<(after?.slots.lowerBound ?? Int.max),
-                        feedStart: feedStart, fed: feedStart, feedEnd: feedEnd,
-                        from: (fromOutput, fromOutput - fromShift), to: (toOutput, toOutput - toShift),
-                        isLast: after == nil, isFirst: before == nil)
-        trimExact(keepingFrom: Int(window!.exactPosition(feedStart).rounded(.down)) - 1)
+        let upper = after.map { $0.slots.lowerBound * frameSize } ?? layout.totalSamples
+        let map = WindowMap(from: (lower * frameSize, before?.shift), to: (upper, after?.shift), splices: layout.splices)
+        let feedStart = before == nil ? 0 : max(0, lower * frameSize - SmartSoundTrack.preRoll * frameSize)
+        // The last window runs to the stitched sound's end, moved as its map moves it.
+        let feedEnd = after == nil ? layout.totalSamples + map.shift(atOutput: layout.totalSamples)
+            : upper + SmartSoundTrack.postRoll * frameSize
+        window = Window(encoder: try makeEncoder(), map: map, firstSlot: lower, keepEnd: after == nil ? nil : upper,
+                        feedStart: feedStart, fed: feedStart, feedEnd: feedEnd, isFirst: before == nil)
+        trimExact(keepingFrom: map.earliestRead(fromOutput: feedStart))
     }
 
-    /// Feeds the window's encoder every whole frame of sound that has arrived.
+    /// Feeds the window's encoder every frame of sound that has arrived.
     private func feed(_ window: inout Window) throws {
         while window.fed < window.feedEnd {
-            let remaining = ended && window.isLast ? layout.totalSamples - window.fed : frameSize
-            let count = min(frameSize, window.feedEnd - window.fed, remaining)
-            guard count > 0 else { return }
-            // The last sample read, and the one after it (interpolation).
-            let needed = Int(window.exactPosition(window.fed + count - 1).rounded(.down)) + 2
-            guard needed <= exactEnd || ended else { return }
-            let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
-            var samples: [[Float]] = [[Float](repeating: 0, count: count), [Float](repeating: 0, count: count)]
+            let count = min(frameSize, window.feedEnd - window.fed)
+            if window.map.needsLags(before: window.fed + count) {
+                guard ended || window.map.lagsNeedUpTo <= exactEnd else { return }
+                window.map.chooseLags(reading: sample)
+            }
+            guard ended || window.map.lastRead(forOutput: window.fed + count - 1) < exactEnd else { return }
+            var samples = [[Float]](repeating: [Float](repeating: 0, count: count), count: 2)
             for offset in 0..<count {
-                let position = window.exactPosition(window.fed + offset)
-                let whole = Int(position.rounded(.down)), fraction = Float(position - Double(whole))
                 for channel in 0..<2 {
-                    let a = sample(channel, whole), b = fraction == 0 ? a : sample(channel, whole + 1)
-                    samples[channel][offset] = a + (b - a) * fraction
+                    samples[channel][offset] = window.map.sample(channel, atOutput: window.fed + offset, reading: sample)
                 }
             }
+            let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
             block.setSamples(from: samples, start: 0)
             block.pts = Int64(window.fed - window.feedStart)
             window.fed += count
             try window.encoder.send(block)
             try drain(window)
-            trimExact(keepingFrom: Int(window.exactPosition(window.fed).rounded(.down)) - 1)
-            if count < frameSize { return }
+            trimExact(keepingFrom: window.map.earliestRead(fromOutput: window.fed))
         }
     }
 
@@ -239,41 +226,192 @@ final class SmartSoundTrack: SoundTrack {
         return index >= 0 && index < exact[channel].count ? exact[channel][index] : 0
     }
 
-    private func finishWindow(_ window: Window) throws {
-        try window.encoder.sendEndOfStream()
-        try drain(window)
-        ProcessPolicy.heapIsQuiet()
-        // Only what the next window's pre-roll may read stays.
-        if let last = layout.runs.indices.contains(piece / 2) ? layout.runs[piece / 2] : nil {
-            let nextFeed = max(0, last.slots.upperBound * frameSize - SmartSoundTrack.preRoll * frameSize)
-            trimExact(keepingFrom: nextFeed - last.shift - 1)
-        }
-    }
-
     /// Writes the window's packets that fall in its slots (the first window
     /// also its priming frame); drops the rest.
     private func drain(_ window: Window) throws {
         while try window.encoder.receive(into: packet) == .ready {
             guard let pts = packet.pts else { continue }
             let start = Int(pts) + window.feedStart
-            let keep = start >= window.slots.lowerBound * frameSize
-                || (window.isFirst && start == -frameSize)
-            guard keep, window.isLast || start < window.slots.upperBound * frameSize else {
+            let keep = start >= window.firstSlot * frameSize || (window.isFirst && start == -frameSize)
+            guard keep, window.keepEnd.map({ start < $0 }) ?? true else {
                 packet.unref()
                 continue
             }
             packet.pts = Int64(start)
             packet.dts = Int64(start)
             try muxer.write(packet, stream: stream)
-            framesEncoded += 1
         }
     }
 
-    /// Forgets the stitched sound before `position`.
+    /// Forgets the stitched sound before `position` (in batches).
     private func trimExact(keepingFrom position: Int) {
         let drop = min(position - base, exact[0].count)
         guard drop > 1 << 15 else { return }
         for channel in exact.indices { exact[channel].removeFirst(drop) }
         base += drop
+    }
+}
+
+/// Where a re-encoded window reads the stitched sound: `shift` samples late
+/// next to a copied run (output − exact), moving from the run before's shift
+/// to the run after's
+/// - at a splice (a hard cut, or the middle of a freeze's silence) when the
+///   window holds one. The cut itself stays as it is: the outgoing clip's
+///   last sample, then the incoming clip's first. The move is shared between
+///   the two clips' sides, each made as a crossfade between the sound and
+///   itself a lag away (the outgoing clip's end repeats or skips a few
+///   milliseconds, as does the incoming one's start, as WSOLA time-stretching
+///   and packet-loss concealment do). The two lags add up to the move and are
+///   chosen where the sound best matches itself (for a tone, whole periods),
+///   so neither crossfade is heard;
+/// - else (a crossfade between copied clips) by a linear time map over the
+///   window, a tempo change of at most 1024 samples over the window's length;
+/// - a window with a run on one side only keeps that run's shift (the first
+///   window starts on the grid with the clip moved; the last one ends moved).
+struct WindowMap {
+    static let crossfade = 512
+    /// The most either side's lag may be.
+    static let search = 1536
+    /// Samples kept between a crossfade and the cut.
+    static let guardBand = 256
+    /// How far around a splice its lags are measured: the sound must be there before the window passes it.
+    static let reach = 4096
+
+    private enum Kind {
+        case shift(Int)
+        case warp(from: (output: Int, exact: Int), to: (output: Int, exact: Int))
+        case splice(seam: Int, before: Int, after: Int)
+    }
+
+    private let kind: Kind
+    /// The splice's lags (outgoing side, incoming side), once chosen: they add up to after − before.
+    private var lags: (outgoing: Int, incoming: Int)?
+
+    init(from: (output: Int, shift: Int?), to: (output: Int, shift: Int?), splices: [Int]) {
+        let before = from.shift ?? 0, after = to.shift ?? 0
+        // A splice far enough inside the window for both crossfades.
+        let room = WindowMap.guardBand + WindowMap.search + WindowMap.crossfade + SoundCopyPlanner.frameSize
+        if before == after {
+            kind = .shift(before)
+        } else if let seam = splices.first(where: { $0 - room >= from.output && $0 + room <= to.output }) {
+            kind = .splice(seam: seam, before: before, after: after)
+        } else if from.shift == nil || to.shift == nil {
+            kind = .shift(from.shift ?? to.shift ?? 0)
+        } else {
+            kind = .warp(from: (from.output, from.output - before), to: (to.output, to.output - after))
+        }
+    }
+
+    /// Output − exact at output sample `x` (at the window's end, what moves the track's end).
+    func shift(atOutput x: Int) -> Int {
+        switch kind {
+        case .shift(let shift): return shift
+        case .warp(let from, let to): return x <= from.output ? from.output - from.exact : to.output - to.exact
+        case .splice(let seam, let before, let after): return x < seam ? before : after
+        }
+    }
+
+    /// Whether the splice's lags must be chosen before output samples from `x` on can be made.
+    func needsLags(before x: Int) -> Bool {
+        guard case .splice(let seam, let before, _) = kind, lags == nil else { return false }
+        return x > seam + before - WindowMap.reach
+    }
+
+    /// The exact sample the sound must have reached for the lags to be chosen.
+    var lagsNeedUpTo: Int {
+        guard case .splice(let seam, _, _) = kind else { return 0 }
+        return seam + WindowMap.reach
+    }
+
+    /// Picks the two lags: the pair, adding up to the move, at which both
+    /// clips' sound best matches itself where its crossfade will be.
+    mutating func chooseLags(reading sample: (Int, Int) -> Float) {
+        guard case .splice(let seam, let before, let after) = kind else { return }
+        let move = after - before, range = -WindowMap.search...WindowMap.search
+        // How well `length` samples from `start` match those `lag` later (positive: earlier ones).
+        func match(_ start: (Int) -> Int, _ lag: Int) -> Double {
+            var dot = 0.0, energy = 0.0, reference = 0.0
+            let from = start(lag)
+            for index in from..<(from + WindowMap.crossfade) {
+                for channel in 0..<2 {
+                    let a = Double(sample(channel, index)), b = Double(sample(channel, index - lag))
+                    dot += a * b
+                    energy += b * b
+                    reference += a * a
+                }
+            }
+            return energy * reference < 1e-12 ? 1 : dot / (energy * reference).squareRoot()
+        }
+        // The outgoing side reads its samples `lag` earlier before the cut; the incoming side, `-lag` later after it.
+        let outgoing = range.map { lag in match({ seam - WindowMap.guardBand - WindowMap.crossfade - max(0, -$0) }, lag) }
+        let incoming = range.map { lag in match({ seam + WindowMap.guardBand + max(0, $0) }, lag) }
+        var best = (outgoing: 0, incoming: move, score: -Double.infinity)
+        for lag in range where range.contains(move - lag) {
+            let other = move - lag
+            let score = outgoing[lag + WindowMap.search] + incoming[-other + WindowMap.search]
+                - 1e-4 * Double(abs(lag) + abs(other)) / Double(SoundCopyPlanner.frameSize)
+            if score > best.score { best = (lag, other, score) }
+        }
+        lags = (best.outgoing, best.incoming)
+    }
+
+    /// The last exact sample reading output sample `x` needs.
+    func lastRead(forOutput x: Int) -> Int {
+        switch kind {
+        case .shift(let shift): return x - shift
+        case .warp: return Int(exactPosition(x).rounded(.down)) + 1
+        case .splice(_, let before, let after):
+            guard let lags else { return needsLags(before: x + 1) ? lagsNeedUpTo : x - before }
+            return x - min(before, before + lags.outgoing, after)
+        }
+    }
+
+    /// The earliest exact sample reading from output sample `x` on may need.
+    func earliestRead(fromOutput x: Int) -> Int {
+        switch kind {
+        case .shift(let shift): return x - shift - 1
+        case .warp: return Int(exactPosition(x).rounded(.down)) - 1
+        case .splice(let seam, let before, let after):
+            guard let lags else { return min(x - before, seam - WindowMap.reach) - 1 }
+            return x - max(before, before + lags.outgoing, after) - 1
+        }
+    }
+
+    private func exactPosition(_ x: Int) -> Double {
+        guard case .warp(let from, let to) = kind else { return Double(x - shift(atOutput: x)) }
+        if x <= from.output { return Double(x - (from.output - from.exact)) }
+        if x >= to.output { return Double(x - (to.output - to.exact)) }
+        let slope = Double(to.exact - from.exact) / Double(to.output - from.output)
+        return Double(from.exact) + Double(x - from.output) * slope
+    }
+
+    /// Output sample `x` of channel `channel`.
+    func sample(_ channel: Int, atOutput x: Int, reading sample: (Int, Int) -> Float) -> Float {
+        switch kind {
+        case .shift(let shift):
+            return sample(channel, x - shift)
+        case .warp:
+            let position = exactPosition(x)
+            let whole = Int(position.rounded(.down)), fraction = Float(position - Double(whole))
+            let a = sample(channel, whole)
+            return fraction == 0 ? a : a + (sample(channel, whole + 1) - a) * fraction
+        case .splice(let seam, let before, let after):
+            guard let lags else { return sample(channel, x - before) }
+            let middle = before + lags.outgoing // the shift both sides of the cut
+            func crossfade(from first: Int, to second: Int, over start: Int) -> Float {
+                if x < start { return sample(channel, x - first) }
+                if x >= start + WindowMap.crossfade { return sample(channel, x - second) }
+                let weight = (Float(x - start) + 0.5) / Float(WindowMap.crossfade)
+                return sample(channel, x - first) * (1 - weight) + sample(channel, x - second) * weight
+            }
+            if x < seam + middle {
+                // The outgoing clip: its crossfade ends a guard band before its last sample (on both readings).
+                let end = seam + before - WindowMap.guardBand - max(0, -lags.outgoing)
+                return crossfade(from: before, to: middle, over: end - WindowMap.crossfade)
+            }
+            // The incoming clip: its crossfade starts a guard band after its first sample (on both readings).
+            let start = seam + after + WindowMap.guardBand + max(0, -lags.incoming)
+            return crossfade(from: middle, to: after, over: start)
+        }
     }
 }

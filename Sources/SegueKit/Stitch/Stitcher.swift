@@ -192,7 +192,9 @@ public final class Stitcher {
         func boundary(_ index: Int) -> Int {
             guard index > 0 else { return 0 }
             guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
-            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + plan.joinFrames(before: index) / 2)
+            // A join's frames are the clip's first (overlap) or stand before it (freeze).
+            let join = plan.joinFrames(before: index)
+            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + (plan.mode == .overlap ? join / 2 : -(join + 1) / 2))
         }
         let size = SoundCopyPlanner.frameSize
         func frames(before sample: Int) -> Int { (sample + size - 1) / size }
