@@ -53,7 +53,6 @@ final class SmartAudioTests: SmartTestCase {
         XCTAssertEqual(sounds.map(\.reason), [nil, SoundNotCopied.sampleRate(44_100, output: 48_000).description, nil,
                                               SoundNotCopied.channels(1).description])
         XCTAssertEqual(sounds.map { $0.framesCopied > 0 }, [true, false, true, false])
-        XCTAssertEqual(sounds[1].shiftSamples, nil)
         try assertPlacedWithinHalfAFrame(smart, plain)
         try assertSeamless(smart, plain)
         try assertSoundDecodesCleanly(smart.path)
@@ -128,7 +127,7 @@ final class SmartAudioTests: SmartTestCase {
             let lag = Self.bestLag(smart.output.audio, plain.output.audio, at: middle, within: 1100)
             XCTAssertGreaterThan(lag.correlation, 0.99, "clip \(clip.index): its sound is not the plain stitch's", file: file, line: line)
             XCTAssertLessThanOrEqual(abs(lag.lag), 512, "clip \(clip.index) moved \(lag.lag) samples", file: file, line: line)
-            let reported = sounds[clip.index]?.shiftSamples ?? 0
+            let reported = try XCTUnwrap(sounds[clip.index], file: file, line: line).shiftSamples
             XCTAssertLessThanOrEqual(abs(lag.lag - reported), 2, "clip \(clip.index): moved \(lag.lag), the report says \(reported)",
                                      file: file, line: line)
         }
@@ -153,7 +152,8 @@ final class SmartAudioTests: SmartTestCase {
             for start in [seam - 3200, seam + 1100] {
                 let lag = Self.bestLag(mine, theirs, at: start + 1024, within: 1100, span: 2048)
                 XCTAssertGreaterThan(lag.correlation, 0.95, "seam \(clip.index): other sound at \(start - seam)", file: file, line: line)
-                XCTAssertLessThanOrEqual(abs(lag.lag), 1024, "seam \(clip.index): sound repeated or dropped", file: file, line: line)
+                // Between its two crossfades, a seam's sound stands at most a frame from its place.
+                XCTAssertLessThanOrEqual(abs(lag.lag), 1100, "seam \(clip.index): sound repeated or dropped", file: file, line: line)
             }
         }
     }

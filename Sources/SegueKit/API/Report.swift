@@ -42,9 +42,10 @@ public struct StitchReport: Sendable {
 
     /// One clip's sound under `--smart`.
     public struct SmartSound: Sendable {
-        /// Samples its copied sound stands from its exact place (output − exact,
-        /// at most 512 either way); nil when none of it is copied.
-        public var shiftSamples: Int?
+        /// Samples its sound stands from its exact place (output − exact, at
+        /// most 512 either way): a copied clip's own, another's as the
+        /// re-encoded windows around it read it.
+        public var shiftSamples: Int
         /// AAC frames copied from the clip unchanged, and encoded again (around its seams, or all of them).
         public var framesCopied: Int
         public var framesReencoded: Int
@@ -217,7 +218,7 @@ extension StitchReport {
                         "reason": clip.reason ?? NSNull(),
                         "sound": clip.sound.map { sound in
                             [
-                                "offsetSamples": sound.shiftSamples ?? NSNull(), "framesCopied": sound.framesCopied,
+                                "offsetSamples": sound.shiftSamples, "framesCopied": sound.framesCopied,
                                 "framesReencoded": sound.framesReencoded, "reason": sound.reason ?? NSNull(),
                             ] as [String: Any]
                         } ?? NSNull(),

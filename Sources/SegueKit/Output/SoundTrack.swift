@@ -55,6 +55,22 @@ struct SmartSound: Sendable {
     var runs: [Run]
     /// The stitched sound's length in samples.
     var totalSamples: Int
+    /// Output − exact where the stitched sound's sample `exact` is heard: a
+    /// copied run's shift, or in a window what its map reads there.
+    func shift(atExact exact: Int) -> Int {
+        let size = SoundCopyPlanner.frameSize
+        for (index, run) in runs.enumerated() {
+            let before = index > 0 ? runs[index - 1] : nil
+            let lower = (before?.slots.upperBound ?? 0) * size
+            let map = WindowMap(from: (lower, before?.shift), to: (run.slots.lowerBound * size, run.shift), splices: splices)
+            if exact + map.shift(atOutput: exact) < run.slots.lowerBound * size { return map.shift(atOutput: exact + map.shift(atOutput: exact)) }
+            if exact + run.shift < run.slots.upperBound * size { return run.shift }
+        }
+        let last = runs.last
+        let map = WindowMap(from: ((last?.slots.upperBound ?? 0) * size, last?.shift), to: (totalSamples, nil), splices: splices)
+        return map.shift(atOutput: exact + map.shift(atOutput: exact))
+    }
+
     /// Samples of the stitched sound where it may jump without being heard
     /// (hard cuts, and the middle of a freeze's silence), in order: where a
     /// window moves from one run's shift to the next's.
@@ -346,7 +362,8 @@ struct WindowMap {
         let outgoing = range.map { lag in match({ seam - WindowMap.guardBand - WindowMap.crossfade - max(0, -$0) }, lag) }
         let incoming = range.map { lag in match({ seam + WindowMap.guardBand + max(0, $0) }, lag) }
         var best = (outgoing: 0, incoming: move, score: -Double.infinity)
-        for lag in range where range.contains(move - lag) {
+        // Between the two crossfades the sound stands at most a frame from its exact place.
+        for lag in range where range.contains(move - lag) && abs(before + lag) <= SoundCopyPlanner.frameSize {
             let other = move - lag
             let score = outgoing[lag + WindowMap.search] + incoming[-other + WindowMap.search]
                 - 1e-4 * Double(abs(lag) + abs(other)) / Double(SoundCopyPlanner.frameSize)

@@ -176,7 +176,11 @@ public final class Stitcher {
                                                         reason: clip.reason)
                     if settings.includeAudio, index < smart.sound.count {
                         let sound = smart.sound[index], copied = sound.copy?.count ?? 0
-                        report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift, framesCopied: copied,
+                        // Where the clip is heard: a copied clip at its run's shift, another as the windows around it read it.
+                        let own = plan.ownFrames(of: plan.clips[index]), start = plan.clips[index].startFrame
+                        let middle = plan.sampleIndex(atFrame: start + (own.lowerBound + own.upperBound) / 2)
+                        let shift = sound.copy?.shift ?? smart.soundTrack?.shift(atExact: middle) ?? 0
+                        report.sound = StitchReport.SmartSound(shiftSamples: shift, framesCopied: copied,
                                                                framesReencoded: max(0, soundFrames(of: index) - copied),
                                                                reason: sound.notCopied?.description)
                     }
