@@ -107,6 +107,36 @@ final class SmartAudioTests: SmartTestCase {
         XCTAssertEqual(music.report.smart?.first?.sound?.reason, SoundNotCopied.musicBed.description)
     }
 
+    func testStrictDecodesTheCopiedSoundToo() throws {
+        // A copied AAC frame (1 s into the second clip) overwritten: the decoder refuses it.
+        let good = try phoneClip(1)
+        let damaged = store.outputPath("damaged-sound.mp4")
+        try FileManager.default.copyItem(atPath: good, toPath: damaged)
+        let listing = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts,pos,size",
+                                               "-of", "json", damaged]).standardOutput
+        let packets = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])?["packets"] as? [[String: Any]])
+        let target = try XCTUnwrap(packets.first { ($0["pts"] as? Int) == 48_128 })
+        let position = try XCTUnwrap(Int(target["pos"] as? String ?? "")), size = try XCTUnwrap(Int(target["size"] as? String ?? ""))
+        let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged))
+        try file.seek(toOffset: UInt64(position + 2))
+        file.write(Data(repeating: 0xFF, count: size - 4))
+        try file.close()
+        let paths = [try phoneClip(0), damaged]
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        settings.smart = true
+        // Without --strict the frame is copied as it is.
+        let (_, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
+        XCTAssertGreaterThan(report.smart?[1].sound?.framesCopied ?? 0, 0)
+        let damagedBytes = try XCTUnwrap(try Self.audioPackets(damaged).first { $0.pts == 48_128 }).bytes
+        XCTAssertTrue(try Self.audioPackets(path).contains { $0.bytes == damagedBytes }, "the damaged frame is copied as it is")
+        let output = store.outputPath("smart-sound-strict")
+        let strict = try SegueTool.run(["stitch"] + paths + ["-o", output, "--smart", "--strict", "--preset", "ultrafast"])
+        XCTAssertEqual(strict.status, 1, strict.standardError)
+        XCTAssertTrue(strict.standardError.contains(damaged) && strict.standardError.contains("--strict"), strict.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
     func testWithoutSmartTheSoundIsEncodedWhole() throws {
         let paths = try [phoneClip(0), phoneClip(1)]
         let plain = try stitch(paths, smart: false)
