@@ -92,8 +92,8 @@ struct SmartSound: Sendable {
 /// the encoder's priming frame, so the track's edit list starts at sample 0
 /// as in a full encode.
 final class SmartSoundTrack: SoundTrack {
-    static let preRoll = 8
-    static let postRoll = 4
+    static let preRoll = 4
+    static let postRoll = 3
     private let frameSize = SoundCopyPlanner.frameSize
 
     private let muxer: Muxer
@@ -173,7 +173,6 @@ final class SmartSoundTrack: SoundTrack {
                 try current.encoder.sendEndOfStream()
                 try drain(current)
                 window = nil
-                ProcessPolicy.heapIsQuiet()
                 piece += 1
                 if piece / 2 < layout.runs.count { nextCopiedSlot = layout.runs[piece / 2].slots.lowerBound }
             } else if let slot = nextCopiedSlot {
@@ -343,29 +342,38 @@ struct WindowMap {
     /// clips' sound best matches itself where its crossfade will be.
     mutating func chooseLags(reading sample: (Int, Int) -> Float) {
         guard case .splice(let seam, let before, let after) = kind else { return }
-        let move = after - before, range = -WindowMap.search...WindowMap.search
-        // How well `length` samples from `start` match those `lag` later (positive: earlier ones).
-        func match(_ start: (Int) -> Int, _ lag: Int) -> Double {
-            var dot = 0.0, energy = 0.0, reference = 0.0
-            let from = start(lag)
-            for index in from..<(from + WindowMap.crossfade) {
-                for channel in 0..<2 {
-                    let a = Double(sample(channel, index)), b = Double(sample(channel, index - lag))
-                    dot += a * b
-                    energy += b * b
-                    reference += a * a
+        let move = after - before, search = WindowMap.search, length = WindowMap.crossfade
+        // The sound around the seam, both channels interleaved, read once.
+        let origin = seam - WindowMap.reach
+        var sound = [Float](repeating: 0, count: 4 * WindowMap.reach)
+        for index in 0..<(2 * WindowMap.reach) {
+            sound[2 * index] = sample(0, origin + index)
+            sound[2 * index + 1] = sample(1, origin + index)
+        }
+        // How well `length` samples from `start` match those `lag` earlier (negative: later).
+        func matches(_ start: (Int) -> Int) -> [Double] {
+            sound.withUnsafeBufferPointer { sound in
+                (-search...search).map { lag in
+                    let from = 2 * (start(lag) - origin), shift = 2 * lag
+                    var dot: Float = 0, energy: Float = 0, reference: Float = 0
+                    for index in from..<(from + 2 * length) {
+                        let a = sound[index], b = sound[index - shift]
+                        dot += a * b
+                        energy += b * b
+                        reference += a * a
+                    }
+                    return energy * reference < 1e-12 ? 1 : Double(dot) / Double(energy * reference).squareRoot()
                 }
             }
-            return energy * reference < 1e-12 ? 1 : dot / (energy * reference).squareRoot()
         }
         // The outgoing side reads its samples `lag` earlier before the cut; the incoming side, `-lag` later after it.
-        let outgoing = range.map { lag in match({ seam - WindowMap.guardBand - WindowMap.crossfade - max(0, -$0) }, lag) }
-        let incoming = range.map { lag in match({ seam + WindowMap.guardBand + max(0, $0) }, lag) }
+        let outgoing = matches { seam - WindowMap.guardBand - length - max(0, -$0) }
+        let incoming = matches { seam + WindowMap.guardBand + max(0, $0) }
         var best = (outgoing: 0, incoming: move, score: -Double.infinity)
         // Between the two crossfades the sound stands at most a frame from its exact place.
-        for lag in range where range.contains(move - lag) && abs(before + lag) <= SoundCopyPlanner.frameSize {
+        for lag in -search...search where abs(move - lag) <= search && abs(before + lag) <= SoundCopyPlanner.frameSize {
             let other = move - lag
-            let score = outgoing[lag + WindowMap.search] + incoming[-other + WindowMap.search]
+            let score = outgoing[lag + search] + incoming[-other + search]
                 - 1e-4 * Double(abs(lag) + abs(other)) / Double(SoundCopyPlanner.frameSize)
             if score > best.score { best = (lag, other, score) }
         }

@@ -66,7 +66,7 @@ enum SoundCopyPlanner {
     /// AAC frames re-encoded on each side of a seam: the window's ends carry
     /// the overlap of frames both encoders saw, and (measured) a frame or two
     /// are not enough, as an encoder's first frames are short-window ones.
-    static let margin = 8
+    static let margin = 6
 
     /// Each clip's copy, or why its sound is not copied. `region` gives the
     /// output samples where a clip plays alone and unchanged (its own frames,
