@@ -13,13 +13,16 @@ import XCTest
 final class SmartAudioTests: SmartTestCase {
     /// Clip `clip` as a phone might write it: `seconds` of 320x180 H.264 at 30
     /// fps (keyint 30, BT.709), and a tone of the clip's marker frequency
-    /// (another phase on each channel and clip) in AAC at `rate` Hz, `channels` channels.
+    /// over a low one of its own (another phase on each channel and clip) in
+    /// AAC at `rate` Hz, `channels` channels.
     func phoneClip(_ clip: Int, seconds: Double = 2, rate: Int = 48_000, channels: Int = 2) throws -> String {
         let frequency = Marker.tones[clip % Marker.tones.count], phase = 0.3 + 0.7 * Double(clip)
         let name = "smart-audio-\(clip)-\(seconds)-\(rate)-\(channels).mp4"
         return try store.path(name) { path in
-            let tone = "0.5*sin(2*PI*\(frequency)*t+\(phase))"
-            let sound = channels == 1 ? tone : "\(tone)|0.5*sin(2*PI*\(frequency)*t+\(phase + 1))"
+            // A low tone under the marker tone: their sum matches itself at no lag within a frame but 0.
+            let low = 90 + 13 * clip
+            func tone(_ phase: Double) -> String { "0.35*sin(2*PI*\(frequency)*t+\(phase))+0.35*sin(2*PI*\(low)*t+\(2 * phase))" }
+            let sound = channels == 1 ? tone(phase) : "\(tone(phase))|\(tone(phase + 1))"
             let result = try Tool.run("ffmpeg", [
                 "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=\(seconds)",
                 "-f", "lavfi", "-i", "aevalsrc=\(sound):s=\(rate):d=\(seconds)",
@@ -212,19 +215,24 @@ final class SmartAudioTests: SmartTestCase {
     /// The lag (samples `a` is later than `b`) within ±`within` at which `span`
     /// samples of `a` centred on `center` best match `b`'s, and their correlation.
     static func bestLag(_ a: [Float], _ b: [Float], at center: Int, within: Int, span: Int = 4096) -> (lag: Int, correlation: Double) {
-        let reference = b[(center - span / 2)..<(center + span / 2)]
+        precondition(center - span / 2 >= 0 && center + span / 2 <= b.count, "a span outside the sound")
         var best = (lag: 0, correlation: -2.0)
-        for lag in -within...within {
-            let start = center + lag - span / 2
-            guard start >= 0, start + span <= a.count else { continue }
-            var dot = 0.0, energyA = 0.0, energyB = 0.0
-            for (x, y) in zip(a[start..<(start + span)], reference) {
-                dot += Double(x) * Double(y)
-                energyA += Double(x) * Double(x)
-                energyB += Double(y) * Double(y)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for lag in -within...within {
+                    let start = center + lag - span / 2, reference = center - span / 2
+                    guard start >= 0, start + span <= a.count else { continue }
+                    var dot: Float = 0, energyA: Float = 0, energyB: Float = 0
+                    for index in 0..<span {
+                        let x = a[start + index], y = b[reference + index]
+                        dot += x * y
+                        energyA += x * x
+                        energyB += y * y
+                    }
+                    let correlation = Double(dot) / max(Double(energyA * energyB).squareRoot(), 1e-12)
+                    if correlation > best.correlation { best = (lag, correlation) }
+                }
             }
-            let correlation = dot / max((energyA * energyB).squareRoot(), 1e-12)
-            if correlation > best.correlation { best = (lag, correlation) }
         }
         return best
     }
