@@ -39,7 +39,8 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
 /// packets, 1024 samples apart, each standing in one frame (slot) of the
 /// output track's 1024-sample grid.
 struct ClipSoundCopy: Sendable, Equatable {
-    /// The source pts (in samples: the stream's time base) of the first copied packet.
+    /// The pts of the first copied packet, in samples (the stream's time
+    /// base) from the clip's time 0 (its in point).
     var firstPTS: Int64
     var count: Int
     /// The output track's AAC frame the first copied packet stands as.
@@ -63,9 +64,10 @@ struct ClipSoundCopy: Sendable, Equatable {
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
     static let frameSize = 1024
-    /// AAC frames re-encoded on each side of a seam: the window's ends carry
-    /// the overlap of frames both encoders saw, and (measured) a frame or two
-    /// are not enough, as an encoder's first frames are short-window ones.
+    /// AAC frames re-encoded on each side of a seam (at least): room for the
+    /// splice's crossfades (`WindowMap`), and away from the source encoder's
+    /// first frames (short-window ones: copying from a clip's second frame
+    /// after a re-encoded long-window frame breaks the MDCT overlap).
     static let margin = 6
 
     /// Each clip's copy, or why its sound is not copied. `region` gives the
