@@ -59,16 +59,14 @@ struct SmartSound: Sendable {
     /// copied run's shift, or in a window what its map reads there.
     func shift(atExact exact: Int) -> Int {
         let size = SoundCopyPlanner.frameSize
-        for (index, run) in runs.enumerated() {
-            let before = index > 0 ? runs[index - 1] : nil
-            let lower = (before?.slots.upperBound ?? 0) * size
-            let map = WindowMap(from: (lower, before?.shift), to: (run.slots.lowerBound * size, run.shift), splices: splices)
-            if exact + map.shift(atOutput: exact) < run.slots.lowerBound * size { return map.shift(atOutput: exact + map.shift(atOutput: exact)) }
-            if exact + run.shift < run.slots.upperBound * size { return run.shift }
+        for index in 0...runs.count {
+            let before = index > 0 ? runs[index - 1] : nil, after = index < runs.count ? runs[index] : nil
+            let map = WindowMap(from: ((before?.slots.upperBound ?? 0) * size, before?.shift),
+                                to: (after.map { $0.slots.lowerBound * size } ?? totalSamples, after?.shift), splices: splices)
+            guard let after, exact + after.shift >= after.slots.lowerBound * size else { return map.shift(atExact: exact) }
+            if exact + after.shift < after.slots.upperBound * size { return after.shift }
         }
-        let last = runs.last
-        let map = WindowMap(from: ((last?.slots.upperBound ?? 0) * size, last?.shift), to: (totalSamples, nil), splices: splices)
-        return map.shift(atOutput: exact + map.shift(atOutput: exact))
+        return 0
     }
 
     /// Samples of the stitched sound where it may jump without being heard
@@ -323,6 +321,19 @@ struct WindowMap {
         case .shift(let shift): return shift
         case .warp(let from, let to): return x <= from.output ? from.output - from.exact : to.output - to.exact
         case .splice(let seam, let before, let after): return x < seam ? before : after
+        }
+    }
+
+    /// Output − exact where exact sample `e` is heard (between a warp's anchors, as far as it has come).
+    func shift(atExact e: Int) -> Int {
+        switch kind {
+        case .shift(let shift): return shift
+        case .warp(let from, let to):
+            let before = from.output - from.exact, after = to.output - to.exact
+            guard to.exact > from.exact else { return after }
+            let fraction = min(1, max(0, Double(e - from.exact) / Double(to.exact - from.exact)))
+            return Int((Double(before) + fraction * Double(after - before)).rounded())
+        case .splice(let seam, let before, let after): return e < seam ? before : after
         }
     }
 
