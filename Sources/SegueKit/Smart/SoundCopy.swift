@@ -30,7 +30,7 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .timeBase(timeBase): return "its sound's timestamps (\(timeBase)) don't count samples"
         case let .unreadablePackets(detail): return "can't read its sound packets (\(detail))"
         case .noRegularStretch:
-            return "no stretch of whole AAC frames, on one grid, lies far enough from its joins, trims and held frames"
+            return "no stretch of whole AAC frames, on one grid from its first, lies far enough from its joins, trims and held frames"
         }
     }
 }
@@ -151,15 +151,21 @@ enum SoundCopyPlanner {
     }
 
     /// The longest run of regular packets (1024 samples each, one after the
-    /// other, no priming or trimming side data) lying `margin` frames inside
-    /// `region`, placed on the output's grid. Nil when none is long enough.
+    /// other from the stream's first, no priming or trimming side data) lying
+    /// `margin` frames inside `region`, placed on the output's grid. Nil when
+    /// none is long enough.
     static func choose(_ packets: [Scanned], exactStart: Int, region: Range<Int>) -> ClipSoundCopy? {
         let size = Int64(frameSize)
         let low = Int64(region.lowerBound + margin * frameSize - exactStart)
         let high = Int64(region.upperBound - margin * frameSize - exactStart)
+        // Only packets before the stream's first irregular step: the sound path
+        // lays decoded sound end to end across a small gap (it fills or trims
+        // only past 0.1 s), so after one the stitched sound no longer stands
+        // where the packets' timestamps say.
+        let regular = packets.indices.dropFirst().first { packets[$0].pts != packets[$0 - 1].pts + size } ?? packets.count
         var best: Range<Int>?
         var start: Int?
-        for index in packets.indices {
+        for index in 0..<regular {
             let packet = packets[index]
             let fits = packet.plain && packet.duration == size && packet.pts >= low && packet.pts + size <= high
             let follows = start != nil && packet.pts == packets[index - 1].pts + size
@@ -167,7 +173,7 @@ enum SoundCopyPlanner {
             if let begun = start, begun < index, (best?.count ?? 0) < index - begun { best = begun..<index }
             start = fits ? index : nil
         }
-        if let begun = start, (best?.count ?? 0) < packets.count - begun { best = begun..<packets.count }
+        if let begun = start, (best?.count ?? 0) < regular - begun { best = begun..<regular }
         guard let best, best.count >= 4 else { return nil }
         let exact = exactStart + Int(packets[best.lowerBound].pts)
         let phase = ((exact % frameSize) + frameSize) % frameSize
