@@ -164,6 +164,57 @@ final class SmartAudioTests: SmartTestCase {
         XCTAssertEqual(try Self.identicalAudioPackets(plain.path, sources: paths), 0)
     }
 
+    // MARK: Parts
+
+    func testTheCopiedRunIsTheLongestRegularStretchBeforeAnyTimestampGap() {
+        let size = SoundCopyPlanner.frameSize
+        var packets = [SoundCopyPlanner.Scanned(pts: -1024, duration: 1024, plain: false)]
+        packets += (0..<100).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size), duration: 1024, plain: true) }
+        // A 34-sample gap: the stitched sound runs on across it, the timestamps don't.
+        packets += (100..<200).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size + 34), duration: 1024, plain: true) }
+        let copy = SoundCopyPlanner.choose(packets, exactStart: 96_000, region: 96_000..<(96_000 + 300 * size))
+        // From `margin` frames in; 96000 + 6144 lies 768 past a grid line: moved 256 later, onto frame 100.
+        XCTAssertEqual(copy, ClipSoundCopy(firstPTS: Int64(SoundCopyPlanner.margin * size), count: 100 - SoundCopyPlanner.margin,
+                                           firstSlot: 100, shift: 256))
+        XCTAssertEqual(copy?.slot(ofPTS: Int64(7 * size)), 101)
+        XCTAssertNil(copy?.slot(ofPTS: Int64(7 * size + 1)))
+        XCTAssertNil(SoundCopyPlanner.choose(Array(packets.prefix(8)), exactStart: 0, region: 0..<(300 * size)), "too short")
+    }
+
+    func testOnlyAACLCAt48kHzStereoWith1024SampleFramesQualifies() {
+        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90]))
+        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90, 0x56, 0xE5, 0x00]), "FFmpeg's explicit 'no SBR'")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x12, 0x10]), "44.1 kHz")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x88]), "mono")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x94]), "960-sample frames")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x2B, 0x11, 0x88, 0x00]), "HE-AAC")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([]))
+    }
+
+    func testASpliceKeepsTheCutAndMovesEachSideByWholePeriods() {
+        // Two tones meeting at a cut: 480 Hz (100-sample period) then 600 Hz (80); the window moves from −300 to +200.
+        let seam = 20_000
+        let sound = (0..<40_000).map { index -> Float in
+            index < seam ? Float(sin(2 * Double.pi * Double(index) / 100)) : Float(sin(2 * Double.pi * Double(index - seam) / 80))
+        }
+        func read(_ channel: Int, _ index: Int) -> Float { sound.indices.contains(index) ? sound[index] : 0 }
+        var map = WindowMap(from: (10_000, -300), to: (30_000, 200), splices: [seam])
+        XCTAssertTrue(map.needsLags(before: seam))
+        map.chooseLags(reading: read)
+        let output = (10_000..<30_000).map { map.sample(0, atOutput: $0, reading: read) }
+        func at(_ x: Int) -> Float { output[x - 10_000] }
+        // Next to the runs: the sound as each run has it.
+        XCTAssertEqual(at(10_000), read(0, 10_300))
+        XCTAssertEqual(at(29_999), read(0, 29_799))
+        // The cut as in the stitched sound: the outgoing tone's last sample, then the incoming one's first.
+        let cut = try? XCTUnwrap((10_001..<30_000).first { at($0 - 1) == read(0, seam - 1) && at($0) == read(0, seam) })
+        XCTAssertNotNil(cut, "the cut is not kept")
+        // Each crossfade joins the tone to itself a whole number of periods away: no sample jumps more than the tone does.
+        for x in 10_001..<30_000 where x != cut {
+            XCTAssertLessThan(abs(at(x) - at(x - 1)), 0.08, "a jump at \(x)")
+        }
+    }
+
     // MARK: Checks
 
     /// Each clip's sound stands where the report says, at most 512 samples
