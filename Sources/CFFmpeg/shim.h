@@ -11,6 +11,7 @@
 #include <libavutil/display.h>
 #include <libavutil/dovi_meta.h>
 #include <libavutil/error.h>
+#include <libavutil/hash.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>

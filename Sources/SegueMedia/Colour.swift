@@ -3,7 +3,7 @@ import CFFmpeg
 /// How a stream's or a picture's samples are to be read as colour, by role:
 /// the matrix, primaries and transfer as FFmpeg names them (nil when the file
 /// doesn't say), the range (nil when unsaid), and the bits per sample.
-public struct ColourInfo: Sendable, Equatable {
+public struct ColourInfo: Sendable, Equatable, Codable {
     /// YUV matrix, e.g. "bt709", "smpte170m", "bt470bg", "bt2020nc".
     public var matrix: String?
     /// Primaries, e.g. "bt709", "smpte170m", "bt2020".
@@ -63,7 +63,7 @@ public struct ColourInfo: Sendable, Equatable {
 }
 
 /// How a stream's pictures are scanned.
-public enum FieldOrder: String, Sendable, Equatable {
+public enum FieldOrder: String, Sendable, Equatable, Codable {
     case progressive, unknown
     /// Interlaced, top field first (coded and shown), and the other orders.
     case topFirst = "tt", bottomFirst = "bb", topCodedBottomShown = "tb", bottomCodedTopShown = "bt"

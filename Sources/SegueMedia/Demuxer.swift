@@ -183,12 +183,18 @@ package final class Demuxer {
         return String(cString: name)
     }
 
-    /// Whether the container's clock may wrap or jump mid-file (MPEG transport
-    /// and program streams: libavformat's `AVFMT_TS_DISCONT`).
+    /// Whether the container's clock may wrap or jump mid-file: MPEG
+    /// transport and program streams (libavformat's `AVFMT_TS_DISCONT`), and
+    /// every container whose packets carry their own times (FLV, Matroska,
+    /// AVI, Ogg …), which damage can make jump by days. MP4/MOV and MXF time
+    /// their samples from tables, and pictures are one frame.
     package var timestampsMayJump: Bool {
         guard let format = context?.pointee.iformat else { return false }
-        return format.pointee.flags & AVFMT_TS_DISCONT != 0
+        if format.pointee.flags & AVFMT_TS_DISCONT != 0 { return true }
+        return !Demuxer.tabledTimes.contains(formatName) && !formatName.hasSuffix("_pipe")
     }
+
+    private static let tabledTimes: Set<String> = ["mov,mp4,m4a,3gp,3g2,mj2", "mxf"]
 
     /// Container duration in seconds, if known.
     package var duration: Double? {

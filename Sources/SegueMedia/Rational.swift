@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// An exact fraction, as FFmpeg uses for frame rates and time bases.
-public struct Rational: Hashable, Sendable, CustomStringConvertible {
+public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
     public var numerator: Int
     public var denominator: Int
 

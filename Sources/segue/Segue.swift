@@ -12,9 +12,10 @@ struct Segue: ParsableCommand {
           segue stitch a.mp4 b.mov c.mp4 -o out.mp4
           segue stitch clips.txt -o reel.mp4 --transition fade --size 1280x720 --fps 30
           segue probe clips.txt
+          segue plan clips.txt -o out.mp4 --work /shared/job && segue render /shared/job --segment 0 && segue join /shared/job
         """,
         version: "0.1.0",
-        subcommands: [Stitch.self, Probe.self, Transitions.self],
+        subcommands: [Stitch.self, Probe.self, Transitions.self, PlanCommand.self, Render.self, Join.self],
         defaultSubcommand: Stitch.self
     )
 

@@ -108,6 +108,14 @@ struct Stitch: ParsableCommand {
     @Flag(name: .customLong(OutputOption.chapters.flagName), help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name.")
     var chapters = false
 
+    // Segments (issue 19): see Segments.swift
+    @Option(help: ArgumentHelp("Render in segments, N at once (child processes), then join them by copy.", valueName: "N"))
+    var jobs: Int?
+    @Option(help: ArgumentHelp("Keep the plan and the segments in this folder, so a rerun resumes (default with --jobs: a temporary folder).", valueName: "DIR"))
+    var work: String?
+    @Option(help: ArgumentHelp("Seconds of output per segment (default: \(Plan.decimal(PlanJob.defaultSegmentSeconds))).", valueName: "S"))
+    var segmentDuration: Double?
+
     /// What the request can't say is checked here (text that doesn't parse);
     /// the rest by the request itself, in the library.
     func validate() throws {
@@ -124,6 +132,7 @@ struct Stitch: ParsableCommand {
                    "--audio-bitrate must be like 128k or 128000 (\(Int(limits.bitRate.lower) / 1000)k to \(Int(limits.bitRate.upper) / 1000)k)")
         try parses(stillMotion, StillMotion.init(rawValue:), "unknown --still-motion '\(stillMotion ?? "")' (none, zoom)")
         try parses(cacheMax, OutputValues.byteSize, "--cache-max must be a size such as 500M or 2G")
+        try validateSegments()
         do {
             try request().validate()
         } catch let error as SegueError {
@@ -170,6 +179,7 @@ struct Stitch: ParsableCommand {
     }
 
     func run() throws {
+        if jobs != nil || work != nil { return try runInSegments() }
         let progress = ProgressPrinter(enabled: !quiet)
         let stop = StopRequest()
         let signals = stop.raise(on: [SIGINT, SIGTERM])

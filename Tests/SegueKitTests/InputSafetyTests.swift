@@ -195,6 +195,22 @@ final class InputSafetyTests: XCTestCase {
         }
     }
 
+    /// Also found by the fuzzer: in containers whose packets carry their own
+    /// times, one sound packet stamped days ahead held the picture for days.
+    func testATimestampJumpInAnyContainerDoesNotStretchAClip() throws {
+        let box = try Sandbox("jump")
+        for (container, videoCodec, audioCodec) in [("flv", "flv1", "libmp3lame"), ("mkv", "libx264", "aac"), ("avi", "mpeg4", "libmp3lame")] {
+            let path = box.uploads + "/jump.\(container)"
+            _ = try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=64x36:r=25:d=1", "-f", "lavfi", "-i", "sine=d=1",
+                                "-c:v", videoCodec, "-c:a", audioCodec, "-ar", "44100",
+                                "-bsf:a", "setts=ts=if(eq(N\\,5)\\,TS+1000000000\\,TS)", "-y", path])
+            let probe = try SegueTool.run(["probe", "--json", path])
+            XCTAssertEqual(probe.status, 0, probe.standardError)
+            let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(probe.standardOutput.utf8)) as? [[String: Any]])?.first)
+            XCTAssertEqual(row["duration"] as? Double ?? 0, 1.0, accuracy: 0.1, "\(container)")
+        }
+    }
+
     // MARK: Lists can't loop
 
     func testSelfIncludingListsAreRefusedNestedListsWork() throws {
@@ -261,6 +277,30 @@ final class InputSafetyTests: XCTestCase {
         XCTAssertThrowsError(try access.openDemuxer(link)) { XCTAssertEqual($0 as? BadInputReason, .outsideInputRoots) }
     }
 
+    /// A plan carries the policy: each render checks again where it opens, on its own machine.
+    func testRendersOfAPlanApplyItsInputRoots() throws {
+        let box = try Sandbox("segments")
+        let link = box.uploads + "/clip.mp4"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try box.legitimate("real.mp4"))
+        let work = box.uploads + "/../work", output = store.outputPath()
+        let plan = try SegueTool.run(["plan", link, "-o", output, "--work", work, "--input-root", box.uploads,
+                                      "--preset", "ultrafast", "--quiet"])
+        XCTAssertEqual(plan.status, 0, plan.standardError)
+        // Swapped after planning: the render refuses it, naming the clip.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: box.secretClip)
+        let render = try SegueTool.run(["render", work, "--segment", "0", "--quiet"])
+        XCTAssertNotEqual(render.status, 0)
+        XCTAssertTrue(render.standardError.contains("clip.mp4") && render.standardError.contains("outside the allowed folders"),
+                      render.standardError)
+        // Swapped back, it renders and joins.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: box.uploads + "/real.mp4")
+        XCTAssertEqual(try SegueTool.run(["render", work, "--segment", "0", "--quiet"]).status, 0)
+        XCTAssertEqual(try SegueTool.run(["join", work, "--quiet"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+    }
+
     // MARK: --no-remote
 
     func testNoRemoteRefusesURLsWithoutARequest() throws {
@@ -290,6 +330,10 @@ final class InputSafetyTests: XCTestCase {
         try assertRefused([fifo], naming: "clip.mp4", saying: "not a regular file")
         try assertRefused(["/dev/zero"], naming: "/dev/zero", saying: "not a regular file")
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "a FIFO or a device blocked the probe")
+        // A symlink to a clip is that clip.
+        let link = box.uploads + "/link.mp4"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try box.legitimate())
+        try assertStitches([link])
     }
 }
 

@@ -25,6 +25,8 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
         case noSpace
         /// Stopped by a signal (SIGINT, SIGTERM), or cancelled.
         case interrupted(signal: Int32)
+        /// `join`: these segments are missing or damaged (the detail says how, one line each).
+        case segmentsNotReady([Int])
     }
 
     public var reason: Reason
@@ -55,6 +57,9 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
             return "stopped by \(name); nothing was written"
         case .outputFolder, .damagedMedia, .connectionLost, .readFailed, .writeFailed, .noSpace:
             return subject.isEmpty ? detail : "\(subject): \(detail)"
+        case .segmentsNotReady(let segments):
+            return "can't join: segment\(segments.count == 1 ? "" : "s") \(segments.map(String.init).joined(separator: ", ")) "
+                + "missing or damaged (render \(segments.count == 1 ? "it" : "them") again); nothing was written\n" + detail
         }
     }
 
@@ -62,7 +67,7 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch reason {
         case .badInputs, .usage, .outputExists, .outputFolder: return 2
-        case .damagedMedia, .connectionLost, .readFailed, .writeFailed, .noSpace: return 1
+        case .damagedMedia, .connectionLost, .readFailed, .writeFailed, .noSpace, .segmentsNotReady: return 1
         case .interrupted(let signal): return 128 + signal
         }
     }

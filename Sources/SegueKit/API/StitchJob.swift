@@ -109,6 +109,26 @@ public final class StitchJob {
     /// Runs the job. Throws a `SegueError` whose reason says what failed;
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
+        let (plan, settings, access, _) = try prepare(onEvent: onEvent)
+        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
+                                access: access)
+        let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
+        if let path = request.reportPath {
+            do {
+                try report.json(plan: stitcher.plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                onEvent(.warning(Warning.reportNotWritten(path: path, detail: error.localizedDescription, output: request.output).description))
+            }
+        }
+        report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
+        return report
+    }
+
+    /// Everything before the stitch, shared with `PlanJob`: checks the
+    /// request and the output, expands the lists, probes every input, reports
+    /// the bad ones (or skips them), and plans.
+    func prepare(onEvent: (Event) -> Void) throws
+        -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?]) {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
@@ -137,19 +157,7 @@ public final class StitchJob {
         // Loudness is measured by the stitcher, in an audio-only pass before it encodes.
         let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.warnings.forEach { onEvent(.warning($0)) }
-
-        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
-                                access: access)
-        let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
-        if let path = request.reportPath {
-            do {
-                try report.json(plan: stitcher.plan, settings: settings).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                onEvent(.warning(Warning.reportNotWritten(path: path, detail: error.localizedDescription, output: request.output).description))
-            }
-        }
-        report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
-        return report
+        return (plan, settings, access, usable.map(\.entry.join))
     }
 
     /// The request's choices over the manifest's over the defaults.

@@ -109,6 +109,19 @@ public final class MusicBed {
         return mixed
     }
 
+    /// Moves the bed `count` samples on without mixing them: a segment that
+    /// starts later in the output. The ducking starts from its rest (not ducked)
+    /// and settles over the segment's warm-up.
+    func skip(_ count: Int) throws {
+        var left = count
+        while left > 0 {
+            let step = min(left, sampleRate)
+            _ = try next(step)
+            position += step
+            left -= step
+        }
+    }
+
     /// Samples over which one pass of the music crossfades into the next: 50 ms.
     static let seamSamples = 2_400
 

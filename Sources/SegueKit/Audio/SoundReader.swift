@@ -28,10 +28,20 @@ final class SoundReader {
     /// The latest start of a timed block, in seconds from time 0.
     private(set) var latestStart = -Double.infinity
 
-    init(decoder: Decoder, filters: String, clock: Clock) {
+    /// Seconds from time 0 after which nothing is heard: blocks starting later are dropped.
+    private let audibleUntil: Double?
+    /// Gaps between timed blocks longer than this (seconds) are jumps, closed
+    /// up: the graph fills a gap with silence in one block, which a damaged
+    /// timestamp hours ahead would make gigabytes.
+    static let maxGap = TimestampLine.maxGap
+
+    /// `audibleUntil`: where the sound stops being heard (a clip's end), so
+    /// blocks stamped past it are never filled up to.
+    init(decoder: Decoder, filters: String, clock: Clock, audibleUntil: Double? = nil) {
         self.decoder = decoder
         self.filters = filters
         self.clock = clock
+        self.audibleUntil = audibleUntil
     }
 
     /// Decodes one packet and sends its blocks through the graph; `take` gets
@@ -59,25 +69,29 @@ final class SoundReader {
     private func receive(into take: (Frame) throws -> Void) throws {
         while try decoder.receive(into: decoded) == .ready {
             if graph == nil { graph = try FilterGraph(audioLike: decoded, description: filters) }
-            stamp(decoded)
+            guard stamp(decoded) else { continue }
             try graph!.push(decoded)
             try drain(graph!, into: take)
         }
     }
 
-    /// Sets a decoded block's timestamp in 1/its sample rate, and notes where it lies.
-    private func stamp(_ block: Frame) {
-        let start: Int64
+    /// Sets a decoded block's timestamp in 1/its sample rate, and notes where
+    /// it lies; false for a block that is never heard (past `audibleUntil`).
+    private func stamp(_ block: Frame) -> Bool {
+        var start: Int64
         switch clock {
         case .stream(let timeBase, let origin):
-            guard let pts = block.pts else { return }
+            guard let pts = block.pts else { return true }
             start = timeBase.rescale(pts - origin, to: Rational(1, block.sampleRate))
+            if let audibleUntil, Double(start) / Double(block.sampleRate) > audibleUntil { return false }
+            if latestStart > -.infinity, Double(start - end) / Double(block.sampleRate) > SoundReader.maxGap { start = end }
         case .counted:
             start = end
         }
         block.pts = start
         end = start + Int64(block.sampleCount)
         latestStart = max(latestStart, Double(start) / Double(block.sampleRate))
+        return true
     }
 
     private func drain(_ graph: FilterGraph, into take: (Frame) throws -> Void) throws {

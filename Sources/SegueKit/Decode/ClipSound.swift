@@ -61,7 +61,10 @@ final class ClipSound {
         let origin = video.timeBase.rescale(videoOrigin, to: stream.timeBase)
         let filters = ClipSound.filters(sampleRate: canvas.sampleRate,
                                         loudness: LoudnessMeter.filters(for: clip, target: settings.loudness))
-        let reader = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
+        // Sound past the clip's end is never heard: a block stamped hours later isn't filled up to.
+        let end = clip.info.inPoint + clip.info.duration + 1
+        let reader = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin),
+                                 audibleUntil: end)
         return (reader, PacketRouter.Sound(stream: stream, origin: origin))
     }
 

@@ -111,9 +111,9 @@ public enum Prober {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return .noSuchFile }
         if isFolder.boolValue { return .isAFolder }
         guard Glibc.access(path, R_OK) == 0 else { return .permissionDenied }
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
-        guard attributes[.type] as? FileAttributeType == .typeRegular else { return .notRegularFile } // a FIFO, a device
-        return attributes[.size] as? Int ?? 0 == 0 ? .emptyFile : nil
+        var status = stat() // follows symlinks, as opening does
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .notRegularFile } // a FIFO, a device
+        return status.st_size == 0 ? .emptyFile : nil
     }
 
     /// Opens `path` (through the cache, for a remote clip), probing deeper

@@ -33,6 +33,8 @@ struct TimestampLine {
     private var shift: Int64 = 0
     /// Each stream's previous packet on the line: its decoding time and duration.
     private var previous: [Int: (dts: Int64, duration: Int64)] = [:]
+    /// The latest decoding time placed on the line, in `reference` (nil before any).
+    private var latest: Int64?
     /// Discontinuities met so far (wraps are not counted).
     private(set) var jumps = 0
 
@@ -67,7 +69,20 @@ struct TimestampLine {
                 shift += clock.timeBase.rescale(target - placed, to: reference)
                 placed = target
             }
+        } else if let now = latest {
+            // A stream's first packet lies near where the others are: one
+            // that starts hours away jumped before it began.
+            var step = placed - reference.rescale(now, to: clock.timeBase)
+            if let width = clock.width { step = Self.folded(step, width: width) }
+            let seconds = Double(step) * clock.timeBase.value
+            if seconds > Self.maxGap || seconds < -Self.maxGap {
+                jumps += 1
+                let target = reference.rescale(now, to: clock.timeBase)
+                shift += clock.timeBase.rescale(target - placed, to: reference)
+                placed = target
+            }
         }
+        latest = max(latest ?? .min, clock.timeBase.rescale(placed, to: reference))
         let offset = placed - raw
         if let pts = packet.pts { packet.pts = pts + offset }
         if let dts = packet.dts { packet.dts = dts + offset }

@@ -49,6 +49,8 @@ final class EncodingSink {
     private let video: VideoTrack
     /// The sound track, encoded whole or (`--smart`) copied with re-encoded windows; nil without audio.
     private let sound: SoundTrack?
+    /// The sound track's stream, -1 without audio.
+    private let audioStream: Int
     /// Samples per audio frame the encoder takes (1024 for AAC).
     let audioFrameSize: Int
 
@@ -69,6 +71,7 @@ final class EncodingSink {
             }
             let encoder = try makeEncoder()
             let stream = try muxer.addStream(for: encoder)
+            audioStream = stream
             audioFrameSize = max(encoder.frameSize, 1)
             if let layout = format.smartSound {
                 precondition(audioFrameSize == SoundCopyPlanner.frameSize, "AAC frames of \(audioFrameSize) samples")
@@ -79,6 +82,7 @@ final class EncodingSink {
             }
         } else {
             sound = nil
+            audioStream = -1
             audioFrameSize = 1024
         }
         for (index, chapter) in format.chapters.enumerated() {
@@ -103,6 +107,12 @@ final class EncodingSink {
     /// Writes a copied packet as output frame `frame` (`--smart` only).
     func copy(_ packet: Packet, frame: Int64) throws {
         try video.copy(packet, frame: frame)
+    }
+
+    /// Writes an encoded AAC packet as it is (a segmented render's join), its pts counting samples.
+    func copy(sound packet: Packet) throws {
+        guard sound != nil else { return }
+        try muxer.write(packet, stream: audioStream)
     }
 
     /// Encodes planar-float audio whose pts counts samples.

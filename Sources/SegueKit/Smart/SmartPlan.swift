@@ -151,7 +151,8 @@ struct SmartPlan: Sendable {
 
     /// Scans every clip that could be copied and decides what is copied.
     /// `ownFrames` gives each clip's positions that play as its own (not in a transition).
-    init(plan: Plan, settings: StitchSettings, access: InputAccess, ownFrames: (PlannedClip) -> Range<Int>,
+    /// `copiesSound`: false where the sound is encoded apart (a segment's).
+    init(plan: Plan, settings: StitchSettings, access: InputAccess, copiesSound: Bool = true, ownFrames: (PlannedClip) -> Range<Int>,
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = settings.crf
@@ -199,7 +200,7 @@ struct SmartPlan: Sendable {
         reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
         SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
-        if settings.includeAudio {
+        if settings.includeAudio && copiesSound {
             sound = SoundCopyPlanner.plan(plan, settings: settings, access: access) { clip in
                 // Where the clip plays alone and unchanged: its own frames, less a held frame's ramp.
                 let own = ownFrames(clip), edges = heldEdges(clip)

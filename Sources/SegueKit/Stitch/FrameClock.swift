@@ -18,10 +18,17 @@ final class FrameClock {
     private(set) var frame = 0
     /// With `--smart`: the quality each re-encoded frame gets.
     private let smart: SmartPlan?
+    /// A segment's output frames: frames around it are made but their
+    /// pictures not written (the warm-up before it, the sound's post-roll
+    /// after it; their sound goes to the segment's encoder), and reaching
+    /// `tailEnd` ends the stitch (`SegmentWindow.Reached`). Nil: the whole output.
+    private let window: SegmentWindow?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
-         stop: StopRequest, started: Double, progress: @escaping (StitchProgress) -> Void) {
+         stop: StopRequest, started: Double, window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) {
         self.smart = smart
+        self.window = window
+        frame = window?.warmUpFrame ?? 0
         self.music = music
         self.plan = plan
         self.writer = writer
@@ -55,18 +62,21 @@ final class FrameClock {
 
     /// Sends one frame's picture (and sound) to the writer.
     func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
-        picture.pts = Int64(frame)
+        // A segment's pictures count from its first frame: its file starts at 0.
+        picture.pts = Int64(frame - (window?.frames.lowerBound ?? 0))
         try emit(sound, clipIndex: clipIndex) { try writer.submit(picture: picture, crf: smart?.crf(atFrame: frame)) }
     }
 
     /// Sends one frame's copied packet (`--smart`), which shows as output
     /// frame `shownAt` (packets come in decoding order), and the frame's sound.
     func emit(copied packet: Packet, shownAt: Int, _ sound: [[Float]]?, clipIndex: Int) throws {
-        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shownAt) }
+        let shown = shownAt - (window?.frames.lowerBound ?? 0)
+        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shown) }
     }
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+        if let window, frame >= window.tailEnd { throw SegmentWindow.Reached() }
         var sound = sound
         if let music, let clipSound = sound {
             do {
@@ -75,15 +85,28 @@ final class FrameClock {
                 throw ClipSource.failure(error, reading: music.path)
             }
         }
-        try Stitcher.writing(to: outputPath) {
-            try video()
-            if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
+        if let window {
+            // A segment's sound encoder takes its pre-roll and post-roll from the frames around it.
+            if let sound, let encoder = window.sound {
+                try Stitcher.writing(to: outputPath) { try encoder.write(sound, at: plan.sampleIndex(atFrame: frame)) }
+            }
+            if !window.frames.contains(frame) {
+                frame += 1 // warming up (or the sound's post-roll): made exactly as in the whole stitch, no picture written
+                return
+            }
+            try Stitcher.writing(to: outputPath) { try video() }
+        } else {
+            try Stitcher.writing(to: outputPath) {
+                try video()
+                if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
+            }
         }
         frame += 1
         let now = monotonicSeconds()
         if now - lastProgress >= 0.25 {
             lastProgress = now
-            progress(StitchProgress(framesDone: frame, totalFrames: plan.totalFrames, clipIndex: clipIndex,
+            let done = frame - (window?.frames.lowerBound ?? 0), total = window?.frames.count ?? plan.totalFrames
+            progress(StitchProgress(framesDone: done, totalFrames: total, clipIndex: clipIndex,
                                     clipCount: plan.clips.count, elapsedSeconds: now - started,
                                     frameRate: plan.canvas.frameRate.value))
         }
@@ -99,6 +122,7 @@ final class FrameClock {
 
     /// Sends the last, short block of sound.
     func finish() throws {
+        if let window { return try Stitcher.writing(to: outputPath) { try window.sound?.finish() } }
         try Stitcher.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
     }
 }

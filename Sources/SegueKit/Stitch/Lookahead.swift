@@ -32,13 +32,18 @@ final class Lookahead {
     private let primePictures = 2
     private var opening: [Int: BackgroundTask<ClipSource>] = [:]
     private var fetching: [Int: BackgroundTask<String?>] = [:]
+    /// Whether remote clips are fetched whole ahead of their open (off for a
+    /// segment: it reads only the byte ranges of the part it shows).
+    private let fetchesAhead: Bool
     private let stagingFolder = FileManager.default.temporaryDirectory
         .appendingPathComponent("segue-stage-\(getpid())-\(UUID().uuidString)").path
 
     /// `access` opens the clips (and fetches remote ones ahead, with its network settings).
     init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, run: RunOptions = RunOptions(),
-         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = [], soundCopies: [ClipSoundCopy?] = []) {
+         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = [], soundCopies: [ClipSoundCopy?] = [],
+         fetchesAhead: Bool = true) {
         self.clips = clips
+        self.fetchesAhead = fetchesAhead
         self.copyPlans = copyPlans
         self.soundCopies = soundCopies
         self.canvas = canvas
@@ -109,7 +114,7 @@ final class Lookahead {
 
     /// Starts fetching remote clip `index` into the staging folder.
     private func stage(_ index: Int) {
-        guard run.preload, index < clips.count, fetching[index] == nil,
+        guard run.preload, fetchesAhead, index < clips.count, fetching[index] == nil,
               InputAccess.isRemote(clips[index].info.readPath),
               (try? FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)) != nil
         else { return }

@@ -91,9 +91,58 @@ public final class Stitcher {
         }
     }
 
+    /// Renders `segment`'s output frames alone, as the whole stitch would make
+    /// them: the video (its own file, starting with an IDR, the encoder
+    /// settings of the whole) to `videoPath`, its stretch of the whole
+    /// stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing without audio).
+    /// Both paths are written in place: the caller renames them.
+    func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+        measureLoudnessWhereNeeded()
+        let started = monotonicSeconds()
+        var videoOnly = settings
+        videoOnly.includeAudio = false
+        let writer: OutputWriter
+        let smart: SmartPlan?
+        do {
+            // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
+            // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
+            let whole = try settings.smart ? smartPlan(copiesSound: false) : nil
+            smart = whole?.cut(at: segment.startFrame, segment.endFrame)
+            let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
+        } catch {
+            throw Stitcher.writeFailure(error, output: videoPath, doing: "can't start writing")
+        }
+        do {
+            let frames = segment.startFrame..<segment.endFrame
+            let sound = try settings.includeAudio ? soundPath.map {
+                try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
+                                 bitRate: settings.audioBitRate)
+            } : nil
+            // The music's ducking settles within its attack and release: that much warm-up makes it the whole stitch's.
+            let settle = settings.music != nil && settings.duck > 0 ? MusicBed.attackSeconds + MusicBed.releaseSeconds + 0.2 : 0
+            let copied = Set(smart?.clips.indices.filter { smart?.clips[$0].copy != nil } ?? [])
+            let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
+                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
+                                       seekable: { !copied.contains($0.index) })
+            var report = try withoutActuallyEscaping(progress) { progress in
+                try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
+            }
+            try Stitcher.writing(to: videoPath) { try writer.finish() }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            report.wallSeconds = monotonicSeconds() - started
+            report.peakMemoryBytes = peakMemoryBytes()
+            return (report, frames.lowerBound - window.warmUpFrame, sound?.packetsKept ?? 0)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
     /// `--loudness` and `--music` need each clip's measured loudness: clips
     /// the caller did not measure are measured here, never left as recorded.
-    private func measureLoudnessWhereNeeded() {
+    func measureLoudnessWhereNeeded() {
         guard settings.includeAudio, settings.loudness != nil || settings.music != nil,
               plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) else { return }
         let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
@@ -101,8 +150,9 @@ public final class Stitcher {
     }
 
     /// What `--smart` copies: every clip scanned, before anything is written.
-    private func smartPlan() throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, access: access, ownFrames: plan.ownFrames(of:)) { clip in
+    /// `copiesSound`: false for a segment, whose sound is encoded on its own.
+    func smartPlan(copiesSound: Bool = true) throws -> SmartPlan {
+        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:)) { clip in
             // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
             guard plan.mode == .freeze else { return (false, false) }
             return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
@@ -113,7 +163,7 @@ public final class Stitcher {
     /// `--smart`, copied GOPs as packets), then its join with the next, drawn
     /// by the plan's join strategy.
     private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
-                        progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
+                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
         let clips = plan.clips
         // The music bed, mixed under every frame's sound by the clock.
         let music = try settings.includeAudio ? settings.music.map { path in
@@ -124,46 +174,73 @@ public final class Stitcher {
             }
         } : nil
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
-                               outputPath: outputPath, stop: stop, started: started, progress: progress)
+                               outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
+        // A segment starts at the turn of the first clip it needs; the clips before are never opened.
+        let first = window?.firstClip ?? 0
+        if let window, let music {
+            do {
+                try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame))
+            } catch {
+                throw ClipSource.failure(error, reading: music.path)
+            }
+        }
         let strategy = plan.strategy
-        let lookahead = Lookahead(clips: clips, canvas: plan.canvas, settings: settings, run: options, access: access,
-                                  copyPlans: smart?.clips.map(\.copy) ?? [], soundCopies: smart?.sound.map(\.copy) ?? [])
+        // A segment opens (and fetches ahead) only the clips it needs: a remote one is read by no other segment.
+        let last = window?.lastClip ?? clips.count - 1
+        var opened = Array(clips.prefix(last + 1))
+        if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
+        let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
+                                  copyPlans: smart?.clips.map(\.copy) ?? [],
+                                  // A segment's sound goes to its own encoder: none of it is copied there.
+                                  soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
         var notices = plan.notices
 
-        lookahead.prepare(0)
-        var (current, startup) = try lookahead.take(0, stop: stop)
-        lookahead.prepare(1)
-        for (index, clip) in clips.enumerated() {
-            let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
-            for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) {
-                // With --smart, a copied frame comes as its source packet instead of a picture.
-                let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
-                let picture = copied == nil ? try current.nextPicture() : nil
-                var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
-                try clock.copy(sound: current.takeCopiedSound())
-                strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
-                if let copied {
-                    try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
-                } else if let picture {
-                    try clock.emit(picture, sound, clipIndex: index)
-                }
+        lookahead.prepare(first)
+        var (current, startup) = try lookahead.take(first, stop: stop)
+        lookahead.prepare(first + 1)
+        if let window {
+            // What an overlap join into the first clip played of it, taken as that join took it.
+            for frame in window.playedInJoin {
+                _ = try current.nextPicture()
+                if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame) ) }
             }
-            guard index + 1 < clips.count else {
-                notices += notes(on: current)
-                break
-            }
-            let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
-            let join = plan.joins[index]
-            try strategy.play(join, from: current, to: incoming, through: clock)
-            joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
-                                           seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
-                                           stallSeconds: waited))
-            notices += notes(on: current)
-            current = incoming // releases the finished clip: never more than two open
-            lookahead.prepare(index + 2)
         }
+        do { // a segment ends where the clock reaches its last frame
+            for (index, clip) in clips.enumerated() where index >= first {
+                let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
+                // A segment that sought into its first clip starts that far in.
+                let skipped = index == first ? window?.framesSkipped ?? 0 : 0
+                for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
+                    // With --smart, a copied frame comes as its source packet instead of a picture.
+                    let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
+                    let picture = copied == nil ? try current.nextPicture() : nil
+                    var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                    try clock.copy(sound: current.takeCopiedSound())
+                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
+                    if let copied {
+                        try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
+                    } else if let picture {
+                        try clock.emit(picture, sound, clipIndex: index)
+                    }
+                }
+                // The segment's end: the next clip is not opened at all.
+                guard index + 1 < clips.count, clock.frame < window?.tailEnd ?? .max else {
+                    notices += notes(on: current)
+                    break
+                }
+                let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
+                let join = plan.joins[index]
+                try strategy.play(join, from: current, to: incoming, through: clock)
+                joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                               seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                               stallSeconds: waited))
+                notices += notes(on: current)
+                current = incoming // releases the finished clip: never more than two open
+                lookahead.prepare(index + 2)
+            }
+        } catch is SegmentWindow.Reached {}
         try clock.finish()
         return StitchReport(
             output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,

@@ -1,7 +1,7 @@
 import SegueMedia
 
 /// The facts about one input clip that planning needs, found by probing it.
-public struct ClipInfo: Sendable, Equatable {
+public struct ClipInfo: Sendable, Equatable, Codable {
     /// The clip as the user named it (a path or a URL).
     public var path: String
     /// Where its bytes are read: the path itself, or a cached copy of a URL.
@@ -56,7 +56,7 @@ public struct ClipInfo: Sendable, Equatable {
     public var loudness: Loudness?
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
-    public struct Loudness: Sendable, Equatable {
+    public struct Loudness: Sendable, Equatable, Codable {
         /// Integrated loudness, LUFS.
         public var integrated: Double
         /// True peak, dBTP.
@@ -68,7 +68,7 @@ public struct ClipInfo: Sendable, Equatable {
         }
     }
 
-    public struct AudioInfo: Sendable, Equatable {
+    public struct AudioInfo: Sendable, Equatable, Codable {
         public var codec: String
         public var sampleRate: Int
         public var channels: Int

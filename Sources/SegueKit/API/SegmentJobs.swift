@@ -1,0 +1,251 @@
+import Foundation
+import SegueMedia
+
+/// `segue plan`: probes, measures loudness where asked, plans, cuts the plan
+/// into segments of about `segmentSeconds`, and writes `DIR/plan.json`.
+/// Planning again with the same inputs and flags writes the same plan, so the
+/// segments already rendered stay good (a rerun resumes); a different plan
+/// makes them stale (each receipt names the plan it was made from).
+public final class PlanJob {
+    public let request: StitchRequest
+    public let work: String
+    public let segmentSeconds: Double
+
+    public static let defaultSegmentSeconds = 60.0
+    public static let segmentSecondsLimit = Limit(lower: 0.1, upper: 86_400)
+
+    public init(_ request: StitchRequest, work: String, segmentSeconds: Double = PlanJob.defaultSegmentSeconds) {
+        self.request = request
+        self.work = work
+        self.segmentSeconds = segmentSeconds
+    }
+
+    public func run(onEvent: (StitchJob.Event) -> Void = { _ in }) throws -> SegmentPlan {
+        guard PlanJob.segmentSecondsLimit.contains(segmentSeconds) else {
+            throw SegueError.usage("--segment-duration must be \(PlanJob.segmentSecondsLimit.phrase) seconds")
+        }
+        guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
+        let job = StitchJob(request)
+        let (plan, settings, access, joins) = try job.prepare(onEvent: onEvent)
+        if settings.smart && settings.codec == .hevc {
+            throw SegueError.usage("--smart --codec hevc can't be rendered in segments yet: stitch it without --jobs/--work, or leave out --smart")
+        }
+        // The loudness pass runs once, here; every segment plays with its results.
+        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
+                                access: access)
+        stitcher.measureLoudnessWhereNeeded()
+        // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
+        let smart = try settings.smart ? stitcher.smartPlan(copiesSound: false) : nil
+        let boundary = { (frame: Int) -> Int in
+            guard let gop = smart?.copiedGOP(strictlyHolding: frame) else { return frame }
+            return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound
+        }
+        let segments = SegmentPlan(plan: stitcher.plan, settings: settings, joins: joins, output: request.output,
+                                   run: request.runOptions, network: request.network, policy: access.policy,
+                                   segmentSeconds: segmentSeconds,
+                                   boundary: boundary)
+        try segments.write(work: work)
+        return segments
+    }
+}
+
+/// What `RenderJob` did.
+public struct RenderOutcome: Sendable {
+    public var segment: Int
+    /// The segment was already rendered (from this plan): nothing was done.
+    public var alreadyDone: Bool
+    public var frames: Int
+    public var wallSeconds: Double
+}
+
+/// `segue render`: renders one segment of a plan. Idempotent: a segment
+/// already rendered from this plan returns at once; a render writes its
+/// files under names of its own and commits them with its receipt (a
+/// rename), so overlapping runs of one segment can't corrupt it.
+public final class RenderJob {
+    public let work: String
+    public let segment: Int
+
+    /// The array-job engines' index variables, in the order they are asked.
+    public static let indexVariables = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"]
+
+    /// The segment an array-job engine gave this task: the first variable of
+    /// `indexVariables` that is set. Nil when none is; a usage error when it isn't a number.
+    public static func segmentFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int? {
+        for name in indexVariables {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            guard let index = Int(value.trimmingCharacters(in: .whitespaces)), index >= 0 else {
+                throw SegueError.usage("$\(name) is '\(value)', not a segment number")
+            }
+            return index
+        }
+        return nil
+    }
+
+    public init(work: String, segment: Int) {
+        self.work = work
+        self.segment = segment
+    }
+
+    public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> RenderOutcome {
+        let started = monotonicSeconds()
+        let record = try SegmentPlan.load(work: work)
+        guard record.segments.indices.contains(segment) else {
+            throw SegueError.usage("segment \(segment) is not in the plan (it has segments 0 to \(record.segments.count - 1))")
+        }
+        let fingerprint = try SegmentPlan.fingerprint(work: work)
+        let wanted = record.segments[segment]
+        if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+            return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
+        }
+        let plan = try record.timeline()
+        SegmentFiles.removeAbandoned(segment: segment, work: work)
+        var policy = InputPolicy()
+        try policy.confine(to: record.inputRoots)
+        policy.allowRemote = record.allowRemote
+        let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
+                                 policy: policy)
+        let stitcher = Stitcher(plan: plan, settings: record.stitchSettings, outputPath: record.output,
+                                options: record.runOptions, access: access)
+        let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let videoName = SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4")
+        let soundName = record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil
+        func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+        func partial(_ name: String) -> String { inWork("." + name + ".partial") }
+        let written = [videoName, soundName].compactMap { $0 }
+        do {
+            let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: segment == record.segments.count - 1,
+                                                              videoPath: partial(videoName),
+                                                    soundPath: soundName.map(partial), stop: stop, progress: progress)
+            guard report.frames >= wanted.endFrame else {
+                throw SegueError(.writeFailed, subject: record.output,
+                                 detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
+            }
+            for name in written {
+                guard rename(partial(name), inWork(name)) == 0 else {
+                    throw SegueError(.writeFailed, subject: inWork(name), detail: "can't move it into place (\(String(cString: strerror(errno))))")
+                }
+            }
+            func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
+            let soundBytes = soundName.map(size)
+            let manifest = SegmentManifest(
+                plan: fingerprint, segment: segment, frames: wanted.frames,
+                samples: wanted.audioEnd - wanted.audioStart, audioPackets: soundName == nil ? nil : packets,
+                video: videoName, videoBytes: size(videoName), videoSHA256: try Checksum.sha256(file: inWork(videoName)),
+                sound: soundName, soundBytes: soundBytes, soundSHA256: try soundName.map { try Checksum.sha256(file: inWork($0)) },
+                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
+            // Another run of this segment finished first: its files stand, ours go.
+            if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+                written.forEach { unlink(inWork($0)) }
+                return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try SegmentFiles.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
+            return RenderOutcome(segment: segment, alreadyDone: false, frames: wanted.frames, wallSeconds: manifest.wallSeconds)
+        } catch {
+            for name in written {
+                unlink(partial(name))
+            }
+            throw error
+        }
+    }
+
+    /// Whether segment `segment` of the plan in `work` is rendered (from that plan, its files all there).
+    public static func isRendered(segment: Int, work: String) -> Bool {
+        guard let record = try? SegmentPlan.load(work: work), record.segments.indices.contains(segment),
+              let fingerprint = try? SegmentPlan.fingerprint(work: work) else { return false }
+        return isDone(record.segments[segment], isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio)
+    }
+
+    /// Whether `segment` has a receipt from this plan whose files are all there, at their sizes.
+    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
+        SegmentFiles.manifest(work: work, segment: segment.index)?.plan == fingerprint
+            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: includeAudio, deep: false) == nil
+    }
+}
+
+/// What a join did, for its summary line and `--report`.
+public struct JoinReport: Sendable {
+    public struct Segment: Sendable {
+        public var index: Int
+        public var frames: Int
+        public var wallSeconds: Double
+        public var host: String
+    }
+
+    public var output: String
+    public var canvas: Canvas
+    public var frames: Int
+    public var audioSamples: Int
+    public var segments: [Segment]
+    public var wallSeconds: Double
+
+    public var duration: Double { Double(frames) / canvas.frameRate.value }
+    public var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
+
+    public var summary: String {
+        let share = renderSeconds > 0 ? 100 * wallSeconds / renderSeconds : 0
+        return "Joined \(segments.count) segment\(segments.count == 1 ? "" : "s") → \(output): "
+            + String(format: "%.2f s, %d frames, %dx%d @ %@ fps; took %.2f s (%.1f %% of %.1f s of rendering)",
+                     duration, frames, canvas.width, canvas.height, canvas.frameRate.description, wallSeconds, share,
+                     renderSeconds)
+    }
+
+    public func json() throws -> Data {
+        let object: [String: Any] = [
+            "output": output, "frames": frames, "duration": duration, "audioSamples": audioSamples,
+            "joinSeconds": wallSeconds, "renderSeconds": renderSeconds,
+            "segments": segments.map { ["index": $0.index, "frames": $0.frames, "wallSeconds": $0.wallSeconds, "host": $0.host] },
+        ]
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    }
+}
+
+/// `segue join`: checks every segment (receipt, frame and sample counts,
+/// sizes, checksums); if any is missing or damaged, fails naming each and
+/// writes nothing. Otherwise copies the segments' video packets into one MP4
+/// and their AAC packets into one sound track, each at its place on the
+/// output's time line: nothing is decoded or encoded.
+public final class JoinJob {
+    public let work: String
+    public let reportPath: String?
+
+    public init(work: String, reportPath: String? = nil) {
+        self.work = work
+        self.reportPath = reportPath
+    }
+
+    public func run(stop: StopRequest = StopRequest()) throws -> JoinReport {
+        let started = monotonicSeconds()
+        let record = try SegmentPlan.load(work: work)
+        try Stitcher.checkOutput(record.output, overwrite: record.overwrite)
+        if let reportPath { try Stitcher.checkOutput(reportPath, overwrite: true) }
+        let fingerprint = try SegmentPlan.fingerprint(work: work)
+        let includeAudio = record.settings.includeAudio
+        var problems: [(Int, String)] = []
+        var manifests: [SegmentManifest] = []
+        for segment in record.segments {
+            if let problem = SegmentFiles.problem(with: segment, isLast: segment.index == record.segments.count - 1, work: work,
+                                                  includeAudio: includeAudio, deep: true) {
+                problems.append((segment.index, problem))
+            } else if let manifest = SegmentFiles.manifest(work: work, segment: segment.index) {
+                if manifest.plan != fingerprint { problems.append((segment.index, "rendered from another plan")) }
+                manifests.append(manifest)
+            }
+        }
+        if !problems.isEmpty {
+            throw SegueError(.segmentsNotReady(problems.map(\.0)), subject: work,
+                             detail: problems.map { "segment \($0.0): \($0.1)" }.joined(separator: "\n"))
+        }
+        let plan = try record.timeline()
+        let joiner = SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests)
+        let samples = try joiner.write(stop: stop)
+        let report = JoinReport(
+            output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,
+            segments: manifests.map { JoinReport.Segment(index: $0.segment, frames: $0.frames, wallSeconds: $0.wallSeconds, host: $0.host) },
+            wallSeconds: monotonicSeconds() - started)
+        if let reportPath { try? report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic) }
+        return report
+    }
+}

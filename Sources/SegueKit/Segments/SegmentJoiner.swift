@@ -1,0 +1,138 @@
+import Foundation
+import SegueMedia
+
+/// Writes the joined MP4 from checked segments: every segment's video
+/// packets copied, as they are, into one track (each segment starts with an
+/// IDR, all made with the same encoder settings, so the first segment's
+/// parameter sets serve them all), and every segment's AAC packets, each its
+/// stretch of the whole output's AAC frame grid (`SegmentSound`), laid end to
+/// end from the first segment's priming packet, so nothing is encoded here.
+/// Written to a temporary file beside the target and renamed on success.
+struct SegmentJoiner {
+    let record: SegmentPlan
+    let plan: Plan
+    let work: String
+    let manifests: [SegmentManifest]
+
+    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+
+    /// Writes the output; returns the audio samples written.
+    func write(stop: StopRequest) throws -> Int {
+        let output = record.output
+        let temporary = Stitcher.temporaryPath(for: output)
+        unlink(temporary) // a leftover from a killed run
+        do {
+            let samples = try writeFile(temporary, stop: stop)
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            guard rename(temporary, output) == 0 else {
+                throw SegueError(.writeFailed, subject: output,
+                                 detail: "can't move the finished file into place (\(String(cString: strerror(errno))))")
+            }
+            return samples
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
+        let settings = record.stitchSettings
+        let canvas = plan.canvas
+        let frameBase = canvas.frameRate.inverted
+        // The track's header and reordering come from the first segment.
+        let (extradata, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
+        var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
+                                         codec: settings.codec, crf: settings.crf, preset: settings.preset)
+        format.audio = settings.includeAudio
+            ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+        format.chapters = settings.chapters ? plan.chapters : []
+        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: nil,
+                                               reorderDelay: reorderDelay)
+        let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
+        let packet = Packet(), sound = Packet()
+        /// Where the next AAC packet's decoded samples start: the priming packet first.
+        var nextSoundPTS = -Int64(SegmentSound.blockSize)
+        let total = Int64(plan.sampleIndex(atFrame: plan.totalFrames))
+        for (segment, manifest) in zip(record.segments, manifests) {
+            let demuxer = try InputAccess().openDemuxer(inWork(manifest.video))
+            guard let video = demuxer.bestStream(.video) else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
+            }
+            let timeBase = demuxer.streams[video].timeBase
+            guard demuxer.streams[video].extradata == extradata else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
+            }
+            let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
+            var soundsLeft = sounds != nil
+            var copied = 0
+            // Sound follows the pictures as they go, so the muxer interleaves without holding a segment.
+            func copySound(upTo sample: Int64) throws {
+                while soundsLeft, let sounds, nextSoundPTS < sample {
+                    guard try sounds.read(into: sound) else {
+                        soundsLeft = false
+                        break
+                    }
+                    // The last packet lasts to the end of the sound, as the whole stitch's encoder says.
+                    let duration = min(Int64(SegmentSound.blockSize), total - nextSoundPTS)
+                    guard duration > 0 else {
+                        sound.unref()
+                        continue
+                    }
+                    sound.pts = nextSoundPTS
+                    sound.dts = nextSoundPTS
+                    sound.duration = duration
+                    nextSoundPTS += Int64(SegmentSound.blockSize)
+                    try Stitcher.writing(to: record.output) { try sink.copy(sound: sound) }
+                }
+            }
+            while try demuxer.read(into: packet) {
+                guard packet.streamIndex == video else { packet.unref(); continue }
+                if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+                guard let pts = packet.pts else {
+                    throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
+                }
+                let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
+                guard segment.startFrame..<segment.endFrame ~= frame else {
+                    throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                     detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
+                }
+                try Stitcher.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+                copied += 1
+                try copySound(upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
+            }
+            guard copied == segment.frames else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
+            }
+            try copySound(upTo: .max)
+            if sounds != nil, segment.index + 1 < record.segments.count, nextSoundPTS != Int64(segment.audioEnd) {
+                throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
+                                 detail: "segment \(segment.index)'s sound ends at sample \(nextSoundPTS), the plan's grid at \(segment.audioEnd)")
+            }
+        }
+        try Stitcher.writing(to: record.output) { try sink.finish() }
+        return settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
+    }
+
+    /// The first segment's parameter sets, and how many frames its decoding
+    /// times run behind its pictures (the encoder's reordering).
+    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], reorderDelay: Int) {
+        guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
+        let demuxer = try InputAccess().openDemuxer(inWork(first.video))
+        guard let video = demuxer.bestStream(.video) else {
+            throw SegueError(.readFailed, subject: inWork(first.video), detail: "segment 0 holds no video")
+        }
+        let stream = demuxer.streams[video]
+        let packet = Packet()
+        var delay = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == video else { continue }
+            if let dts = packet.dts, let pts = packet.pts {
+                delay = max(0, Int(stream.timeBase.rescale(pts - dts, to: frameBase)))
+            }
+            break
+        }
+        return (stream.extradata, delay)
+    }
+}

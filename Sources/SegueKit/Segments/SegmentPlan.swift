@@ -1,0 +1,269 @@
+import Foundation
+import SegueMedia
+
+/// A stitch cut into segments at output frame positions, as `DIR/plan.json`
+/// holds it: self-contained, so any machine that sees the same storage can
+/// render a segment of it (`segue render`) or join them (`segue join`).
+/// Paths are absolute (or URLs); the settings are resolved; the clips are
+/// the probed facts (with their measured loudness when asked for), so no
+/// segment probes or measures a clip again.
+public struct SegmentPlan: Codable, Sendable {
+    public static let fileName = "plan.json"
+    /// Bumped when the file's meaning changes; a render refuses another version.
+    public static let currentVersion = 3
+
+    public var version = SegmentPlan.currentVersion
+    /// The MP4 the join writes (absolute).
+    public var output: String
+    /// `-y`: the join may replace an existing output.
+    public var overwrite: Bool
+    public var strict: Bool
+    public var network: Network
+    /// The input policy every render applies (`--input-root`, resolved; `--no-remote`).
+    public var inputRoots: [String]
+    public var allowRemote: Bool
+    public var settings: Settings
+    /// Every clip, as probed (and measured), in playing order.
+    public var clips: [ClipInfo]
+    /// How clip i meets clip i + 1, where its list entry chose (nil: the settings').
+    public var joins: [Join?]
+    /// The planned timeline, for people and checks: output frames and samples.
+    public var totalFrames: Int
+    public var totalSamples: Int
+    public var canvas: CanvasRecord
+    public var segments: [Segment]
+
+    public struct Network: Codable, Sendable {
+        public var timeout: Double
+        public var retries: Int
+    }
+
+    /// One segment: output frames `startFrame..<endFrame`, and exactly the
+    /// audio samples that belong to them.
+    public struct Segment: Codable, Sendable, Equatable {
+        public var index: Int
+        public var startFrame: Int
+        public var endFrame: Int
+        public var startSample: Int
+        public var endSample: Int
+        /// The segment's stretch of the AAC frame grid: it encodes the packets
+        /// whose decoded 1024 samples start in `audioStart..<audioEnd` (output
+        /// samples; `audioStart` is `startSample` rounded down to the grid).
+        public var audioStart: Int
+        public var audioEnd: Int
+        public var frames: Int { endFrame - startFrame }
+        public var samples: Int { endSample - startSample }
+
+        /// The AAC packets a segment that isn't the last holds: its blocks, and the priming packet in the first.
+        public var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
+    }
+
+    public struct Join: Codable, Sendable {
+        /// The transition's name as the command line takes it.
+        public var transition: String?
+        public var duration: Double?
+    }
+
+    public struct CanvasRecord: Codable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var frameRate: Rational
+        public var sampleRate: Int
+    }
+
+    /// `StitchSettings`, resolved, with enums by their command-line names.
+    public struct Settings: Codable, Sendable {
+        var width: Int?
+        var height: Int?
+        var frameRate: Rational?
+        var fit: String
+        var transition: String
+        var transitionDuration: Double?
+        var mode: String
+        var codec: String
+        var crf: Int
+        var preset: String
+        var audioBitRate: Int
+        var includeAudio: Bool
+        var sampleRate: Int
+        var smart: Bool
+        var stillDuration: Double
+        var stillMotion: String
+        var loudness: Double?
+        var music: String?
+        var musicVolume: Double
+        var duck: Double
+        var chapters: Bool
+    }
+
+    /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
+    /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
+    public init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
+                network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
+        self.output = SegmentPlan.absolute(output)
+        overwrite = run.overwrite
+        strict = run.strict
+        self.network = Network(timeout: network.timeout, retries: network.retries)
+        inputRoots = policy.roots
+        allowRemote = policy.allowRemote
+        var settings = settings
+        settings.music = settings.music.map(SegmentPlan.absolute)
+        self.settings = Settings(settings)
+        clips = plan.clips.map { clip in
+            var info = clip.info
+            if !InputAccess.isRemote(info.path) { info.path = SegmentPlan.absolute(info.path) }
+            // A cached copy is the planning machine's: every node reads the clip itself.
+            info.readPath = info.path
+            return info
+        }
+        self.joins = joins.map { choice in
+            choice.map { Join(transition: $0.transition.map(SegmentPlan.name(of:)), duration: $0.duration) }
+        }
+        totalFrames = plan.totalFrames
+        totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
+        canvas = CanvasRecord(width: plan.canvas.width, height: plan.canvas.height, frameRate: plan.canvas.frameRate,
+                              sampleRate: plan.canvas.sampleRate)
+        let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
+        var starts: [Int] = [0]
+        for nominal in stride(from: length, to: plan.totalFrames, by: length) {
+            let moved = boundary(nominal)
+            if moved > starts.last!, moved < plan.totalFrames { starts.append(moved) }
+        }
+        let grid = SegmentSound.blockSize
+        let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / grid * grid }
+        segments = starts.enumerated().map { index, start in
+            let end = index + 1 < starts.count ? starts[index + 1] : plan.totalFrames
+            return Segment(index: index, startFrame: start, endFrame: end, startSample: plan.sampleIndex(atFrame: start),
+                           endSample: plan.sampleIndex(atFrame: end), audioStart: audioStarts[index],
+                           audioEnd: index + 1 < starts.count ? audioStarts[index + 1] : plan.sampleIndex(atFrame: plan.totalFrames))
+        }
+    }
+
+    /// The settings as the stitcher takes them.
+    public var stitchSettings: StitchSettings { settings.resolved }
+
+    /// The run options every segment renders with (the join decides about the output).
+    public var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict) }
+
+    /// The plan again, made from the recorded clips and settings; checked
+    /// against the recorded timeline, so a render never works from another.
+    public func timeline() throws -> Plan {
+        let choices = joins.map { join in
+            join.map { JoinChoice(transition: $0.transition.flatMap(TransitionKind.init(name:)), duration: $0.duration) }
+        }
+        let plan = try Plan(clips: clips, settings: stitchSettings, joins: choices)
+        guard plan.totalFrames == totalFrames, plan.sampleIndex(atFrame: plan.totalFrames) == totalSamples else {
+            throw SegueError.usage("the plan's timeline does not come out the same here (\(plan.totalFrames) frames, not \(totalFrames)): plan again with this version of segue")
+        }
+        return plan
+    }
+
+    // MARK: files
+
+    /// Reads `DIR/plan.json`; a missing or unreadable plan is a usage error (exit 2).
+    public static func load(work: String) throws -> SegmentPlan {
+        let path = SegmentPlan.path(work: work)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SegueError.usage("\(path): no plan here (make one with segue plan ... --work \(work))")
+        }
+        let plan: SegmentPlan
+        do {
+            plan = try JSONDecoder().decode(SegmentPlan.self, from: data)
+        } catch {
+            throw SegueError.usage("\(path): not a plan segue can read (\(error))")
+        }
+        guard plan.version == currentVersion else {
+            throw SegueError.usage("\(path): plan version \(plan.version), this segue reads \(currentVersion)")
+        }
+        return plan
+    }
+
+    /// Writes the plan to `DIR/plan.json` (temporary file, then rename), making `DIR` if needed.
+    public func write(work: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(self)
+            // The same plan again leaves the file (and so every receipt made from it) as it is.
+            if FileManager.default.contents(atPath: SegmentPlan.path(work: work)) == data { return }
+            try SegmentFiles.writeAtomically(data, to: SegmentPlan.path(work: work))
+        } catch let error as SegueError {
+            throw error
+        } catch {
+            throw SegueError.outputFolder(work, reason: "can't write the plan there (\(error.localizedDescription))")
+        }
+    }
+
+    /// The SHA-256 of `DIR/plan.json`: what every segment's receipt names.
+    public static func fingerprint(work: String) throws -> String {
+        do {
+            return try Checksum.sha256(file: path(work: work))
+        } catch {
+            throw SegueError.usage("\(path(work: work)): can't read the plan (\(error))")
+        }
+    }
+
+    public static func path(work: String) -> String { (work as NSString).appendingPathComponent(fileName) }
+
+    static func absolute(_ path: String) -> String {
+        if path.contains("://") { return path }
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return url.standardizedFileURL.path
+    }
+
+    /// A transition's name as the command line and a manifest take it (the one place it is spelt for the plan).
+    static func name(of kind: TransitionKind) -> String { kind.rawValue }
+}
+
+extension SegmentPlan.Settings {
+    init(_ s: StitchSettings) {
+        width = s.width
+        height = s.height
+        frameRate = s.frameRate
+        fit = s.fit.rawValue
+        transition = SegmentPlan.name(of: s.transition)
+        transitionDuration = s.transitionDuration
+        mode = s.mode.rawValue
+        codec = s.codec.rawValue
+        crf = s.crf
+        preset = s.preset
+        audioBitRate = s.audioBitRate
+        includeAudio = s.includeAudio
+        sampleRate = s.sampleRate
+        smart = s.smart
+        stillDuration = s.stillDuration
+        stillMotion = s.stillMotion.rawValue
+        loudness = s.loudness
+        music = s.music
+        musicVolume = s.musicVolume
+        duck = s.duck
+        chapters = s.chapters
+    }
+
+    var resolved: StitchSettings {
+        var s = StitchSettings()
+        s.width = width
+        s.height = height
+        s.frameRate = frameRate
+        s.fit = Fit(rawValue: fit) ?? s.fit
+        s.transition = TransitionKind(name: transition) ?? s.transition
+        s.transitionDuration = transitionDuration
+        s.mode = TransitionMode(rawValue: mode) ?? s.mode
+        s.codec = VideoCodecChoice(rawValue: codec) ?? s.codec
+        s.crf = crf
+        s.preset = preset
+        s.audioBitRate = audioBitRate
+        s.includeAudio = includeAudio
+        s.sampleRate = sampleRate
+        s.smart = smart
+        s.stillDuration = stillDuration
+        s.stillMotion = StillMotion(rawValue: stillMotion) ?? s.stillMotion
+        s.loudness = loudness
+        s.music = music
+        s.musicVolume = musicVolume
+        s.duck = duck
+        s.chapters = chapters
+        return s
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// The real thing: a one-node Slurm cluster on this machine (Scripts/slurm-local:
+/// munged, slurmctld, slurmd on localhost, as root) renders a plan as an array
+/// job and joins it in a dependent job (Scripts/slurm-stitch). Skipped, saying
+/// why, where Slurm can't start (not root, not installed).
+final class SlurmTests: XCTestCase {
+    let store = FixtureStore.shared
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let clusterFolder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-slurm-test-\(getpid())").path
+
+    func script(_ name: String) -> String { SlurmTests.repository.appendingPathComponent("Scripts/\(name)").path }
+
+    func testAPlanRenderedAsASlurmArrayJobAndJoinedAfterItIsThePlainStitch() throws {
+        guard getuid() == 0 else { throw XCTSkip("Slurm test skipped: slurmd must run as root, and this is uid \(getuid())") }
+        let started = try runScript(script("slurm-local"), ["start", clusterFolder])
+        guard started.status == 0 else {
+            throw XCTSkip("Slurm test skipped: Slurm could not start here: \(started.standardError)")
+        }
+        defer { _ = try? runScript(script("slurm-local"), ["stop", clusterFolder]) }
+        let conf = clusterFolder + "/slurm.conf"
+
+        let inputs = [try store.path("marker-0-60.mp4", MarkerClip(clip: 0, frames: 60)),
+                      try store.path("marker-1-60.mp4", MarkerClip(clip: 1, frames: 60)),
+                      try store.path("marker-2-60.mp4", MarkerClip(clip: 2, frames: 60))]
+        let flags = ["--transition", "fade", "--transition-duration", "0.5", "--crf", "0", "--preset", "ultrafast", "-y"]
+        let work = store.folder.appendingPathComponent("slurm-work-\(UUID().uuidString.prefix(6))").path
+        let output = store.outputPath()
+        let submitted = try runScript(script("slurm-stitch"),
+                                      ["--work", work, "--wait", "--segue", SegueTool.executable.path, "--time=10:00", "--"]
+                                          + inputs + ["-o", output, "--segment-duration", "1.3"] + flags,
+                                      environment: ["SLURM_CONF": conf])
+        XCTAssertEqual(submitted.status, 0, submitted.standardError + submitted.standardOutput)
+        XCTAssertTrue(submitted.standardOutput.contains("render job"), submitted.standardOutput)
+
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch"] + inputs + ["-o", plainPath] + flags).status, 0)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, 150)
+        XCTAssertTrue(plain.pictures == split.pictures, "the Slurm-rendered output's pictures differ from the plain stitch's")
+        Seam.check(plain, split, boundaries: [39, 78, 117])
+        // Every segment was rendered by a Slurm task (its log is there).
+        let logs = try FileManager.default.contentsOfDirectory(atPath: work + "/logs").filter { $0.hasPrefix("render-") }
+        XCTAssertEqual(logs.count, 4)
+    }
+
+    func runScript(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> SegueTool.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+                                standardError: String(decoding: errData, as: UTF8.self))
+    }
+}
