@@ -32,7 +32,7 @@ package struct StreamInfo {
     package var dolbyVisionProfile: Int?
 
     /// The codec's global header (for H.264 in MP4: the avcC record with its
-    /// parameter sets), which a stream copy depends on; video only.
+    /// parameter sets; for AAC its AudioSpecificConfig), which a stream copy depends on.
     package var extradata: [UInt8] = []
 
     // Audio
@@ -276,6 +276,9 @@ package final class Demuxer {
         } else if kind == .audio {
             info.sampleRate = Int(parameters.sample_rate)
             info.channels = Int(parameters.ch_layout.nb_channels)
+            if let data = parameters.extradata, parameters.extradata_size > 0 {
+                info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
+            }
         }
         return info
     }

@@ -55,6 +55,20 @@ extension Packet {
         return moved
     }
 
+    /// A new packet referring to this one's data (`av_packet_ref`): the
+    /// payload is shared, not copied; this one is left as it is.
+    package func clone() -> Packet {
+        let copy = Packet()
+        guard av_packet_ref(copy.pointer, pointer) == 0 else { fatalError("av_packet_ref: out of memory") }
+        return copy
+    }
+
+    /// Whether the packet carries side data (AAC priming or end trimming among it).
+    package var hasSideData: Bool { pointer.pointee.side_data_elems > 0 }
+
+    /// Drops the packet's side data: a copied packet stands somewhere else in the output.
+    package func removeSideData() { av_packet_free_side_data(pointer) }
+
     /// Bytes of payload, for bounding queues.
     package var size: Int { Int(pointer.pointee.size) }
 

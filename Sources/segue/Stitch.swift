@@ -61,7 +61,7 @@ struct Stitch: ParsableCommand {
     var audioBitrate: String?
     @Flag(name: .customLong(OutputOption.audio.flagName), help: "Leave the audio out.")
     var noAudio = false
-    @Flag(name: .customLong(OutputOption.smart.flagName), help: "Copy the video of clips that need no re-encoding; re-encode only the GOPs around joins.")
+    @Flag(name: .customLong(OutputOption.smart.flagName), help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins.")
     var smart = false
 
     // Behaviour

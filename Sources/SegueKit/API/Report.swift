@@ -36,10 +36,28 @@ public struct StitchReport: Sendable {
         public var framesReencoded: Int
         /// Why the clip, or part of it, was not copied; nil when all of it was.
         public var reason: String?
+        /// What became of its sound; nil without audio.
+        public var sound: SmartSound? = nil
+    }
+
+    /// One clip's sound under `--smart`.
+    public struct SmartSound: Sendable {
+        /// Samples its sound stands from its exact place (output − exact, at
+        /// most 512 either way): a copied clip's own, another's as the
+        /// re-encoded windows around it read it.
+        public var shiftSamples: Int
+        /// AAC frames copied from the clip unchanged, and encoded again (around its seams, or all of them).
+        public var framesCopied: Int
+        public var framesReencoded: Int
+        /// Why its sound was not copied; nil when it was.
+        public var reason: String?
     }
 
     /// Output frames copied under `--smart`.
     public var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
+    /// Output AAC frames copied, and encoded, under `--smart`.
+    public var audioFramesCopied: Int { smart?.reduce(0) { $0 + ($1.sound?.framesCopied ?? 0) } ?? 0 }
+    public var audioFramesReencoded: Int { smart?.reduce(0) { $0 + ($1.sound?.framesReencoded ?? 0) } ?? 0 }
     /// The music bed, when there was one.
     public var music: Music? = nil
 
@@ -68,6 +86,11 @@ public struct StitchReport: Sendable {
         if smart != nil {
             line += String(format: "; smart: %d of %d frames copied (%.1f %%)", framesCopied, frames,
                            frames > 0 ? 100 * Double(framesCopied) / Double(frames) : 0)
+            let soundFrames = audioFramesCopied + audioFramesReencoded
+            if soundFrames > 0 {
+                line += String(format: ", %d of %d sound frames (%.1f %%)", audioFramesCopied, soundFrames,
+                               100 * Double(audioFramesCopied) / Double(soundFrames))
+            }
         }
         if let worst = joins.max(by: { $0.stallSeconds < $1.stallSeconds }) {
             line += String(format: "; join stall total %.1f ms, worst %.1f ms (join %d)",
@@ -187,11 +210,18 @@ extension StitchReport {
         if let smart {
             object["smart"] = [
                 "framesCopied": framesCopied, "framesReencoded": frames - framesCopied,
+                "audioFramesCopied": audioFramesCopied, "audioFramesReencoded": audioFramesReencoded,
                 "clips": smart.map { clip in
                     [
                         "index": clip.index, "path": plan.clips[clip.index].info.path,
                         "framesCopied": clip.framesCopied, "framesReencoded": clip.framesReencoded,
                         "reason": clip.reason ?? NSNull(),
+                        "sound": clip.sound.map { sound in
+                            [
+                                "offsetSamples": sound.shiftSamples, "framesCopied": sound.framesCopied,
+                                "framesReencoded": sound.framesReencoded, "reason": sound.reason ?? NSNull(),
+                            ] as [String: Any]
+                        } ?? NSNull(),
                     ] as [String: Any]
                 },
             ] as [String: Any]

@@ -35,7 +35,7 @@ public final class PlanJob {
                                 access: access)
         stitcher.measureLoudnessWhereNeeded()
         // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
-        let smart = try settings.smart ? stitcher.smartPlan() : nil
+        let smart = try settings.smart ? stitcher.smartPlan(copiesSound: false) : nil
         let boundary = { (frame: Int) -> Int in
             guard let gop = smart?.copiedGOP(strictlyHolding: frame) else { return frame }
             return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound

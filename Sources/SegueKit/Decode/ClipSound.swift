@@ -17,13 +17,28 @@ final class ClipSound {
     private var isFed: Bool
     /// Samples made up because the sound ended early (or was missing).
     private(set) var padded = 0
+    /// With `--smart`: the packets copied as they are (they are decoded too:
+    /// windows around them are encoded from their sound), and their time 0.
+    private let copy: ClipSoundCopy?
+    private let origin: Int64
+    /// Copied packets met, waiting to be taken, with their output frames.
+    private var copied: [(packet: Packet, slot: Int)] = []
 
-    init(reader: SoundReader?, router: PacketRouter, damage: DamagePolicy, sampleRate: Int) {
+    init(reader: SoundReader?, router: PacketRouter, damage: DamagePolicy, sampleRate: Int,
+         copy: ClipSoundCopy? = nil, origin: Int64 = 0) {
         self.reader = reader
         self.router = router
         self.damage = damage
         self.sampleRate = sampleRate
+        self.copy = reader == nil ? nil : copy
+        self.origin = origin
         isFed = reader == nil
+    }
+
+    /// The copied packets met since the last call, in order, each with the output sound frame it stands as.
+    func takeCopied() -> [(packet: Packet, slot: Int)] {
+        defer { copied = [] }
+        return copied
     }
 
     /// The sound graph: `async` + `first_pts=0` make silence where the sound
@@ -83,9 +98,11 @@ final class ClipSound {
     /// (or a damaged stretch ending it), flushes the decoder and the graph.
     private func feed() throws {
         guard let reader else { return }
-        if let packet = try router.nextPacket(video: false),
-           try damage.survives({ try reader.decode(packet, into: append) }) {
-            return
+        if let packet = try router.nextPacket(video: false) {
+            if let copy, let pts = packet.pts, let slot = copy.slot(ofPTS: pts - origin) {
+                copied.append((packet.clone(), slot))
+            }
+            if try damage.survives({ try reader.decode(packet, into: append) }) { return }
         }
         isFed = true
         router.endSound()

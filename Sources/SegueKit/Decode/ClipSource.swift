@@ -24,7 +24,7 @@ final class ClipSource {
     /// `readPath`, when given, is where the clip's bytes are (a staged copy);
     /// `cancellation`, when raised, breaks off the open and priming.
     init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, strict: Bool, access: InputAccess, readPath: String? = nil,
-         copyPlan: ClipCopyPlan? = nil, cancellation: Cancellation = Cancellation()) throws {
+         copyPlan: ClipCopyPlan? = nil, soundCopy: ClipSoundCopy? = nil, cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
         self.cancellation = cancellation
         let demuxer = try access.openDemuxer(readPath ?? clip.info.readPath, cancellation: cancellation)
@@ -44,7 +44,8 @@ final class ClipSource {
         let heard = try ClipSound.reader(demuxer: demuxer, video: stream, videoOrigin: video.origin, clip: clip,
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
-        sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate)
+        sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
+                          copy: soundCopy, origin: heard?.sound.origin ?? 0)
         copies = try copyPlan.map { try CopiedRuns(plan: $0, demuxer: demuxer, router: router, video: video, damage: damage) }
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
@@ -74,6 +75,12 @@ final class ClipSource {
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
         }
+    }
+
+    /// With `--smart`: the copied AAC packets met since the last call, each
+    /// with the output sound frame it stands as.
+    func takeCopiedSound() -> [(packet: Packet, slot: Int)] {
+        sound.takeCopied()
     }
 
     /// The picture shown last, to hold through a freeze join.

@@ -17,6 +17,8 @@ final class EncodingSink {
         var rotation = 0
         /// With `--smart`: copied packets stand between re-encoded stretches.
         var smart: SmartVideo?
+        /// With `--smart`: copied AAC frames stand between re-encoded windows.
+        var smartSound: SmartSound?
         /// Chapters, in output frames.
         var chapters: [Chapter] = []
 
@@ -45,9 +47,10 @@ final class EncodingSink {
     private let muxer: Muxer
     /// The video track, encoded whole or (`--smart`) copied with re-encoded stretches.
     private let video: VideoTrack
-    private let audioEncoder: Encoder?
+    /// The sound track, encoded whole or (`--smart`) copied with re-encoded windows; nil without audio.
+    private let sound: SoundTrack?
+    /// The sound track's stream, -1 without audio.
     private let audioStream: Int
-    private let packet = Packet()
     /// Samples per audio frame the encoder takes (1024 for AAC).
     let audioFrameSize: Int
 
@@ -62,13 +65,23 @@ final class EncodingSink {
             video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), rotation: format.rotation)
         }
         if let audio = format.audio {
-            let encoder = try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
-                                          globalHeader: globalHeader)
-            audioEncoder = encoder
-            audioStream = try muxer.addStream(for: encoder)
+            let makeEncoder = {
+                try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
+                                globalHeader: globalHeader)
+            }
+            let encoder = try makeEncoder()
+            let stream = try muxer.addStream(for: encoder)
+            audioStream = stream
             audioFrameSize = max(encoder.frameSize, 1)
+            if let layout = format.smartSound {
+                precondition(audioFrameSize == SoundCopyPlanner.frameSize, "AAC frames of \(audioFrameSize) samples")
+                sound = try SmartSoundTrack(muxer: muxer, stream: stream, layout: layout, sampleRate: audio.sampleRate,
+                                            makeEncoder: makeEncoder)
+            } else {
+                sound = EncodedSound(muxer: muxer, encoder: encoder, stream: stream)
+            }
         } else {
-            audioEncoder = nil
+            sound = nil
             audioStream = -1
             audioFrameSize = 1024
         }
@@ -98,28 +111,24 @@ final class EncodingSink {
 
     /// Writes an encoded AAC packet as it is (a segmented render's join), its pts counting samples.
     func copy(sound packet: Packet) throws {
-        guard audioEncoder != nil else { return }
+        guard sound != nil else { return }
         try muxer.write(packet, stream: audioStream)
     }
 
     /// Encodes planar-float audio whose pts counts samples.
-    func encode(sound: Frame) throws {
-        guard let audioEncoder else { return }
-        try audioEncoder.send(sound)
-        try drainAudio(audioEncoder)
+    func encode(sound block: Frame) throws {
+        try sound?.encode(block)
+    }
+
+    /// Writes a copied AAC packet as output frame `slot` (`--smart` only).
+    func copy(sound packet: Packet, slot: Int) throws {
+        try sound?.copy(packet, slot: slot)
     }
 
     /// Flushes both encoders (decoder, encoder, trailer: the documented order) and closes the file.
     func finish() throws {
         try video.finish()
-        if let audioEncoder {
-            try audioEncoder.sendEndOfStream()
-            try drainAudio(audioEncoder)
-        }
+        try sound?.finish()
         try muxer.finish()
-    }
-
-    private func drainAudio(_ encoder: Encoder) throws {
-        while try encoder.receive(into: packet) == .ready { try muxer.write(packet, stream: audioStream) }
     }
 }

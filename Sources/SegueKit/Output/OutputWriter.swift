@@ -27,16 +27,18 @@ final class OutputWriter {
         case picture(Frame, crf: Int?)
         case copied(Packet, frame: Int64)
         case sound(Frame)
+        case copiedSound(Packet, slot: Int)
         case end
     }
 
     /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
     init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
-         smart: EncodingSink.SmartVideo? = nil) throws {
+         smart: EncodingSink.SmartVideo? = nil, smartSound: SmartSound? = nil) throws {
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2)
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.smart = smart
+        format.smartSound = settings.includeAudio ? smartSound : nil
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
         format.chapters = chapters
@@ -63,6 +65,11 @@ final class OutputWriter {
     /// Queues planar-float stereo audio whose pts counts output samples.
     func submit(sound: Frame) throws {
         try submit(.sound(sound))
+    }
+
+    /// Queues a copied AAC packet to stand as output sound frame `slot`; the writer takes it over.
+    func submit(copiedSound packet: Packet, slot: Int) throws {
+        try submit(.copiedSound(packet, slot: slot))
     }
 
     /// Flushes the encoders, writes the trailer and closes the file.
@@ -95,6 +102,7 @@ final class OutputWriter {
                 case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
                 case .copied(let packet, let frame): try sink.copy(packet, frame: frame)
                 case .sound(let frame): try sink.encode(sound: frame)
+                case .copiedSound(let packet, let slot): try sink.copy(sound: packet, slot: slot)
                 case .end:
                     try sink.finish()
                     queue.close()

@@ -89,6 +89,32 @@ struct SmartPlan: Sendable {
     }
 
     var clips: [Clip]
+    /// Per clip: the AAC packets copied, or why its sound is not copied (empty without audio).
+    var sound: [SoundChoice] = []
+
+    struct SoundChoice: Sendable {
+        var copy: ClipSoundCopy?
+        var notCopied: SoundNotCopied?
+    }
+
+    /// The output's sound track these copies need, nil when no sound is copied.
+    var soundTrack: SmartSound? {
+        let runs = sound.compactMap(\.copy).map { SmartSound.Run(slots: $0.slots, shift: $0.shift) }
+        return runs.isEmpty ? nil : SmartSound(runs: runs, totalSamples: plan.sampleIndex(atFrame: plan.totalFrames),
+                                               splices: soundSplices)
+    }
+
+    /// Where the stitched sound jumps anyway: at every cut, and in the middle
+    /// of every freeze's silence (crossfades have none).
+    var soundSplices: [Int] {
+        plan.clips.dropFirst().compactMap { clip in
+            let join = plan.joinFrames(before: clip.index)
+            switch plan.mode {
+            case .overlap: return join == 0 ? plan.sampleIndex(atFrame: clip.startFrame) : nil
+            case .freeze: return plan.sampleIndex(atFrame: clip.startFrame - (join + 1) / 2)
+            }
+        }
+    }
     /// The output's avcC or hvcC record.
     var extradata: [UInt8]
     /// x264 or x265 parameters for every re-encoded stretch: for x264 an
@@ -125,7 +151,8 @@ struct SmartPlan: Sendable {
 
     /// Scans every clip that could be copied and decides what is copied.
     /// `ownFrames` gives each clip's positions that play as its own (not in a transition).
-    init(plan: Plan, settings: StitchSettings, access: InputAccess, ownFrames: (PlannedClip) -> Range<Int>,
+    /// `copiesSound`: false where the sound is encoded apart (a segment's).
+    init(plan: Plan, settings: StitchSettings, access: InputAccess, copiesSound: Bool = true, ownFrames: (PlannedClip) -> Range<Int>,
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = settings.crf
@@ -173,6 +200,19 @@ struct SmartPlan: Sendable {
         reorderDelay = max(ownDelay, copiedDelays.max() ?? 0)
         SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
+        if settings.includeAudio && copiesSound {
+            sound = SoundCopyPlanner.plan(plan, settings: settings, access: access) { clip in
+                // Where the clip plays alone and unchanged: its own frames, less a held frame's ramp.
+                let own = ownFrames(clip), edges = heldEdges(clip)
+                let first = own.lowerBound + (edges.first ? 1 : 0), last = max(first, own.upperBound - (edges.last ? 1 : 0))
+                return plan.sampleIndex(atFrame: clip.startFrame + first)..<plan.sampleIndex(atFrame: clip.startFrame + last)
+            }.map { result in
+                switch result {
+                case .success(let copy): return SoundChoice(copy: copy)
+                case .failure(let error): return SoundChoice(copy: nil, notCopied: error.reason)
+                }
+            }
+        }
     }
 
     /// Each clip's copy plan, or why it has none; and the scans of the clips

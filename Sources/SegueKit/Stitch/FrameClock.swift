@@ -112,6 +112,14 @@ final class FrameClock {
         }
     }
 
+    /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
+    func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
+        guard audio != nil else { return }
+        try Stitcher.writing(to: outputPath) {
+            for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }
+        }
+    }
+
     /// Sends the last, short block of sound.
     func finish() throws {
         if let window { return try Stitcher.writing(to: outputPath) { try window.sound?.finish() } }

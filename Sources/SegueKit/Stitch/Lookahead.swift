@@ -26,6 +26,8 @@ final class Lookahead {
     private let access: InputAccess
     /// With `--smart`: per clip, the GOPs copied rather than decoded.
     private let copyPlans: [ClipCopyPlan?]
+    /// With `--smart`: per clip, the AAC packets copied rather than encoded again.
+    private let soundCopies: [ClipSoundCopy?]
     /// Pictures decoded ahead: two prove the decoder is warm.
     private let primePictures = 2
     private var opening: [Int: BackgroundTask<ClipSource>] = [:]
@@ -38,10 +40,12 @@ final class Lookahead {
 
     /// `access` opens the clips (and fetches remote ones ahead, with its network settings).
     init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, run: RunOptions = RunOptions(),
-         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = [], fetchesAhead: Bool = true) {
+         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = [], soundCopies: [ClipSoundCopy?] = [],
+         fetchesAhead: Bool = true) {
         self.clips = clips
         self.fetchesAhead = fetchesAhead
         self.copyPlans = copyPlans
+        self.soundCopies = soundCopies
         self.canvas = canvas
         self.settings = settings
         self.run = run
@@ -80,13 +84,14 @@ final class Lookahead {
         let staged = fetching.removeValue(forKey: index)
         let clip = clips[index], canvas = canvas, settings = settings, strict = run.strict, access = access, prime = primePictures
         let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
+        let soundCopy = index < soundCopies.count ? soundCopies[index] : nil
         return { cancellation in
             let local = try staged?.value()
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
                 let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, strict: strict, access: access, readPath: local,
-                                            copyPlan: copyPlan, cancellation: cancellation)
+                                            copyPlan: copyPlan, soundCopy: soundCopy, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
             } catch {

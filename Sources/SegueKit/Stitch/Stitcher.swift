@@ -65,7 +65,8 @@ public final class Stitcher {
             if smart != nil { ProcessPolicy.heapIsQuiet() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
-                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack)
+                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
+                                      smartSound: smart?.soundTrack)
         } catch {
             unlink(temporary)
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
@@ -106,7 +107,7 @@ public final class Stitcher {
         do {
             // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
             // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
-            let whole = try settings.smart ? smartPlan() : nil
+            let whole = try settings.smart ? smartPlan(copiesSound: false) : nil
             smart = whole?.cut(at: segment.startFrame, segment.endFrame)
             let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
@@ -149,8 +150,9 @@ public final class Stitcher {
     }
 
     /// What `--smart` copies: every clip scanned, before anything is written.
-    func smartPlan() throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, access: access, ownFrames: plan.ownFrames(of:)) { clip in
+    /// `copiesSound`: false for a segment, whose sound is encoded on its own.
+    func smartPlan(copiesSound: Bool = true) throws -> SmartPlan {
+        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:)) { clip in
             // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
             guard plan.mode == .freeze else { return (false, false) }
             return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
@@ -188,7 +190,9 @@ public final class Stitcher {
         var opened = Array(clips.prefix(last + 1))
         if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
         let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
-                                  copyPlans: smart?.clips.map(\.copy) ?? [], fetchesAhead: window == nil)
+                                  copyPlans: smart?.clips.map(\.copy) ?? [],
+                                  // A segment's sound goes to its own encoder: none of it is copied there.
+                                  soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var joins: [StitchReport.Join] = []
         var notices = plan.notices
@@ -213,6 +217,7 @@ public final class Stitcher {
                     let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
                     let picture = copied == nil ? try current.nextPicture() : nil
                     var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+                    try clock.copy(sound: current.takeCopiedSound())
                     strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
                     if let copied {
                         try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
@@ -243,11 +248,38 @@ public final class Stitcher {
             startupSeconds: startup, warnings: notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
             smart: smart.map { smart in
                 smart.clips.enumerated().map { index, clip in
-                    StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
-                                           framesReencoded: plan.clips[index].frameCount - clip.copiedFrames, reason: clip.reason)
+                    var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
+                                                        framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
+                                                        reason: clip.reason)
+                    if settings.includeAudio, index < smart.sound.count {
+                        let sound = smart.sound[index], copied = sound.copy?.count ?? 0
+                        // Where the clip is heard: a copied clip at its run's shift, another as the windows around it read it.
+                        let own = plan.ownFrames(of: plan.clips[index]), start = plan.clips[index].startFrame
+                        let middle = plan.sampleIndex(atFrame: start + (own.lowerBound + own.upperBound) / 2)
+                        let shift = sound.copy?.shift ?? smart.soundTrack?.shift(atExact: middle) ?? 0
+                        report.sound = StitchReport.SmartSound(shiftSamples: shift, framesCopied: copied,
+                                                               framesReencoded: max(0, soundFrames(of: index) - copied),
+                                                               reason: sound.notCopied?.description)
+                    }
+                    return report
                 }
             },
             music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
+    }
+
+    /// The output's AAC frames that start in clip `index`'s share of the output
+    /// (joins split in the middle): what its sound was copied or encoded as.
+    private func soundFrames(of index: Int) -> Int {
+        func boundary(_ index: Int) -> Int {
+            guard index > 0 else { return 0 }
+            guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
+            // A join's frames are the clip's first (overlap) or stand before it (freeze).
+            let join = plan.joinFrames(before: index)
+            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + (plan.mode == .overlap ? join / 2 : -(join + 1) / 2))
+        }
+        let size = SoundCopyPlanner.frameSize
+        func frames(before sample: Int) -> Int { (sample + size - 1) / size }
+        return frames(before: boundary(index + 1)) - frames(before: boundary(index))
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.

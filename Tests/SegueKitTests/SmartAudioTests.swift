@@ -1,0 +1,327 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// `--smart` copies AAC-LC 48 kHz stereo sound packet for packet and
+/// re-encodes only windows around its seams. Phone-like clips made by the
+/// ffmpeg CLI (H.264, AAC tones of each clip's own frequency and phase) are
+/// stitched with and without it: the copied packets must be the source's,
+/// each clip heard within half an AAC frame of its place, the seams without
+/// gap, click or repetition, and the output must decode cleanly in FFmpeg and
+/// GStreamer.
+final class SmartAudioTests: SmartTestCase {
+    /// Clip `clip` as a phone might write it: `seconds` of 320x180 H.264 at 30
+    /// fps (keyint 30, BT.709), and a tone of the clip's marker frequency
+    /// over a low one of its own (another phase on each channel and clip) in
+    /// AAC at `rate` Hz, `channels` channels.
+    func phoneClip(_ clip: Int, seconds: Double = 2, rate: Int = 48_000, channels: Int = 2) throws -> String {
+        let frequency = Marker.tones[clip % Marker.tones.count], phase = 0.3 + 0.7 * Double(clip)
+        let name = "smart-audio-\(clip)-\(seconds)-\(rate)-\(channels).mp4"
+        return try store.path(name) { path in
+            // A low tone under the marker tone: their sum matches itself at no lag within a frame but 0.
+            let low = 90 + 13 * clip
+            func tone(_ phase: Double) -> String { "0.35*sin(2*PI*\(frequency)*t+\(phase))+0.35*sin(2*PI*\(low)*t+\(2 * phase))" }
+            let sound = channels == 1 ? tone(phase) : "\(tone(phase))|\(tone(phase + 1))"
+            let result = try Tool.run("ffmpeg", [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=\(seconds)",
+                "-f", "lavfi", "-i", "aevalsrc=\(sound):s=\(rate):d=\(seconds)",
+                "-c:v", "libx264", "-preset", "ultrafast", "-x264-params", "keyint=30:min-keyint=30:scenecut=0",
+                "-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709",
+                "-c:a", "aac", "-b:a", "128k", "-f", "mp4", path,
+            ])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+    }
+
+    // MARK: What is copied
+
+    func testCutsCopyTheSoundByteForByteWithEachClipWithinHalfAFrame() throws {
+        let paths = try (0..<3).map { try phoneClip($0) }
+        let (smart, plain) = try assertSameAsWithoutSmart(paths)
+        let sounds = try XCTUnwrap(smart.report.smart).map { try XCTUnwrap($0.sound) }
+        XCTAssertEqual(sounds.map(\.reason), [nil, nil, nil])
+        XCTAssertTrue(sounds.allSatisfy { $0.framesCopied > 60 }, "\(sounds.map(\.framesCopied))")
+        XCTAssertEqual(try Self.identicalAudioPackets(smart.path, sources: paths), smart.report.audioFramesCopied)
+        try assertPlacedWithinHalfAFrame(smart, plain)
+        try assertSeamless(smart, plain)
+        try assertSoundDecodesCleanly(smart.path)
+        XCTAssertTrue(smart.report.summary.contains("\(smart.report.audioFramesCopied) of"), smart.report.summary)
+    }
+
+    func testClipsAt44100HzOrInMonoAreEncodedAndTheReportSaysWhy() throws {
+        let paths = try [phoneClip(0), phoneClip(1, rate: 44_100), phoneClip(2), phoneClip(3, channels: 1)]
+        let (smart, plain) = try assertSameAsWithoutSmart(paths)
+        let sounds = try XCTUnwrap(smart.report.smart).map { try XCTUnwrap($0.sound) }
+        XCTAssertEqual(sounds.map(\.reason), [nil, SoundNotCopied.sampleRate(44_100, output: 48_000).description, nil,
+                                              SoundNotCopied.channels(1).description])
+        XCTAssertEqual(sounds.map { $0.framesCopied > 0 }, [true, false, true, false])
+        try assertPlacedWithinHalfAFrame(smart, plain)
+        try assertSeamless(smart, plain)
+        try assertSoundDecodesCleanly(smart.path)
+    }
+
+    func testAClipFromAnotherMuxerIsCopiedWhereverItsFramesFall() throws {
+        // GStreamer's mp4mux writes no edit list: the encoder's priming is heard, and the frames fall elsewhere.
+        let source = try phoneClip(1)
+        let remuxed = try store.path("smart-audio-gst-remuxed.mp4") { path in
+            let result = try Tool.run("gst-launch-1.0", ["-q", "filesrc", "location=\(source)", "!", "qtdemux", "name=d",
+                                                         "d.video_0", "!", "queue", "!", "h264parse", "!", "mp4mux", "name=m", "!",
+                                                         "filesink", "location=\(path)", "d.audio_0", "!", "queue", "!", "aacparse", "!", "m."])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let paths = try [phoneClip(0), remuxed, phoneClip(2)]
+        let (smart, plain) = try assertSameAsWithoutSmart(paths)
+        XCTAssertEqual(try XCTUnwrap(smart.report.smart).map { $0.sound?.framesCopied ?? 0 > 0 }, [true, true, true])
+        try assertPlacedWithinHalfAFrame(smart, plain)
+        try assertSeamless(smart, plain)
+        try assertSoundDecodesCleanly(smart.path)
+    }
+
+    func testAFadeCopiesOnlyTheSoundOutsideTheCrossfade() throws {
+        let paths = try (0..<3).map { try phoneClip($0, seconds: 3) }
+        let (smart, plain) = try assertSameAsWithoutSmart(paths) {
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+        }
+        let sounds = try XCTUnwrap(smart.report.smart).map { try XCTUnwrap($0.sound) }
+        XCTAssertTrue(sounds.allSatisfy { $0.framesCopied > 0 && $0.framesReencoded > 0 }, "\(sounds)")
+        // No copied frame reaches into a crossfade: each clip's copied frames fit in its own frames, less the margins.
+        for clip in smart.plan.clips {
+            let own = smart.plan.ownFrames(of: clip)
+            let samples = smart.plan.sampleIndex(atFrame: clip.startFrame + own.upperBound)
+                - smart.plan.sampleIndex(atFrame: clip.startFrame + own.lowerBound)
+            XCTAssertLessThanOrEqual(sounds[clip.index].framesCopied * 1024, samples - 2 * SoundCopyPlanner.margin * 1024 + 1024)
+        }
+        try assertPlacedWithinHalfAFrame(smart, plain)
+        try assertSoundDecodesCleanly(smart.path)
+    }
+
+    func testATrimmedClipIsCopiedFromNearItsInPointWithinHalfAFrame() throws {
+        let paths = try [phoneClip(0), phoneClip(1, seconds: 3), phoneClip(2)]
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        let entries = [ClipEntry(path: paths[0]), ClipEntry(path: paths[1], inPoint: 0.41, outPoint: 2.63), ClipEntry(path: paths[2])]
+        let runs = try [false, true].map { smart -> Run in
+            settings.smart = smart
+            let (plan, report, path) = try store.stitch(entries, settings: settings)
+            return Run(plan: plan, report: report, path: path, output: try DecodedOutput(path: path))
+        }
+        let (plain, smart) = (runs[0], runs[1])
+        let sounds = try XCTUnwrap(smart.report.smart).map { try XCTUnwrap($0.sound) }
+        XCTAssertEqual(sounds.map(\.reason), [nil, nil, nil])
+        XCTAssertGreaterThan(sounds[1].framesCopied, 50)
+        try assertSoundFollowsThePlainStitch(smart, plain)
+        try assertPlacedWithinHalfAFrame(smart, plain)
+        try assertSeamless(smart, plain)
+        try assertSoundDecodesCleanly(smart.path)
+    }
+
+    func testALoudnessGainOrAMusicBedKeepsTheSoundEncodedAsWithoutSmart() throws {
+        let paths = try [phoneClip(0), phoneClip(1)]
+        let (smart, _) = try assertSameAsWithoutSmart(paths) { $0.loudness = -23 }
+        XCTAssertEqual(smart.report.audioFramesCopied, 0)
+        XCTAssertEqual(smart.report.smart?.compactMap(\.sound?.reason), [SoundNotCopied.loudnessGain.description, SoundNotCopied.loudnessGain.description])
+        let music = try stitch(paths, smart: true) { $0.music = paths[0] }
+        XCTAssertEqual(music.report.audioFramesCopied, 0)
+        XCTAssertEqual(music.report.smart?.first?.sound?.reason, SoundNotCopied.musicBed.description)
+    }
+
+    func testStrictDecodesTheCopiedSoundToo() throws {
+        // A copied AAC frame (1 s into the second clip) overwritten: the decoder refuses it.
+        let good = try phoneClip(1)
+        let damaged = store.outputPath("damaged-sound.mp4")
+        try FileManager.default.copyItem(atPath: good, toPath: damaged)
+        let listing = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts,pos,size",
+                                               "-of", "json", damaged]).standardOutput
+        let packets = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])?["packets"] as? [[String: Any]])
+        let target = try XCTUnwrap(packets.first { ($0["pts"] as? Int) == 48_128 })
+        let position = try XCTUnwrap(Int(target["pos"] as? String ?? "")), size = try XCTUnwrap(Int(target["size"] as? String ?? ""))
+        let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged))
+        try file.seek(toOffset: UInt64(position + 2))
+        file.write(Data(repeating: 0xFF, count: size - 4))
+        try file.close()
+        let paths = [try phoneClip(0), damaged]
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        settings.smart = true
+        // Without --strict the frame is copied as it is.
+        let (_, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
+        XCTAssertGreaterThan(report.smart?[1].sound?.framesCopied ?? 0, 0)
+        let damagedBytes = try XCTUnwrap(try Self.audioPackets(damaged).first { $0.pts == 48_128 }).bytes
+        XCTAssertTrue(try Self.audioPackets(path).contains { $0.bytes == damagedBytes }, "the damaged frame is copied as it is")
+        let output = store.outputPath("smart-sound-strict")
+        let strict = try SegueTool.run(["stitch"] + paths + ["-o", output, "--smart", "--strict", "--preset", "ultrafast"])
+        XCTAssertEqual(strict.status, 1, strict.standardError)
+        XCTAssertTrue(strict.standardError.contains(damaged) && strict.standardError.contains("--strict"), strict.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testWithoutSmartTheSoundIsEncodedWhole() throws {
+        let paths = try [phoneClip(0), phoneClip(1)]
+        let plain = try stitch(paths, smart: false)
+        XCTAssertNil(plain.report.smart)
+        XCTAssertEqual(try Self.identicalAudioPackets(plain.path, sources: paths), 0)
+    }
+
+    // MARK: Parts
+
+    func testTheCopiedRunIsTheLongestRegularStretchBeforeAnyTimestampGap() {
+        let size = SoundCopyPlanner.frameSize
+        var packets = [SoundCopyPlanner.Scanned(pts: -1024, duration: 1024, plain: false)]
+        packets += (0..<100).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size), duration: 1024, plain: true) }
+        // A 34-sample gap: the stitched sound runs on across it, the timestamps don't.
+        packets += (100..<200).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size + 34), duration: 1024, plain: true) }
+        let copy = SoundCopyPlanner.choose(packets, exactStart: 96_000, region: 96_000..<(96_000 + 300 * size))
+        // From `margin` frames in; 96000 + 6144 lies 768 past a grid line: moved 256 later, onto frame 100.
+        XCTAssertEqual(copy, ClipSoundCopy(firstPTS: Int64(SoundCopyPlanner.margin * size), count: 100 - SoundCopyPlanner.margin,
+                                           firstSlot: 100, shift: 256))
+        XCTAssertEqual(copy?.slot(ofPTS: Int64(7 * size)), 101)
+        XCTAssertNil(copy?.slot(ofPTS: Int64(7 * size + 1)))
+        XCTAssertNil(SoundCopyPlanner.choose(Array(packets.prefix(8)), exactStart: 0, region: 0..<(300 * size)), "too short")
+    }
+
+    func testOnlyAACLCAt48kHzStereoWith1024SampleFramesQualifies() {
+        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90]))
+        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90, 0x56, 0xE5, 0x00]), "FFmpeg's explicit 'no SBR'")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x12, 0x10]), "44.1 kHz")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x88]), "mono")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x94]), "960-sample frames")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x2B, 0x11, 0x88, 0x00]), "HE-AAC")
+        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([]))
+    }
+
+    func testASpliceKeepsTheCutAndMovesEachSideByWholePeriods() {
+        // Two tones meeting at a cut: 480 Hz (100-sample period) then 600 Hz (80); the window moves from −300 to +200.
+        let seam = 20_000
+        let sound = (0..<40_000).map { index -> Float in
+            index < seam ? Float(sin(2 * Double.pi * Double(index) / 100)) : Float(sin(2 * Double.pi * Double(index - seam) / 80))
+        }
+        func read(_ channel: Int, _ index: Int) -> Float { sound.indices.contains(index) ? sound[index] : 0 }
+        var map = WindowMap(from: (10_000, -300), to: (30_000, 200), splices: [seam])
+        XCTAssertTrue(map.needsLags(before: seam))
+        map.chooseLags(reading: read)
+        let output = (10_000..<30_000).map { map.sample(0, atOutput: $0, reading: read) }
+        func at(_ x: Int) -> Float { output[x - 10_000] }
+        // Next to the runs: the sound as each run has it.
+        XCTAssertEqual(at(10_000), read(0, 10_300))
+        XCTAssertEqual(at(29_999), read(0, 29_799))
+        // The cut as in the stitched sound: the outgoing tone's last sample, then the incoming one's first.
+        let cut = try? XCTUnwrap((10_001..<30_000).first { at($0 - 1) == read(0, seam - 1) && at($0) == read(0, seam) })
+        XCTAssertNotNil(cut, "the cut is not kept")
+        // Each crossfade joins the tone to itself a whole number of periods away: no sample jumps more than the tone does.
+        for x in 10_001..<30_000 where x != cut {
+            XCTAssertLessThan(abs(at(x) - at(x - 1)), 0.08, "a jump at \(x)")
+        }
+    }
+
+    // MARK: Checks
+
+    /// Each clip's sound stands where the report says, at most 512 samples
+    /// from where the plain stitch has it (found by cross-correlation in the
+    /// middle of its own frames); the end's offset matches within a frame.
+    func assertPlacedWithinHalfAFrame(_ smart: Run, _ plain: Run, file: StaticString = #filePath, line: UInt = #line) throws {
+        let sounds = try XCTUnwrap(smart.report.smart, file: file, line: line).map { $0.sound }
+        for clip in smart.plan.clips {
+            let own = smart.plan.ownFrames(of: clip)
+            let middle = smart.plan.sampleIndex(atFrame: clip.startFrame + (own.lowerBound + own.upperBound) / 2)
+            let lag = Self.bestLag(smart.output.audio, plain.output.audio, at: middle, within: 1100)
+            XCTAssertGreaterThan(lag.correlation, 0.99, "clip \(clip.index): its sound is not the plain stitch's", file: file, line: line)
+            XCTAssertLessThanOrEqual(abs(lag.lag), 512, "clip \(clip.index) moved \(lag.lag) samples", file: file, line: line)
+            let reported = try XCTUnwrap(sounds[clip.index], file: file, line: line).shiftSamples
+            XCTAssertLessThanOrEqual(abs(lag.lag - reported), 2, "clip \(clip.index): moved \(lag.lag), the report says \(reported)",
+                                     file: file, line: line)
+        }
+        XCTAssertLessThanOrEqual(abs(smart.output.audio.count - plain.output.audio.count), 1024, file: file, line: line)
+    }
+
+    /// At every cut: no gap (the quietest 5 ms is as loud as the plain
+    /// stitch's, within a half), no click (high-passed energy around it no more
+    /// than the plain stitch's, within coding noise), no repetition (the sound
+    /// just before is the outgoing clip's and just after the incoming one's,
+    /// as in the plain stitch: correlated at nearly their own lag).
+    func assertSeamless(_ smart: Run, _ plain: Run, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (mine, theirs) = (smart.output.audio, plain.output.audio)
+        for clip in smart.plan.clips.dropFirst() where smart.plan.joinFrames(before: clip.index) == 0 {
+            let seam = smart.plan.sampleIndex(atFrame: clip.startFrame)
+            let around = (seam - 4800)..<(seam + 4800)
+            XCTAssertGreaterThan(Self.quietest(mine, around), 0.5 * Self.quietest(theirs, around),
+                                 "seam \(clip.index): a gap", file: file, line: line)
+            let click = Self.highPassedEnergy(mine, (seam - 2048)..<(seam + 2048))
+            let plainClick = Self.highPassedEnergy(theirs, (seam - 2048)..<(seam + 2048))
+            XCTAssertLessThanOrEqual(click, 1.5 * plainClick + 1e-4, "seam \(clip.index): a click", file: file, line: line)
+            for start in [seam - 3200, seam + 1100] {
+                let lag = Self.bestLag(mine, theirs, at: start + 1024, within: 1100, span: 2048)
+                XCTAssertGreaterThan(lag.correlation, 0.95, "seam \(clip.index): other sound at \(start - seam)", file: file, line: line)
+                // Between its two crossfades, a seam's sound stands at most a frame from its place.
+                XCTAssertLessThanOrEqual(abs(lag.lag), 1100, "seam \(clip.index): sound repeated or dropped", file: file, line: line)
+            }
+        }
+    }
+
+    /// No complaint from FFmpeg's decoder nor from GStreamer's qtdemux ! aacparse ! avdec_aac;
+    /// the sound starts at 0 (the edit list takes the priming away).
+    func assertSoundDecodesCleanly(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let ffmpeg = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-f", "null", "-"])
+        XCTAssertEqual(ffmpeg.status, 0, file: file, line: line)
+        XCTAssertEqual(ffmpeg.standardError, "", "FFmpeg decode errors", file: file, line: line)
+        // GStreamer's demuxer and parser with FFmpeg's decoder, and with faad, a decoder FFmpeg has no part in.
+        for decoder in ["avdec_aac", "faad"] {
+            let gstreamer = try Tool.run("gst-launch-1.0", ["filesrc", "location=\(path)", "!", "qtdemux", "!", "aacparse", "!",
+                                                            decoder, "!", "fakesink"],
+                                         environment: ["GST_DEBUG": "2", "GST_DEBUG_NO_COLOR": "1"])
+            XCTAssertEqual(gstreamer.status, 0, "\(decoder): " + gstreamer.standardError, file: file, line: line)
+            // faad says the last of these of every AAC track FFmpeg writes, the sources' and the full re-encode's too.
+            let benign = ["unknown QuickTime node type", "failed to find fragment defaults", "pad not activated yet",
+                          "frames left after draining"]
+            let complaints = (gstreamer.standardError + gstreamer.standardOutput).split(separator: "\n")
+                .filter { ($0.contains(" WARN ") || $0.contains(" ERROR ")) && !benign.contains(where: $0.contains) }
+            XCTAssertEqual(complaints, [], "GStreamer (\(decoder)) warnings or errors", file: file, line: line)
+        }
+        let start = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=start_time",
+                                             "-of", "csv=p=0", path]).standardOutput
+        XCTAssertEqual(Double(start.trimmingCharacters(in: .whitespacesAndNewlines)), 0, "sound not at 0", file: file, line: line)
+    }
+
+    // MARK: Measures
+
+    /// The lag (samples `a` is later than `b`) within ±`within` at which `span`
+    /// samples of `a` centred on `center` best match `b`'s, and their correlation.
+    static func bestLag(_ a: [Float], _ b: [Float], at center: Int, within: Int, span: Int = 4096) -> (lag: Int, correlation: Double) {
+        precondition(center - span / 2 >= 0 && center + span / 2 <= b.count, "a span outside the sound")
+        var best = (lag: 0, correlation: -2.0)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for lag in -within...within {
+                    let start = center + lag - span / 2, reference = center - span / 2
+                    guard start >= 0, start + span <= a.count else { continue }
+                    var dot: Float = 0, energyA: Float = 0, energyB: Float = 0
+                    for index in 0..<span {
+                        let x = a[start + index], y = b[reference + index]
+                        dot += x * y
+                        energyA += x * x
+                        energyB += y * y
+                    }
+                    let correlation = Double(dot) / max(Double(energyA * energyB).squareRoot(), 1e-12)
+                    if correlation > best.correlation { best = (lag, correlation) }
+                }
+            }
+        }
+        return best
+    }
+
+    /// The lowest RMS of 5 ms windows in `range`.
+    static func quietest(_ samples: [Float], _ range: Range<Int>) -> Double {
+        stride(from: range.lowerBound, to: range.upperBound - 240, by: 240).map { Tone.rms(samples[$0..<($0 + 240)]) }.min() ?? 0
+    }
+
+    /// Energy of the second difference (a high-pass: a 1.3 kHz tone loses 21 dB, a click keeps most of its) in `range`.
+    static func highPassedEnergy(_ samples: [Float], _ range: Range<Int>) -> Double {
+        var energy = 0.0
+        for index in range where index >= 2 && index < samples.count {
+            let value = Double(samples[index]) - 2 * Double(samples[index - 1]) + Double(samples[index - 2])
+            energy += value * value
+        }
+        return energy
+    }
+}
