@@ -12,9 +12,6 @@ struct InputSafety: ParsableArguments {
 
     /// The policy these flags ask for; a usage error names a root that doesn't exist.
     func policy() throws -> InputPolicy {
-        var policy = InputPolicy()
-        try policy.confine(to: inputRoots)
-        policy.allowRemote = !noRemote
-        return policy
+        try InputPolicy.confined(to: inputRoots, allowRemote: !noRemote)
     }
 }

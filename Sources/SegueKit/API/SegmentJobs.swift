@@ -100,11 +100,8 @@ public final class RenderJob {
         }
         let plan = try record.timeline()
         SegmentFiles.removeAbandoned(segment: segment, work: work)
-        var policy = InputPolicy()
-        try policy.confine(to: record.inputRoots)
-        policy.allowRemote = record.allowRemote
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
-                                 policy: policy)
+                                 policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
         let stitcher = Stitcher(plan: plan, settings: record.stitchSettings, outputPath: record.output,
                                 options: record.runOptions, access: access)
         let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"

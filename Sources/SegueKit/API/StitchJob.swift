@@ -38,10 +38,7 @@ public struct StitchRequest: Sendable {
 
     /// What inputs may be opened; a usage error names an input root that doesn't exist.
     func inputPolicy() throws -> InputPolicy {
-        var policy = InputPolicy()
-        try policy.confine(to: inputRoots)
-        policy.allowRemote = allowRemote
-        return policy
+        try InputPolicy.confined(to: inputRoots, allowRemote: allowRemote)
     }
 
     /// The request's choices about the run itself.

@@ -19,6 +19,14 @@ public struct InputPolicy: Sendable, Equatable {
 
     public init() {}
 
+    /// The policy of `--input-root` (each folder resolved now) and `--no-remote`.
+    public static func confined(to roots: [String], allowRemote: Bool) throws -> InputPolicy {
+        var policy = InputPolicy()
+        try policy.confine(to: roots)
+        policy.allowRemote = allowRemote
+        return policy
+    }
+
     /// Confines local inputs to `folders` (resolved now); throws a usage
     /// error naming a folder that doesn't exist.
     public mutating func confine(to folders: [String]) throws {
