@@ -26,6 +26,11 @@ enum SegueTool {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        return try capture(process, whileRunning: whileRunning)
+    }
+
+    /// Runs `process` (any program) to its end, capturing its exit code, stdout and stderr.
+    static func capture(_ process: Process, whileRunning: ((Process) -> Void)? = nil) throws -> Result {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error

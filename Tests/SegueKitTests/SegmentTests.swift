@@ -351,15 +351,7 @@ enum Tools {
             let inherited = ProcessInfo.processInfo.environment
             process.environment = environment.merging(["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/"]) { a, _ in a }
         }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-                                      standardError: String(decoding: errData, as: UTF8.self))
+        let result = try SegueTool.capture(process)
         if program != SegueTool.executable.path, result.status != 0 {
             throw NSError(domain: "Tools", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: "\(program): \(result.standardError)"])
         }

@@ -52,14 +52,6 @@ final class SlurmTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-                                standardError: String(decoding: errData, as: UTF8.self))
+        return try SegueTool.capture(process)
     }
 }

@@ -208,14 +208,6 @@ enum Tool {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [name] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return SegueTool.Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-                                standardError: String(decoding: errData, as: UTF8.self))
+        return try SegueTool.capture(process)
     }
 }
