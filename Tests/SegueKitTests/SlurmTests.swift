@@ -47,10 +47,12 @@ final class SlurmTests: XCTestCase {
         XCTAssertEqual(logs.count, 4)
     }
 
+    /// Runs a script under `timeout`, so a cluster that never schedules the
+    /// job fails the test in minutes instead of hanging the suite.
     func runScript(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> SegueTool.Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["--kill-after=10", "300", path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         return try SegueTool.capture(process)
     }
