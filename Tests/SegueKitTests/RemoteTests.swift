@@ -81,6 +81,26 @@ final class RemoteTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 
+    /// A redirect is followed only to another http(s) URL: a server can't point
+    /// the cache's download (or libavformat's reads) at a local file or another protocol.
+    func testRedirectsAreFollowedOnlyToHTTP() throws {
+        let server = try TestServer(root: store.folder.path)
+        let clip = try clips()[1]
+        let cache = store.folder.appendingPathComponent("redirect-cache-\(UUID().uuidString.prefix(6))").path
+        let followed = "\(server.base)/redirect/\(server.base)/\((clip as NSString).lastPathComponent)"
+        let good = try SegueTool.run(["stitch", followed, "-o", store.outputPath("redirected"), "--cache", cache, "--preset", "ultrafast", "--quiet"])
+        XCTAssertEqual(good.status, 0, good.standardError)
+        for target in ["file://\(clip)", "ftp://127.0.0.1/clip.mp4"] {
+            let url = "\(server.base)/redirect/\(target)", output = store.outputPath("redirect-refused")
+            let cached = try SegueTool.run(["stitch", url, "-o", output, "--cache", cache, "--retries", "0"])
+            XCTAssertEqual(cached.status, 2)
+            XCTAssertTrue(cached.standardError.contains("\(url): redirected to \(target), which is not an http or https URL"), cached.standardError)
+            let streamed = try SegueTool.run(["stitch", url, "-o", output, "--retries", "0"])
+            XCTAssertEqual(streamed.status, 2, "libavformat followed \(target)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        }
+    }
+
     func testAStallingServerTripsTheTimeout() throws {
         let server = try TestServer(root: store.folder.path)
         let stalled = "\(server.base)/stall/marker-0-45.mp4"

@@ -4,7 +4,7 @@
 Binds to 127.0.0.1 only. Supports Range requests (one range), ETag and
 Last-Modified with conditional GET (304), an added latency per request, a
 path prefix that stalls (/stall/...) and one that fails with 503 a given number
-of times (/flaky/...). GET /__stats returns the request counts as JSON; the
+of times (/flaky/...); /redirect/URL answers 302 to URL, for any URL. GET /__stats returns the request counts as JSON; the
 server stops by itself after --lifetime seconds.
 
 Usage: http_server.py --root DIR [--latency-ms N] [--lifetime S]
@@ -59,6 +59,12 @@ class Handler(BaseHTTPRequestHandler):
         count("requests", path)
         if os.environ.get("SEGUE_HTTP_LOG"): sys.stderr.write("%s %s %s\n" % (self.command, path, self.headers.get("Range")))
         time.sleep(self.server.latency)
+        if path.startswith("/redirect/"):
+            self.send_response(302)
+            self.send_header("Location", self.path[len("/redirect/"):])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path.startswith("/stall/"):
             time.sleep(self.server.lifetime)
             return

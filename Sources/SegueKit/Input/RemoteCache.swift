@@ -135,12 +135,15 @@ public final class RemoteCache: Sendable {
         return String(format: "%016llx", hash) + "-" + String(name.prefix(60))
     }
 
+    /// The session every download uses: it follows redirects only to http(s) URLs.
+    private static let session = URLSession(configuration: .default, delegate: RedirectGuard(), delegateQueue: nil)
+
     /// One request, waited for; the body (if any) in a temporary file.
     /// Raising `cancellation` cancels the request.
     static func download(_ request: URLRequest, cancellation: Cancellation? = nil) throws -> (URL?, HTTPURLResponse) {
         let done = DispatchSemaphore(value: 0)
         let outcome = DownloadOutcome()
-        let task = URLSession.shared.downloadTask(with: request) { location, response, error in
+        let task = session.downloadTask(with: request) { location, response, error in
             // The system removes `location` when this returns: keep it.
             if let location {
                 let kept = FileManager.default.temporaryDirectory.appendingPathComponent("segue-download-\(UUID().uuidString)")
@@ -161,6 +164,10 @@ public final class RemoteCache: Sendable {
         }
         if let error = outcome.error { throw RemoteError(url: url, failure: .other("\(error)")) }
         guard let response = outcome.response else { throw RemoteError(url: url, failure: .noResponse) }
+        if (300..<400).contains(response.statusCode), let target = response.value(forHTTPHeaderField: "Location") {
+            if let location = outcome.location { try? FileManager.default.removeItem(at: location) }
+            throw RemoteError(url: url, failure: .redirectRefused(to: target))
+        }
         if response.statusCode >= 500 {
             if let location = outcome.location { try? FileManager.default.removeItem(at: location) }
             throw RemoteError(url: url, failure: RemoteFailure(status: response.statusCode), transient: true)
@@ -178,6 +185,19 @@ public final class RemoteCache: Sendable {
         case .networkConnectionLost: return .connectionLost
         default: return .other(error.localizedDescription)
         }
+    }
+}
+
+/// Stops a redirect whose target is not an http(s) URL (the download then
+/// ends with the 3xx response, which `download` reports).
+private final class RedirectGuard: NSObject, URLSessionTaskDelegate {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        // The Location as sent too: this URLSession resolves `file:///x` against the old host.
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let relative = URL(string: location)?.scheme == nil
+        let allowed = (relative || Network.isNetworkURL(location)) && Network.isNetworkURL(request.url?.absoluteString ?? "")
+        completionHandler(allowed ? request : nil)
     }
 }
 

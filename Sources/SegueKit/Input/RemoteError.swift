@@ -35,6 +35,8 @@ enum RemoteFailure: Equatable, Sendable, CustomStringConvertible {
     case incompleteDownload(received: Int, expected: Int64)
     case cantStore(String)
     case noResponse
+    /// A redirect to something other than an http(s) URL, not followed.
+    case redirectRefused(to: String)
     /// What the system said, when none of the above fits.
     case other(String)
 
@@ -58,6 +60,7 @@ enum RemoteFailure: Equatable, Sendable, CustomStringConvertible {
         case .incompleteDownload(let received, let expected): return "download incomplete (\(received) of \(expected) bytes)"
         case .cantStore(let detail): return "can't store it in the cache (\(detail))"
         case .noResponse: return "no HTTP response"
+        case .redirectRefused(let target): return "redirected to \(target), which is not an http or https URL; only those are followed"
         case .other(let detail): return "can't open it (\(detail))"
         }
     }

@@ -34,7 +34,8 @@ public enum SegmentFiles {
     /// This machine's name, as receipts and reports give it.
     public static var hostName: String {
         var name = [CChar](repeating: 0, count: 256)
-        return gethostname(&name, name.count) == 0 ? String(cString: name) : "unknown"
+        guard gethostname(&name, name.count) == 0 else { return "unknown" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public static func manifestPath(work: String, segment: Int) -> String {
