@@ -53,6 +53,16 @@ final class ListsAndModesTests: XCTestCase {
         XCTAssertLessThanOrEqual(abs(output.audio.count - 33 * 1600), 1024)
     }
 
+    /// Trim points that leave under a frame are a bad input saying so, with what is left.
+    func testTrimPointsLeavingLessThanAFrameAreABadInputSayingWhatIsLeft() throws {
+        _ = try marker(0, 45)
+        let list = try write("sliver.ffconcat", "ffconcat version 1.0\nfile marker-0-45.mp4\ninpoint 0.5\noutpoint 0.51\n")
+        let result = try SegueTool.run(["stitch", list, "-o", store.outputPath("sliver")])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("marker-0-45.mp4: its in and out points leave 0.010 s, less than one frame"),
+                      result.standardError)
+    }
+
     func testATxtListStartingWithTheFfconcatHeaderIsReadAsFfconcat() throws {
         _ = try marker(0, 45)
         let list = try write("concat-named.txt", "ffconcat version 1.0\nfile marker-0-45.mp4\ninpoint 1.0\n")

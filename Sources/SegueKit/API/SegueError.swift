@@ -117,7 +117,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case decodeFailed(String)
     case unknownDuration
     case inPointPastEnd(inPoint: Double, end: Double)
-    case lessThanOneFrame
+    /// What is left to play (after the in and out points, if any) is under one frame.
+    case lessThanOneFrame(seconds: Double, trimmed: Bool)
     case photoDuration
     /// A photo format this FFmpeg can't read (HEIF), with what to do about it.
     case unreadablePhoto(String)
@@ -161,7 +162,9 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .unknownDuration: return "video duration unknown (damaged or still image?)"
         case .inPointPastEnd(let inPoint, let end):
             return String(format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, end)
-        case .lessThanOneFrame: return "in and out points leave less than one frame"
+        case .lessThanOneFrame(let seconds, let trimmed):
+            let length = String(format: "%.3f s", seconds)
+            return trimmed ? "its in and out points leave \(length), less than one frame" : "it lasts \(length), less than one frame"
         case .photoDuration: return "a photo's duration must be \(OptionLimits.stillDuration.phrase) seconds"
         case .unreadablePhoto(let advice): return advice
         case .emptyList: return "clip list names no clips"

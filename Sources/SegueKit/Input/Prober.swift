@@ -36,7 +36,8 @@ public enum Prober {
             }
             info.trim(inPoint: entry.inPoint, outPoint: entry.outPoint)
             guard info.duration * info.frameRate.value >= 0.5 else {
-                return .failure(BadInput(path: entry.path, cause: .lessThanOneFrame))
+                let trimmed = entry.inPoint != nil || entry.outPoint != nil
+                return .failure(BadInput(path: entry.path, cause: .lessThanOneFrame(seconds: info.duration, trimmed: trimmed)))
             }
             return .success(info)
         }
