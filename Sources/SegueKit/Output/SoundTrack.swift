@@ -110,12 +110,19 @@ final class SmartSoundTrack: SoundTrack {
     /// The piece under way: even 2k is window k (before run k), odd 2k+1 is run k.
     private var piece = 0
     private var window: Window?
+    /// One encoder for every window, its stream running on from one window's
+    /// post-roll into the next one's pre-roll (both dropped): a fresh encoder
+    /// per window cost half as much again (its start and its flush).
+    private var encoder: Encoder?
+    /// The encoder's pts for the next sample it is sent.
+    private var encoderClock = 0
     private var nextCopiedSlot: Int?
     private let packet = Packet()
 
-    /// A window under way: its encoder, how its sound is read, how far it has been fed.
+    /// A window under way: how its sound is read, how far it has been fed and written.
     private struct Window {
-        var encoder: Encoder
+        /// The encoder's pts of the window's first sample.
+        var origin: Int
         var map: WindowMap
         /// The first output slot it writes, and the end of what it writes (nil: the track's end).
         var firstSlot: Int
@@ -125,6 +132,8 @@ final class SmartSoundTrack: SoundTrack {
         var fed: Int
         var feedEnd: Int
         var isFirst: Bool
+        /// The end of the packets written so far (output samples).
+        var writtenEnd: Int
     }
 
     init(muxer: Muxer, stream: Int, layout: SmartSound, sampleRate: Int, makeEncoder: @escaping () throws -> Encoder) throws {
@@ -164,12 +173,19 @@ final class SmartSoundTrack: SoundTrack {
     /// finishes it, writes the copied run after it, starts the next window.
     private func advance() throws {
         while piece <= 2 * layout.runs.count {
-            if var current = window {
-                try feed(&current)
+            if var current = window, let encoder {
+                try feed(&current, into: encoder)
                 window = current
                 guard current.fed >= current.feedEnd else { return }
-                try current.encoder.sendEndOfStream()
-                try drain(current)
+                if let keepEnd = current.keepEnd {
+                    // The post-roll has pushed out every kept packet (the encoder holds one frame back).
+                    guard current.writtenEnd >= keepEnd else {
+                        throw SegueError(.writeFailed, detail: "the sound encoder held back a seam's last frame")
+                    }
+                } else {
+                    try encoder.sendEndOfStream()
+                    try drain(&current, from: encoder)
+                }
                 window = nil
                 piece += 1
                 if piece / 2 < layout.runs.count { nextCopiedSlot = layout.runs[piece / 2].slots.lowerBound }
@@ -203,13 +219,15 @@ final class SmartSoundTrack: SoundTrack {
         // The last window runs to the stitched sound's end, moved as its map moves it.
         let feedEnd = after == nil ? layout.totalSamples + map.shift(atOutput: layout.totalSamples)
             : upper + SmartSoundTrack.postRoll * frameSize
-        window = Window(encoder: try makeEncoder(), map: map, firstSlot: lower, keepEnd: after == nil ? nil : upper,
-                        feedStart: feedStart, fed: feedStart, feedEnd: feedEnd, isFirst: before == nil)
+        if encoder == nil { encoder = try makeEncoder() }
+        window = Window(origin: encoderClock, map: map, firstSlot: lower, keepEnd: after == nil ? nil : upper,
+                        feedStart: feedStart, fed: feedStart, feedEnd: feedEnd, isFirst: before == nil,
+                        writtenEnd: lower * frameSize)
         trimExact(keepingFrom: map.earliestRead(fromOutput: feedStart))
     }
 
     /// Feeds the window's encoder every frame of sound that has arrived.
-    private func feed(_ window: inout Window) throws {
+    private func feed(_ window: inout Window, into encoder: Encoder) throws {
         while window.fed < window.feedEnd {
             let count = min(frameSize, window.feedEnd - window.fed)
             if window.map.needsLags(before: window.fed + count) {
@@ -225,10 +243,11 @@ final class SmartSoundTrack: SoundTrack {
             }
             let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
             block.setSamples(from: samples, start: 0)
-            block.pts = Int64(window.fed - window.feedStart)
+            block.pts = Int64(encoderClock)
+            encoderClock += count
             window.fed += count
-            try window.encoder.send(block)
-            try drain(window)
+            try encoder.send(block)
+            try drain(&window, from: encoder)
             trimExact(keepingFrom: window.map.earliestRead(fromOutput: window.fed))
         }
     }
@@ -240,11 +259,12 @@ final class SmartSoundTrack: SoundTrack {
     }
 
     /// Writes the window's packets that fall in its slots (the first window
-    /// also its priming frame); drops the rest.
-    private func drain(_ window: Window) throws {
-        while try window.encoder.receive(into: packet) == .ready {
+    /// also its priming frame); drops the rest (the last window's post-roll
+    /// comes out here too, before the window's origin: dropped).
+    private func drain(_ window: inout Window, from encoder: Encoder) throws {
+        while try encoder.receive(into: packet) == .ready {
             guard let pts = packet.pts else { continue }
-            let start = Int(pts) + window.feedStart
+            let start = Int(pts) - window.origin + window.feedStart
             let keep = start >= window.firstSlot * frameSize || (window.isFirst && start == -frameSize)
             guard keep, window.keepEnd.map({ start < $0 }) ?? true else {
                 packet.unref()
@@ -253,6 +273,7 @@ final class SmartSoundTrack: SoundTrack {
             packet.pts = Int64(start)
             packet.dts = Int64(start)
             try muxer.write(packet, stream: stream)
+            window.writtenEnd = start + frameSize
         }
     }
 
