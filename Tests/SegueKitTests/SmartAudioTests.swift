@@ -166,6 +166,12 @@ final class SmartAudioTests: SmartTestCase {
 
     // MARK: Parts
 
+    /// The re-encoded margin beside a seam, less the most a clip may move, holds a splice's crossfades.
+    func testTheMarginHoldsASplicesRoomWhereverTheClipMoves() {
+        let size = SoundCopyPlanner.frameSize
+        XCTAssertGreaterThanOrEqual(SoundCopyPlanner.margin * size - size / 2, WindowMap.room)
+    }
+
     func testTheCopiedRunIsTheLongestRegularStretchBeforeAnyTimestampGap() {
         let size = SoundCopyPlanner.frameSize
         var packets = [SoundCopyPlanner.Scanned(pts: -1024, duration: 1024, plain: false)]
@@ -173,9 +179,11 @@ final class SmartAudioTests: SmartTestCase {
         // A 34-sample gap: the stitched sound runs on across it, the timestamps don't.
         packets += (100..<200).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size + 34), duration: 1024, plain: true) }
         let copy = SoundCopyPlanner.choose(packets, exactStart: 96_000, region: 96_000..<(96_000 + 300 * size))
-        // From `margin` frames in; 96000 + 6144 lies 768 past a grid line: moved 256 later, onto frame 100.
+        // From `margin` frames in; 96000 + margin frames lies 768 past a grid line: moved 256 later, onto the next frame.
+        let first = 96_000 + SoundCopyPlanner.margin * size
+        XCTAssertEqual(first % size, 768)
         XCTAssertEqual(copy, ClipSoundCopy(firstPTS: Int64(SoundCopyPlanner.margin * size), count: 100 - SoundCopyPlanner.margin,
-                                           firstSlot: 100, shift: 256))
+                                           firstSlot: first / size + 1, shift: 256))
         XCTAssertEqual(copy?.slot(ofPTS: Int64(7 * size)), 101)
         XCTAssertNil(copy?.slot(ofPTS: Int64(7 * size + 1)))
         XCTAssertNil(SoundCopyPlanner.choose(Array(packets.prefix(8)), exactStart: 0, region: 0..<(300 * size)), "too short")

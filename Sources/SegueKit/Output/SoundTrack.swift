@@ -310,6 +310,8 @@ struct WindowMap {
     static let guardBand = 256
     /// How far around a splice its lags are measured: the sound must be there before the window passes it.
     static let reach = 4096
+    /// How far a splice must lie from both ends of its window (one side's crossfade, search, guard band, and a frame).
+    static let room = guardBand + search + crossfade + SoundCopyPlanner.frameSize
 
     private enum Kind {
         case shift(Int)
@@ -324,7 +326,7 @@ struct WindowMap {
     init(from: (output: Int, shift: Int?), to: (output: Int, shift: Int?), splices: [Int]) {
         let before = from.shift ?? 0, after = to.shift ?? 0
         // A splice far enough inside the window for both crossfades.
-        let room = WindowMap.guardBand + WindowMap.search + WindowMap.crossfade + SoundCopyPlanner.frameSize
+        let room = WindowMap.room
         if before == after {
             kind = .shift(before)
         } else if let seam = splices.first(where: { $0 - room >= from.output && $0 + room <= to.output }) {

@@ -67,8 +67,11 @@ enum SoundCopyPlanner {
     /// AAC frames re-encoded on each side of a seam (at least): room for the
     /// splice's crossfades (`WindowMap`), and away from the source encoder's
     /// first frames (short-window ones: copying from a clip's second frame
-    /// after a re-encoded long-window frame breaks the MDCT overlap).
-    static let margin = 6
+    /// after a re-encoded long-window frame breaks the MDCT overlap). Four
+    /// frames less the half frame a clip may move (3,584 samples) hold a
+    /// splice's room (`WindowMap.room`, 3,328); every frame more is AAC
+    /// encoding on the writer's thread, the `--smart` cut job's critical path.
+    static let margin = 4
 
     /// Each clip's copy, or why its sound is not copied. `region` gives the
     /// output samples where a clip plays alone and unchanged (its own frames,
