@@ -34,6 +34,8 @@ package struct StreamInfo {
     /// The codec's global header (for H.264 in MP4: the avcC record with its
     /// parameter sets; for AAC its AudioSpecificConfig), which a stream copy depends on.
     package var extradata: [UInt8] = []
+    /// The container's name for the codec (an MP4 sample entry: avc1, hvc1, hev1), "" when none.
+    package var codecTag = ""
 
     // Audio
     package var sampleRate = 0
@@ -232,6 +234,13 @@ package final class Demuxer {
         context!.pointee.streams[index]!
     }
 
+    /// A four-character code as text; "" for none or for one that isn't printable.
+    static func fourCC(_ tag: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8((tag >> (8 * $0)) & 0xFF) }
+        guard tag != 0, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func describe(_ stream: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {
         let parameters = stream.pointee.codecpar!.pointee
         let kind: StreamInfo.Kind
@@ -250,6 +259,7 @@ package final class Demuxer {
             duration: nil
         )
         info.timestampBits = Int(stream.pointee.pts_wrap_bits)
+        info.codecTag = Demuxer.fourCC(parameters.codec_tag)
         if stream.pointee.duration != cffmpeg_nopts_value(), stream.pointee.duration > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value
         }

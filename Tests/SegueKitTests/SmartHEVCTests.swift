@@ -155,6 +155,40 @@ extension SmartTests {
         XCTAssertEqual(try Self.videoSampleEntry(plain.path), "hvc1")
     }
 
+    /// `--smart --codec hevc` renders in segments: x265's stretches renumbered in
+    /// every segment alike, the copied GOPs copied, the hev1 sample entry kept,
+    /// and every frame what the plain `--smart` stitch shows.
+    func testHEVCSmartSegmentsJoinToThePlainSmartStitch() throws {
+        let paths = try [hevcClip(0, frames: 90, device: .inBand), hevcClip(1, frames: 90, device: .inBand)]
+        let flags = ["--smart", "--codec", "hevc", "--transition", "fade", "--transition-duration", "0.5", "--preset", "ultrafast", "-y"]
+        let work = store.folder.appendingPathComponent("work-hevc-smart-\(UUID().uuidString.prefix(6))").path
+        let output = store.outputPath()
+        let planned = try Tools.segue(["plan"] + paths + ["-o", output, "--work", work, "--segment-duration", "1.3"] + flags)
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        let segments = try SegmentPlan.load(work: work).segments.count
+        XCTAssertGreaterThan(segments, 2)
+        for segment in (0..<segments).shuffled() {
+            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let joined = try Tools.segue(["join", work])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        let plainPath = store.outputPath()
+        XCTAssertEqual(try Tools.segue(["stitch"] + paths + ["-o", plainPath] + flags).status, 0)
+        XCTAssertEqual(try Self.videoSampleEntry(output), "hev1")
+        XCTAssertEqual(try identicalPackets(output, sources: paths), try identicalPackets(plainPath, sources: paths))
+        XCTAssertGreaterThan(try identicalPackets(output, sources: paths), 0)
+        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
+        XCTAssertEqual(split.pictures.count, plain.pictures.count)
+        for index in 0..<min(plain.pictures.count, split.pictures.count) {
+            guard let shown = Marker.read(plain.pictures[index]) else { continue }
+            let read = Marker.read(split.pictures[index])
+            XCTAssertTrue(read?.clip == shown.clip && read?.frame == shown.frame, "frame \(index) shows \(String(describing: read)), not \(shown)")
+        }
+        let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        XCTAssertEqual(decoded.standardError, "", "the joined output does not decode cleanly")
+    }
+
     func testHEVCTemporalSubLayersInAMOVAreCopied() throws {
         let paths = try [hevcClip(0, frames: 90, device: .subLayers), hevcClip(1, frames: 90, device: .subLayers)]
         let sets = try XCTUnwrap(HEVCRecord(try Self.videoExtradata(paths[0]))).units

@@ -27,9 +27,6 @@ public final class PlanJob {
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
         let job = StitchJob(request)
         let (plan, settings, access, joins) = try job.prepare(onEvent: onEvent)
-        if settings.smart && settings.codec == .hevc {
-            throw SegueError.usage("--smart --codec hevc can't be rendered in segments yet: stitch it without --jobs/--work, or leave out --smart")
-        }
         // The loudness pass runs once, here; every segment plays with its results.
         let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
                                 access: access)

@@ -40,13 +40,13 @@ struct SegmentJoiner {
         let canvas = plan.canvas
         let frameBase = canvas.frameRate.inverted
         // The track's header and reordering come from the first segment.
-        let (extradata, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
+        let (extradata, sampleEntry, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
         format.chapters = settings.chapters ? plan.chapters : []
-        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: nil,
+        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
                                                reorderDelay: reorderDelay)
         let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
         let packet = Packet(), sound = Packet()
@@ -115,9 +115,10 @@ struct SegmentJoiner {
         return settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
     }
 
-    /// The first segment's parameter sets, and how many frames its decoding
-    /// times run behind its pictures (the encoder's reordering).
-    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], reorderDelay: Int) {
+    /// The first segment's parameter sets, its sample entry (hev1 when `--smart`
+    /// copied HEVC samples carrying their own sets), and how many frames its
+    /// decoding times run behind its pictures (the encoder's reordering).
+    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) {
         guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
         let demuxer = try InputAccess().openDemuxer(inWork(first.video))
         guard let video = demuxer.bestStream(.video) else {
@@ -133,6 +134,6 @@ struct SegmentJoiner {
             }
             break
         }
-        return (stream.extradata, delay)
+        return (stream.extradata, stream.codecTag.isEmpty ? nil : stream.codecTag, delay)
     }
 }
