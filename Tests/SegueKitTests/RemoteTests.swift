@@ -97,6 +97,8 @@ final class RemoteTests: XCTestCase {
             XCTAssertTrue(cached.standardError.contains("\(url): redirected to \(target), which is not an http or https URL"), cached.standardError)
             let streamed = try SegueTool.run(["stitch", url, "-o", output, "--retries", "0"])
             XCTAssertEqual(streamed.status, 2, "libavformat followed \(target)")
+            XCTAssertTrue(streamed.standardError.contains("\(url): redirected to \(target), which is not an http or https URL"),
+                          streamed.standardError)
             XCTAssertFalse(FileManager.default.fileExists(atPath: output))
         }
     }

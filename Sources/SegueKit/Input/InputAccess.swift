@@ -172,6 +172,8 @@ public struct InputAccess: Sendable {
         }
         if let host = URL(string: url)?.host, !resolves(host) { return .dnsLookupFailed(host: host) }
         if url.lowercased().hasPrefix("https://") && error.posixCode == EIO { return .tls(error.message) }
+        // libavformat answers a redirect to a protocol it may not follow with EINVAL alone: ask where it went.
+        if error.posixCode == EINVAL, let target = RemoteCache.refusedRedirect(of: url) { return .redirectRefused(to: target) }
         if error == .invalidData { return .notMedia }
         return .other(error.message)
     }

@@ -138,6 +138,24 @@ public final class RemoteCache: Sendable {
     /// The session every download uses: it follows redirects only to http(s) URLs.
     private static let session = URLSession(configuration: .default, delegate: RedirectGuard(), delegateQueue: nil)
 
+    /// Where `url` redirects, when that is not an http(s) URL (one HEAD request,
+    /// following http(s) redirects); nil for anything else.
+    static func refusedRedirect(of url: String) -> String? {
+        guard let address = URL(string: url) else { return nil }
+        var request = URLRequest(url: address, timeoutInterval: 10)
+        request.httpMethod = "HEAD"
+        do {
+            let (body, _) = try download(request)
+            if let body { try? FileManager.default.removeItem(at: body) }
+            return nil
+        } catch let error as RemoteError {
+            guard case .redirectRefused(let target) = error.failure else { return nil }
+            return target
+        } catch {
+            return nil
+        }
+    }
+
     /// One request, waited for; the body (if any) in a temporary file.
     /// Raising `cancellation` cancels the request.
     static func download(_ request: URLRequest, cancellation: Cancellation? = nil) throws -> (URL?, HTTPURLResponse) {
