@@ -76,15 +76,15 @@ struct SmartSound: Sendable {
 }
 
 /// `--smart`: copied AAC packets, with windows between them re-encoded by
-/// encoders of their own.
+/// one encoder whose stream runs from window to window.
 ///
 /// A window is encoded from the stitched sound (the exact output), read so it
 /// meets the copied runs on each side: a copied clip stands `shift` samples
 /// from its exact place, so the window reads the sound `shift` samples late
 /// next to each run, and moves from one run's shift to the next's where the
-/// sound jumps anyway (`WindowMap`). Each window's encoder starts `preRoll`
-/// frames early, on the same sound the copied frames before it decode to, and
-/// runs `postRoll` frames past its end: the frames it keeps share their MDCT
+/// sound jumps anyway (`WindowMap`). Each window is fed from `preRoll` frames
+/// early, on the same sound the copied frames before it decode to, to
+/// `postRoll` frames past its end: the frames it keeps share their MDCT
 /// overlap with the copied neighbours (both encoders saw the same sound
 /// there). Its primed and extra frames are dropped. The first window keeps
 /// the encoder's priming frame, so the track's edit list starts at sample 0
@@ -259,8 +259,8 @@ final class SmartSoundTrack: SoundTrack {
     }
 
     /// Writes the window's packets that fall in its slots (the first window
-    /// also its priming frame); drops the rest (the last window's post-roll
-    /// comes out here too, before the window's origin: dropped).
+    /// also its priming frame); drops the rest (the previous window's last
+    /// post-roll frame comes out here too, before this window's origin: dropped).
     private func drain(_ window: inout Window, from encoder: Encoder) throws {
         while try encoder.receive(into: packet) == .ready {
             guard let pts = packet.pts else { continue }
@@ -325,11 +325,10 @@ struct WindowMap {
 
     init(from: (output: Int, shift: Int?), to: (output: Int, shift: Int?), splices: [Int]) {
         let before = from.shift ?? 0, after = to.shift ?? 0
-        // A splice far enough inside the window for both crossfades.
-        let room = WindowMap.room
         if before == after {
             kind = .shift(before)
-        } else if let seam = splices.first(where: { $0 - room >= from.output && $0 + room <= to.output }) {
+        } else if let seam = splices.first(where: { $0 - WindowMap.room >= from.output && $0 + WindowMap.room <= to.output }) {
+            // A splice far enough inside the window for both crossfades.
             kind = .splice(seam: seam, before: before, after: after)
         } else if from.shift == nil || to.shift == nil {
             kind = .shift(from.shift ?? to.shift ?? 0)
