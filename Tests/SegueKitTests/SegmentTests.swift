@@ -51,12 +51,7 @@ final class SegmentTests: XCTestCase {
         let work = work("order"), output = store.outputPath()
         let count = try plan(work, output: output)
         XCTAssertEqual(count, 9)
-        for segment in (0..<count).shuffled() {
-            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
-            XCTAssertEqual(result.status, 0, "segment \(segment): \(result.standardError)")
-        }
-        let joined = try Tools.segue(["join", work])
-        XCTAssertEqual(joined.status, 0, joined.standardError)
+        let joined = try Tools.renderInAnyOrderAndJoin(work, segments: count)
         XCTAssertTrue(joined.standardError.contains("Joined 9 segments"), joined.standardError)
 
         let plain = try DecodedOutput(path: try plainStitch()), split = try DecodedOutput(path: output)
@@ -90,11 +85,7 @@ final class SegmentTests: XCTestCase {
         let music = ["--music", bed, "--duck", "12"]
         let work = work("music"), output = store.outputPath()
         let count = try plan(work, output: output, seconds: "0.7", extra: music)
-        for segment in (0..<count).shuffled() {
-            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
-        }
-        let joined = try Tools.segue(["join", work])
-        XCTAssertEqual(joined.status, 0, joined.standardError)
+        try Tools.renderInAnyOrderAndJoin(work, segments: count)
         let plain = try DecodedOutput(path: try plainStitch(extra: music)), split = try DecodedOutput(path: output)
         Seam.check(plain, split, boundaries: Array(stride(from: 21, to: 180, by: 21)))
     }
@@ -171,12 +162,7 @@ final class SegmentTests: XCTestCase {
         // boundaries at 15 and 135 lie inside them and move to their ends (already boundaries).
         let starts = try SegmentPlan.load(work: work).segments.map(\.startFrame)
         XCTAssertEqual(starts, [0, 30, 45, 60, 75, 90, 105, 120])
-        for segment in (0..<starts.count).shuffled() {
-            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
-            XCTAssertEqual(result.status, 0, result.standardError)
-        }
-        let joined = try Tools.segue(["join", work])
-        XCTAssertEqual(joined.status, 0, joined.standardError)
+        try Tools.renderInAnyOrderAndJoin(work, segments: starts.count)
         let plainPath = store.outputPath()
         XCTAssertEqual(try Tools.segue(["stitch"] + phones + ["-o", plainPath] + flags).status, 0)
         // The copied GOPs are the sources' packets, as many as in the plain --smart stitch.
@@ -340,6 +326,20 @@ enum Tools {
     /// Runs `segue`; `environment`, when given, replaces the inherited one (PATH and HOME kept).
     static func segue(_ arguments: [String], environment: [String: String]? = nil) throws -> SegueTool.Result {
         try run(SegueTool.executable.path, arguments, environment: environment)
+    }
+
+    /// Renders every segment of the plan in `work`, each by its own process in
+    /// a shuffled order, then joins them; each must exit 0. The join's result.
+    @discardableResult
+    static func renderInAnyOrderAndJoin(_ work: String, segments: Int, file: StaticString = #filePath,
+                                        line: UInt = #line) throws -> SegueTool.Result {
+        for segment in (0..<segments).shuffled() {
+            let result = try segue(["render", work, "--segment", String(segment), "--quiet"])
+            XCTAssertEqual(result.status, 0, "segment \(segment): \(result.standardError)", file: file, line: line)
+        }
+        let joined = try segue(["join", work])
+        XCTAssertEqual(joined.status, 0, joined.standardError, file: file, line: line)
+        return joined
     }
 
     @discardableResult

@@ -167,12 +167,7 @@ extension SmartTests {
         XCTAssertEqual(planned.status, 0, planned.standardError)
         let segments = try SegmentPlan.load(work: work).segments.count
         XCTAssertGreaterThan(segments, 2)
-        for segment in (0..<segments).shuffled() {
-            let result = try Tools.segue(["render", work, "--segment", String(segment), "--quiet"])
-            XCTAssertEqual(result.status, 0, result.standardError)
-        }
-        let joined = try Tools.segue(["join", work])
-        XCTAssertEqual(joined.status, 0, joined.standardError)
+        try Tools.renderInAnyOrderAndJoin(work, segments: segments)
         let plainPath = store.outputPath()
         XCTAssertEqual(try Tools.segue(["stitch"] + paths + ["-o", plainPath] + flags).status, 0)
         XCTAssertEqual(try Self.videoSampleEntry(output), "hev1")
