@@ -10,6 +10,8 @@ package final class Decoder {
     package private(set) var damage = 0
     /// Whether damage is an error rather than something to conceal and count.
     package var failOnDamage = false
+    /// The latest frame's timestamp and duration, for a frame that comes without one.
+    private var lastStamp: (pts: Int64, duration: Int64)?
 
     /// `exportQuantisers` makes each picture carry the quantisers it was coded
     /// with (`Frame.meanQuantiser`).
@@ -75,6 +77,20 @@ package final class Decoder {
     /// packets again, from a point that needs nothing earlier (an IDR).
     package func reset() {
         avcodec_flush_buffers(context)
+        lastStamp = nil
+    }
+
+    /// Stamps a frame with its best-effort timestamp; a frame without one (the
+    /// last pictures out of a decoder fed packets with only decoding times)
+    /// follows the one before it.
+    private func stamp(_ frame: Frame) {
+        let pointee = frame.pointer.pointee
+        var pts = pointee.best_effort_timestamp
+        if pts == cffmpeg_nopts_value(), let previous = lastStamp {
+            pts = previous.pts + max(previous.duration, 1)
+        }
+        frame.pointer.pointee.pts = pts
+        lastStamp = pts == cffmpeg_nopts_value() ? nil : (pts, pointee.pkt_duration)
     }
 
     /// Receives the next frame (`avcodec_receive_frame` unrefs `frame` first),
@@ -87,7 +103,7 @@ package final class Decoder {
         }
         let result = try step(code, "avcodec_receive_frame")
         if result == .ready {
-            frame.pointer.pointee.pts = frame.pointer.pointee.best_effort_timestamp
+            stamp(frame)
             if frame.pointer.pointee.decode_error_flags != 0 || (frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
                 damage += 1
                 if failOnDamage { throw FFmpegError(code: FFmpegError.invalidData.code, call: "avcodec_receive_frame (damaged picture)") }

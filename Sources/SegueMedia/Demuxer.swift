@@ -27,6 +27,10 @@ package struct StreamInfo {
     package var pixelFormatName = ""
     package var colour = ColourInfo()
     package var fieldOrder = FieldOrder.unknown
+    /// Pictures the decoder holds back to reorder (`video_delay`): a packet
+    /// with no presentation time (AVI's B-frames) is shown this many frames
+    /// after it is decoded, as the decoder's best-effort timestamps say.
+    package var reorderDelay = 0
     /// The Dolby Vision profile its configuration record names (8 for iPhone
     /// HLG-compatible clips), nil for none.
     package var dolbyVisionProfile: Int?
@@ -278,6 +282,7 @@ package final class Demuxer {
             info.colour = ColourInfo(space: parameters.color_space, primaries: parameters.color_primaries,
                                      transfer: parameters.color_trc, range: parameters.color_range, pixelFormat: parameters.format)
             info.fieldOrder = FieldOrder(parameters.field_order)
+            info.reorderDelay = max(0, Int(parameters.video_delay))
             let profile = cffmpeg_stream_dovi_profile(stream)
             info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
             if let data = parameters.extradata, parameters.extradata_size > 0 {

@@ -26,6 +26,57 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(video["nb_read_frames"] as? String, "60")
     }
 
+    func testAnAVIWhoseBPicturesHaveNoPresentationTimesKeepsEveryPictureInOrder() throws {
+        // DivX/XviD in AVI: a chunk holds a decoding time only, and reordered
+        // pictures come out of the decoder stamped a frame late (the last one
+        // unstamped). Counting presentation times alone lost pictures.
+        let markers = try store.path("avi-bframes-source.mp4", MarkerClip(clip: 1, frames: 30))
+        let clip = try FFmpeg.make("bframes.avi", ["-i", markers, "-c:v", "mpeg4", "-bf", "2", "-g", "12", "-q:v", "2",
+                                                   "-vtag", "XVID", "-c:a", "pcm_s16le"])
+        let packets = try FFprobe.run(["-select_streams", "v:0", "-show_entries", "packet=pts", clip])["packets"] as? [[String: Any]] ?? []
+        XCTAssertEqual(packets.count, 30)
+        XCTAssertGreaterThan(packets.filter { $0["pts"] == nil }.count, 5, "the trap: chunks without a presentation time")
+        let info = try Prober.probe(clip).get()
+        XCTAssertEqual(info.duration, 1.0, accuracy: 0.001)
+        let output = store.outputPath("avi-bframes")
+        let result = try SegueTool.run(["stitch", clip, clip, "-o", output, "--preset", "ultrafast", "--crf", "12"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let decoded = try DecodedOutput(path: output)
+        XCTAssertEqual(decoded.pictures.count, 60)
+        for (index, picture) in decoded.pictures.enumerated() {
+            let marker = Marker.read(picture)
+            XCTAssertTrue(marker.map { $0 == (1, index % 30) } ?? false, "output frame \(index) shows \(String(describing: marker))")
+        }
+    }
+
+    func testAPackedBitstreamAVILastsAsLongAsThePicturesTheFFmpegCLIDecodes() throws {
+        // FFmpeg's FATE sample: one chunk packs a P and a B picture, a 7-byte
+        // chunk keeps the B picture's place. Kept in the real-world corpus.
+        let corpus = ProcessInfo.processInfo.environment["SEGUE_REALWORLD"] ?? "../shared/realworld"
+        let clip = URL(fileURLWithPath: corpus).appendingPathComponent("divx_mpeg4_asp_packed_bframes_544x352.avi").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: clip), "no real-world corpus at \(corpus)")
+        let decodedByCLI = try XCTUnwrap(Int(FFprobe.streams(clip).first?["nb_read_frames"] as? String ?? ""))
+        XCTAssertEqual(decodedByCLI, 15)
+        let output = store.outputPath("packed-bframes")
+        let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "0"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertEqual(try FFprobe.streams(output).first?["nb_read_frames"] as? String, "\(decodedByCLI)")
+        // Each output picture is the source's picture of the same number: the source is a slow fade,
+        // so a picture one place off differs more than the colour conversion does.
+        let size = 544 * 352
+        func lumaPlanes(_ path: String, _ filter: String) throws -> [ArraySlice<UInt8>] {
+            let raw = [UInt8](try FFmpeg.run(["-v", "error", "-i", path, "-vf", filter + "format=gray", "-f", "rawvideo", "-"]).output)
+            return stride(from: 0, to: raw.count, by: size).map { raw[$0..<$0 + size] }
+        }
+        let source = try lumaPlanes(clip, "scale=in_color_matrix=bt601:out_color_matrix=bt709,")
+        let stitched = try lumaPlanes(output, "")
+        XCTAssertEqual(source.count, stitched.count)
+        for index in stitched.indices {
+            let distances = source.map { zip($0, stitched[index]).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } }
+            XCTAssertEqual(distances.firstIndex(of: distances.min()!), index, "output picture \(index): \(distances)")
+        }
+    }
+
     func testASubtitleRunningPastThePictureAddsNoFrozenOrSilentTail() throws {
         let subtitles = store.folder.appendingPathComponent("late.srt").path
         try "1\n00:00:00,500 --> 00:00:03,100\nStill talking\n".write(toFile: subtitles, atomically: true, encoding: .utf8)
@@ -304,7 +355,8 @@ enum FFmpeg {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + arguments + [toPipe ? "pipe:1" : partial]
         if toPipe { process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: partial)) }
-        if !toPipe { process.arguments!.insert(contentsOf: ["-f", (name as NSString).pathExtension == "mkv" ? "matroska" : "mp4"],
+        let muxers = ["mkv": "matroska", "avi": "avi"]
+        if !toPipe { process.arguments!.insert(contentsOf: ["-f", muxers[(name as NSString).pathExtension] ?? "mp4"],
                                                at: process.arguments!.count - 1) }
         try process.run()
         process.waitUntilExit()

@@ -262,30 +262,22 @@ extension Prober {
             guard let demuxer = try? reopen() else { return ([:], 0) }
             if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return ([:], 0) } }
             var line = onALine && seconds == nil ? TimestampLine(streams: streams) : nil
-            var starts: [Int: Int64] = [:]
-            var ends: [Int: Int64] = [:]
-            var typical: [Int: Int64] = [:]
+            var tallies: [Int: SpanTally] = [:]
             let packet = Packet()
             while (try? demuxer.read(into: packet)) == true {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }) else { continue }
                 TimestampLine.repairReorder(packet, in: stream)
                 line?.place(packet)
-                guard var pts = packet.pts else { continue }
-                if seconds != nil, let origin = stream.startTime, stream.timestampBits < 63, pts < origin {
-                    pts += Int64(1) << stream.timestampBits // past the tail's start, an earlier time is a wrap
+                var unwrap: Int64 = 0
+                if seconds != nil, let origin = stream.startTime, stream.timestampBits < 63,
+                   let time = packet.pts ?? packet.dts, time < origin {
+                    unwrap = Int64(1) << stream.timestampBits // past the tail's start, an earlier time is a wrap
                 }
-                if packet.duration > 0 { typical[stream.index] = packet.duration }
-                starts[stream.index] = min(starts[stream.index] ?? .max, pts)
-                let end = pts + (packet.duration > 0 ? packet.duration : typical[stream.index] ?? 0)
-                ends[stream.index] = max(ends[stream.index] ?? .min, end)
+                tallies[stream.index, default: SpanTally()].count(packet, unwrap: unwrap)
             }
             var spans: [Int: PacketSpan] = [:]
             for stream in streams {
-                guard var end = ends[stream.index], let start = starts[stream.index] else { continue }
-                if typical[stream.index] == nil, stream.kind == .video, stream.realFrameRate.isValid {
-                    // No packet said how long it lasts: one frame at the stream's rate.
-                    end += Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded())
-                }
+                guard let (start, end) = tallies[stream.index]?.span(of: stream) else { continue }
                 spans[stream.index] = PacketSpan(start: seconds == nil ? Double(start) * stream.timeBase.value : nil,
                                                  end: Double(end) * stream.timeBase.value)
             }
@@ -297,6 +289,54 @@ extension Prober {
             if streams.allSatisfy({ tail.spans[$0.index] != nil }) { return tail }
         }
         return scan(fromSeconds: nil)
+    }
+
+    /// One stream's packets, counted for where they begin and end.
+    struct SpanTally {
+        private var earliestShown: Int64?
+        private var latestShownEnd: Int64?
+        private var earliestDecoded: Int64?
+        private var latestDecodedEnd: Int64?
+        /// The latest stated packet duration.
+        private var typical: Int64?
+        /// Whether some packet carried a decoding time only (AVI, whose
+        /// reordered and packed B-frames come without presentation times).
+        private var unstamped = false
+
+        mutating func count(_ packet: Packet, unwrap: Int64) {
+            if packet.duration > 0 { typical = packet.duration }
+            let length = packet.duration > 0 ? packet.duration : typical ?? 0
+            if let pts = packet.pts.map({ $0 + unwrap }) {
+                earliestShown = min(earliestShown ?? .max, pts)
+                latestShownEnd = max(latestShownEnd ?? .min, pts + length)
+            } else if packet.dts != nil {
+                unstamped = true
+            }
+            if let dts = packet.dts.map({ $0 + unwrap }) {
+                earliestDecoded = min(earliestDecoded ?? .max, dts)
+                latestDecodedEnd = max(latestDecodedEnd ?? .min, dts + length)
+            }
+        }
+
+        /// Where the stream's pictures or sound begin and end, in its time base.
+        /// Where packets lack presentation times, each packet is one picture,
+        /// shown as the decoder stamps it: its reorder delay after it is
+        /// decoded; so every picture the decoder gives is in the clip.
+        func span(of stream: StreamInfo) -> (start: Int64, end: Int64)? {
+            let frame = stream.kind == .video && stream.realFrameRate.isValid
+                ? Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded()) : 0
+            if unstamped, stream.kind == .video, var start = earliestDecoded, var end = latestDecodedEnd {
+                let delay = Int64(stream.reorderDelay) * (typical ?? frame)
+                start += delay
+                end += delay
+                if typical == nil { end += frame }
+                return (start, end)
+            }
+            guard let start = earliestShown, var end = latestShownEnd else { return nil }
+            // No packet said how long it lasts: one frame at the stream's rate.
+            if typical == nil { end += frame }
+            return (start, end)
+        }
     }
 
     /// Whether the first picture of the stream decodes, reading a bounded amount.
