@@ -231,6 +231,33 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work).sorted(), files)
     }
 
+    func testAnOutputInsideTheWorkFolderIsPlannedBeforeTheFolderExistsAndJoinedThere() throws {
+        let work = work("output-inside")
+        let output = (work as NSString).appendingPathComponent("result/out.mp4")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work))
+        let count = try plan(work, output: output, seconds: "3")
+        try Tools.renderInAnyOrderAndJoin(work, segments: count)
+        let frames = try FFprobe.streams(output).first { $0["codec_type"] as? String == "video" }?["nb_read_frames"] as? String
+        XCTAssertEqual(frames, try FFprobe.streams(plainStitch()).first { $0["codec_type"] as? String == "video" }?["nb_read_frames"] as? String)
+        // --jobs with its output in its own work folder, too.
+        let jobsWork = self.work("jobs-output-inside")
+        let jobsOutput = (jobsWork as NSString).appendingPathComponent("out.mp4")
+        let jobs = try Tools.segue(["stitch"] + (try inputs()) + ["-o", jobsOutput, "--jobs", "2", "--work", jobsWork,
+                                                                  "--segment-duration", "3", "--quiet"] + flags)
+        XCTAssertEqual(jobs.status, 0, jobs.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: jobsOutput))
+    }
+
+    func testAnOutputWhoseFolderCantBeMadeIsRefusedWithExit2AndNothingWritten() throws {
+        let blocker = store.folder.appendingPathComponent("a-file-\(UUID().uuidString.prefix(6))").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+        let work = work("unmakeable")
+        let result = try Tools.segue(["plan"] + (try inputs()) + ["-o", blocker + "/sub/out.mp4", "--work", work] + flags)
+        XCTAssertEqual(result.status, 2, result.standardError)
+        XCTAssertTrue(result.standardError.contains("\(blocker) is a file"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work), "no plan written")
+    }
+
     func testRenderWithoutASegmentExits2SayingSo() throws {
         let work = work("no-index")
         _ = try plan(work, output: store.outputPath(), seconds: "3")

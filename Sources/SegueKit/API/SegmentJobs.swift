@@ -26,7 +26,7 @@ public final class PlanJob {
         }
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
         let job = StitchJob(request)
-        let (plan, settings, access, joins) = try job.prepare(onEvent: onEvent)
+        let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
         // The loudness pass runs once, here; every segment plays with its results.
         let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
                                 access: access)
@@ -213,7 +213,7 @@ public final class JoinJob {
     public func run(stop: StopRequest = StopRequest()) throws -> JoinReport {
         let started = monotonicSeconds()
         let record = try SegmentPlan.load(work: work)
-        try Stitcher.checkOutput(record.output, overwrite: record.overwrite)
+        try Stitcher.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
         if let reportPath { try Stitcher.checkOutput(reportPath, overwrite: true) }
         let fingerprint = try SegmentPlan.fingerprint(work: work)
         let includeAudio = record.settings.includeAudio
@@ -233,6 +233,7 @@ public final class JoinJob {
                              detail: problems.map { "segment \($0.0): \($0.1)" }.joined(separator: "\n"))
         }
         let plan = try record.timeline()
+        try Stitcher.makeOutputFolder(for: record.output)
         let joiner = SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests)
         let samples = try joiner.write(stop: stop)
         let report = JoinReport(

@@ -124,14 +124,16 @@ public final class StitchJob {
     /// Everything before the stitch, shared with `PlanJob`: checks the
     /// request and the output, expands the lists, probes every input, reports
     /// the bad ones (or skips them), and plans.
-    func prepare(onEvent: (Event) -> Void) throws
+    /// `outputFolderMayBeMade`: the output is written later, by a join that
+    /// makes its folder (`PlanJob`).
+    func prepare(outputFolderMayBeMade: Bool = false, onEvent: (Event) -> Void) throws
         -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?]) {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
         let list = ClipList.expand(request.inputs, access: access)
         let settings = resolvedSettings(manifest: list.output)
-        try Stitcher.checkOutput(request.output, overwrite: request.overwrite)
+        try Stitcher.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
         if let report = request.reportPath { try Stitcher.checkOutput(report, overwrite: true) }
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []

@@ -34,11 +34,19 @@ public final class Stitcher {
 
     /// Checks the target before any work: its folder exists and is writable,
     /// and an existing file is only replaced when overwriting was asked for.
-    public static func checkOutput(_ output: String, overwrite: Bool) throws {
+    /// With `folderMayBeMade` (a plan, whose join writes later and makes the
+    /// folder), a missing folder is fine when it can be made: the nearest
+    /// part of its path that exists is a writable folder.
+    public static func checkOutput(_ output: String, overwrite: Bool, folderMayBeMade: Bool = false) throws {
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw SegueError.outputFolder(folder, reason: "output folder does not exist")
+            if folderMayBeMade, !FileManager.default.fileExists(atPath: folder) {
+                try checkFolderCanBeMade(folder)
+                return
+            }
+            throw SegueError.outputFolder(folder, reason: isFolder.boolValue || !FileManager.default.fileExists(atPath: folder)
+                                          ? "output folder does not exist" : "output folder is a file")
         }
         guard Glibc.access(folder, W_OK) == 0 else {
             throw SegueError.outputFolder(folder, reason: "output folder is not writable")
@@ -46,6 +54,34 @@ public final class Stitcher {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
             if isFolder.boolValue { throw SegueError.outputFolder(output, reason: "output is a folder") }
             if !overwrite { throw SegueError.outputExists(output) }
+        }
+    }
+
+    /// Throws unless `folder`, which doesn't exist, can be made: the nearest
+    /// part of its path that exists must be a folder we may write in.
+    static func checkFolderCanBeMade(_ folder: String) throws {
+        var ancestor = URL(fileURLWithPath: folder)
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+            ancestor.deleteLastPathComponent()
+        }
+        guard isFolder.boolValue else {
+            throw SegueError.outputFolder(folder, reason: "output folder can't be made: \(ancestor.path) is a file")
+        }
+        guard Glibc.access(ancestor.path, W_OK) == 0 else {
+            throw SegueError.outputFolder(folder, reason: "output folder can't be made: \(ancestor.path) is not writable")
+        }
+    }
+
+    /// Makes the output's folder (and those above it) if it is missing: a
+    /// plan's join writes where the plan was told to, made or not.
+    static func makeOutputFolder(for output: String) throws {
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        guard !FileManager.default.fileExists(atPath: folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw SegueError.outputFolder(folder, reason: "can't make the output folder (\(error.localizedDescription))")
         }
     }
 
