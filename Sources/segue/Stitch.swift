@@ -127,11 +127,11 @@ struct Stitch: ParsableCommand {
         let limits = (side: OptionLimits.side, rate: OptionLimits.frameRate, bitRate: OptionLimits.audioBitRate)
         try parses(size, OutputValues.size, "--size must be WxH with even numbers \(limits.side.phrase), e.g. 1280x720")
         try parses(fps, OutputValues.frameRate,
-                   "--fps must be a positive number or fraction up to \(Plan.decimal(limits.rate.upper)), e.g. 30 or 30000/1001")
+                   "--fps must be a number or fraction \(limits.rate.phrase), e.g. 30 or 30000/1001 (terms up to \(Int32.max))")
         try parses(audioBitrate, OutputValues.bitRate,
                    "--audio-bitrate must be like 128k or 128000 (\(Int(limits.bitRate.lower) / 1000)k to \(Int(limits.bitRate.upper) / 1000)k)")
         try parses(stillMotion, StillMotion.init(rawValue:), "unknown --still-motion '\(stillMotion ?? "")' (none, zoom)")
-        try parses(cacheMax, OutputValues.byteSize, "--cache-max must be a size such as 500M or 2G")
+        try parses(cacheMax, OutputValues.byteSize, "--cache-max must be a size such as 500M or 2G (k, M, G, T), from 1 byte to 4 EiB")
         try validateSegments()
         do {
             try request().validate()

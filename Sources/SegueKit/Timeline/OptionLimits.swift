@@ -35,7 +35,11 @@ public enum OptionLimits {
     /// Each side of `--size`, in pixels (and even).
     public static let side = Limit(lower: 2, upper: 8192)
     /// `--fps`, frames a second.
-    public static let frameRate = Limit(lower: 0, upper: 240, excludesLower: true)
+    public static let frameRate = Limit(lower: 0.001, upper: 240)
+    /// Each term of a frame rate written as a fraction: libav keeps them in 32 bits.
+    public static let frameRateTerm = Limit(lower: 1, upper: Double(Int32.max))
+    /// `--cache-max`, bytes (with a k, M, G or T suffix: binary multiples).
+    public static let byteSize = Limit(lower: 1, upper: 0x1p62)
     /// `--audio-bitrate`, bits a second.
     public static let audioBitRate = Limit(lower: 8000, upper: 512_000)
     /// The presets libx264 and libx265 share.

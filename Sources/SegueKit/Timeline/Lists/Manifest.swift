@@ -81,7 +81,7 @@ public enum Manifest {
         if let fps = object["fps"] {
             let text = (fps as? String) ?? (isNumber(fps) ? "\(fps)" : nil)
             guard let text, let rate = OutputValues.frameRate(text) else {
-                throw fail("output.fps", "expected a frame rate such as 30 or \"30000/1001\"")
+                throw fail("output.fps", "expected a frame rate \(OptionLimits.frameRate.phrase), such as 30 or \"30000/1001\"")
             }
             output.frameRate = rate
         }
@@ -99,7 +99,7 @@ public enum Manifest {
         output.preset = try object["preset"].map { try choice($0, at: "output.preset") { OptionLimits.presets.contains($0) ? $0 : nil } }
         if let bitRate = object["audioBitrate"] {
             let text = (bitRate as? String) ?? (isNumber(bitRate) ? "\(bitRate)" : nil)
-            guard let text, let value = OutputValues.bitRate(text) else { throw fail("output.audioBitrate", "expected e.g. \"128k\" or 128000") }
+            guard let text, let value = OutputValues.bitRate(text) else { throw fail("output.audioBitrate", "expected e.g. \"128k\" or 128000, \(OptionLimits.audioBitRate.phrase) bits a second") }
             output.audioBitRate = value
         }
         if let audio = object["audio"] {
@@ -186,14 +186,15 @@ public enum Manifest {
 
 /// Parsing of output values shared by the command line and manifests.
 public enum OutputValues {
-    /// Bytes from "500M", "2G", "1500k" or a plain number.
+    /// Bytes from "500M", "2G", "1500k" or a plain number, within `OptionLimits.byteSize`.
     public static func byteSize(_ text: String) -> Int? {
-        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40]
+        let units: [Character: Double] = ["k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
         let lowered = text.lowercased().replacingOccurrences(of: "b", with: "")
-        if let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()), value > 0 {
-            return Int(value * Double(unit))
-        }
-        return Int(lowered).flatMap { $0 > 0 ? $0 : nil }
+        if let whole = Int(lowered) { return OptionLimits.byteSize.contains(whole) ? whole : nil }
+        guard let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()) else { return nil }
+        let bytes = (value * unit).rounded()
+        guard bytes.isFinite, OptionLimits.byteSize.contains(bytes) else { return nil }
+        return Int(bytes)
     }
 
     public static func size(_ text: String) -> (width: Int, height: Int)? {
@@ -203,14 +204,15 @@ public enum OutputValues {
         return (width, height)
     }
 
+    /// A frame rate within `OptionLimits.frameRate`, whose terms fit the 32 bits libav keeps them in.
     public static func frameRate(_ text: String) -> Rational? {
-        let parts = text.split(separator: "/")
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         var rate: Rational?
-        if parts.count == 2, let numerator = Int(parts[0]), let denominator = Int(parts[1]) {
+        let term = OptionLimits.frameRateTerm
+        if parts.count == 2, let numerator = Int(parts[0]), let denominator = Int(parts[1]),
+           term.contains(numerator), term.contains(denominator) {
             rate = Rational(numerator, denominator)
-        } else if parts.count == 1, let whole = Int(parts[0]) {
-            rate = Rational(whole, 1)
-        } else if parts.count == 1, let value = Double(parts[0]), value.isFinite, value > 0 {
+        } else if parts.count == 1, let value = Double(parts[0]), OptionLimits.frameRate.contains(value) {
             // 29.97 and friends mean the NTSC fractions.
             let ntsc = [23.976: Rational(24000, 1001), 29.97: Rational(30000, 1001), 59.94: Rational(60000, 1001)]
             rate = ntsc.first { abs($0.key - value) < 0.005 }?.value ?? Rational(Int((value * 1000).rounded()), 1000).reduced
@@ -221,8 +223,10 @@ public enum OutputValues {
 
     public static func bitRate(_ text: String) -> Int? {
         let lowered = text.lowercased()
-        let value = lowered.hasSuffix("k") ? Int(lowered.dropLast()).map { $0 * 1000 } : Int(lowered)
-        guard let value, OptionLimits.audioBitRate.contains(value) else { return nil }
+        let thousands = lowered.hasSuffix("k")
+        guard let number = Int(thousands ? lowered.dropLast() : lowered[...]) else { return nil }
+        let (value, overflow) = number.multipliedReportingOverflow(by: thousands ? 1000 : 1)
+        guard !overflow, OptionLimits.audioBitRate.contains(value) else { return nil }
         return value
     }
 }
