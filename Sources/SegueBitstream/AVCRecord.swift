@@ -92,13 +92,22 @@ package struct AVCRecord: Equatable, Sendable {
         }
     }
 
-    /// The record as an MP4 muxer stores it.
+    /// Whether the record's fields can hold its parameter sets: at most 31
+    /// SPS and 255 PPS, each under 64 KB (a stream's own sets may be bigger).
+    package var isWritable: Bool {
+        sequenceParameterSets.count <= 31 && pictureParameterSets.count <= 255
+            && (sequenceParameterSets + pictureParameterSets).allSatisfy { $0.count <= 0xFFFF }
+            && (1...4).contains(lengthSize)
+    }
+
+    /// The record as an MP4 muxer stores it; check `isWritable` first (what
+    /// doesn't fit is cut to its field, never a trap).
     package var bytes: [UInt8] {
-        var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1),
-                            0xE0 | UInt8(sequenceParameterSets.count)]
-        for unit in sequenceParameterSets { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
-        out.append(UInt8(pictureParameterSets.count))
-        for unit in pictureParameterSets { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
+        var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(truncatingIfNeeded: lengthSize - 1) & 3,
+                            0xE0 | UInt8(truncatingIfNeeded: sequenceParameterSets.count) & 0x1F]
+        for unit in sequenceParameterSets { out += BigEndian.length16(unit) }
+        out.append(UInt8(truncatingIfNeeded: pictureParameterSets.count))
+        for unit in pictureParameterSets { out += BigEndian.length16(unit) }
         if [100, 110, 122, 144].contains(profile) {
             out += [0xFC | chromaFormat, 0xF8 | (lumaBitDepth - 8), 0xF8 | (chromaBitDepth - 8), 0]
         }
@@ -145,5 +154,13 @@ package enum H264 {
             offset += length
         }
         return offset == sample.count
+    }
+}
+
+enum BigEndian {
+    /// `unit` after its length in two bytes, both cut to 16 bits.
+    static func length16(_ unit: [UInt8]) -> [UInt8] {
+        let kept = unit.prefix(0xFFFF)
+        return [UInt8(truncatingIfNeeded: kept.count >> 8), UInt8(truncatingIfNeeded: kept.count)] + kept
     }
 }

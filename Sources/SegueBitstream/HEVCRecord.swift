@@ -66,17 +66,25 @@ package struct HEVCRecord: Equatable, Sendable {
     /// sample carries parameter sets of its own (as `hvc1` requires).
     package var bytes: [UInt8] { bytes(complete: true) }
 
+    /// Whether the record's fields can hold its units: at most 255 types and
+    /// 65,535 units of each, each under 64 KB.
+    package var isWritable: Bool {
+        Set(units.map(HEVC.unitType)).count <= 255 && units.allSatisfy { $0.count <= 0xFFFF }
+            && Dictionary(grouping: units, by: HEVC.unitType).values.allSatisfy { $0.count <= 0xFFFF }
+    }
+
     package func bytes(complete: Bool) -> [UInt8] {
         var types: [Int] = []
         for unit in units where !types.contains(HEVC.unitType(unit)) { types.append(HEVC.unitType(unit)) }
         types.sort { ($0 < 32 ? 99 : $0) < ($1 < 32 ? 99 : $1) }
         var out = header
         out[21] = (out[21] & 0xFC) | 3
-        out.append(UInt8(types.count))
+        out.append(UInt8(truncatingIfNeeded: types.count))
         for type in types {
             let ofType = units.filter { HEVC.unitType($0) == type }
-            out += [(complete ? 0x80 : 0) | UInt8(type), UInt8(ofType.count >> 8), UInt8(ofType.count & 0xFF)]
-            for unit in ofType { out += [UInt8(unit.count >> 8), UInt8(unit.count & 0xFF)] + unit }
+            out += [(complete ? 0x80 : 0) | UInt8(truncatingIfNeeded: type) & 0x3F,
+                    UInt8(truncatingIfNeeded: ofType.count >> 8), UInt8(truncatingIfNeeded: ofType.count)]
+            for unit in ofType { out += BigEndian.length16(unit) }
         }
         return out
     }

@@ -84,13 +84,12 @@ package final class Decoder {
     /// last pictures out of a decoder fed packets with only decoding times)
     /// follows the one before it.
     private func stamp(_ frame: Frame) {
-        let pointee = frame.pointer.pointee
-        var pts = pointee.best_effort_timestamp
-        if pts == cffmpeg_nopts_value(), let previous = lastStamp {
-            pts = previous.pts + max(previous.duration, 1)
+        var pts = Timestamp.plausible(frame.pointer.pointee.best_effort_timestamp)
+        if pts == nil, let previous = lastStamp {
+            pts = previous.pts.saturatingAdd(max(previous.duration, 1))
         }
-        frame.pointer.pointee.pts = pts
-        lastStamp = pts == cffmpeg_nopts_value() ? nil : (pts, pointee.pkt_duration)
+        frame.pts = pts
+        lastStamp = pts.map { ($0, frame.duration) }
     }
 
     /// Receives the next frame (`avcodec_receive_frame` unrefs `frame` first),

@@ -229,7 +229,7 @@ package final class Demuxer {
     /// Seeks so that reading resumes at the keyframe at or before `seconds`
     /// (container time, as stream start times count it).
     package func seek(toSeconds seconds: Double) throws {
-        let target = Int64(seconds * Double(AV_TIME_BASE))
+        let target = Int64(saturatingSeconds: seconds * Double(AV_TIME_BASE))
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
     }
 
@@ -259,12 +259,12 @@ package final class Demuxer {
             kind: kind,
             codecName: String(cString: avcodec_get_name(parameters.codec_id)),
             timeBase: timeBase,
-            startTime: stream.pointee.start_time == cffmpeg_nopts_value() ? nil : stream.pointee.start_time,
+            startTime: Timestamp.plausible(stream.pointee.start_time),
             duration: nil
         )
         info.timestampBits = Int(stream.pointee.pts_wrap_bits)
         info.codecTag = Demuxer.fourCC(parameters.codec_tag)
-        if stream.pointee.duration != cffmpeg_nopts_value(), stream.pointee.duration > 0 {
+        if Timestamp.plausibleDuration(stream.pointee.duration) > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value
         }
         if kind == .video {

@@ -73,12 +73,12 @@ package final class Frame {
     }
 
     package var pts: Int64? {
-        get { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
+        get { Timestamp.plausible(pointer.pointee.pts) }
         set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }
     }
 
     /// How long the picture or block lasts in its stream's time base, 0 when unknown.
-    package var duration: Int64 { max(0, pointer.pointee.pkt_duration) }
+    package var duration: Int64 { Timestamp.plausibleDuration(pointer.pointee.pkt_duration) }
 
     package var width: Int { Int(pointer.pointee.width) }
     package var height: Int { Int(pointer.pointee.height) }

@@ -21,19 +21,19 @@ package final class Packet {
 
     /// Duration in the time base of whoever made the packet.
     package var duration: Int64 {
-        get { pointer.pointee.duration }
+        get { Timestamp.plausibleDuration(pointer.pointee.duration) }
         set { pointer.pointee.duration = newValue }
     }
 
     /// Presentation time in the time base of whoever made the packet; nil when unknown.
     package var pts: Int64? {
-        get { pointer.pointee.pts == cffmpeg_nopts_value() ? nil : pointer.pointee.pts }
+        get { Timestamp.plausible(pointer.pointee.pts) }
         set { pointer.pointee.pts = newValue ?? cffmpeg_nopts_value() }
     }
 
     /// Decoding time, as `pts`.
     package var dts: Int64? {
-        get { pointer.pointee.dts == cffmpeg_nopts_value() ? nil : pointer.pointee.dts }
+        get { Timestamp.plausible(pointer.pointee.dts) }
         set { pointer.pointee.dts = newValue ?? cffmpeg_nopts_value() }
     }
 

@@ -116,6 +116,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     /// Decoding the first picture failed, for the reason given.
     case decodeFailed(String)
     case unknownDuration
+    /// Its timestamps or header say it plays for longer than any clip can (damage).
+    case implausiblyLong(seconds: Double, limit: Double)
     case inPointPastEnd(inPoint: Double, end: Double)
     /// What is left to play (after the in and out points, if any) is under one frame.
     case lessThanOneFrame(seconds: Double, trimmed: Bool)
@@ -160,6 +162,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .nothingDecodes: return "no picture could be decoded (file damaged or truncated?)"
         case .decodeFailed(let detail): return detail
         case .unknownDuration: return "video duration unknown (damaged or still image?)"
+        case .implausiblyLong(let seconds, let limit):
+            return String(format: "it says it lasts %.0f s, more than the %.0f s a clip may last (damaged timestamps?)", seconds, limit)
         case .inPointPastEnd(let inPoint, let end):
             return String(format: "in point %.3f s is at or past the clip's end (%.3f s)", inPoint, end)
         case .lessThanOneFrame(let seconds, let trimmed):

@@ -49,6 +49,8 @@ public enum Prober {
             return .success(try facts(of: path, access: access))
         } catch let reason as BadInputReason {
             return .failure(BadInput(path: path, cause: reason))
+        } catch let lost as ConnectionLost {
+            return .failure(BadInput(path: path, cause: .unreachable(lost.description)))
         } catch {
             return .failure(BadInput(path: path, cause: .cantOpen("\(error)")))
         }
@@ -89,10 +91,11 @@ public enum Prober {
         if !soundRunsOn, !decodesAnotherPicture(demuxer, decoder) {
             return stillInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, picture: firstPicture)
         }
-        guard let length = measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
+        guard let length = try measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
                                          reopen: { try access.openDemuxer(opened.readPath, deeperProbe: opened.deeperProbe) }) else {
             throw BadInputReason.unknownDuration
         }
+        guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
         return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
     }
 
@@ -205,8 +208,9 @@ extension Prober {
     /// longer than its packets hold, and starts at its earliest picture
     /// (leading pictures of an open GOP included, decodable or not).
     /// `reopen` opens the clip afresh, for measuring.
+    /// A lost connection is thrown: it says nothing about the clip's length.
     static func measureLength(_ demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?, local: Bool,
-                              reopen: () throws -> Demuxer) -> Length? {
+                              reopen: () throws -> Demuxer) throws -> Length? {
         let headerStart = Double(video.startTime ?? 0) * video.timeBase.value
         var videoStart = headerStart
         var videoEnd = video.duration.map { headerStart + $0 }
@@ -216,7 +220,7 @@ extension Prober {
         let jumpy = demuxer.timestampsMayJump
         if videoEnd == nil || (audio != nil && audioEnd == nil) || jumpy {
             let streams = [video] + (audio.map { [$0] } ?? [])
-            let measured = packetSpans(streams: streams, onALine: jumpy, wholeFile: jumpy && local,
+            let measured = try packetSpans(streams: streams, onALine: jumpy, wholeFile: jumpy && local,
                                        until: demuxer.duration.map { headerStart + $0 }, reopen: reopen)
             jumps = measured.jumps
             if let span = measured.spans[video.index] {
@@ -238,6 +242,10 @@ extension Prober {
         return Length(clip: clip, picture: picture, sound: sound, videoStart: startTicks, timestampJumps: jumps)
     }
 
+    /// No clip plays longer than a week: a length beyond it is damage, and
+    /// frame and sample counts of any clip within it fit in 64 bits many times over.
+    static let longestClip = 7 * 24 * 3600.0
+
     /// Sound running on for more than this many seconds past the last picture holds the picture under it.
     static let holdThreshold = 1.0
 
@@ -257,14 +265,15 @@ extension Prober {
     /// jumps closed up); the tail's ends are counted from each stream's start
     /// time, an end before it being a wrap.
     static func packetSpans(streams: [StreamInfo], onALine: Bool, wholeFile: Bool, until end: Double?,
-                            reopen: () throws -> Demuxer) -> (spans: [Int: PacketSpan], jumps: Int) {
-        func scan(fromSeconds seconds: Double?) -> (spans: [Int: PacketSpan], jumps: Int) {
-            guard let demuxer = try? reopen() else { return ([:], 0) }
+                            reopen: () throws -> Demuxer) throws -> (spans: [Int: PacketSpan], jumps: Int) {
+        func scan(fromSeconds seconds: Double?) throws -> (spans: [Int: PacketSpan], jumps: Int) {
+            let demuxer: Demuxer
+            do { demuxer = try reopen() } catch let lost as ConnectionLost { throw lost } catch { return ([:], 0) }
             if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return ([:], 0) } }
             var line = onALine && seconds == nil ? TimestampLine(streams: streams) : nil
             var tallies: [Int: SpanTally] = [:]
             let packet = Packet()
-            while (try? demuxer.read(into: packet)) == true {
+            while try readUnlessDamaged(demuxer, into: packet) {
                 guard let stream = streams.first(where: { $0.index == packet.streamIndex }) else { continue }
                 TimestampLine.repairReorder(packet, in: stream)
                 line?.place(packet)
@@ -285,10 +294,22 @@ extension Prober {
         }
         let start = streams.map { Double($0.startTime ?? 0) * $0.timeBase.value }.min() ?? 0
         if !wholeFile, let end, end - start > 60 {
-            let tail = scan(fromSeconds: end - 30)
+            let tail = try scan(fromSeconds: end - 30)
             if streams.allSatisfy({ tail.spans[$0.index] != nil }) { return tail }
         }
-        return scan(fromSeconds: nil)
+        return try scan(fromSeconds: nil)
+    }
+
+    /// Reads the next packet: false at the end, or where damage stops the
+    /// read (what was read still counts); a lost connection is thrown.
+    private static func readUnlessDamaged(_ demuxer: Demuxer, into packet: Packet) throws -> Bool {
+        do {
+            return try demuxer.read(into: packet)
+        } catch let lost as ConnectionLost {
+            throw lost
+        } catch {
+            return false
+        }
     }
 
     /// One stream's packets, counted for where they begin and end.

@@ -64,7 +64,10 @@ public final class RemoteCache: Sendable {
                   size == entry.length else { return nil }
             return entry
         }
-        var request = URLRequest(url: URL(string: url)!)
+        guard let address = URL(string: url) else {
+            throw RemoteError(url: url, failure: .other("not a URL Foundation can read"))
+        }
+        var request = URLRequest(url: address)
         request.timeoutInterval = network.timeout
         if let known {
             if let etag = known.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }

@@ -53,7 +53,7 @@ struct TimestampLine {
     mutating func place(_ packet: Packet) {
         let index = packet.streamIndex
         guard let clock = clocks[index], let raw = packet.dts ?? packet.pts else { return }
-        var placed = raw + reference.rescale(shift, to: clock.timeBase)
+        var placed = raw.saturatingAdd(reference.rescale(shift, to: clock.timeBase))
         if let last = previous[index] {
             var step = placed - last.dts
             if let width = clock.width { step = Self.folded(step, width: width) }
@@ -66,7 +66,7 @@ struct TimestampLine {
                 target = last.dts + step
             }
             if target != placed {
-                shift += clock.timeBase.rescale(target - placed, to: reference)
+                shift = shift.saturatingAdd(clock.timeBase.rescale(target - placed, to: reference))
                 placed = target
             }
         } else if let now = latest {
@@ -78,7 +78,7 @@ struct TimestampLine {
             if seconds > Self.maxGap || seconds < -Self.maxGap {
                 jumps += 1
                 let target = reference.rescale(now, to: clock.timeBase)
-                shift += clock.timeBase.rescale(target - placed, to: reference)
+                shift = shift.saturatingAdd(clock.timeBase.rescale(target - placed, to: reference))
                 placed = target
             }
         }
