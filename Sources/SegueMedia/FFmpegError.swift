@@ -70,6 +70,17 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
             .contains(errno)
     }
 
+    /// Whether reading or decoding a file's data failed for what the data
+    /// holds: what a damaged or truncated file does. Not a lost connection or
+    /// disk, not memory, and nothing a filter graph or encoder said.
+    public var isDamage: Bool {
+        guard !isTransport, self != .exit, posixCode != ENOMEM else { return false }
+        return FFmpegError.readingAndDecodingCalls.contains { call.hasPrefix($0) }
+    }
+
+    /// The calls whose failures are the data's.
+    static let readingAndDecodingCalls = ["av_read_frame", "avcodec_send_packet", "avcodec_receive_frame"]
+
     /// FFERRTAG: FFmpeg's own error codes are negated four-character tags.
     static func tag(_ a: UInt8, _ b: Character, _ c: Character, _ d: Character) -> Int32 {
         -Int32(bitPattern: UInt32(a) | UInt32(b.asciiValue!) << 8 | UInt32(c.asciiValue!) << 16 | UInt32(d.asciiValue!) << 24)

@@ -149,4 +149,28 @@ final class HostileValueTests: XCTestCase {
         XCTAssertFalse(hevc.isWritable)
         XCTAssertGreaterThan(hevc.bytes.count, 22)
     }
+
+    // MARK: Damage is damage
+
+    func testOnlyReadingAndDecodingFailuresAreConcealedAsDamage() throws {
+        let policy = DamagePolicy(strict: false, subject: "clip.mp4")
+        let invalid = FFmpegError.posix(EINVAL).code
+        for call in ["av_read_frame", "avcodec_send_packet", "avcodec_receive_frame"] {
+            XCTAssertFalse(try policy.survives { throw FFmpegError(code: FFmpegError.invalidData.code, call: call) }, call)
+            XCTAssertFalse(try policy.survives { throw FFmpegError(code: invalid, call: call) }, call)
+        }
+        for call in ["av_buffersrc_add_frame_flags", "av_buffersink_get_frame", "avfilter_graph_config(scale)", "avcodec_send_frame"] {
+            XCTAssertThrowsError(try policy.survives { throw FFmpegError(code: invalid, call: call) }, call) { error in
+                let failure = error as? SegueError
+                XCTAssertEqual(failure?.reason, .processingFailed)
+                XCTAssertEqual(failure?.exitCode, 1)
+                XCTAssertTrue(failure?.description.contains("clip.mp4: processing failed (\(call)") ?? false, "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try policy.survives { throw FFmpegError(code: FFmpegError.posix(ENOMEM).code, call: "avcodec_send_packet") },
+                             "memory running out is not damage")
+        XCTAssertThrowsError(try policy.survives { throw FFmpegError.inputOutput }, "a lost disk is not damage") { error in
+            XCTAssertEqual(error as? FFmpegError, .inputOutput, "passed on as it is")
+        }
+    }
 }

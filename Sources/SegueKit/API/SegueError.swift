@@ -19,6 +19,8 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
         case connectionLost
         /// A clip could not be read for another reason (nothing decodable, a local I/O error).
         case readFailed
+        /// Turning good data into the output failed (a filter graph, an encoder, memory): a failure, not damage.
+        case processingFailed
         /// The output could not be written.
         case writeFailed
         /// The output's device is full.
@@ -55,7 +57,7 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
         case .interrupted(let signal):
             let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
             return "stopped by \(name); nothing was written"
-        case .outputFolder, .damagedMedia, .connectionLost, .readFailed, .writeFailed, .noSpace:
+        case .outputFolder, .damagedMedia, .connectionLost, .readFailed, .processingFailed, .writeFailed, .noSpace:
             return subject.isEmpty ? detail : "\(subject): \(detail)"
         case .segmentsNotReady(let segments):
             return "can't join: segment\(segments.count == 1 ? "" : "s") \(segments.map(String.init).joined(separator: ", ")) "
@@ -67,7 +69,7 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch reason {
         case .badInputs, .usage, .outputExists, .outputFolder: return 2
-        case .damagedMedia, .connectionLost, .readFailed, .writeFailed, .noSpace, .segmentsNotReady: return 1
+        case .damagedMedia, .connectionLost, .readFailed, .processingFailed, .writeFailed, .noSpace, .segmentsNotReady: return 1
         case .interrupted(let signal): return 128 + signal
         }
     }

@@ -2,8 +2,9 @@ import SegueMedia
 
 /// What a damaged or truncated stretch of a clip's file does: it ends the
 /// clip's media there and the clip keeps its planned length (last picture
-/// held, silence); with `--strict` it ends the stitch instead. A lost
-/// connection is not damage: it is never concealed here.
+/// held, silence); with `--strict` it ends the stitch instead. Only what
+/// reading and decoding say of the data is damage: a lost connection, memory,
+/// or a filter graph's or encoder's failure is never concealed here.
 struct DamagePolicy {
     /// `--strict`: damage stops the stitch.
     let strict: Bool
@@ -15,12 +16,15 @@ struct DamagePolicy {
         do {
             try step()
             return true
-        } catch let error as FFmpegError where !error.isTransport && error != .exit {
+        } catch let error as FFmpegError where error.isDamage {
             if strict {
                 throw SegueError(.damagedMedia, subject: subject,
                                  detail: "damaged media (\(error.message)); stopped because of --strict", underlying: error)
             }
             return false
+        } catch let error as FFmpegError where !error.isTransport && error != .exit {
+            throw SegueError(.processingFailed, subject: subject,
+                             detail: "processing failed (\(error.description)); the file's data was read and decoded", underlying: error)
         }
     }
 }
