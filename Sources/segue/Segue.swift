@@ -60,3 +60,25 @@ enum Terminal {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
+
+/// The process's promise that a stop stops: once SIGINT or SIGTERM has asked,
+/// the job has `grace` seconds to end on its own (it checks between frames
+/// and cancels its reads); a step that can't be interrupted (a probe waiting
+/// on a slow server, say) doesn't hold the process: it removes what it was
+/// writing and exits 128 + the signal. A process-wide choice, so it lives here.
+enum StopDeadline {
+    static let grace = 1.0
+
+    static func arm(_ stop: StopRequest, cleanUp: @escaping @Sendable () -> Void) {
+        let watcher = Thread {
+            while stop.signal == nil { Thread.sleep(forTimeInterval: 0.05) }
+            Thread.sleep(forTimeInterval: grace)
+            let signal = stop.signal ?? SIGTERM
+            cleanUp()
+            Terminal.error(SegueError.interrupted(signal: signal).description)
+            _exit(128 + signal)
+        }
+        watcher.name = "segue-stop-deadline"
+        watcher.start()
+    }
+}

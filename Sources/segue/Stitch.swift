@@ -187,6 +187,8 @@ struct Stitch: ParsableCommand {
             signals.cancel()
             progress.clear()
         }
+        let output = output
+        StopDeadline.arm(stop) { unlink(Stitcher.temporaryPath(for: output)) }
         let report = try StitchJob(request()).run(stop: stop) { event in
             switch event {
             case .progress(let state): progress.update(state)

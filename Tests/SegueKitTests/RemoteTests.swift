@@ -113,6 +113,53 @@ final class RemoteTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
+    /// Runs `arguments`, sends SIGINT once `ready` says so, and returns the
+    /// result and the seconds from the signal to the exit.
+    func interrupted(_ arguments: [String], when ready: @escaping () throws -> Bool) throws -> (SegueTool.Result, Double) {
+        var stopSeconds = Double.infinity
+        let result = try SegueTool.run(arguments) { process in
+            let deadline = Date().addingTimeInterval(60)
+            while (try? ready()) != true && Date() < deadline { usleep(50_000) }
+            usleep(300_000)
+            kill(process.processIdentifier, SIGINT)
+            let sent = Date()
+            process.waitUntilExit()
+            stopSeconds = Date().timeIntervalSince(sent)
+        }
+        return (result, stopSeconds)
+    }
+
+    func testSIGINTWhileTheSecondRemoteClipIsStagedStopsWithinTwoSeconds() throws {
+        let server = try TestServer(root: store.folder.path)
+        let clips = try clips(), names = clips.map { ($0 as NSString).lastPathComponent }
+        // The third clip's probe (its first request) is served; its staging download, the second, stalls.
+        let stalling = "/stallafter/1/\(names[2])"
+        let output = store.outputPath("stop-while-staging")
+        let (result, seconds) = try interrupted(["stitch", clips[0], "\(server.base)/\(names[1])", server.base + stalling,
+                                                 "-o", output, "--timeout", "60", "--preset", "ultrafast"]) {
+            ((try server.stats()["paths"] as? [String: Int])?[stalling] ?? 0) >= 2
+        }
+        XCTAssertEqual(result.status, 130, result.standardError)
+        XCTAssertLessThan(seconds, 2, "waited for the stalled download (\(seconds) s)")
+        XCTAssertTrue(result.standardError.contains("stopped by SIGINT"), result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+    }
+
+    func testSIGINTWhileProbingStalledRemoteClipsStopsWithinTwoSeconds() throws {
+        let server = try TestServer(root: store.folder.path)
+        let name = (try clips()[0] as NSString).lastPathComponent
+        let urls = (0..<12).map { "\(server.base)/stall/\($0)/\(name)" }
+        let output = store.outputPath("stop-while-probing")
+        let (result, seconds) = try interrupted(["stitch"] + urls + ["-o", output, "--timeout", "60"]) {
+            (try server.stats()["requests"] as? Int ?? 0) >= 8
+        }
+        XCTAssertEqual(result.status, 130, result.standardError)
+        XCTAssertLessThan(seconds, 2, "waited for the stalled probes (\(seconds) s)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+    }
+
     func testServerErrorsAreRetried() throws {
         let server = try TestServer(root: store.folder.path, flakyCount: 2)
         _ = try clips()

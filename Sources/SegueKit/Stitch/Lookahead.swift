@@ -86,7 +86,7 @@ final class Lookahead {
         let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
         let soundCopy = index < soundCopies.count ? soundCopies[index] : nil
         return { cancellation in
-            let local = try staged?.value()
+            let local = try staged.flatMap { try Lookahead.waitForStaged($0, cancellation: cancellation) }
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
@@ -98,6 +98,19 @@ final class Lookahead {
                 throw ClipSource.failure(error, reading: clip.info)
             }
         }
+    }
+
+    /// The staged copy of a clip, waited for only while its open isn't
+    /// cancelled: a stop ends the wait and the download with it (the fetch
+    /// is no longer in `fetching`, so `shutDown` can't reach it).
+    private static func waitForStaged(_ fetch: BackgroundTask<String?>, cancellation: Cancellation) throws -> String? {
+        while !fetch.join(seconds: 0.05) {
+            guard cancellation.isCancelled else { continue }
+            fetch.cancelAndJoin()
+            if let local = try? fetch.value() { unlink(local) }
+            throw FFmpegError.exit
+        }
+        return try fetch.value()
     }
 
     /// Cancels and joins everything under way, then removes the staging folder.
