@@ -160,6 +160,23 @@ final class RemoteTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
     }
 
+    func testAConnectionLostWhileMeasuringAClipIsAnErrorNotAShortClip() throws {
+        // Written to a pipe, a WebM says nothing of its length: probing reads its packets to the end.
+        let clip = try FFmpeg.make("remote-pipe.webm", ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3",
+                                                        "-c:v", "libvpx", "-b:v", "600k", "-f", "webm"], toPipe: true)
+        let name = (clip as NSString).lastPathComponent
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
+        let server = try TestServer(root: store.folder.path)
+        for (url, says) in [("\(server.base)/cutat/\(size * 2 / 3)/\(name)", "connection lost after \(size * 2 / 3) bytes"),
+                            ("\(server.base)/stallafter/1/\(name)", "timed out")] {
+            let output = store.outputPath("lost-while-measuring")
+            let result = try SegueTool.run(["stitch", url, "-o", output, "--timeout", "2", "--retries", "1"])
+            XCTAssertEqual(result.status, 2, result.standardError)
+            XCTAssertTrue(result.standardError.contains("\(url): \(says)"), result.standardError)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output), "no clip measured short")
+        }
+    }
+
     func testServerErrorsAreRetried() throws {
         let server = try TestServer(root: store.folder.path, flakyCount: 2)
         _ = try clips()

@@ -51,6 +51,10 @@ public enum Prober {
             return .failure(BadInput(path: path, cause: reason))
         } catch let lost as ConnectionLost {
             return .failure(BadInput(path: path, cause: .unreachable(lost.description)))
+        } catch let failure as RemoteError {
+            return .failure(BadInput(path: path, cause: .unreachable(failure.description)))
+        } catch let failure as FFmpegError where failure.isTransport {
+            return .failure(BadInput(path: path, cause: .unreachable("\(failure.message) while measuring it")))
         } catch {
             return .failure(BadInput(path: path, cause: .cantOpen("\(error)")))
         }
@@ -268,7 +272,7 @@ extension Prober {
                             reopen: () throws -> Demuxer) throws -> (spans: [Int: PacketSpan], jumps: Int) {
         func scan(fromSeconds seconds: Double?) throws -> (spans: [Int: PacketSpan], jumps: Int) {
             let demuxer: Demuxer
-            do { demuxer = try reopen() } catch let lost as ConnectionLost { throw lost } catch { return ([:], 0) }
+            do { demuxer = try reopen() } catch where isTransport(error) { throw error } catch { return ([:], 0) }
             if let seconds { guard (try? demuxer.seek(toSeconds: seconds)) != nil else { return ([:], 0) } }
             var line = onALine && seconds == nil ? TimestampLine(streams: streams) : nil
             var tallies: [Int: SpanTally] = [:]
@@ -305,11 +309,16 @@ extension Prober {
     private static func readUnlessDamaged(_ demuxer: Demuxer, into packet: Packet) throws -> Bool {
         do {
             return try demuxer.read(into: packet)
-        } catch let lost as ConnectionLost {
-            throw lost
+        } catch where isTransport(error) {
+            throw error
         } catch {
             return false
         }
+    }
+
+    /// Whether `error` is the connection's or the disk's, not the file's: it says nothing of the clip.
+    private static func isTransport(_ error: Error) -> Bool {
+        error is ConnectionLost || error is RemoteError || (error as? FFmpegError)?.isTransport == true
     }
 
     /// One stream's packets, counted for where they begin and end.
