@@ -93,6 +93,57 @@ final class HostileValueTests: XCTestCase {
         }
     }
 
+    // MARK: plan.json
+
+    func testAPlanWithFieldsOutOfRangeIsRefusedByRenderAndJoin() throws {
+        let clip = try clip()
+        let work = store.outputPath("hostile-plan-work")
+        let planned = try SegueTool.run(["plan", clip, clip, "-o", store.outputPath("hostile-plan"), "--work", work,
+                                         "--segment-duration", "0.5", "--transition", "fade", "--transition-duration", "0.3"])
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        let planPath = SegmentPlan.path(work: work)
+        let original = try Data(contentsOf: URL(fileURLWithPath: planPath))
+        let fields: [(path: [Any], value: Any)] = [
+            (["settings", "frameRate"], ["numerator": 1, "denominator": 3_000_000_000]),
+            (["settings", "crf"], 9_223_372_036_854_775_807),
+            (["settings", "fit"], "sideways"),
+            (["settings", "audioBitRate"], -1),
+            (["canvas", "frameRate", "denominator"], 0),
+            (["canvas", "width"], 1_000_000),
+            (["clips", 0, "duration"], 1e308),
+            (["clips", 0, "frameRate", "numerator"], Int64.max),
+            (["clips", 1, "inPoint"], -5),
+            (["network", "timeout"], 0),
+            (["totalFrames"], Int64.max),
+            (["segments", 0, "endFrame"], -3),
+            (["segments", 1, "startFrame"], 1_000_000),
+        ]
+        for (path, value) in fields {
+            var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            root = Self.replacing(root, at: path[...], with: value) as! [String: Any]
+            try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: planPath))
+            for command in [["render", work, "--segment", "0"], ["join", work]] {
+                let result = try SegueTool.run(command)
+                XCTAssertEqual(result.status, 2, "\(path) = \(value), \(command[0]): \(result.standardError)")
+                XCTAssertTrue(result.standardError.contains("not a plan segue can read"), "\(path): \(result.standardError)")
+            }
+        }
+    }
+
+    /// `object` with the value at `path` (keys and indices) replaced.
+    static func replacing(_ object: Any, at path: ArraySlice<Any>, with value: Any) -> Any {
+        guard let step = path.first else { return value }
+        if let key = step as? String, var dictionary = object as? [String: Any] {
+            dictionary[key] = replacing(dictionary[key] as Any, at: path.dropFirst(), with: value)
+            return dictionary
+        }
+        if let index = step as? Int, var array = object as? [Any] {
+            array[index] = replacing(array[index], at: path.dropFirst(), with: value)
+            return array
+        }
+        return object
+    }
+
     // MARK: Timestamps
 
     func testRescalingSaturatesInsteadOfOverflowing() {

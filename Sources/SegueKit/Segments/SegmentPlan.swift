@@ -175,7 +175,70 @@ public struct SegmentPlan: Codable, Sendable {
         guard plan.version == currentVersion else {
             throw SegueError.usage("\(path): plan version \(plan.version), this segue reads \(currentVersion)")
         }
+        if let problem = plan.problem {
+            throw SegueError.usage("\(path): not a plan segue can read (\(problem))")
+        }
         return plan
+    }
+
+    /// What in a plan read from a file lies outside what `segue plan` writes
+    /// (a plan can be edited or damaged), checked by the same limits as the
+    /// command line; nil when every field a render or join uses is in range.
+    var problem: String? {
+        func outside(_ value: Double?, _ limit: Limit) -> Bool { value.map { !limit.contains($0) } ?? false }
+        func badRate(_ rate: Rational) -> Bool {
+            !rate.isValid || !OptionLimits.frameRateTerm.contains(rate.numerator)
+                || !OptionLimits.frameRateTerm.contains(rate.denominator) || rate.value > 1000
+        }
+        let s = settings
+        if let rate = s.frameRate, badRate(rate) || !OptionLimits.frameRate.contains(rate.value) { return "settings.frameRate \(rate)" }
+        if outside(s.width.map(Double.init), OptionLimits.side) || outside(s.height.map(Double.init), OptionLimits.side) {
+            return "settings.width or height"
+        }
+        if Fit(rawValue: s.fit) == nil { return "settings.fit '\(s.fit)'" }
+        if TransitionKind(name: s.transition) == nil { return "settings.transition '\(s.transition)'" }
+        if TransitionMode(rawValue: s.mode) == nil { return "settings.mode '\(s.mode)'" }
+        if VideoCodecChoice(rawValue: s.codec) == nil { return "settings.codec '\(s.codec)'" }
+        if StillMotion(rawValue: s.stillMotion) == nil { return "settings.stillMotion '\(s.stillMotion)'" }
+        if !OptionLimits.presets.contains(s.preset) { return "settings.preset '\(s.preset)'" }
+        if outside(s.transitionDuration, OptionLimits.transitionDuration) { return "settings.transitionDuration" }
+        if !OptionLimits.crf.contains(s.crf) { return "settings.crf \(s.crf)" }
+        if !OptionLimits.audioBitRate.contains(s.audioBitRate) { return "settings.audioBitRate \(s.audioBitRate)" }
+        if ![44_100, 48_000].contains(s.sampleRate) || canvas.sampleRate != s.sampleRate { return "settings.sampleRate \(s.sampleRate)" }
+        if !OptionLimits.stillDuration.contains(s.stillDuration) { return "settings.stillDuration" }
+        if outside(s.loudness, OptionLimits.loudness) { return "settings.loudness" }
+        if !OptionLimits.musicVolume.contains(s.musicVolume) || !OptionLimits.duck.contains(s.duck) { return "settings.musicVolume or duck" }
+        if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
+        if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
+            return "canvas"
+        }
+        for (index, clip) in clips.enumerated() {
+            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.inPoint] + [clip.soundDuration].compactMap { $0 }
+            guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.duration > 0,
+                  !badRate(clip.frameRate), clip.sampleAspectRatio.isValid,
+                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.numerator),
+                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.denominator),
+                  (1...1 << 16).contains(clip.codedWidth), (1...1 << 16).contains(clip.codedHeight),
+                  (1...1 << 16).contains(clip.displayWidth), (1...1 << 16).contains(clip.displayHeight)
+            else { return "clips[\(index)]" }
+        }
+        for (index, join) in joins.enumerated() {
+            if let join, outside(join.duration, OptionLimits.transitionDuration) || join.transition.map({ TransitionKind(name: $0) == nil }) ?? false {
+                return "joins[\(index)]"
+            }
+        }
+        guard joins.count == max(0, clips.count - 1) || joins.count == clips.count, !clips.isEmpty else { return "clips or joins" }
+        guard (1...Int(Prober.longestClip * 1000)).contains(totalFrames), (0...Int(Prober.longestClip * 192_000)).contains(totalSamples)
+        else { return "totalFrames or totalSamples" }
+        var next = 0
+        for (index, segment) in segments.enumerated() {
+            guard segment.index == index, segment.startFrame == next, segment.endFrame > segment.startFrame,
+                  segment.endFrame <= totalFrames, segment.startSample <= segment.endSample,
+                  segment.audioStart <= segment.audioEnd, segment.audioStart >= 0, segment.audioEnd <= totalSamples
+            else { return "segments[\(index)]" }
+            next = segment.endFrame
+        }
+        return next == totalFrames ? nil : "segments don't cover the timeline"
     }
 
     /// Writes the plan to `DIR/plan.json` (temporary file, then rename), making `DIR` if needed.
