@@ -89,13 +89,18 @@ package final class LocalFile {
     }
 
     private func seek(to offset: Int64, whence: Int32) -> Int64 {
+        // Offsets come from the file's own fields (a chunk offset, an index): a
+        // target before the start or past 2^62 is refused, never overflowed into.
+        let target: (Int64, Bool)
         switch whence & ~AVSEEK_FORCE {
         case AVSEEK_SIZE: return size
-        case SEEK_SET: position = offset
-        case SEEK_CUR: position += offset
-        case SEEK_END: position = size + offset
+        case SEEK_SET: target = (offset, false)
+        case SEEK_CUR: target = position.addingReportingOverflow(offset)
+        case SEEK_END: target = size.addingReportingOverflow(offset)
         default: return Int64(cffmpeg_averror(EINVAL))
         }
+        guard !target.1, target.0 >= 0, target.0 <= Int64(1) << 62 else { return Int64(cffmpeg_averror(EINVAL)) }
+        position = target.0
         return position
     }
 }

@@ -121,12 +121,14 @@ public final class RemoteCache: Sendable {
                   let entry = try? JSONDecoder().decode(Entry.self, from: data) else { return nil }
             return (key, entry)
         }
-        var total = entries.reduce(0) { $0 + $1.entry.length }
+        // Lengths come from index files on disk: summed without overflowing.
+        func counted(_ entry: Entry) -> Int { max(0, min(entry.length, Int.max / 4)) }
+        var total = entries.reduce(0) { min(Int.max / 2, $0 + counted($1.entry)) }
         entries.sort { $0.entry.lastUsed < $1.entry.lastUsed }
         for (victim, entry) in entries where total > maxBytes && victim != key && !inUse.contains(entry.url) {
             unlink("\(folder)/\(victim).media")
             unlink("\(folder)/\(victim).json")
-            total -= entry.length
+            total -= counted(entry)
         }
     }
 

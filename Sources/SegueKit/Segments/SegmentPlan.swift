@@ -166,6 +166,11 @@ public struct SegmentPlan: Codable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SegueError.usage("\(path): no plan here (make one with segue plan ... --work \(work))")
         }
+        return try read(data, from: path)
+    }
+
+    /// A plan from the bytes of `path`, checked (its version, its fields' ranges).
+    static func read(_ data: Data, from path: String) throws -> SegmentPlan {
         let plan: SegmentPlan
         do {
             plan = try JSONDecoder().decode(SegmentPlan.self, from: data)

@@ -1,0 +1,32 @@
+// libFuzzer entry point over the text Segue reads from strangers: clip lists
+// and ffconcat scripts, JSON manifests, option values and plan.json. The first
+// byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
+// together with SegueKit's sources; not part of the package.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size > 0 else { return 0 }
+    let body = Data(bytes: data + 1, count: size - 1)
+    let text = String(decoding: body, as: UTF8.self)
+    switch data[0] % 4 {
+    case 0:
+        _ = try? ClipList.parse(text, relativeTo: "/clips")
+    case 1:
+        _ = try? Manifest.parse(body, relativeTo: "/clips")
+    case 2:
+        for line in text.split(separator: "\n").map(String.init) {
+            _ = OutputValues.frameRate(line)
+            _ = OutputValues.bitRate(line)
+            _ = OutputValues.byteSize(line)
+            _ = OutputValues.size(line)
+            _ = TimeValue.seconds(line)
+            _ = TransitionKind(name: line)
+        }
+    default:
+        // A plan as render and join read it: decoded, checked, then its timeline made.
+        guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }
+        _ = try? plan.timeline()
+    }
+    return 0
+}
