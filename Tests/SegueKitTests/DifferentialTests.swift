@@ -36,20 +36,21 @@ final class DifferentialTests: XCTestCase {
                 noise]
     }
 
-    /// Runs the runner over the inputs with `flags` in `modes`; its exit code and report.
-    func differential(_ flags: [String], modes: [String]) throws -> SegueTool.Result {
+    /// Runs the runner over `inputs` (by default the four above) with `flags` in `modes`; its exit code and report.
+    func differential(_ flags: [String], modes: [String], inputs: [String]? = nil,
+                      segmentSeconds: String = "0.9") throws -> SegueTool.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", DifferentialTests.script, "--segue", SegueTool.executable.path,
-                             "--modes", modes.joined(separator: ","), "--segment-duration", "0.9"]
-            + (try inputs()) + flags
+                             "--modes", modes.joined(separator: ","), "--segment-duration", segmentSeconds]
+            + (try inputs ?? self.inputs()) + flags
         return try SegueTool.capture(process)
     }
 
     /// Every mode agrees, and every judge said so (one OK line each).
-    func assertAgree(_ flags: [String], modes: [String] = ["smart", "segments", "jobs"],
-                     file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try differential(flags, modes: modes)
+    func assertAgree(_ flags: [String], modes: [String] = ["smart", "segments", "jobs"], inputs: [String]? = nil,
+                     segmentSeconds: String = "0.9", file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try differential(flags, modes: modes, inputs: inputs, segmentSeconds: segmentSeconds)
         XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError, file: file, line: line)
         let judges = ["pictures", "durations", "sound"] + (flags.contains("--chapters") ? ["chapters"] : [])
         for mode in modes {
@@ -71,6 +72,22 @@ final class DifferentialTests: XCTestCase {
 
     func testAFreezeAgreesWithThePlainStitchInEveryMode() throws {
         try assertAgree(["--mode", "freeze", "--transition", "fade", "--transition-duration", "0.4"])
+    }
+
+    /// A segment 7.2 s into an 8 s WebM clip (Vorbis 5.1 at 48 kHz, at the
+    /// canvas rate) decodes it from its start: sought into, its sound stood
+    /// where Matroska's millisecond timestamps said, 13 samples off for the rest
+    /// of the clip (tones: noise sets off the AAC encoder's intensity-stereo
+    /// bursts, up to 1.3 dB in a 100 ms window, wherever its state puts them).
+    func testASegmentDeepInAWebMClipHasThePlainStitchsSound() throws {
+        let webm = try store.path("differential-webm-vorbis51-tones-8s.webm") { path in
+            try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30:duration=8",
+                                     "-f", "lavfi", "-i", "aevalsrc=0.2*sin(2*PI*440*t)|0.2*sin(2*PI*550*t)|0.1*sin(2*PI*330*t)"
+                                        + "|0.05*sin(2*PI*60*t)|0.1*sin(2*PI*660*t)|0.1*sin(2*PI*880*t):s=48000:d=8:c=5.1",
+                                     "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k",
+                                     "-c:a", "libvorbis", path])
+        }
+        try assertAgree([], modes: ["segments"], inputs: [webm], segmentSeconds: "3.6")
     }
 
     /// The runner is an oracle only if it can fail: a usage error is told apart
