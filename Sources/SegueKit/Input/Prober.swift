@@ -156,7 +156,8 @@ public enum Prober {
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
             sampleAspectRatio: video.sampleAspectRatio, frameRate: rate, pixelFormat: video.pixelFormatName,
             duration: length.clip,
-            audio: audio.map { ClipInfo.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) })
+            audio: audio.map { ClipInfo.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels,
+                                                  timeBase: $0.timeBase) })
         info.readPath = readPath
         info.pictureDuration = length.picture
         info.soundDuration = length.sound

@@ -76,14 +76,14 @@ final class SmartTrack: VideoTrack {
         self.layout = layout
         self.makeEncoder = makeEncoder
         syntax = CopySyntax(codec)
-        defaultCRF = crf
-        let trial = try makeEncoder(crf)
+        defaultCRF = SmartTrack.stretchCRF(crf)
+        let trial = try makeEncoder(defaultCRF)
         stream = try muxer.addStream(for: trial, extradata: layout.extradata, codecTag: layout.sampleEntry)
         stretchExtradata = trial.extradata
     }
 
     func encode(_ picture: Frame, crf: Int?) throws {
-        let crf = crf ?? defaultCRF
+        let crf = SmartTrack.stretchCRF(crf ?? defaultCRF)
         if let stretch, stretch.crf != crf { try endStretch() }
         if stretch == nil {
             let encoder = try makeEncoder(crf)
@@ -96,6 +96,14 @@ final class SmartTrack: VideoTrack {
         try stretch!.encoder.send(picture)
         try drain(stretch!.encoder)
     }
+
+    /// The quality a stretch (and the track's own parameter sets, which
+    /// `SmartPlan` lists in the header) is encoded at: `crf`, but never
+    /// lossless. x264 at CRF 0 is lossless and writes other parameter sets
+    /// (High 4:4:4 Predictive, transform bypass), so `--smart --crf 0` failed
+    /// ("a re-encoded stretch's parameter sets differ from the track's") as
+    /// soon as a stretch beside a copied clip took that clip's CRF.
+    static func stretchCRF(_ crf: Int) -> Int { max(1, crf) }
 
     /// The stretch being re-encoded, if any, is finished first.
     func copy(_ packet: Packet, frame: Int64) throws {

@@ -47,7 +47,11 @@ final class SegmentWindow {
               info.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
         // Resampled sound would start at another phase of the resampler (measured: up
         // to 0.006 off on a 44.1 kHz tone): such a clip is played from its start, exactly.
-        if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate { return 0 }
+        // So is one whose sound's timestamps are coarser than its samples (Matroska's
+        // milliseconds): after a seek its first block would stand where its rounded
+        // timestamp says, not where the samples before it put it (measured: Vorbis in
+        // WebM 16 samples early for the rest of the clip).
+        if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate || !audio.timestampsCountSamples { return 0 }
         let skip = start - clip.startFrame
         // Within the clip's own frames: a join's frames are drawn from both clips in step.
         let own = plan.ownFrames(of: clip)

@@ -136,7 +136,8 @@ struct SmartPlan: Sendable {
                                 sampleEntry: sampleEntry, reorderDelay: reorderDelay)
     }
     let plan: Plan
-    /// The CRF the user chose, for frames of clips that are not copied.
+    /// The CRF the user chose, for frames of clips that are not copied (never
+    /// lossless: see `SmartTrack.stretchCRF`).
     let chosenCRF: Int
 
     var copiedFrames: Int { clips.reduce(0) { $0 + $1.copiedFrames } }
@@ -155,7 +156,7 @@ struct SmartPlan: Sendable {
     init(plan: Plan, settings: StitchSettings, access: InputAccess, copiesSound: Bool = true, ownFrames: (PlannedClip) -> Range<Int>,
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
-        chosenCRF = settings.crf
+        chosenCRF = SmartTrack.stretchCRF(settings.crf)
         let syntax = CopySyntax(settings.codec)
         var (clips, scans) = try SmartPlan.scan(plan, settings: settings, access: access, ownFrames: ownFrames, heldEdges: heldEdges)
         let merged = SmartPlan.mergeParameterSets(scans, into: &clips, plan: plan)
@@ -171,7 +172,7 @@ struct SmartPlan: Sendable {
             encoderParams = "sps-id=\((0...31).first { !used.contains($0) } ?? 31):stitchable=1"
         }
         let probe = try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width,
-                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: settings.crf,
+                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: chosenCRF,
                                       preset: settings.preset, codecParams: encoderParams, globalHeader: true)
         guard let own = syntax.description(probe.extradata) else {
             throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")

@@ -72,6 +72,13 @@ public struct ClipInfo: Sendable, Equatable, Codable {
         public var codec: String
         public var sampleRate: Int
         public var channels: Int
+        /// The sound stream's time base, when probed: 1/sampleRate when its
+        /// timestamps count samples (MP4, MOV), coarser in Matroska (1 ms).
+        public var timeBase: Rational? = nil
+
+        /// Whether its timestamps name every sample exactly, so sound decoded
+        /// after a seek lands on the samples it has when played from the start.
+        public var timestampsCountSamples: Bool { timeBase?.reduced == Rational(1, sampleRate) }
     }
 
     public init(path: String, container: String, videoCodec: String, codedWidth: Int, codedHeight: Int,
