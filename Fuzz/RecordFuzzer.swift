@@ -22,7 +22,7 @@ public func segueFuzzRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
             _ = HEVCRenumbering(videoSet: (0, 1), sequenceSet: (0, 1), pictureSet: (0, 1)).apply(unit)
         }
     }
-    for unit in H264.annexBUnits(bytes) { _ = H264.parameterSetID(unit) }
+    for unit in AVCRecord.annexBUnits(bytes) { _ = H264.parameterSetID(unit) }
     bytes.withUnsafeBufferPointer { sample in
         for lengthSize in [1, 2, 4] { H264.forEachUnit(in: sample, lengthSize: lengthSize) { _, _ in } }
     }
