@@ -330,18 +330,19 @@ extension Prober {
         private var latestDecodedEnd: Int64?
         /// The latest stated packet duration.
         private var typical: Int64?
-        /// Whether some packet carried a decoding time only (AVI, whose
-        /// reordered and packed B-frames come without presentation times).
-        private var unstamped = false
+        /// Whether the first packet carried a decoding time only: a stream
+        /// timed by decoding order (AVI, whose reordered and packed B-frames
+        /// come without presentation times). Elsewhere (MPEG-PS) a packet
+        /// may lack one now and then, and the others' times are the truth.
+        private var unstamped: Bool?
 
         mutating func count(_ packet: Packet, unwrap: Int64) {
             if packet.duration > 0 { typical = packet.duration }
             let length = packet.duration > 0 ? packet.duration : typical ?? 0
+            if unstamped == nil, packet.pts != nil || packet.dts != nil { unstamped = packet.pts == nil }
             if let pts = packet.pts.map({ $0 + unwrap }) {
                 earliestShown = min(earliestShown ?? .max, pts)
                 latestShownEnd = max(latestShownEnd ?? .min, pts + length)
-            } else if packet.dts != nil {
-                unstamped = true
             }
             if let dts = packet.dts.map({ $0 + unwrap }) {
                 earliestDecoded = min(earliestDecoded ?? .max, dts)
@@ -356,7 +357,7 @@ extension Prober {
         func span(of stream: StreamInfo) -> (start: Int64, end: Int64)? {
             let frame = stream.kind == .video && stream.realFrameRate.isValid
                 ? Int64((stream.realFrameRate.inverted.value / stream.timeBase.value).rounded()) : 0
-            if unstamped, stream.kind == .video, var start = earliestDecoded, var end = latestDecodedEnd {
+            if unstamped == true, stream.kind == .video, var start = earliestDecoded, var end = latestDecodedEnd {
                 let delay = Int64(stream.reorderDelay) * (typical ?? frame)
                 start += delay
                 end += delay

@@ -218,8 +218,11 @@ public struct SegmentPlan: Codable, Sendable {
             return "canvas"
         }
         for (index, clip) in clips.enumerated() {
-            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.inPoint] + [clip.soundDuration].compactMap { $0 }
+            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.inPoint]
+            // Sound may end before the picture starts (an MPEG-PS whose sound leads): negative, but bounded.
+            let sound = clip.soundDuration ?? 0
             guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.duration > 0,
+                  sound.isFinite, abs(sound) <= Prober.longestClip,
                   !badRate(clip.frameRate), clip.sampleAspectRatio.isValid,
                   OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.numerator),
                   OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.denominator),

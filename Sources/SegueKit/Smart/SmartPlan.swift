@@ -24,8 +24,7 @@ struct ClipCopyPlan: Sendable {
 
     /// The frame position of a packet or picture stamped `pts`, rounded to the nearest frame.
     func position(ofPTS pts: Int64) -> Int {
-        let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
-        let denominator = Int64(timeBase.denominator * frameRate.denominator)
+        guard let (numerator, denominator) = framesFraction(of: pts) else { return pts < origin ? -Int(Int32.max) : Int(Int32.max) }
         return Int((2 * numerator + denominator).floorDivided(by: 2 * denominator))
     }
 
@@ -33,9 +32,22 @@ struct ClipCopyPlan: Sendable {
     /// `fps` filter puts such a picture on that position too (it rounds to the
     /// nearest), so phones' jittered capture times still copy.
     func isOnGrid(_ pts: Int64) -> Bool {
-        let numerator = (pts - origin) * Int64(timeBase.numerator * frameRate.numerator)
-        let denominator = Int64(timeBase.denominator * frameRate.denominator)
+        guard let (numerator, denominator) = framesFraction(of: pts) else { return false }
         return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 4 <= denominator
+    }
+
+    /// `pts` from the clip's origin, in frames, as an exact fraction; nil when
+    /// its terms would not fit in 64 bits with room to round (a time far from
+    /// any picture of the clip: damaged).
+    private func framesFraction(of pts: Int64) -> (numerator: Int64, denominator: Int64)? {
+        let ticks = pts.subtractingReportingOverflow(origin)
+        let scale = Int64(timeBase.numerator).multipliedReportingOverflow(by: Int64(frameRate.numerator))
+        let denominator = Int64(timeBase.denominator).multipliedReportingOverflow(by: Int64(frameRate.denominator))
+        guard !ticks.overflow, !scale.overflow, !denominator.overflow, denominator.partialValue > 0 else { return nil }
+        let numerator = ticks.partialValue.multipliedReportingOverflow(by: scale.partialValue)
+        let limit = Int64.max / 8
+        guard !numerator.overflow, (-limit..<limit).contains(numerator.partialValue), denominator.partialValue < limit else { return nil }
+        return (numerator.partialValue, denominator.partialValue)
     }
 
     /// Whether the frame at `position` is copied.
