@@ -166,12 +166,6 @@ final class SmartAudioTests: SmartTestCase {
 
     // MARK: Parts
 
-    /// The re-encoded margin beside a seam, less the most a clip may move, holds a splice's crossfades.
-    func testTheMarginHoldsASplicesRoomWhereverTheClipMoves() {
-        let size = SoundCopyPlanner.frameSize
-        XCTAssertGreaterThanOrEqual(SoundCopyPlanner.margin * size - size / 2, WindowMap.room)
-    }
-
     func testTheCopiedRunIsTheLongestRegularStretchBeforeAnyTimestampGap() {
         let size = SoundCopyPlanner.frameSize
         var packets = [SoundCopyPlanner.Scanned(pts: -1024, duration: 1024, plain: false)]
@@ -199,28 +193,16 @@ final class SmartAudioTests: SmartTestCase {
         XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([]))
     }
 
-    func testASpliceKeepsTheCutAndMovesEachSideByWholePeriods() {
-        // Two tones meeting at a cut: 480 Hz (100-sample period) then 600 Hz (80); the window moves from −300 to +200.
-        let seam = 20_000
-        let sound = (0..<40_000).map { index -> Float in
-            index < seam ? Float(sin(2 * Double.pi * Double(index) / 100)) : Float(sin(2 * Double.pi * Double(index - seam) / 80))
+    func testASoundThatStopsIsContinuedByWholePeriodsWithoutAJump() {
+        // A 480 Hz tone (a 100-sample period) that stops: its continuation goes on with the tone, no sample jumping.
+        let tone = (0..<3200).map { Float(sin(2 * Double.pi * Double($0) / 100 + 0.3)) }
+        let continued = SoundContinuation.continuing([tone, tone.map { -$0 }], count: 700)
+        XCTAssertEqual(continued.map(\.count), [700, 700])
+        for (index, sample) in continued[0].enumerated() {
+            XCTAssertEqual(sample, Float(sin(2 * Double.pi * Double(3200 + index) / 100 + 0.3)), accuracy: 1e-3, "sample \(index)")
         }
-        func read(_ channel: Int, _ index: Int) -> Float { sound.indices.contains(index) ? sound[index] : 0 }
-        var map = WindowMap(from: (10_000, -300), to: (30_000, 200), splices: [seam])
-        XCTAssertTrue(map.needsLags(before: seam))
-        map.chooseLags(reading: read)
-        let output = (10_000..<30_000).map { map.sample(0, atOutput: $0, reading: read) }
-        func at(_ x: Int) -> Float { output[x - 10_000] }
-        // Next to the runs: the sound as each run has it.
-        XCTAssertEqual(at(10_000), read(0, 10_300))
-        XCTAssertEqual(at(29_999), read(0, 29_799))
-        // The cut as in the stitched sound: the outgoing tone's last sample, then the incoming one's first.
-        let cut = try? XCTUnwrap((10_001..<30_000).first { at($0 - 1) == read(0, seam - 1) && at($0) == read(0, seam) })
-        XCTAssertNotNil(cut, "the cut is not kept")
-        // Each crossfade joins the tone to itself a whole number of periods away: no sample jumps more than the tone does.
-        for x in 10_001..<30_000 where x != cut {
-            XCTAssertLessThan(abs(at(x) - at(x - 1)), 0.08, "a jump at \(x)")
-        }
+        XCTAssertEqual(continued[1].first ?? 0, -(continued[0].first ?? 0), accuracy: 1e-6, "each channel its own")
+        XCTAssertEqual(SoundContinuation.continuing([[0.5, 0.5], [0.5, 0.5]], count: 3), [[0, 0, 0], [0, 0, 0]], "too little to go on")
     }
 
     // MARK: Checks

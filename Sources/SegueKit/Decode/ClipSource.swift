@@ -45,7 +45,7 @@ final class ClipSource {
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
-                          copy: soundCopy, origin: heard?.sound.origin ?? 0)
+                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), copy: soundCopy, stream: heard?.sound)
         copies = try copyPlan.map { try CopiedRuns(plan: $0, demuxer: demuxer, router: router, video: video, damage: damage) }
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
@@ -99,6 +99,22 @@ final class ClipSource {
             return try sound.next(count)
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
+        }
+    }
+
+    /// Samples of silence before the clip's own sound in its first frame
+    /// (with `--smart`, a copied clip's sound may stand up to half an AAC frame late).
+    var soundDelay: Int { sound.delay }
+
+    /// At a cut: the silence before this clip's own sound (`soundDelay`)
+    /// becomes the outgoing clip's sound running on past its last picture, so
+    /// the cut stays a cut, as without `--smart`, only that much later.
+    func leadIn(from outgoing: ClipSource) throws {
+        guard soundDelay > 0 else { return }
+        do {
+            sound.leadIn(try outgoing.sound.runOn(soundDelay))
+        } catch {
+            throw ClipSource.failure(error, reading: outgoing.clip.info)
         }
     }
 
