@@ -1,3 +1,4 @@
+import Foundation
 import SegueMedia
 
 /// A clip's sound as the canvas wants it (48 kHz stereo float, in sync with
@@ -28,6 +29,8 @@ final class ClipSound {
     /// clip moved onto the output's AAC grid): silence, or at a cut the
     /// sound of the clip before running on (`leadIn`).
     private var leading: [[Float]]
+    /// The outgoing clip's sound still to crossfade into the first own samples after a cut (`leadIn`).
+    private var fadingOut: [[Float]] = [[], []]
     /// The clip's time (in samples from its time 0) of the next own sample handed out.
     private var position: Int
     /// Where the packets fed so far end, in samples from time 0: past it the
@@ -60,11 +63,22 @@ final class ClipSound {
 
     /// Samples of silence before the clip's own sound (its sound stands late), while none has been handed out.
     var delay: Int { leading[0].count }
+    /// Samples the clip's sound stands late (negative: early) to meet its copied packets.
+    var shift: Int { copy?.shift ?? 0 }
 
-    /// Plays `samples` instead of the silence before the clip's own sound (as long as that silence).
+    /// Samples over which a cut between moved clips is crossfaded (2.7 ms at
+    /// 48 kHz): the two sides no longer meet at the samples the plain stitch
+    /// joins, and a jump between others could click where its doesn't.
+    static let cutFade = 128
+
+    /// At a cut: `samples` (the outgoing clip's sound running on) play
+    /// instead of the silence before the clip's own sound, and their last
+    /// `cutFade` crossfade into its first own samples.
     func leadIn(_ samples: [[Float]]) {
-        precondition(samples.count == 2 && samples.allSatisfy { $0.count == delay }, "a lead-in of another length")
-        leading = samples
+        precondition(samples.count == 2 && samples.allSatisfy { $0.count == delay + ClipSound.cutFade },
+                     "a lead-in of another length")
+        leading = samples.map { Array($0.prefix(delay)) }
+        fadingOut = samples.map { Array($0.dropFirst(delay)) }
     }
 
     /// Exactly `count` samples of the clip's sound past what it has handed
@@ -131,12 +145,27 @@ final class ClipSound {
             while soundEnd < start + samples[0].count, !isFed, !router.isVideoBacklogFull { try feed() }
             continuePastEnd(&samples, from: start, padded: padded - padding)
         }
+        if !fadingOut[0].isEmpty { fadeIn(&samples) }
         if lead > 0 {
             for channel in samples.indices { samples[channel].insert(contentsOf: leading[channel].prefix(lead), at: 0) }
             leading = leading.map { Array($0.dropFirst(lead)) }
         }
         recent = Array((recent + [samples]).suffix(2))
         return samples
+    }
+
+    /// Crossfades what is left of `fadingOut` into the start of `samples`
+    /// (equal power: the two sides are unrelated sounds).
+    private func fadeIn(_ samples: inout [[Float]]) {
+        let count = min(fadingOut[0].count, samples[0].count), done = ClipSound.cutFade - fadingOut[0].count
+        for index in 0..<count {
+            let angle = (Double(done + index) + 0.5) / Double(ClipSound.cutFade) * Double.pi / 2
+            let incoming = Float(sin(angle)), outgoing = Float(cos(angle))
+            for channel in samples.indices {
+                samples[channel][index] = samples[channel][index] * incoming + fadingOut[channel][index] * outgoing
+            }
+        }
+        fadingOut = fadingOut.map { Array($0.dropFirst(count)) }
     }
 
     /// Past its last picture a clip's sound plays only with `--smart` (moved

@@ -106,13 +106,14 @@ final class ClipSource {
     /// (with `--smart`, a copied clip's sound may stand up to half an AAC frame late).
     var soundDelay: Int { sound.delay }
 
-    /// At a cut: the silence before this clip's own sound (`soundDelay`)
-    /// becomes the outgoing clip's sound running on past its last picture, so
-    /// the cut stays a cut, as without `--smart`, only that much later.
+    /// At a cut where either clip's sound was moved (`--smart`): the outgoing
+    /// clip's sound runs on past its last picture until this clip's sound
+    /// starts (late, by `soundDelay`), and a little longer, crossfaded into
+    /// it: the cut stays a cut, only where the moved sounds meet.
     func leadIn(from outgoing: ClipSource) throws {
-        guard soundDelay > 0 else { return }
+        guard sound.shift != 0 || outgoing.sound.shift != 0 else { return }
         do {
-            sound.leadIn(try outgoing.sound.runOn(soundDelay))
+            sound.leadIn(try outgoing.sound.runOn(soundDelay + ClipSound.cutFade))
         } catch {
             throw ClipSource.failure(error, reading: outgoing.clip.info)
         }
