@@ -468,7 +468,7 @@ final class SmartAudioTests: SmartTestCase {
             let (a, b) = (sounds[before.index].shiftSamples, sounds[clip.index].shiftSamples)
             guard a != 0 || b != 0 else { continue }
             let cut = seam + max(0, b)
-            for x in seam..<min(cut + ClipSound.cutFade, expected.count) {
+            for x in seam..<min(cut + SoundEdges.cutFade, expected.count) {
                 let time = x - bounds(before).lowerBound - a
                 expected[x] = x < cut ? sources[before.index].map { $0.indices.contains(time) ? $0[time] : 0 } : nil
             }

@@ -1,4 +1,3 @@
-import Foundation
 import SegueMedia
 
 /// A clip's sound as the canvas wants it (48 kHz stereo float, in sync with
@@ -25,20 +24,14 @@ final class ClipSound {
     private let stream: PacketRouter.Sound?
     /// Copied packets met, waiting to be taken, with their output frames.
     private var copied: [(packet: Packet, slot: Int)] = []
-    /// What plays before the clip's own sound when it stands late (a copied
-    /// clip moved onto the output's AAC grid): silence, or at a cut the
-    /// sound of the clip before running on (`leadIn`).
-    private var leading: [[Float]]
-    /// The outgoing clip's sound still to crossfade into the first own samples after a cut (`leadIn`).
-    private var fadingOut: [[Float]] = [[], []]
     /// The clip's time (in samples from its time 0) of the next own sample handed out.
     private var position: Int
     /// Where the packets fed so far end, in samples from time 0: past it the
     /// decoder gives only the encoder's padding.
     private var soundEnd = 0
-    /// The last two stretches handed out (their arrays, not copies): what a
-    /// sound that has ended is continued from.
-    private var recent: [[[Float]]] = []
+    /// What plays before the clip's own sound when it stands late, and its
+    /// sound continued past its last picture (`--smart`).
+    private var edges: SoundEdges
     /// Samples from time 0 to the end of the clip's last picture.
     private let pictureSamples: Int
 
@@ -56,29 +49,21 @@ final class ClipSound {
         self.stream = stream
         isFed = reader == nil
         let shift = self.copy?.shift ?? 0
-        leading = [[Float]](repeating: [Float](repeating: 0, count: max(0, shift)), count: 2)
+        edges = SoundEdges(delay: max(0, shift))
         owed = max(0, -shift)
         position = max(0, -shift)
     }
 
     /// Samples of silence before the clip's own sound (its sound stands late), while none has been handed out.
-    var delay: Int { leading[0].count }
+    var delay: Int { edges.delay }
     /// Samples the clip's sound stands late (negative: early) to meet its copied packets.
     var shift: Int { copy?.shift ?? 0 }
 
-    /// Samples over which a cut between moved clips is crossfaded (2.7 ms at
-    /// 48 kHz): the two sides no longer meet at the samples the plain stitch
-    /// joins, and a jump between others could click where its doesn't.
-    static let cutFade = 128
-
     /// At a cut: `samples` (the outgoing clip's sound running on) play
     /// instead of the silence before the clip's own sound, and their last
-    /// `cutFade` crossfade into its first own samples.
+    /// `SoundEdges.cutFade` crossfade into its first own samples.
     func leadIn(_ samples: [[Float]]) {
-        precondition(samples.count == 2 && samples.allSatisfy { $0.count == delay + ClipSound.cutFade },
-                     "a lead-in of another length")
-        leading = samples.map { Array($0.prefix(delay)) }
-        fadingOut = samples.map { Array($0.dropFirst(delay)) }
+        edges.leadIn(samples)
     }
 
     /// Exactly `count` samples of the clip's sound past what it has handed
@@ -137,7 +122,7 @@ final class ClipSound {
 
     private func take(_ count: Int, continuingPastEnd: Bool) throws -> [[Float]] {
         precondition(count >= 0, "a negative number of samples")
-        let lead = min(count, leading[0].count)
+        let lead = min(count, edges.delay)
         let start = position, padding = padded
         var samples = try own(count - lead)
         if continuingPastEnd, start + samples[0].count > pictureSamples {
@@ -145,49 +130,24 @@ final class ClipSound {
             while soundEnd < start + samples[0].count, !isFed, !router.isVideoBacklogFull { try feed() }
             continuePastEnd(&samples, from: start, padded: padded - padding)
         }
-        if !fadingOut[0].isEmpty { fadeIn(&samples) }
-        if lead > 0 {
-            for channel in samples.indices { samples[channel].insert(contentsOf: leading[channel].prefix(lead), at: 0) }
-            leading = leading.map { Array($0.dropFirst(lead)) }
-        }
-        recent = Array((recent + [samples]).suffix(2))
-        return samples
-    }
-
-    /// Crossfades what is left of `fadingOut` into the start of `samples`
-    /// (equal power: the two sides are unrelated sounds).
-    private func fadeIn(_ samples: inout [[Float]]) {
-        let count = min(fadingOut[0].count, samples[0].count), done = ClipSound.cutFade - fadingOut[0].count
-        for index in 0..<count {
-            let angle = (Double(done + index) + 0.5) / Double(ClipSound.cutFade) * Double.pi / 2
-            let incoming = Float(sin(angle)), outgoing = Float(cos(angle))
-            for channel in samples.indices {
-                samples[channel][index] = samples[channel][index] * incoming + fadingOut[channel][index] * outgoing
-            }
-        }
-        fadingOut = fadingOut.map { Array($0.dropFirst(count)) }
+        return edges.around(samples, lead: lead)
     }
 
     /// Past its last picture a clip's sound plays only with `--smart` (moved
     /// early, or running on at a cut): where its sound has ended there (its
     /// packets' end, or `padded` samples made up at the end of `samples`, which
-    /// start at clip time `start`), its last stretch is continued
-    /// (`SoundContinuation`), not left a gap the plain stitch doesn't have.
-    /// A sound that ended before the picture did stays silent, as there.
+    /// start at clip time `start`), its last stretch is continued, not left
+    /// a gap the plain stitch doesn't have. A sound that ended before the
+    /// picture did stays silent, as there.
     private func continuePastEnd(_ samples: inout [[Float]], from start: Int, padded: Int) {
         let count = samples[0].count
         let real = max(0, max(pictureSamples, min(soundEnd, start + count - padded)) - start)
         guard real < count else { return }
-        guard soundEnd >= pictureSamples else {
+        if soundEnd >= pictureSamples {
+            edges.continuing(&samples, from: real)
+        } else {
             for channel in samples.indices { samples[channel].replaceSubrange(real..., with: repeatElement(0, count: count - real)) }
-            return
         }
-        var history = recent.reduce(into: [[Float]](repeating: [], count: 2)) { joined, part in
-            for channel in joined.indices { joined[channel] += part[channel] }
-        }
-        for channel in history.indices { history[channel] += samples[channel][..<real] }
-        let continued = SoundContinuation.continuing(history, count: count - real)
-        for channel in samples.indices { samples[channel].replaceSubrange(real..., with: continued[channel]) }
     }
 
     /// Exactly `count` samples of the clip's own sound, silence where it has none.

@@ -113,7 +113,7 @@ final class ClipSource {
     func leadIn(from outgoing: ClipSource) throws {
         guard sound.shift != 0 || outgoing.sound.shift != 0 else { return }
         do {
-            sound.leadIn(try outgoing.sound.runOn(soundDelay + ClipSound.cutFade))
+            sound.leadIn(try outgoing.sound.runOn(soundDelay + SoundEdges.cutFade))
         } catch {
             throw ClipSource.failure(error, reading: outgoing.clip.info)
         }
