@@ -45,13 +45,15 @@ struct AudioChunker {
     /// Samples in the short ramps around freeze joins: 10 ms at 48 kHz.
     static let rampLength = 480
 
-    /// Ramps the start of `sound` up from silence.
-    static func fadeIn(_ sound: inout [[Float]]?) {
+    /// Ramps `sound` up from silence, from sample `start` on (silence before it).
+    static func fadeIn(_ sound: inout [[Float]]?, from start: Int = 0) {
         guard var channels = sound else { return }
         precondition(!channels.isEmpty && channels.hasEqualChannels, "channels of different lengths")
-        let length = min(rampLength, channels[0].count)
+        precondition(start >= 0, "a ramp starting before the sound")
+        let first = min(start, channels[0].count), length = min(rampLength, channels[0].count - first)
         for channel in channels.indices {
-            for index in 0..<length { channels[channel][index] *= Float(index) / Float(length) }
+            for index in 0..<first { channels[channel][index] = 0 }
+            for index in 0..<length { channels[channel][first + index] *= Float(index) / Float(length) }
         }
         sound = channels
     }

@@ -45,7 +45,7 @@ final class ClipSource {
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
-                          copy: soundCopy, origin: heard?.sound.origin ?? 0)
+                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), copy: soundCopy, stream: heard?.sound)
         copies = try copyPlan.map { try CopiedRuns(plan: $0, demuxer: demuxer, router: router, video: video, damage: damage) }
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
@@ -99,6 +99,23 @@ final class ClipSource {
             return try sound.next(count)
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
+        }
+    }
+
+    /// Samples of silence before the clip's own sound in its first frame
+    /// (with `--smart`, a copied clip's sound may stand up to half an AAC frame late).
+    var soundDelay: Int { sound.delay }
+
+    /// At a cut where either clip's sound was moved (`--smart`): the outgoing
+    /// clip's sound runs on past its last picture until this clip's sound
+    /// starts (late, by `soundDelay`), and a little longer, crossfaded into
+    /// it: the cut stays a cut, only where the moved sounds meet.
+    func leadIn(from outgoing: ClipSource) throws {
+        guard sound.shift != 0 || outgoing.sound.shift != 0 else { return }
+        do {
+            sound.leadIn(try outgoing.sound.runOn(soundDelay + SoundEdges.cutFade))
+        } catch {
+            throw ClipSource.failure(error, reading: outgoing.clip.info)
         }
     }
 

@@ -111,22 +111,10 @@ struct SmartPlan: Sendable {
 
     /// The output's sound track these copies need, nil when no sound is copied.
     var soundTrack: SmartSound? {
-        let runs = sound.compactMap(\.copy).map { SmartSound.Run(slots: $0.slots, shift: $0.shift) }
-        return runs.isEmpty ? nil : SmartSound(runs: runs, totalSamples: plan.sampleIndex(atFrame: plan.totalFrames),
-                                               splices: soundSplices)
+        let runs = sound.compactMap(\.copy).map(\.slots)
+        return runs.isEmpty ? nil : SmartSound(runs: runs, totalSamples: plan.sampleIndex(atFrame: plan.totalFrames))
     }
 
-    /// Where the stitched sound jumps anyway: at every cut, and in the middle
-    /// of every freeze's silence (crossfades have none).
-    var soundSplices: [Int] {
-        plan.clips.dropFirst().compactMap { clip in
-            let join = plan.joinFrames(before: clip.index)
-            switch plan.mode {
-            case .overlap: return join == 0 ? plan.sampleIndex(atFrame: clip.startFrame) : nil
-            case .freeze: return plan.sampleIndex(atFrame: clip.startFrame - (join + 1) / 2)
-            }
-        }
-    }
     /// The output's avcC or hvcC record.
     var extradata: [UInt8]
     /// x264 or x265 parameters for every re-encoded stretch: for x264 an

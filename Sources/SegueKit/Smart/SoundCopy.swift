@@ -64,13 +64,13 @@ struct ClipSoundCopy: Sendable, Equatable {
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
     static let frameSize = 1024
-    /// AAC frames re-encoded on each side of a seam (at least): room for the
-    /// splice's crossfades (`WindowMap`), and away from the source encoder's
-    /// first frames (short-window ones: copying from a clip's second frame
-    /// after a re-encoded long-window frame breaks the MDCT overlap). Four
-    /// frames less the half frame a clip may move (3,584 samples) hold a
-    /// splice's room (`WindowMap.room`, 3,328); every frame more is AAC
-    /// encoding on the writer's thread, the `--smart` cut job's critical path.
+    /// AAC frames re-encoded on each side of a seam (at least): room for what
+    /// happens there (a clip's sound moved up to half a frame, the outgoing one
+    /// running on into the incoming one's crossfade), and away from the source
+    /// encoder's first frames (short-window ones: copying from a clip's second
+    /// frame after a re-encoded long-window frame breaks the MDCT overlap).
+    /// Every frame more is AAC encoding on the writer's thread, the `--smart`
+    /// cut job's critical path.
     static let margin = 4
 
     /// Each clip's copy, or why its sound is not copied. `region` gives the

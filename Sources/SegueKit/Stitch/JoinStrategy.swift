@@ -6,8 +6,10 @@ import SegueMedia
 protocol JoinStrategy {
     /// The positions in `clip` that play as its own frames, given the frames its joins take.
     func ownFrames(of clip: PlannedClip, joinBefore: Int, joinAfter: Int) -> Range<Int>
-    /// Shapes the sound of own frame `position` (e.g. ramps next to held frames).
-    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int)
+    /// Shapes the sound of own frame `position` (e.g. ramps next to held
+    /// frames); `soundDelay` samples of silence come before the clip's own
+    /// sound in its first frame (`ClipSource.soundDelay`).
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int)
     /// Plays `join`'s frames from the clip going out and the clip coming in.
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws
 }
@@ -19,7 +21,7 @@ struct OverlapJoin: JoinStrategy {
         joinBefore..<(clip.frameCount - joinAfter)
     }
 
-    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int) {}
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {}
 
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
         let transitionStart = clock.nextSampleIndex
@@ -46,8 +48,9 @@ struct FreezeJoin: JoinStrategy {
         0..<clip.frameCount
     }
 
-    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int) {
-        if joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound) }
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {
+        // The ramp up starts where the clip's own sound does.
+        if joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound, from: soundDelay) }
         if joinAfter > 0 && position == clip.frameCount - 1 { AudioChunker.fadeOut(&sound) }
     }
 

@@ -252,9 +252,10 @@ public final class Stitcher {
                     // With --smart, a copied frame comes as its source packet instead of a picture.
                     let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
                     let picture = copied == nil ? try current.nextPicture() : nil
+                    let delay = current.soundDelay
                     var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
                     try clock.copy(sound: current.takeCopiedSound())
-                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after)
+                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
                     if let copied {
                         try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
                     } else if let picture {
@@ -268,6 +269,8 @@ public final class Stitcher {
                 }
                 let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
                 let join = plan.joins[index]
+                // A cut: the outgoing clip's sound runs on until the incoming one's starts (late, with --smart).
+                if join.frameCount == 0, clock.includeAudio { try incoming.leadIn(from: current) }
                 try strategy.play(join, from: current, to: incoming, through: clock)
                 joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
                                                seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
@@ -289,11 +292,8 @@ public final class Stitcher {
                                                         reason: clip.reason)
                     if settings.includeAudio, index < smart.sound.count {
                         let sound = smart.sound[index], copied = sound.copy?.count ?? 0
-                        // Where the clip is heard: a copied clip at its run's shift, another as the windows around it read it.
-                        let own = plan.ownFrames(of: plan.clips[index]), start = plan.clips[index].startFrame
-                        let middle = plan.sampleIndex(atFrame: start + (own.lowerBound + own.upperBound) / 2)
-                        let shift = sound.copy?.shift ?? smart.soundTrack?.shift(atExact: middle) ?? 0
-                        report.sound = StitchReport.SmartSound(shiftSamples: shift, framesCopied: copied,
+                        // A copied clip is heard at its run's shift (all of it: the windows read it there too), another where it is.
+                        report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift ?? 0, framesCopied: copied,
                                                                framesReencoded: max(0, soundFrames(of: index) - copied),
                                                                reason: sound.notCopied?.description)
                     }

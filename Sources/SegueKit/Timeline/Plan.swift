@@ -7,6 +7,12 @@ public struct Canvas: Sendable, Equatable {
     public var height: Int
     public var frameRate: Rational
     public var sampleRate: Int
+
+    /// The sound sample at which frame `frame` starts (rounded to the nearest).
+    public func sampleIndex(atFrame frame: Int) -> Int {
+        let numerator = frame * sampleRate * frameRate.denominator
+        return (numerator + frameRate.numerator / 2) / frameRate.numerator
+    }
 }
 
 /// Where a clip's picture lands on the canvas: scaled to `scaledWidth` x
@@ -91,9 +97,7 @@ public struct Plan: Sendable {
     /// The first audio sample of output frame `frame`. Rounding each boundary
     /// from the frame count (rather than adding per-frame sizes) never drifts.
     public func sampleIndex(atFrame frame: Int) -> Int {
-        let rate = canvas.frameRate
-        let numerator = frame * canvas.sampleRate * rate.denominator
-        return (numerator + rate.numerator / 2) / rate.numerator
+        canvas.sampleIndex(atFrame: frame)
     }
 
     /// Plans `infos` in order; `joins[i]`, where given, overrides how clip i meets clip i + 1.
