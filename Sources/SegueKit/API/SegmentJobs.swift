@@ -99,7 +99,7 @@ public final class RenderJob {
         SegmentFiles.removeAbandoned(segment: segment, work: work)
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
                                  policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
-        let stitcher = Stitcher(plan: plan, settings: record.stitchSettings, outputPath: record.output,
+        let stitcher = Stitcher(plan: plan, settings: record.settings, outputPath: record.output,
                                 options: record.runOptions, access: access)
         let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
         let videoName = SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4")

@@ -171,7 +171,7 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .lessThanOneFrame(let seconds, let trimmed):
             let length = String(format: "%.3f s", seconds)
             return trimmed ? "its in and out points leave \(length), less than one frame" : "it lasts \(length), less than one frame"
-        case .photoDuration: return "a photo's duration must be \(OptionLimits.stillDuration.phrase) seconds"
+        case .photoDuration: return "a photo's duration must be \(OptionLimits.stillSeconds.phrase) seconds"
         case .unreadablePhoto(let advice): return advice
         case .emptyList: return "clip list names no clips"
         case .badList(let message): return message

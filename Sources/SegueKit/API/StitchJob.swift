@@ -50,26 +50,12 @@ public struct StitchRequest: Sendable {
         func check(_ holds: Bool, _ message: String) throws {
             if !holds { throw SegueError.usage(message) }
         }
-        let o = options
         try check(!inputs.isEmpty, "give at least one input")
         try check(!output.isEmpty, "-o needs a file name")
-        func check(_ value: Double?, _ limit: Limit, _ flag: String, unit: String = "") throws {
-            try check(value.map(limit.contains) ?? true, "\(flag) must be \(limit.phrase)\(unit.isEmpty ? "" : " " + unit)")
-        }
-        typealias O = OutputOption
-        typealias L = OptionLimits
-        try check(o.transitionDuration, L.transitionDuration, O.transitionDuration.flag, unit: "seconds")
-        try check(o.crf.map(Double.init), L.crf, O.crf.flag)
-        try check(o.preset.map(L.presets.contains) ?? true,
-                  "unknown preset '\(o.preset ?? "")' (\(L.presets.joined(separator: ", ")))")
+        if let problem = options.problem() { throw SegueError.usage(problem) }
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
-        try check(network.timeout, L.timeout, "--timeout", unit: "seconds")
-        try check(Double(network.retries), L.retries, "--retries")
-        try check(o.stillDuration, L.stillDuration, O.stillDuration.flag, unit: "seconds")
-        try check(o.loudness, L.loudness, O.loudness.flag, unit: "LUFS")
-        try check(o.music.map { !$0.isEmpty } ?? true, "\(O.music.flag) needs a file name or URL")
-        try check(o.musicVolume, L.musicVolume, O.musicVolume.flag, unit: "dB")
-        try check(o.duck, L.duck, O.duck.flag, unit: "dB")
+        try check(OptionLimits.timeout.contains(network.timeout), "--timeout must be \(OptionLimits.timeout.phrase) seconds")
+        try check(OptionLimits.retries.contains(network.retries), "--retries must be \(OptionLimits.retries.phrase)")
         try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
         _ = try inputPolicy()
     }

@@ -34,7 +34,7 @@ extension Prober {
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: StillPicture.rotation(orientation: orientation),
             sampleAspectRatio: video.sampleAspectRatio, frameRate: Rational(30, 1), pixelFormat: video.pixelFormatName,
-            duration: StitchSettings.defaultStillDuration, audio: nil)
+            duration: StitchSettings().stillDuration, audio: nil)
         info.readPath = readPath
         info.isStill = true
         info.orientation = orientation
@@ -45,7 +45,7 @@ extension Prober {
     static func still(_ info: ClipInfo, entry: ClipEntry, defaultDuration: Double) -> Result<ClipInfo, BadInput> {
         var info = info
         let duration = entry.duration ?? entry.outPoint.map { $0 - (entry.inPoint ?? 0) } ?? defaultDuration
-        guard OptionLimits.stillDuration.contains(duration) else {
+        guard OptionLimits.stillSeconds.contains(duration) else {
             return .failure(BadInput(path: entry.path, cause: .photoDuration))
         }
         info.duration = duration

@@ -8,7 +8,7 @@ public enum Prober {
     /// One result per entry, in order, probed several at once: one per core
     /// for files, more for URLs, whose probing is mostly waiting.
     public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
-                                 stillDuration: Double = StitchSettings.defaultStillDuration) -> [Result<ClipInfo, BadInput>] {
+                                 stillDuration: Double = StitchSettings().stillDuration) -> [Result<ClipInfo, BadInput>] {
         let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         let slots = DispatchSemaphore(value: max(1, width))
@@ -26,7 +26,7 @@ public enum Prober {
 
     /// Probes one clip and applies its trim.
     public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
-                             stillDuration: Double = StitchSettings.defaultStillDuration) -> Result<ClipInfo, BadInput> {
+                             stillDuration: Double = StitchSettings().stillDuration) -> Result<ClipInfo, BadInput> {
         probe(entry.path, access: access).flatMap { info in
             var info = info
             info.title = entry.title

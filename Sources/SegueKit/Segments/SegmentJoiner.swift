@@ -36,7 +36,7 @@ struct SegmentJoiner {
     }
 
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
-        let settings = record.stitchSettings
+        let settings = record.settings
         let canvas = plan.canvas
         let frameBase = canvas.frameRate.inverted
         // The track's header and reordering come from the first segment.

@@ -10,7 +10,7 @@ import SegueMedia
 public struct SegmentPlan: Codable, Sendable {
     public static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
 
     public var version = SegmentPlan.currentVersion
     /// The MP4 the join writes (absolute).
@@ -18,25 +18,20 @@ public struct SegmentPlan: Codable, Sendable {
     /// `-y`: the join may replace an existing output.
     public var overwrite: Bool
     public var strict: Bool
-    public var network: Network
+    public var network: NetworkSettings
     /// The input policy every render applies (`--input-root`, resolved; `--no-remote`).
     public var inputRoots: [String]
     public var allowRemote: Bool
-    public var settings: Settings
+    public var settings: StitchSettings
     /// Every clip, as probed (and measured), in playing order.
     public var clips: [ClipInfo]
     /// How clip i meets clip i + 1, where its list entry chose (nil: the settings').
-    public var joins: [Join?]
+    public var joins: [JoinChoice?]
     /// The planned timeline, for people and checks: output frames and samples.
     public var totalFrames: Int
     public var totalSamples: Int
-    public var canvas: CanvasRecord
+    public var canvas: Canvas
     public var segments: [Segment]
-
-    public struct Network: Codable, Sendable {
-        public var timeout: Double
-        public var retries: Int
-    }
 
     /// One segment: output frames `startFrame..<endFrame`, and exactly the
     /// audio samples that belong to them.
@@ -58,44 +53,6 @@ public struct SegmentPlan: Codable, Sendable {
         public var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
     }
 
-    public struct Join: Codable, Sendable {
-        /// The transition's name as the command line takes it.
-        public var transition: String?
-        public var duration: Double?
-    }
-
-    public struct CanvasRecord: Codable, Sendable {
-        public var width: Int
-        public var height: Int
-        public var frameRate: Rational
-        public var sampleRate: Int
-    }
-
-    /// `StitchSettings`, resolved, with enums by their command-line names.
-    public struct Settings: Codable, Sendable {
-        var width: Int?
-        var height: Int?
-        var frameRate: Rational?
-        var fit: String
-        var transition: String
-        var transitionDuration: Double?
-        var mode: String
-        var codec: String
-        var crf: Int
-        var preset: String
-        var audioBitRate: Int
-        var includeAudio: Bool
-        var sampleRate: Int
-        var smart: Bool
-        var stillDuration: Double
-        var stillMotion: String
-        var loudness: Double?
-        var music: String?
-        var musicVolume: Double
-        var duck: Double
-        var chapters: Bool
-    }
-
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
     /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
     public init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
@@ -103,12 +60,12 @@ public struct SegmentPlan: Codable, Sendable {
         self.output = SegmentPlan.absolute(output)
         overwrite = run.overwrite
         strict = run.strict
-        self.network = Network(timeout: network.timeout, retries: network.retries)
+        self.network = network
         inputRoots = policy.roots
         allowRemote = policy.allowRemote
         var settings = settings
         settings.music = settings.music.map(SegmentPlan.absolute)
-        self.settings = Settings(settings)
+        self.settings = settings
         clips = plan.clips.map { clip in
             var info = clip.info
             if !InputAccess.isRemote(info.path) { info.path = SegmentPlan.absolute(info.path) }
@@ -116,13 +73,10 @@ public struct SegmentPlan: Codable, Sendable {
             info.readPath = info.path
             return info
         }
-        self.joins = joins.map { choice in
-            choice.map { Join(transition: $0.transition.map(SegmentPlan.name(of:)), duration: $0.duration) }
-        }
+        self.joins = joins
         totalFrames = plan.totalFrames
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
-        canvas = CanvasRecord(width: plan.canvas.width, height: plan.canvas.height, frameRate: plan.canvas.frameRate,
-                              sampleRate: plan.canvas.sampleRate)
+        canvas = plan.canvas
         let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
         var starts: [Int] = [0]
         for nominal in stride(from: length, to: plan.totalFrames, by: length) {
@@ -139,19 +93,13 @@ public struct SegmentPlan: Codable, Sendable {
         }
     }
 
-    /// The settings as the stitcher takes them.
-    public var stitchSettings: StitchSettings { settings.resolved }
-
     /// The run options every segment renders with (the join decides about the output).
     public var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict) }
 
     /// The plan again, made from the recorded clips and settings; checked
     /// against the recorded timeline, so a render never works from another.
     public func timeline() throws -> Plan {
-        let choices = joins.map { join in
-            join.map { JoinChoice(transition: $0.transition.flatMap(TransitionKind.init(name:)), duration: $0.duration) }
-        }
-        let plan = try Plan(clips: clips, settings: stitchSettings, joins: choices)
+        let plan = try Plan(clips: clips, settings: settings, joins: joins)
         guard plan.totalFrames == totalFrames, plan.sampleIndex(atFrame: plan.totalFrames) == totalSamples else {
             throw SegueError.usage("the plan's timeline does not come out the same here (\(plan.totalFrames) frames, not \(totalFrames)): plan again with this version of segue")
         }
@@ -195,24 +143,7 @@ public struct SegmentPlan: Codable, Sendable {
             !rate.isValid || !OptionLimits.frameRateTerm.contains(rate.numerator)
                 || !OptionLimits.frameRateTerm.contains(rate.denominator) || rate.value > 1000
         }
-        let s = settings
-        if let rate = s.frameRate, badRate(rate) || !OptionLimits.frameRate.contains(rate.value) { return "settings.frameRate \(rate)" }
-        if outside(s.width.map(Double.init), OptionLimits.side) || outside(s.height.map(Double.init), OptionLimits.side) {
-            return "settings.width or height"
-        }
-        if Fit(rawValue: s.fit) == nil { return "settings.fit '\(s.fit)'" }
-        if TransitionKind(name: s.transition) == nil { return "settings.transition '\(s.transition)'" }
-        if TransitionMode(rawValue: s.mode) == nil { return "settings.mode '\(s.mode)'" }
-        if VideoCodecChoice(rawValue: s.codec) == nil { return "settings.codec '\(s.codec)'" }
-        if StillMotion(rawValue: s.stillMotion) == nil { return "settings.stillMotion '\(s.stillMotion)'" }
-        if !OptionLimits.presets.contains(s.preset) { return "settings.preset '\(s.preset)'" }
-        if outside(s.transitionDuration, OptionLimits.transitionDuration) { return "settings.transitionDuration" }
-        if !OptionLimits.crf.contains(s.crf) { return "settings.crf \(s.crf)" }
-        if !OptionLimits.audioBitRate.contains(s.audioBitRate) { return "settings.audioBitRate \(s.audioBitRate)" }
-        if ![44_100, 48_000].contains(s.sampleRate) || canvas.sampleRate != s.sampleRate { return "settings.sampleRate \(s.sampleRate)" }
-        if !OptionLimits.stillDuration.contains(s.stillDuration) { return "settings.stillDuration" }
-        if outside(s.loudness, OptionLimits.loudness) { return "settings.loudness" }
-        if !OptionLimits.musicVolume.contains(s.musicVolume) || !OptionLimits.duck.contains(s.duck) { return "settings.musicVolume or duck" }
+        if canvas.sampleRate != settings.sampleRate { return "settings.sampleRate \(settings.sampleRate)" }
         if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
         if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
             return "canvas"
@@ -231,7 +162,7 @@ public struct SegmentPlan: Codable, Sendable {
             else { return "clips[\(index)]" }
         }
         for (index, join) in joins.enumerated() {
-            if let join, outside(join.duration, OptionLimits.transitionDuration) || join.transition.map({ TransitionKind(name: $0) == nil }) ?? false {
+            if let join, outside(join.duration, OptionLimits.transitionSeconds) {
                 return "joins[\(index)]"
             }
         }
@@ -281,60 +212,5 @@ public struct SegmentPlan: Codable, Sendable {
         if path.contains("://") { return path }
         let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         return url.standardizedFileURL.path
-    }
-
-    /// A transition's name as the command line and a manifest take it (the one place it is spelt for the plan).
-    static func name(of kind: TransitionKind) -> String { kind.rawValue }
-}
-
-extension SegmentPlan.Settings {
-    init(_ s: StitchSettings) {
-        width = s.width
-        height = s.height
-        frameRate = s.frameRate
-        fit = s.fit.rawValue
-        transition = SegmentPlan.name(of: s.transition)
-        transitionDuration = s.transitionDuration
-        mode = s.mode.rawValue
-        codec = s.codec.rawValue
-        crf = s.crf
-        preset = s.preset
-        audioBitRate = s.audioBitRate
-        includeAudio = s.includeAudio
-        sampleRate = s.sampleRate
-        smart = s.smart
-        stillDuration = s.stillDuration
-        stillMotion = s.stillMotion.rawValue
-        loudness = s.loudness
-        music = s.music
-        musicVolume = s.musicVolume
-        duck = s.duck
-        chapters = s.chapters
-    }
-
-    var resolved: StitchSettings {
-        var s = StitchSettings()
-        s.width = width
-        s.height = height
-        s.frameRate = frameRate
-        s.fit = Fit(rawValue: fit) ?? s.fit
-        s.transition = TransitionKind(name: transition) ?? s.transition
-        s.transitionDuration = transitionDuration
-        s.mode = TransitionMode(rawValue: mode) ?? s.mode
-        s.codec = VideoCodecChoice(rawValue: codec) ?? s.codec
-        s.crf = crf
-        s.preset = preset
-        s.audioBitRate = audioBitRate
-        s.includeAudio = includeAudio
-        s.sampleRate = sampleRate
-        s.smart = smart
-        s.stillDuration = stillDuration
-        s.stillMotion = StillMotion(rawValue: stillMotion) ?? s.stillMotion
-        s.loudness = loudness
-        s.music = music
-        s.musicVolume = musicVolume
-        s.duck = duck
-        s.chapters = chapters
-        return s
     }
 }

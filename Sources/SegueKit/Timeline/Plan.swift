@@ -2,7 +2,7 @@ import Foundation
 import SegueMedia
 
 /// The output canvas every clip is normalised to.
-public struct Canvas: Sendable, Equatable {
+public struct Canvas: Sendable, Equatable, Codable {
     public var width: Int
     public var height: Int
     public var frameRate: Rational
@@ -107,8 +107,8 @@ public struct Plan: Sendable {
         let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
         var rate = settings.frameRate ?? first.frameRate
         if !rate.isValid { rate = Rational(30, 1) }
-        canvas = Canvas(width: settings.width ?? evenCeiling(first.displayWidth),
-                        height: settings.height ?? evenCeiling(first.displayHeight),
+        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
+                        height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         mode = settings.mode
         notices = infos.compactMap(\.lengthWarning)

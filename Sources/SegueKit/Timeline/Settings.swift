@@ -1,7 +1,106 @@
 import SegueMedia
 
+/// Everything about the output, resolved: one stored property per setting,
+/// its initial value Segue's default. Nil means "from the first clip" (size,
+/// rate) or "off". `OutputOption.all` below says how each is named, read and
+/// checked, so the command line, manifests, plan.json and help all take it
+/// from there.
+public struct StitchSettings: Sendable, Equatable {
+    public var size: Size?
+    public var frameRate: Rational?
+    public var fit: Fit = .contain
+    public var transition: TransitionKind = .none
+    /// Seconds; nil means the transition's default.
+    public var transitionDuration: Double?
+    public var mode: TransitionMode = .overlap
+    public var codec: VideoCodecChoice = .h264
+    public var crf = 23
+    public var preset = "medium"
+    public var audioBitRate = 128_000
+    public var includeAudio = true
+    /// Not an option: the rate every output is written at.
+    public var sampleRate = 48_000
+    /// Copy the encoded video of clips that can stand unchanged; re-encode only
+    /// the GOPs a transition, trim or held frame touches.
+    public var smart = false
+    /// Seconds a photo lasts unless its list entry says otherwise.
+    public var stillDuration = 3.0
+    public var stillMotion: StillMotion = .none
+    /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
+    public var loudness: Double?
+    /// A file or URL whose sound is laid under the whole output.
+    public var music: String?
+    /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
+    public var musicVolume = -12.0
+    /// dB the music is lowered by while a clip's own sound is present; 0: never.
+    public var duck = 12.0
+    /// One MP4 chapter per clip.
+    public var chapters = false
+
+    public init() {}
+
+    /// The defaults, with `options`' choices where it makes them.
+    public init(options: OutputOptions) { self = options.values }
+}
+
+extension OutputOption {
+    /// Every output option, in the order help lists them: the one definition
+    /// of each one's names, its reading, its range and its help.
+    public static let all: [OutputOption] = [
+        option("transition", \.transition, .transition, valueName: "name",
+               help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...) or random; `segue transitions` lists them all"),
+        option("transitionDuration", \.transitionDuration, OptionReader.seconds(OptionLimits.transitionSeconds).optional,
+               valueName: "S", help: "Seconds each transition lasts", defaultText: "0.3 for a slide, 1.0 for fade and the rest"),
+        option("mode", \.mode, .choice(), valueName: "mode",
+               help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time"),
+        option("size", \.size, OptionReader.size.optional, valueName: "WxH",
+               help: "Output size", defaultText: "the first clip's display size"),
+        option("fps", \.frameRate, OptionReader.frameRate.optional, valueName: "rate",
+               help: "Output frame rate, e.g. 30 or 30000/1001", defaultText: "the first clip's"),
+        option("fit", \.fit, .choice(), valueName: "fit",
+               help: "How a clip of another shape fills the canvas: contain, cover or stretch"),
+        option("codec", \.codec, .choice(), valueName: "codec",
+               help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1)"),
+        option("crf", \.crf, .wholeNumber(Limit(lower: 0, upper: 51)), valueName: "n",
+               help: "Constant rate factor, lower is better quality"),
+        option("preset", \.preset, .preset, valueName: "name", help: "Encoder preset, ultrafast ... veryslow"),
+        option("audioBitrate", \.audioBitRate, .bitRate, valueName: "rate",
+               help: "AAC bit rate in bits per second, or with k, e.g. 192k", defaultText: "128k"),
+        option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out"),
+        option("smart", \.smart, .yesNo, flag: true,
+               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins"),
+        option("stillDuration", \.stillDuration, .seconds(OptionLimits.stillSeconds), valueName: "S",
+               help: "Seconds a photo lasts, unless its list entry says"),
+        option("stillMotion", \.stillMotion, .choice(), valueName: "motion",
+               help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo"),
+        option("loudness", \.loudness, OptionReader.number(Limit(lower: -40, upper: -5), unit: "LUFS").optional, valueName: "LUFS",
+               help: "Bring each clip's sound to this integrated loudness", defaultText: "off"),
+        option("music", \.music, OptionReader.path.optional, valueName: "FILE",
+               help: "Lay this file's (or URL's) sound under the whole output, looped or cut to its length"),
+        option("musicVolume", \.musicVolume, .number(Limit(lower: -60, upper: 12), unit: "dB"), valueName: "DB",
+               help: "The music's level relative to the clips' sound"),
+        option("duck", \.duck, .number(Limit(lower: 0, upper: 60), unit: "dB"), valueName: "DB",
+               help: "How much lower the music goes while a clip's own sound plays, 0 is off"),
+        option("chapters", \.chapters, .yesNo, flag: true,
+               help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name"),
+    ]
+}
+
+/// The output's size in pixels.
+public struct Size: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
 /// How transitions use time.
-public enum TransitionMode: String, Sendable, CaseIterable {
+public enum TransitionMode: String, Sendable, CaseIterable, Codable {
     /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.
     case overlap
     /// The last frame of one clip and the first of the next are held and blended over T inserted seconds.
@@ -9,7 +108,7 @@ public enum TransitionMode: String, Sendable, CaseIterable {
 }
 
 /// How a clip fills a canvas of another shape.
-public enum Fit: String, Sendable, CaseIterable {
+public enum Fit: String, Sendable, CaseIterable, Codable {
     /// Whole picture visible, bars where the shapes differ.
     case contain
     /// Canvas filled, the overflow cropped.
@@ -17,6 +116,16 @@ public enum Fit: String, Sendable, CaseIterable {
     /// Canvas filled, the picture distorted.
     case stretch
 }
+
+/// How a photo moves while it shows.
+public enum StillMotion: String, Sendable, CaseIterable, Codable {
+    /// Held as it is.
+    case none
+    /// A slow, eased, centred zoom from 100 % to 110 %.
+    case zoom
+}
+
+extension VideoCodecChoice: Codable {}
 
 /// How a stitch runs, apart from what it makes (`StitchSettings`): choices
 /// about the run, not the output. Network behaviour belongs to `InputAccess`.
@@ -36,7 +145,7 @@ public struct RunOptions: Sendable {
 }
 
 /// How network operations behave.
-public struct NetworkSettings: Sendable, Equatable {
+public struct NetworkSettings: Sendable, Equatable, Codable {
     /// Seconds any one network operation (connect, a read) may take.
     public var timeout: Double = 30
     /// Extra attempts after a transient failure (refused, reset, timed out, HTTP 5xx).
@@ -47,138 +156,3 @@ public struct NetworkSettings: Sendable, Equatable {
         self.retries = retries
     }
 }
-
-/// What a caller or a manifest chose about the output; nil leaves the choice
-/// to the next source (the command line over a manifest over the defaults).
-public struct OutputOptions: Sendable, Equatable {
-    public var size: (width: Int, height: Int)?
-    public var frameRate: Rational?
-    public var fit: Fit?
-    public var transition: TransitionKind?
-    public var transitionDuration: Double?
-    public var mode: TransitionMode?
-    public var codec: VideoCodecChoice?
-    public var crf: Int?
-    public var preset: String?
-    public var audioBitRate: Int?
-    public var audio: Bool?
-    /// Copy the encoded video of clips that can stand unchanged (`--smart`).
-    public var smart: Bool?
-    public var stillDuration: Double?
-    public var stillMotion: StillMotion?
-    public var loudness: Double?
-    public var music: String?
-    public var musicVolume: Double?
-    public var duck: Double?
-    public var chapters: Bool?
-
-    public init() {}
-
-    /// These choices, with `fallback`'s where these make none.
-    public func overriding(_ fallback: OutputOptions?) -> OutputOptions {
-        guard let fallback else { return self }
-        var merged = self
-        merged.size = size ?? fallback.size
-        merged.frameRate = frameRate ?? fallback.frameRate
-        merged.fit = fit ?? fallback.fit
-        merged.transition = transition ?? fallback.transition
-        merged.transitionDuration = transitionDuration ?? fallback.transitionDuration
-        merged.mode = mode ?? fallback.mode
-        merged.codec = codec ?? fallback.codec
-        merged.crf = crf ?? fallback.crf
-        merged.preset = preset ?? fallback.preset
-        merged.audioBitRate = audioBitRate ?? fallback.audioBitRate
-        merged.audio = audio ?? fallback.audio
-        merged.smart = smart ?? fallback.smart
-        merged.stillDuration = stillDuration ?? fallback.stillDuration
-        merged.stillMotion = stillMotion ?? fallback.stillMotion
-        merged.loudness = loudness ?? fallback.loudness
-        merged.music = music ?? fallback.music
-        merged.musicVolume = musicVolume ?? fallback.musicVolume
-        merged.duck = duck ?? fallback.duck
-        merged.chapters = chapters ?? fallback.chapters
-        return merged
-    }
-
-    public static func == (a: OutputOptions, b: OutputOptions) -> Bool {
-        a.size?.width == b.size?.width && a.size?.height == b.size?.height && a.frameRate == b.frameRate
-            && a.fit == b.fit && a.transition == b.transition && a.transitionDuration == b.transitionDuration
-            && a.mode == b.mode && a.codec == b.codec && a.crf == b.crf && a.preset == b.preset
-            && a.audioBitRate == b.audioBitRate && a.audio == b.audio && a.smart == b.smart
-            && a.stillDuration == b.stillDuration && a.stillMotion == b.stillMotion && a.loudness == b.loudness
-            && a.music == b.music && a.musicVolume == b.musicVolume && a.duck == b.duck && a.chapters == b.chapters
-    }
-}
-
-/// Everything about the output, resolved. Nil means "from the first clip".
-/// The initial values here are Segue's defaults, the only copy of them.
-public struct StitchSettings: Sendable {
-    public var width: Int?
-    public var height: Int?
-    public var frameRate: Rational?
-    public var fit: Fit = .contain
-    public var transition: TransitionKind = .none
-    /// Seconds; nil means the transition's default.
-    public var transitionDuration: Double?
-    public var mode: TransitionMode = .overlap
-    public var codec: VideoCodecChoice = .h264
-    public var crf = 23
-    public var preset = "medium"
-    public var audioBitRate = 128_000
-    public var includeAudio = true
-    public var sampleRate = 48_000
-    /// Copy the encoded video of clips that can stand unchanged; re-encode only
-    /// the GOPs a transition, trim or held frame touches.
-    public var smart = false
-
-    // Reels: photos, loudness, music, chapters.
-    /// Seconds a photo lasts unless its list entry says otherwise.
-    public var stillDuration = StitchSettings.defaultStillDuration
-    public var stillMotion: StillMotion = .none
-    /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
-    public var loudness: Double?
-    /// A file or URL whose sound is laid under the whole output.
-    public var music: String?
-    /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
-    public var musicVolume = -12.0
-    /// dB the music is lowered by while a clip's own sound is present; 0: never.
-    public var duck = 12.0
-    /// One MP4 chapter per clip.
-    public var chapters = false
-
-    public static let defaultStillDuration = 3.0
-
-    public init() {}
-
-    /// The defaults, with `options`' choices where it makes them.
-    public init(options: OutputOptions) {
-        if let size = options.size { (width, height) = size }
-        frameRate = options.frameRate
-        fit = options.fit ?? fit
-        transition = options.transition ?? transition
-        transitionDuration = options.transitionDuration
-        mode = options.mode ?? mode
-        codec = options.codec ?? codec
-        crf = options.crf ?? crf
-        preset = options.preset ?? preset
-        audioBitRate = options.audioBitRate ?? audioBitRate
-        includeAudio = options.audio ?? includeAudio
-        smart = options.smart ?? smart
-        stillDuration = options.stillDuration ?? stillDuration
-        stillMotion = options.stillMotion ?? stillMotion
-        loudness = options.loudness
-        music = options.music
-        musicVolume = options.musicVolume ?? musicVolume
-        duck = options.duck ?? duck
-        chapters = options.chapters ?? chapters
-    }
-}
-
-/// How a photo moves while it shows.
-public enum StillMotion: String, Sendable, CaseIterable {
-    /// Held as it is.
-    case none
-    /// A slow, eased, centred zoom from 100 % to 110 %.
-    case zoom
-}
-

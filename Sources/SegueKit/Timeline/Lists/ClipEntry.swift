@@ -28,7 +28,7 @@ public struct ClipEntry: Sendable, Equatable {
 }
 
 /// A per-join override of the transition and its duration.
-public struct JoinChoice: Sendable, Equatable {
+public struct JoinChoice: Sendable, Equatable, Codable {
     public var transition: TransitionKind?
     public var duration: Double?
 
