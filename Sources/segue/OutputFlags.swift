@@ -53,7 +53,7 @@ enum OutputFlags {
 
     /// The options' help, from the table, as `stitch --help` shows it.
     static var help: String {
-        var lines = ["Output options (each also a key of a manifest's \"output\", e.g. transitionDuration):"]
+        var lines = ["Output options (each also a key of a manifest's \"output\", in camel case):"]
         for option in OutputOption.all {
             let usage = "  " + option.flag + (option.valueName.map { " <\($0)>" } ?? "")
             let manifest = option.key

@@ -66,6 +66,9 @@ public struct StitchReport: Sendable {
         public var loudness: ClipInfo.Loudness?
         /// dB applied to it before fades and ducking.
         public var gain: Double
+        /// dB asked for relative to the clips' sound, and dB it is lowered by under them.
+        public var volume: Double
+        public var ducking: Double
     }
 
     public var duration: Double { Double(frames) / canvas.frameRate.value }
@@ -195,7 +198,7 @@ extension StitchReport {
                 "medianSeconds": stalls.isEmpty ? 0 : rounded(stalls[stalls.count / 2]),
             ],
             "music": music.map { music in
-                ["path": music.path, "gain": rounded(music.gain, 1000), "volume": settings.musicVolume, "duck": settings.duck,
+                ["path": music.path, "gain": rounded(music.gain, 1000), "volume": music.volume, "duck": music.ducking,
                  "loudness": Self.loudnessJSON(music.loudness, target: nil)] as [String: Any]
             } ?? NSNull(),
             "chapters": settings.chapters ? plan.chapters.map { chapter in

@@ -124,7 +124,7 @@ public final class StitchJob {
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
-        let probed = Prober.probeEach(list.entries, access: access, stillDuration: settings.stillDuration)
+        let probed = Prober.probeEach(list.entries, access: access, photoSeconds: settings.stillDuration)
         for (entry, result) in zip(list.entries, probed) {
             switch result {
             case .success(let info): usable.append((entry, info))

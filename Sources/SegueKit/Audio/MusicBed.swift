@@ -11,13 +11,16 @@ public final class MusicBed {
     let gain: Double
     /// The music's own measured loudness, when it could be measured.
     let loudness: ClipInfo.Loudness?
+    /// dB the settings set the music at, relative to the clips' sound or the loudness target.
+    let volume: Double
     private let access: InputAccess
     /// Where the music is read from, every pass: the access's local copy of a
     /// remote bed (fetched once, with a cache), or the path itself.
     private let readPath: String
     private let sampleRate: Int
     private let totalSamples: Int
-    private let duck: Double
+    /// dB the music is lowered by while a clip's own sound is present.
+    let duck: Double
     private var reader: Reader?
     private var buffer = SampleQueue()
     /// Output samples mixed so far.
@@ -32,6 +35,12 @@ public final class MusicBed {
     static let releaseSeconds = 1.0
     static let fadeInSeconds = 1.0
     static let fadeOutSeconds = 2.0
+
+    /// Seconds of output before a segment's start that make its ducking the
+    /// whole stitch's: the ducking settles within its attack and release.
+    static func settleSeconds(_ settings: StitchSettings) -> Double {
+        settings.music != nil && settings.duck > 0 ? attackSeconds + releaseSeconds + 0.2 : 0
+    }
 
     /// Why `path` can't be a music bed, or nil when its sound decodes.
     public static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
@@ -63,6 +72,7 @@ public final class MusicBed {
         sampleRate = plan.canvas.sampleRate
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
         duck = settings.duck
+        volume = settings.musicVolume
         readPath = try access.readablePath(for: path)
         loudness = try LoudnessMeter.measure(readPath, duration: plan.duration, access: access)
         gain = MusicBed.gain(music: loudness, clips: plan.clips.map(\.info), settings: settings)

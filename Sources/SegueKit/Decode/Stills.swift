@@ -24,7 +24,7 @@ extension Prober {
         }
     }
 
-    /// The facts of a still; its duration is set from its list entry later.
+    /// The facts of a still, lasting the default photo duration; its list entry or the settings may change it.
     static func stillInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, picture: Frame) -> ClipInfo {
         // FFmpeg's JPEG decoder exports EXIF as picture metadata ("Orientation" = "    6").
         var orientation = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1

@@ -8,7 +8,7 @@ public enum Prober {
     /// One result per entry, in order, probed several at once: one per core
     /// for files, more for URLs, whose probing is mostly waiting.
     public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
-                                 stillDuration: Double = StitchSettings().stillDuration) -> [Result<ClipInfo, BadInput>] {
+                                 photoSeconds: Double? = nil) -> [Result<ClipInfo, BadInput>] {
         let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         let slots = DispatchSemaphore(value: max(1, width))
@@ -16,7 +16,7 @@ public enum Prober {
         for index in entries.indices {
             slots.wait()
             DispatchQueue.global().async(group: group) {
-                results[index] = probe(entries[index], access: access, stillDuration: stillDuration)
+                results[index] = probe(entries[index], access: access, photoSeconds: photoSeconds)
                 slots.signal()
             }
         }
@@ -24,13 +24,14 @@ public enum Prober {
         return results.values.map { $0! }
     }
 
-    /// Probes one clip and applies its trim.
+    /// Probes one clip and applies its trim. A photo without a duration of
+    /// its own lasts `photoSeconds` (nil: the default).
     public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
-                             stillDuration: Double = StitchSettings().stillDuration) -> Result<ClipInfo, BadInput> {
+                             photoSeconds: Double? = nil) -> Result<ClipInfo, BadInput> {
         probe(entry.path, access: access).flatMap { info in
             var info = info
             info.title = entry.title
-            if info.isStill { return still(info, entry: entry, defaultDuration: stillDuration) } // photos
+            if info.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.duration) } // photos
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))
             }

@@ -156,8 +156,7 @@ public final class Stitcher {
                 try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
                                  bitRate: settings.audioBitRate)
             } : nil
-            // The music's ducking settles within its attack and release: that much warm-up makes it the whole stitch's.
-            let settle = settings.music != nil && settings.duck > 0 ? MusicBed.attackSeconds + MusicBed.releaseSeconds + 0.2 : 0
+            let settle = MusicBed.settleSeconds(settings)
             let copied = Set(smart?.clips.indices.filter { smart?.clips[$0].copy != nil } ?? [])
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
                                        warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
@@ -300,7 +299,7 @@ public final class Stitcher {
                     return report
                 }
             },
-            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain) })
+            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain, volume: $0.volume, ducking: $0.duck) })
     }
 
     /// The output's AAC frames that start in clip `index`'s share of the output

@@ -69,7 +69,7 @@ public struct OutputOption: @unchecked Sendable {
         )
     }
 
-    /// `transitionDuration` → `transition-duration`.
+    /// A manifest key in kebab case: `musicVolume` → `music-volume`.
     private static func kebab(_ key: String) -> String {
         key.reduce(into: "") { name, character in
             if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
@@ -99,7 +99,8 @@ struct OptionReader<Value: Sendable>: Sendable {
 
     /// The same reading for an optional setting: nil is a value (off, or "from the first clip").
     var optional: OptionReader<Value?> {
-        OptionReader<Value?>(expects: expects, text: { text($0) }, json: { json($0, $1) },
+        // A refused value is nil outside: the reading failed, it did not read "none".
+        OptionReader<Value?>(expects: expects, text: { text($0).map(Optional.some) }, json: { json($0, $1).map(Optional.some) },
                              accepts: { $0.map(accepts) ?? true }, describe: { $0.map(describe) ?? "none" },
                              unknown: unknown, range: range)
     }
