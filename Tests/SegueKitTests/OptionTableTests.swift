@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// The option table is each output option's one definition: the command
+/// line, manifests, plan.json and help all read it.
+final class OptionTableTests: XCTestCase {
+    let store = FixtureStore.shared
+
+    func testEveryOptionIsAFlagInHelpAndAManifestKey() throws {
+        let help = try SegueTool.run(["stitch", "--help"])
+        XCTAssertEqual(help.status, 0)
+        for option in OutputOption.all {
+            XCTAssertTrue(help.standardOutput.contains(option.flag), "\(option.flag) is not in stitch --help")
+            XCTAssertTrue(help.standardOutput.contains("[\(option.key)]"), "\(option.key) is not in stitch --help")
+            XCTAssertTrue(Manifest.outputKeys.contains(option.key))
+        }
+        XCTAssertEqual(Set(OutputOption.all.map(\.key)).count, OutputOption.all.count, "a key defined twice")
+        XCTAssertEqual(Set(OutputOption.all.map(\.flag)).count, OutputOption.all.count, "a flag defined twice")
+    }
+
+    /// Counting, as the issue asks: a manifest key of two words names its
+    /// option in the table's file, in the code that uses it, and nowhere else.
+    func testAnOptionsKeyIsNamedInAtMostThreeSourceFiles() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let texts = try files.map { (name: $0.lastPathComponent, text: try String(contentsOf: $0, encoding: .utf8)) }
+        for option in OutputOption.all where option.key.contains(where: \.isUppercase) {
+            let pattern = try NSRegularExpression(pattern: "\\b\(option.key)\\b")
+            let naming = texts.filter { pattern.firstMatch(in: $0.text, range: NSRange($0.text.startIndex..., in: $0.text)) != nil }
+            XCTAssertLessThanOrEqual(naming.count, 3, "\(option.key) is named in \(naming.map(\.name))")
+            XCTAssertTrue(naming.contains { $0.name == "Settings.swift" }, "\(option.key): not in the table's file")
+        }
+    }
+
+    func testAFlagTakesItsValueAttachedOrNextAndTheTableChecksIt() {
+        var next = OutputOptions(), attached = OutputOptions()
+        let option = OutputOption.named("musicVolume")!
+        XCTAssertNil(next.read(flag: option, value: "-20"))
+        XCTAssertNil(attached.read(flag: option, value: "-20"))
+        XCTAssertEqual(next, attached)
+        XCTAssertEqual(StitchSettings(options: next).musicVolume, -20)
+        XCTAssertEqual(next.read(flag: option, value: "13"), "--music-volume: expected a number from -60 to 12 (dB)")
+        XCTAssertEqual(next.read(flag: OutputOption.named("smart")!, value: "yes"), "--smart takes no value (got 'yes')")
+        XCTAssertEqual(next.read(flag: option, value: nil), "--music-volume needs a value")
+    }
+
+    func testTheCommandLineTakesAttachedValuesAndRefusesBadOnesWithExit2() throws {
+        let clip = try store.path("marker-0-30.mp4", MarkerClip(clip: 0, frames: 30))
+        let output = store.outputPath("option-table")
+        let result = try SegueTool.run(["stitch", clip, clip, "-o", output, "--transition=fade", "--transition-duration=0.5",
+                                        "--preset", "ultrafast", "--loudness", "-16", "-y"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertEqual(try DecodedOutput(path: output).pictures.count, 60 - 15, "a 0.5 s fade at 30 fps overlaps 15 frames")
+        for (arguments, says) in [(["--crf=52"], "--crf: expected a whole number from 0 to 51"),
+                                  (["--mode", "sideways"], "'sideways' is not one of overlap, freeze"),
+                                  (["--chapters=yes"], "--chapters takes no value"),
+                                  (["--duck"], "--duck needs a value")] {
+            let refused = try SegueTool.run(["stitch", clip, "-o", store.outputPath("option-refused")] + arguments)
+            XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
+            XCTAssertTrue(refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
+        }
+    }
+
+    // MARK: plan.json
+
+    func testSettingsRoundTripThroughJSONUnchanged() throws {
+        var settings = StitchSettings()
+        settings.size = Size(width: 640, height: 360)
+        settings.frameRate = Rational(30000, 1001)
+        settings.transition = .slideUp
+        settings.loudness = -16
+        settings.music = "/music/bed.m4a"
+        settings.smart = true
+        let data = try JSONEncoder().encode(settings)
+        XCTAssertEqual(try JSONDecoder().decode(StitchSettings.self, from: data), settings)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), Set(OutputOption.all.map(\.key) + ["sampleRate"]), "every option by its manifest key")
+    }
+
+    func testSettingsAreReadStrictlyNamingTheKey() throws {
+        let original = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(StitchSettings())) as? [String: Any])
+        func refusal(_ edit: (inout [String: Any]) -> Void) throws -> String {
+            var object = original
+            edit(&object)
+            let data = try JSONSerialization.data(withJSONObject: object)
+            do {
+                _ = try JSONDecoder().decode(StitchSettings.self, from: data)
+                return "read"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(try refusal { $0["bogus"] = 1 }, "settings.bogus: unknown setting")
+        XCTAssertEqual(try refusal { $0["crf"] = nil }, "settings.crf: missing")
+        XCTAssertEqual(try refusal { $0["loudness"] = nil }, "settings.loudness: missing", "an unset option is null, not absent")
+        XCTAssertEqual(try refusal { $0["crf"] = 99 }, "settings.crf: expected a whole number from 0 to 51")
+        XCTAssertEqual(try refusal { $0["audioBitrate"] = -1 }, "settings.audioBitrate: expected like 128k or 128000, 8k to 512k bits a second")
+        XCTAssertEqual(try refusal { $0["fps"] = ["numerator": 1, "denominator": 3_000_000_000] },
+                       "settings.fps: expected a number or fraction from 0.001 to 240, such as 30 or 30000/1001 (terms up to 2147483647)")
+        XCTAssertEqual(try refusal { $0["sampleRate"] = 8000 }, "settings.sampleRate: expected 44100 or 48000")
+        XCTAssertEqual(try refusal { _ in }, "read")
+    }
+
+    func testAPlanOfAnotherVersionIsRefusedByVersion() throws {
+        let clip = try store.path("marker-0-30.mp4", MarkerClip(clip: 0, frames: 30))
+        let work = store.outputPath("option-table-plan")
+        let planned = try SegueTool.run(["plan", clip, "-o", store.outputPath("option-table-planned"), "--work", work])
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        let path = SegmentPlan.path(work: work)
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        XCTAssertEqual(root["version"] as? Int, 4)
+        root["version"] = 3
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: path))
+        let render = try SegueTool.run(["render", work, "--segment", "0"])
+        XCTAssertEqual(render.status, 2)
+        XCTAssertTrue(render.standardError.contains("plan version 3, this segue reads 4"), render.standardError)
+    }
+}
