@@ -192,7 +192,7 @@ extension FixtureStore {
         }, [])
         let plan = try Plan(clips: clips, settings: settings)
         let path = outputPath()
-        let report = try Stitcher(plan: plan, settings: settings, outputPath: path).run()
+        let report = try Stitcher(planned: PlannedStitch(plan: plan, settings: settings), outputPath: path).run()
         XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: path)), "temporary file left behind")
         return (plan, report, path)
     }

@@ -28,16 +28,13 @@ public final class PlanJob {
         let job = StitchJob(request)
         let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
         // The loudness pass runs once, here; every segment plays with its results.
-        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
-                                access: access)
-        stitcher.measureLoudnessWhereNeeded()
+        let planned = try PlannedStitch(plan: plan, settings: settings, access: access, copiesSound: false)
         // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
-        let smart = try settings.smart ? stitcher.smartPlan(copiesSound: false) : nil
         let boundary = { (frame: Int) -> Int in
-            guard let gop = smart?.copiedGOP(strictlyHolding: frame) else { return frame }
+            guard let gop = planned.smart?.copiedGOP(strictlyHolding: frame) else { return frame }
             return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound
         }
-        let segments = SegmentPlan(plan: stitcher.plan, settings: settings, joins: joins, output: request.output,
+        let segments = SegmentPlan(plan: planned.plan, settings: settings, joins: joins, output: request.output,
                                    run: request.runOptions, network: request.network, policy: access.policy,
                                    segmentSeconds: segmentSeconds,
                                    boundary: boundary)
@@ -99,8 +96,6 @@ public final class RenderJob {
         SegmentFiles.removeAbandoned(segment: segment, work: work)
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
                                  policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
-        let stitcher = Stitcher(plan: plan, settings: record.settings, outputPath: record.output,
-                                options: record.runOptions, access: access)
         let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
         let videoName = SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4")
         let soundName = record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil
@@ -108,6 +103,13 @@ public final class RenderJob {
         func partial(_ name: String) -> String { inWork("." + name + ".partial") }
         let written = [videoName, soundName].compactMap { $0 }
         do {
+            let planned: PlannedStitch
+            do {
+                planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
+            } catch {
+                throw Stitcher.writeFailure(error, output: partial(videoName), doing: "can't start writing")
+            }
+            let stitcher = Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
             let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: segment == record.segments.count - 1,
                                                               videoPath: partial(videoName),
                                                     soundPath: soundName.map(partial), stop: stop, progress: progress)

@@ -93,8 +93,14 @@ public final class StitchJob {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
         let (plan, settings, access, _) = try prepare(onEvent: onEvent)
-        let stitcher = Stitcher(plan: plan, settings: settings, outputPath: request.output, options: request.runOptions,
-                                access: access)
+        let planned: PlannedStitch
+        do {
+            planned = try PlannedStitch(plan: plan, settings: settings, access: access)
+        } catch {
+            // Only --smart's scan throws: its encoder's trial open is the output's first step.
+            throw Stitcher.writeFailure(error, output: request.output, doing: "can't start writing")
+        }
+        let stitcher = Stitcher(planned: planned, outputPath: request.output, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
             do {
@@ -109,7 +115,8 @@ public final class StitchJob {
 
     /// Everything before the stitch, shared with `PlanJob`: checks the
     /// request and the output, expands the lists, probes every input, reports
-    /// the bad ones (or skips them), and plans.
+    /// the bad ones (or skips them), and plans. The loudness pass and the
+    /// smart scan follow, in `PlannedStitch`.
     /// `outputFolderMayBeMade`: the output is written later, by a join that
     /// makes its folder (`PlanJob`).
     func prepare(outputFolderMayBeMade: Bool = false, onEvent: (Event) -> Void) throws
@@ -139,7 +146,6 @@ public final class StitchJob {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
-        // Loudness is measured by the stitcher, in an audio-only pass before it encodes.
         let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))

@@ -8,22 +8,24 @@ import SegueMedia
 /// The output is written to a hidden `.NAME.partial` beside the target and
 /// renamed only on success; on any failure it is removed.
 public final class Stitcher {
-    /// The plan; `run` fills in its clips' loudness when the settings need it.
-    public private(set) var plan: Plan
+    /// The plan, its loudness measured (see `PlannedStitch`).
+    public let plan: Plan
     public let settings: StitchSettings
     public let outputPath: String
     /// How the run goes (overwrite, strict, preload), apart from what it makes.
     public let options: RunOptions
     /// Opens every input of the run, clips and music alike, with its network settings and cache.
     public let access: InputAccess
+    /// What `--smart` copies of the whole stitch; nil without it.
+    let smart: SmartPlan?
 
-    public init(plan: Plan, settings: StitchSettings, outputPath: String, options: RunOptions = RunOptions(),
-                access: InputAccess = InputAccess()) {
-        self.plan = plan
-        self.settings = settings
+    public init(planned: PlannedStitch, outputPath: String, options: RunOptions = RunOptions()) {
+        plan = planned.plan
+        settings = planned.settings
+        access = planned.access
+        smart = planned.smart
         self.outputPath = outputPath
         self.options = options
-        self.access = access
     }
 
     /// The temporary file a stitch writes to before renaming it over the target.
@@ -89,16 +91,12 @@ public final class Stitcher {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
         try Stitcher.checkOutput(outputPath, overwrite: options.overwrite)
-        measureLoudnessWhereNeeded()
-        ProcessPolicy.heapIsQuiet() // what probing and measuring every clip left behind
+        ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
         let temporary = Stitcher.temporaryPath(for: outputPath)
         unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
         let writer: OutputWriter
-        let smart: SmartPlan?
         do {
-            smart = settings.smart ? try smartPlan() : nil
-            if smart != nil { ProcessPolicy.heapIsQuiet() } // what scanning the clips and the encoder's trial open left
             let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                       chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
@@ -108,9 +106,10 @@ public final class Stitcher {
             throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
         }
         do {
-            var report = try withoutActuallyEscaping(progress) { progress in
+            let played = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
             }
+            var report = report(of: played, smart: smart)
             try Stitcher.writing(to: outputPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             guard rename(temporary, outputPath) == 0 else {
@@ -134,7 +133,6 @@ public final class Stitcher {
     /// Both paths are written in place: the caller renames them.
     func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
                        progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
-        measureLoudnessWhereNeeded()
         let started = monotonicSeconds()
         var videoOnly = settings
         videoOnly.includeAudio = false
@@ -143,7 +141,7 @@ public final class Stitcher {
         do {
             // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
             // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
-            let whole = try settings.smart ? smartPlan(copiesSound: false) : nil
+            let whole = self.smart
             smart = whole?.cut(at: segment.startFrame, segment.endFrame)
             let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
@@ -161,9 +159,10 @@ public final class Stitcher {
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
                                        warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
                                        seekable: { !copied.contains($0.index) })
-            var report = try withoutActuallyEscaping(progress) { progress in
+            let played = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
+            var report = report(of: played, smart: smart)
             try Stitcher.writing(to: videoPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
@@ -175,95 +174,77 @@ public final class Stitcher {
         }
     }
 
-    /// `--loudness` and `--music` need each clip's measured loudness: clips
-    /// the caller did not measure are measured here, never left as recorded.
-    func measureLoudnessWhereNeeded() {
-        guard settings.includeAudio, settings.loudness != nil || settings.music != nil,
-              plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) else { return }
-        let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
-        for index in plan.clips.indices { plan.clips[index].info = measured[index] }
+    /// What playing the clips came to; `report(of:)` tells it.
+    struct Played {
+        var frames: Int
+        var audioSamples: Int
+        var joins: [StitchReport.Join]
+        var startupSeconds: Double
+        var notices: [Warning]
+        var music: MusicBed?
     }
 
-    /// What `--smart` copies: every clip scanned, before anything is written.
-    /// `copiesSound`: false for a segment, whose sound is encoded on its own.
-    func smartPlan(copiesSound: Bool = true) throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:)) { clip in
-            // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
-            guard plan.mode == .freeze else { return (false, false) }
-            return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
-        }
-    }
-
-    /// Plays the clips in order through `clock`: each clip's own frames (with
+    /// Plays the clips in order through a clock: each clip's own frames (with
     /// `--smart`, copied GOPs as packets), then its join with the next, drawn
     /// by the plan's join strategy.
     private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
-                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> StitchReport {
-        let clips = plan.clips
-        // The music bed, mixed under every frame's sound by the clock.
-        let music = try settings.includeAudio ? settings.music.map { path in
-            do {
-                return try MusicBed(path: path, plan: plan, settings: settings, access: access)
-            } catch {
-                throw ClipSource.failure(error, reading: path)
-            }
-        } : nil
+                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> Played {
+        let music = try musicBed(window: window)
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
                                outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
+        let lookahead = self.lookahead(smart: smart, window: window)
+        defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
+        var played = try play(through: clock, from: lookahead, window: window, stop: stop)
+        try clock.finish()
+        played.frames = clock.frame
+        played.audioSamples = clock.samplesWritten
+        played.music = music
+        return played
+    }
+
+    /// The music bed, mixed under every frame's sound by the clock; a segment's starts where its warm-up does.
+    private func musicBed(window: SegmentWindow?) throws -> MusicBed? {
+        guard settings.includeAudio, let path = settings.music else { return nil }
+        do {
+            let music = try MusicBed(path: path, plan: plan, settings: settings, access: access)
+            if let window { try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame)) }
+            return music
+        } catch {
+            throw ClipSource.failure(error, reading: path)
+        }
+    }
+
+    /// The clips' loader. A segment opens (and fetches ahead) only the clips
+    /// it needs: a remote one is read by no other segment.
+    private func lookahead(smart: SmartPlan?, window: SegmentWindow?) -> Lookahead {
+        let last = window?.lastClip ?? plan.clips.count - 1
+        var opened = Array(plan.clips.prefix(last + 1))
+        if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
+        return Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
+                         copyPlans: smart?.clips.map(\.copy) ?? [],
+                         // A segment's sound goes to its own encoder: none of it is copied there.
+                         soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
+    }
+
+    /// Plays every clip (a segment: from the turn of the first it needs) and every join between them.
+    private func play(through clock: FrameClock, from lookahead: Lookahead, window: SegmentWindow?, stop: StopRequest) throws -> Played {
+        let clips = plan.clips
+        let strategy = plan.strategy
         // A segment starts at the turn of the first clip it needs; the clips before are never opened.
         let first = window?.firstClip ?? 0
-        if let window, let music {
-            do {
-                try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame))
-            } catch {
-                throw ClipSource.failure(error, reading: music.path)
-            }
-        }
-        let strategy = plan.strategy
-        // A segment opens (and fetches ahead) only the clips it needs: a remote one is read by no other segment.
-        let last = window?.lastClip ?? clips.count - 1
-        var opened = Array(clips.prefix(last + 1))
-        if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
-        let lookahead = Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
-                                  copyPlans: smart?.clips.map(\.copy) ?? [],
-                                  // A segment's sound goes to its own encoder: none of it is copied there.
-                                  soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
-        defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
-        var joins: [StitchReport.Join] = []
-        var notices = plan.notices
-
         lookahead.prepare(first)
         var (current, startup) = try lookahead.take(first, stop: stop)
         lookahead.prepare(first + 1)
-        if let window {
-            // What an overlap join into the first clip played of it, taken as that join took it.
-            for frame in window.playedInJoin {
-                _ = try current.nextPicture()
-                if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame) ) }
-            }
-        }
+        if let window { try skipPlayedInJoin(of: current, window: window, clock: clock) }
+        var played = Played(frames: 0, audioSamples: 0, joins: [], startupSeconds: startup, notices: plan.notices)
         do { // a segment ends where the clock reaches its last frame
             for (index, clip) in clips.enumerated() where index >= first {
-                let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
                 // A segment that sought into its first clip starts that far in.
                 let skipped = index == first ? window?.framesSkipped ?? 0 : 0
-                for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
-                    // With --smart, a copied frame comes as its source packet instead of a picture.
-                    let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
-                    let picture = copied == nil ? try current.nextPicture() : nil
-                    let delay = current.soundDelay
-                    var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
-                    try clock.copy(sound: current.takeCopiedSound())
-                    strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
-                    if let copied {
-                        try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: index)
-                    } else if let picture {
-                        try clock.emit(picture, sound, clipIndex: index)
-                    }
-                }
+                try playOwnFrames(of: clip, from: current, skipping: skipped, strategy: strategy, through: clock)
                 // The segment's end: the next clip is not opened at all.
                 guard index + 1 < clips.count, clock.frame < window?.tailEnd ?? .max else {
-                    notices += notes(on: current)
+                    played.notices += notes(on: current)
                     break
                 }
                 let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
@@ -271,50 +252,43 @@ public final class Stitcher {
                 // A cut: the outgoing clip's sound runs on until the incoming one's starts (late, with --smart).
                 if join.frameCount == 0, clock.includeAudio { try incoming.leadIn(from: current) }
                 try strategy.play(join, from: current, to: incoming, through: clock)
-                joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
-                                               seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
-                                               stallSeconds: waited))
-                notices += notes(on: current)
+                played.joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                                      seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                                      stallSeconds: waited))
+                played.notices += notes(on: current)
                 current = incoming // releases the finished clip: never more than two open
                 lookahead.prepare(index + 2)
             }
         } catch is SegmentWindow.Reached {}
-        try clock.finish()
-        return StitchReport(
-            output: outputPath, canvas: plan.canvas, clipCount: clips.count, frames: clock.frame,
-            audioSamples: clock.samplesWritten, plannedDuration: plan.duration, joins: joins,
-            startupSeconds: startup, warnings: notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
-            smart: smart.map { smart in
-                smart.clips.enumerated().map { index, clip in
-                    var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
-                                                        framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
-                                                        reason: clip.reason)
-                    if settings.includeAudio, index < smart.sound.count {
-                        let sound = smart.sound[index], copied = sound.copy?.count ?? 0
-                        // A copied clip is heard at its run's shift (all of it: the windows read it there too), another where it is.
-                        report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift ?? 0, framesCopied: copied,
-                                                               framesReencoded: max(0, soundFrames(of: index) - copied),
-                                                               reason: sound.notCopied?.description)
-                    }
-                    return report
-                }
-            },
-            music: music.map { StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain, volume: $0.volume, ducking: $0.duck) })
+        return played
     }
 
-    /// The output's AAC frames that start in clip `index`'s share of the output
-    /// (joins split in the middle): what its sound was copied or encoded as.
-    private func soundFrames(of index: Int) -> Int {
-        func boundary(_ index: Int) -> Int {
-            guard index > 0 else { return 0 }
-            guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
-            // A join's frames are the clip's first (overlap) or stand before it (freeze).
-            let join = plan.joinFrames(before: index)
-            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + (plan.mode == .overlap ? join / 2 : -(join + 1) / 2))
+    /// What an overlap join into a segment's first clip played of it, taken as that join took it.
+    private func skipPlayedInJoin(of current: ClipSource, window: SegmentWindow, clock: FrameClock) throws {
+        for frame in window.playedInJoin {
+            _ = try current.nextPicture()
+            if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame)) }
         }
-        let size = SoundCopyPlanner.frameSize
-        func frames(before sample: Int) -> Int { (sample + size - 1) / size }
-        return frames(before: boundary(index + 1)) - frames(before: boundary(index))
+    }
+
+    /// A clip's own frames, outside its joins, from `skipped` on.
+    private func playOwnFrames(of clip: PlannedClip, from current: ClipSource, skipping skipped: Int, strategy: JoinStrategy,
+                               through clock: FrameClock) throws {
+        let before = plan.joinFrames(before: clip.index), after = plan.joinFrames(after: clip.index)
+        for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
+            // With --smart, a copied frame comes as its source packet instead of a picture.
+            let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
+            let picture = copied == nil ? try current.nextPicture() : nil
+            let delay = current.soundDelay
+            var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+            try clock.copy(sound: current.takeCopiedSound())
+            strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
+            if let copied {
+                try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: clip.index)
+            } else if let picture {
+                try clock.emit(picture, sound, clipIndex: clip.index)
+            }
+        }
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
