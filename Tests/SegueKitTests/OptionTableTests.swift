@@ -42,7 +42,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertNil(attached.read(flag: option, value: "-20"))
         XCTAssertEqual(next, attached)
         XCTAssertEqual(StitchSettings(options: next).musicVolume, -20)
-        XCTAssertEqual(next.read(flag: option, value: "13"), "--music-volume: expected a number from -60 to 12 (dB)")
+        XCTAssertEqual(next.read(flag: option, value: "13"), "--music-volume must be a number from -60 to 12 (dB)")
         XCTAssertEqual(next.read(flag: OutputOption.named("smart")!, value: "yes"), "--smart takes no value (got 'yes')")
         XCTAssertEqual(next.read(flag: option, value: nil), "--music-volume needs a value")
     }
@@ -54,8 +54,8 @@ final class OptionTableTests: XCTestCase {
                                         "--preset", "ultrafast", "--loudness", "-16", "-y"])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertEqual(try DecodedOutput(path: output).pictures.count, 60 - 15, "a 0.5 s fade at 30 fps overlaps 15 frames")
-        for (arguments, says) in [(["--crf=52"], "--crf: expected a whole number from 0 to 51"),
-                                  (["--mode", "sideways"], "'sideways' is not one of overlap, freeze"),
+        for (arguments, says) in [(["--crf=52"], "--crf must be a whole number from 0 to 51"),
+                                  (["--mode", "sideways"], "--mode: 'sideways' is not one of overlap, freeze"),
                                   (["--chapters=yes"], "--chapters takes no value"),
                                   (["--duck"], "--duck needs a value")] {
             let refused = try SegueTool.run(["stitch", clip, "-o", store.outputPath("option-refused")] + arguments)
@@ -99,7 +99,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(try refusal { $0["crf"] = 99 }, "settings.crf: expected a whole number from 0 to 51")
         XCTAssertEqual(try refusal { $0["audioBitrate"] = -1 }, "settings.audioBitrate: expected like 128k or 128000, 8k to 512k bits a second")
         XCTAssertEqual(try refusal { $0["fps"] = ["numerator": 1, "denominator": 3_000_000_000] },
-                       "settings.fps: expected a number or fraction from 0.001 to 240, such as 30 or 30000/1001 (terms up to 2147483647)")
+                       "settings.fps: expected a number or fraction from 0.001 to 240, e.g. 30 or 30000/1001 (terms up to 2147483647)")
         XCTAssertEqual(try refusal { $0["sampleRate"] = 8000 }, "settings.sampleRate: expected 44100 or 48000")
         XCTAssertEqual(try refusal { _ in }, "read")
     }

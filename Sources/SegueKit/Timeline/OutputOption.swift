@@ -18,7 +18,7 @@ public struct OutputOption: @unchecked Sendable {
     /// One line of help, ending with the default where there is one.
     public let help: String
     let path: PartialKeyPath<StitchSettings>
-    /// A value from text (the command line): nil when taken, else what was wrong.
+    /// A value from the command line's text: nil when taken, else the message naming the flag.
     let readText: (String, inout StitchSettings) -> String?
     /// A value from JSON (a manifest, relative to its folder): nil when taken, else what was wrong.
     let readJSON: (Any, String, inout StitchSettings) -> String?
@@ -47,7 +47,10 @@ public struct OutputOption: @unchecked Sendable {
             key: key, flagName: flagName ?? kebab(key), valueName: flag == nil ? valueName : nil,
             help: flag == nil ? "\(help)\(reader.range.map { ", \($0)" } ?? "") (default: \(shown))." : help + ".", path: path,
             readText: { text, settings in
-                guard let value = reader.text(text) else { return reader.refusal(text) }
+                guard let value = reader.text(text) else {
+                    let flag = "--" + (flagName ?? kebab(key))
+                    return reader.unknown.map { "\(flag): \($0(text))" } ?? "\(flag) must be \(reader.expects)"
+                }
                 settings[keyPath: path] = value
                 return nil
             },
@@ -195,7 +198,7 @@ extension OptionReader where Value == Size {
 
 extension OptionReader where Value == Rational {
     static var frameRate: OptionReader {
-        OptionReader(expects: "a number or fraction \(OptionLimits.frameRate.phrase), such as 30 or 30000/1001 (terms up to \(Int32.max))",
+        OptionReader(expects: "a number or fraction \(OptionLimits.frameRate.phrase), e.g. 30 or 30000/1001 (terms up to \(Int32.max))",
                      text: OutputValues.frameRate, json: { value, _ in JSONValue.text(value).flatMap(OutputValues.frameRate) },
                      accepts: { rate in
                          rate.isValid && [rate.numerator, rate.denominator].allSatisfy(OptionLimits.frameRateTerm.contains)
@@ -228,7 +231,7 @@ public struct OutputOptions: Sendable, Equatable {
     /// Whether the option was chosen here.
     public func chose(_ option: OutputOption) -> Bool { chosen.contains(option.key) }
 
-    /// Reads `option` from the command line's text; nil when taken, else what was wrong.
+    /// Reads `option` from the command line's text; nil when taken, else the message naming the flag.
     mutating func read(_ option: OutputOption, text: String) -> String? {
         let problem = option.readText(text, &values)
         if problem == nil { chosen.insert(option.key) }
@@ -258,7 +261,7 @@ public struct OutputOptions: Sendable, Equatable {
             return nil
         }
         guard let value else { return "\(option.flag) needs a value" }
-        return read(option, text: value).map { "\(option.flag): \($0)" }
+        return read(option, text: value)
     }
 
     /// These choices, with `fallback`'s where these make none.
