@@ -163,73 +163,91 @@ extension StitchReport {
     /// output's settings and facts, planned against actual duration, each join
     /// with its stall, warnings, wall time and peak memory.
     public func json(plan: Plan, settings: StitchSettings) throws -> Data {
-        func rounded(_ value: Double, _ places: Double = 1e6) -> Double { (value * places).rounded() / places }
-        let inputs: [[String: Any]] = plan.clips.map { clip in
-            let info = clip.info
-            return info.jsonFacts.merging([
-                "frameRate": info.frameRate.description, "duration": rounded(info.duration),
-                "sourceDuration": rounded(info.sourceDuration), "inPoint": rounded(info.inPoint),
-                "startFrame": clip.startFrame, "frames": clip.frameCount,
-                "loudness": Self.loudnessJSON(info.loudness, target: settings.loudness),
-            ]) { _, reported in reported }
-        }
+        let rounded = Self.rounded
         let stalls = joins.map(\.stallSeconds).sorted()
         var object: [String: Any] = [
-            "inputs": inputs,
-            "output": [
-                "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
-                "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
-                "frames": frames, "duration": rounded(duration), "plannedDuration": rounded(plannedDuration),
-                "audio": settings.includeAudio ? [
-                    "codec": "aac", "sampleRate": canvas.sampleRate, "channels": 2, "bitRate": settings.audioBitRate,
-                    "samples": audioSamples, "duration": rounded(Double(audioSamples) / Double(canvas.sampleRate)),
-                ] as [String: Any] : NSNull(),
-            ] as [String: Any],
+            "inputs": inputsJSON(plan: plan, settings: settings),
+            "output": outputJSON(settings: settings),
             "mode": plan.mode.rawValue,
-            "joins": joins.map { join in
-                [
-                    "index": join.index, "from": plan.clips[join.index].info.path, "to": plan.clips[join.index + 1].info.path,
-                    "transition": join.transition.rawValue, "frames": join.frames, "duration": rounded(join.seconds),
-                    "stallSeconds": rounded(join.stallSeconds),
-                ] as [String: Any]
-            },
+            "joins": joinsJSON(plan: plan),
             "stall": [
-                "totalSeconds": rounded(totalStallSeconds), "worstSeconds": rounded(worstStallSeconds),
-                "medianSeconds": stalls.isEmpty ? 0 : rounded(stalls[stalls.count / 2]),
+                "totalSeconds": rounded(totalStallSeconds, 1e6), "worstSeconds": rounded(worstStallSeconds, 1e6),
+                "medianSeconds": stalls.isEmpty ? 0 : rounded(stalls[stalls.count / 2], 1e6),
             ],
             "music": music.map { music in
                 ["path": music.path, "gain": rounded(music.gain, 1000), "volume": music.volume, "duck": music.ducking,
                  "loudness": Self.loudnessJSON(music.loudness, target: nil)] as [String: Any]
             } ?? NSNull(),
             "chapters": settings.chapters ? plan.chapters.map { chapter in
-                ["title": chapter.title, "start": rounded(Double(chapter.startFrame) / canvas.frameRate.value),
+                ["title": chapter.title, "start": rounded(Double(chapter.startFrame) / canvas.frameRate.value, 1e6),
                  "startFrame": chapter.startFrame] as [String: Any]
             } : NSNull(),
-            "startupSeconds": rounded(startupSeconds),
+            "startupSeconds": rounded(startupSeconds, 1e6),
             "warnings": warnings,
             "wallSeconds": rounded(wallSeconds, 1000),
             "peakMemoryBytes": peakMemoryBytes,
         ]
-        if let smart {
-            object["smart"] = [
-                "framesCopied": framesCopied, "framesReencoded": frames - framesCopied,
-                "audioFramesCopied": audioFramesCopied, "audioFramesReencoded": audioFramesReencoded,
-                "clips": smart.map { clip in
-                    [
-                        "index": clip.index, "path": plan.clips[clip.index].info.path,
-                        "framesCopied": clip.framesCopied, "framesReencoded": clip.framesReencoded,
-                        "reason": clip.reason ?? NSNull(),
-                        "sound": clip.sound.map { sound in
-                            [
-                                "offsetSamples": sound.shiftSamples, "framesCopied": sound.framesCopied,
-                                "framesReencoded": sound.framesReencoded, "reason": sound.reason ?? NSNull(),
-                            ] as [String: Any]
-                        } ?? NSNull(),
-                    ] as [String: Any]
-                },
-            ] as [String: Any]
-        }
+        if let smart { object["smart"] = smartJSON(smart, plan: plan) }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
+
+    /// Each input with its probed facts and its place in the output.
+    private func inputsJSON(plan: Plan, settings: StitchSettings) -> [[String: Any]] {
+        plan.clips.map { clip in
+            let info = clip.info
+            return info.jsonFacts.merging([
+                "frameRate": info.frameRate.description, "duration": Self.rounded(info.duration, 1e6),
+                "sourceDuration": Self.rounded(info.sourceDuration, 1e6), "inPoint": Self.rounded(info.inPoint, 1e6),
+                "startFrame": clip.startFrame, "frames": clip.frameCount,
+                "loudness": Self.loudnessJSON(info.loudness, target: settings.loudness),
+            ]) { _, reported in reported }
+        }
+    }
+
+    /// The output's settings and facts.
+    private func outputJSON(settings: StitchSettings) -> [String: Any] {
+        [
+            "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
+            "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
+            "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
+            "audio": settings.includeAudio ? [
+                "codec": "aac", "sampleRate": canvas.sampleRate, "channels": 2, "bitRate": settings.audioBitRate,
+                "samples": audioSamples, "duration": Self.rounded(Double(audioSamples) / Double(canvas.sampleRate), 1e6),
+            ] as [String: Any] : NSNull(),
+        ]
+    }
+
+    private func joinsJSON(plan: Plan) -> [[String: Any]] {
+        joins.map { join in
+            [
+                "index": join.index, "from": plan.clips[join.index].info.path, "to": plan.clips[join.index + 1].info.path,
+                "transition": join.transition.rawValue, "frames": join.frames, "duration": Self.rounded(join.seconds, 1e6),
+                "stallSeconds": Self.rounded(join.stallSeconds, 1e6),
+            ]
+        }
+    }
+
+    /// What `--smart` copied and re-encoded, in all and per clip, and why a clip was not copied.
+    private func smartJSON(_ smart: [SmartClip], plan: Plan) -> [String: Any] {
+        [
+            "framesCopied": framesCopied, "framesReencoded": frames - framesCopied,
+            "audioFramesCopied": audioFramesCopied, "audioFramesReencoded": audioFramesReencoded,
+            "clips": smart.map { clip in
+                [
+                    "index": clip.index, "path": plan.clips[clip.index].info.path,
+                    "framesCopied": clip.framesCopied, "framesReencoded": clip.framesReencoded,
+                    "reason": clip.reason ?? NSNull(),
+                    "sound": clip.sound.map { sound in
+                        [
+                            "offsetSamples": sound.shiftSamples, "framesCopied": sound.framesCopied,
+                            "framesReencoded": sound.framesReencoded, "reason": sound.reason ?? NSNull(),
+                        ] as [String: Any]
+                    } ?? NSNull(),
+                ] as [String: Any]
+            },
+        ]
     }
 
     /// A clip's measured loudness and, with a target, the gain it got (null when not measured).
