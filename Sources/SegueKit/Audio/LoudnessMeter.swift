@@ -14,14 +14,13 @@ public enum LoudnessMeter {
     /// without sound keep no measurement. A clip that can't be measured is
     /// left as it is (the stitch reports its damage, if any).
     public static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> [ClipInfo] {
-        let results = ResultSlots<ClipInfo.Loudness>(count: clips.count)
-        DispatchQueue.concurrentPerform(iterations: clips.count) { index in
+        let results = concurrentMap(clips.count) { index -> ClipInfo.Loudness? in
             let clip = clips[index]
-            guard !clip.isStill, clip.audio != nil else { return }
-            results[index] = try? measure(clip.readPath, from: clip.inPoint, duration: clip.duration, access: access)
+            guard !clip.isStill, clip.audio != nil else { return nil }
+            return try? measure(clip.readPath, from: clip.inPoint, duration: clip.duration, access: access)
         }
         var measured = clips
-        for (index, loudness) in results.values.enumerated() { measured[index].loudness = loudness }
+        for (index, loudness) in results.enumerated() { measured[index].loudness = loudness }
         return measured
     }
 
