@@ -116,9 +116,7 @@ public final class RenderJob {
                                  detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
             }
             for name in written {
-                guard rename(partial(name), inWork(name)) == 0 else {
-                    throw SegueError(.writeFailed, subject: inWork(name), detail: "can't move it into place (\(String(cString: strerror(errno))))")
-                }
+                try OutputFile.moveIntoPlace(partial(name), over: inWork(name), what: "it")
             }
             func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
             let soundBytes = soundName.map(size)
@@ -135,7 +133,7 @@ public final class RenderJob {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try SegmentFiles.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
+            try OutputFile.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
             return RenderOutcome(segment: segment, alreadyDone: false, frames: wanted.frames, wallSeconds: manifest.wallSeconds)
         } catch {
             for name in written {
@@ -213,8 +211,8 @@ public final class JoinJob {
     public func run(stop: StopRequest = StopRequest()) throws -> JoinReport {
         let started = monotonicSeconds()
         let record = try SegmentPlan.load(work: work)
-        try Stitcher.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
-        if let reportPath { try Stitcher.checkOutput(reportPath, overwrite: true) }
+        try OutputFile.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
+        if let reportPath { try OutputFile.checkOutput(reportPath, overwrite: true) }
         let fingerprint = try SegmentPlan.fingerprint(work: work)
         let includeAudio = record.settings.includeAudio
         var problems: [(Int, String)] = []
@@ -233,7 +231,7 @@ public final class JoinJob {
                              detail: problems.map { "segment \($0.0): \($0.1)" }.joined(separator: "\n"))
         }
         let plan = try record.timeline()
-        try Stitcher.makeOutputFolder(for: record.output)
+        try OutputFile.makeOutputFolder(for: record.output)
         let joiner = SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests)
         let samples = try joiner.write(stop: stop)
         let report = JoinReport(

@@ -133,8 +133,8 @@ public final class StitchJob {
         let access = try inputAccess()
         let list = ClipList.expand(request.inputs, access: access)
         let settings = resolvedSettings(manifest: list.output)
-        try Stitcher.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
-        if let report = request.reportPath { try Stitcher.checkOutput(report, overwrite: true) }
+        try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
+        if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad

@@ -258,7 +258,7 @@ public struct SegmentPlan: Codable, Sendable {
             let data = try encoder.encode(self)
             // The same plan again leaves the file (and so every receipt made from it) as it is.
             if FileManager.default.contents(atPath: SegmentPlan.path(work: work)) == data { return }
-            try SegmentFiles.writeAtomically(data, to: SegmentPlan.path(work: work))
+            try OutputFile.writeAtomically(data, to: SegmentPlan.path(work: work))
         } catch let error as SegueError {
             throw error
         } catch {

@@ -252,7 +252,7 @@ struct SmartPlan: Sendable {
                 clips.append(Clip(copy: nil, notCopied: [unfit.reason]))
                 scans.append(nil)
             } catch {
-                clips.append(Clip(copy: nil, notCopied: [.unreadablePackets(Stitcher.describe(error))]))
+                clips.append(Clip(copy: nil, notCopied: [.unreadablePackets(OutputFile.describe(error))]))
                 scans.append(nil)
             }
         }

@@ -96,7 +96,7 @@ enum SoundCopyPlanner {
             } catch let error as SoundNotCopiedError {
                 return .failure(error)
             } catch {
-                return .failure(SoundNotCopiedError(reason: .unreadablePackets(Stitcher.describe(error))))
+                return .failure(SoundNotCopiedError(reason: .unreadablePackets(OutputFile.describe(error))))
             }
         }
     }
