@@ -278,7 +278,11 @@ public struct SegmentPlan: Codable, Sendable {
     public static func path(work: String) -> String { (work as NSString).appendingPathComponent(fileName) }
 
     static func absolute(_ path: String) -> String {
-        if path.contains("://") { return path }
+        switch InputLocation(path) {
+        case .remote: return path
+        case .file(let file) where file != path: return absolute(file) // a file: URL
+        default: break
+        }
         let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         return url.standardizedFileURL.path
     }

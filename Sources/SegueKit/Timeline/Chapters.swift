@@ -25,8 +25,12 @@ extension Plan {
     /// The list's title, else the file name without its extension.
     static func chapterTitle(_ info: ClipInfo) -> String {
         if let title = info.title { return title }
-        let name = info.path.contains("://") ? (URL(string: info.path)?.lastPathComponent ?? info.path)
-            : (info.path as NSString).lastPathComponent
+        let name: String
+        switch InputLocation(info.path) {
+        case .remote(let url): name = URL(string: url)?.lastPathComponent ?? url
+        case .file(let file): name = (file as NSString).lastPathComponent
+        case .refusedProtocol: name = (info.path as NSString).lastPathComponent
+        }
         let stem = (name as NSString).deletingPathExtension
         return stem.isEmpty ? name : stem
     }
