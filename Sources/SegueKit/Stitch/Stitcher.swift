@@ -123,11 +123,9 @@ public final class Stitcher {
     /// What `--smart` copies: every clip scanned, before anything is written.
     /// `copiesSound`: false for a segment, whose sound is encoded on its own.
     func smartPlan(copiesSound: Bool = true) throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:)) { clip in
-            // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
-            guard plan.mode == .freeze else { return (false, false) }
-            return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
-        }
+        // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
+        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:),
+                      heldEdges: plan.heldEdges(of:))
     }
 
     /// Plays the clips in order through `clock`: each clip's own frames (with
@@ -155,7 +153,7 @@ public final class Stitcher {
                 throw ClipSource.failure(error, reading: music.path)
             }
         }
-        let strategy = plan.strategy
+        let strategy = plan.layout.strategy
         // A segment opens (and fetches ahead) only the clips it needs: a remote one is read by no other segment.
         let last = window?.lastClip ?? clips.count - 1
         var opened = Array(clips.prefix(last + 1))
@@ -183,7 +181,7 @@ public final class Stitcher {
                 let before = plan.joinFrames(before: index), after = plan.joinFrames(after: index)
                 // A segment that sought into its first clip starts that far in.
                 let skipped = index == first ? window?.framesSkipped ?? 0 : 0
-                for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
+                for position in plan.ownFrames(of: clip) where position >= skipped {
                     // With --smart, a copied frame comes as its source packet instead of a picture.
                     let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
                     let picture = copied == nil ? try current.nextPicture() : nil
@@ -244,9 +242,7 @@ public final class Stitcher {
         func boundary(_ index: Int) -> Int {
             guard index > 0 else { return 0 }
             guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
-            // A join's frames are the clip's first (overlap) or stand before it (freeze).
-            let join = plan.joinFrames(before: index)
-            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + (plan.mode == .overlap ? join / 2 : -(join + 1) / 2))
+            return plan.sampleIndex(atFrame: plan.soundHandover(to: plan.clips[index]))
         }
         let size = SoundCopyPlanner.frameSize
         func frames(before sample: Int) -> Int { (sample + size - 1) / size }

@@ -12,10 +12,7 @@ extension Plan {
     /// One chapter per clip, starting where the clip first appears (the start
     /// of the transition into it), titled by its list entry or its file name.
     public var chapters: [Chapter] {
-        let starts = clips.map { clip in
-            // Freeze: the held frames before a clip are its transition in; overlap: the clip starts with it.
-            mode == .freeze ? clip.startFrame - joinFrames(before: clip.index) : clip.startFrame
-        }
+        let starts = clips.map(firstSeen)
         return clips.indices.map { index in
             Chapter(title: Plan.chapterTitle(clips[index].info), startFrame: starts[index],
                     endFrame: index + 1 < clips.count ? starts[index + 1] : totalFrames)
