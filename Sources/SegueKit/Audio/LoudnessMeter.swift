@@ -35,7 +35,7 @@ public enum LoudnessMeter {
         let origin = stream.startTime ?? 0
         if start > 0 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start) }
         let end = duration.map { ":end=\(start + $0)" } ?? ""
-        let filters = "atrim=start=\(start)\(end),aresample=48000,aformat=channel_layouts=stereo,ebur128=peak=true:metadata=1"
+        let filters = "atrim=start=\(start)\(end),aresample=\(OutputAudio.sampleRate),aformat=channel_layouts=\(OutputAudio.channelLayout),ebur128=peak=true:metadata=1"
         let sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
         var integrated: Double?, peak: Double?
         func take(_ measured: Frame) {

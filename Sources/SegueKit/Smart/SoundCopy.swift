@@ -63,7 +63,7 @@ struct ClipSoundCopy: Sendable, Equatable {
 
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
-    static let frameSize = 1024
+    static let frameSize = OutputAudio.frameSize
     /// AAC frames re-encoded on each side of a seam (at least): room for what
     /// happens there (a clip's sound moved up to half a frame, the outgoing one
     /// running on into the incoming one's crossfade), and away from the source

@@ -61,7 +61,7 @@ struct FreezeJoin: JoinStrategy {
         for step in 0..<join.frameCount {
             let picture = try painter.draw(step: step, from: held, to: waiting)
             let silence = clock.includeAudio
-                ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: 2) : nil
+                ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: OutputAudio.channels) : nil
             try clock.emit(picture, silence, clipIndex: join.index)
         }
     }

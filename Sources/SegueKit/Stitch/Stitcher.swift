@@ -244,7 +244,7 @@ public final class Stitcher {
             guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
             return plan.sampleIndex(atFrame: plan.soundHandover(to: plan.clips[index]))
         }
-        let size = SoundCopyPlanner.frameSize
+        let size = OutputAudio.frameSize
         func frames(before sample: Int) -> Int { (sample + size - 1) / size }
         return frames(before: boundary(index + 1)) - frames(before: boundary(index))
     }
