@@ -115,7 +115,7 @@ struct Stitch: ParsableCommand {
             progress.clear()
         }
         let output = output
-        StopDeadline.arm(stop) { unlink(Stitcher.temporaryPath(for: output)) }
+        StopDeadline.arm(stop) { unlink(OutputFile.temporaryPath(for: output)) }
         let report = try StitchJob(request()).run(stop: stop) { event in
             switch event {
             case .progress(let state): progress.update(state)

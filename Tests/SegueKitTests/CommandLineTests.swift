@@ -46,7 +46,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains(audioOnly) && $0.contains("no video stream") }, result.standardError)
         XCTAssertFalse(lines.contains { $0.contains("marker-0-30.mp4") }, "the good clip is not blamed")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testClipListWithABadEntryNamesTheEntry() throws {
@@ -118,7 +118,7 @@ final class CommandLineTests: XCTestCase {
         let list = try file("long.txt", contents: Data(String(repeating: try goodClip() + "\n", count: 40).utf8))
         let output = store.outputPath("interrupted")
         try Data("precious".utf8).write(to: URL(fileURLWithPath: output))
-        let partial = Stitcher.temporaryPath(for: output)
+        let partial = OutputFile.temporaryPath(for: output)
         var stoppedAfter = 0.0
         let result = try SegueTool.run(["stitch", list, "-o", output, "-y", "--preset", "veryslow", "--size", "640x360"]) { process in
             let deadline = Date().addingTimeInterval(20)

@@ -193,7 +193,7 @@ extension FixtureStore {
         let plan = try Plan(clips: clips, settings: settings)
         let path = outputPath()
         let report = try Stitcher(planned: PlannedStitch(plan: plan, settings: settings), outputPath: path).run()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: path)), "temporary file left behind")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: path)), "temporary file left behind")
         return (plan, report, path)
     }
 }

@@ -127,7 +127,7 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(result.status, 130, result.standardError)
         XCTAssertLessThan(Date().timeIntervalSince(signalled), 3, "stopped at once, not after the 60 s timeout")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     /// Threads of this process with `name`, from /proc.

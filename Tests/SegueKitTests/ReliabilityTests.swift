@@ -86,7 +86,7 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.standardError)
         XCTAssertTrue(result.standardError.contains(corrupt) && result.standardError.contains("--strict"), result.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testSkipBadDropsUnusableInputsNamingEachAndStitchesTheRest() throws {
@@ -147,7 +147,7 @@ final class ReliabilityTests: XCTestCase {
                 XCTAssertTrue(result.standardError.contains(variant), "\(variant): the message must name the file: \(result.standardError)")
                 XCTAssertFalse(FileManager.default.fileExists(atPath: output))
             }
-            XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
         }
     }
 
@@ -194,7 +194,7 @@ final class ReliabilityTests: XCTestCase {
         let list = store.folder.appendingPathComponent("killed.txt").path
         try String(repeating: try marker(0, 45) + "\n", count: 40).write(toFile: list, atomically: true, encoding: .utf8)
         let output = store.outputPath("killed")
-        let partial = Stitcher.temporaryPath(for: output)
+        let partial = OutputFile.temporaryPath(for: output)
         XCTAssertTrue((partial as NSString).lastPathComponent.hasPrefix(".") && partial.hasSuffix(".partial"))
         _ = try SegueTool.run(["stitch", list, "-o", output, "--preset", "veryslow"]) { process in
             let deadline = Date().addingTimeInterval(20)

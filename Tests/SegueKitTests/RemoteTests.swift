@@ -143,7 +143,7 @@ final class RemoteTests: XCTestCase {
         XCTAssertLessThan(seconds, 2, "waited for the stalled download (\(seconds) s)")
         XCTAssertTrue(result.standardError.contains("stopped by SIGINT"), result.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testSIGINTWhileProbingStalledRemoteClipsStopsWithinTwoSeconds() throws {
@@ -157,7 +157,7 @@ final class RemoteTests: XCTestCase {
         XCTAssertEqual(result.status, 130, result.standardError)
         XCTAssertLessThan(seconds, 2, "waited for the stalled probes (\(seconds) s)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testAConnectionLostWhileMeasuringAClipIsAnErrorNotAShortClip() throws {
@@ -256,7 +256,7 @@ final class RemoteTests: XCTestCase {
         XCTAssertTrue(result.standardError.contains("\(url): connection lost after"), result.standardError)
         XCTAssertTrue(result.standardError.contains("gave up after 3 tries"), result.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testATruncatedRemoteIndexIsReportedAsAConnectionFailure() throws {

@@ -301,7 +301,7 @@ final class SegmentTests: XCTestCase {
         XCTAssertTrue(result.standardError.contains("segment 1: not rendered"), result.standardError)
         XCTAssertTrue(result.standardError.contains("segment 2: "), result.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: Stitcher.temporaryPath(for: output)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: output)))
     }
 
     func testAKilledJobsRunResumesKeepingTheSegmentsItFinished() throws {

@@ -107,7 +107,7 @@ public final class RenderJob {
             do {
                 planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
             } catch {
-                throw Stitcher.writeFailure(error, output: partial(videoName), doing: "can't start writing")
+                throw OutputFile.writeFailure(error, output: partial(videoName), doing: "can't start writing")
             }
             let stitcher = Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
             let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: segment == record.segments.count - 1,
@@ -118,9 +118,7 @@ public final class RenderJob {
                                  detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
             }
             for name in written {
-                guard rename(partial(name), inWork(name)) == 0 else {
-                    throw SegueError(.writeFailed, subject: inWork(name), detail: "can't move it into place (\(String(cString: strerror(errno))))")
-                }
+                try OutputFile.moveIntoPlace(partial(name), over: inWork(name), what: "it")
             }
             func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
             let soundBytes = soundName.map(size)
@@ -137,7 +135,7 @@ public final class RenderJob {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try SegmentFiles.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
+            try OutputFile.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
             return RenderOutcome(segment: segment, alreadyDone: false, frames: wanted.frames, wallSeconds: manifest.wallSeconds)
         } catch {
             for name in written {
@@ -215,8 +213,8 @@ public final class JoinJob {
     public func run(stop: StopRequest = StopRequest()) throws -> JoinReport {
         let started = monotonicSeconds()
         let record = try SegmentPlan.load(work: work)
-        try Stitcher.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
-        if let reportPath { try Stitcher.checkOutput(reportPath, overwrite: true) }
+        try OutputFile.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
+        if let reportPath { try OutputFile.checkOutput(reportPath, overwrite: true) }
         let fingerprint = try SegmentPlan.fingerprint(work: work)
         let includeAudio = record.settings.includeAudio
         var problems: [(Int, String)] = []
@@ -235,7 +233,7 @@ public final class JoinJob {
                              detail: problems.map { "segment \($0.0): \($0.1)" }.joined(separator: "\n"))
         }
         let plan = try record.timeline()
-        try Stitcher.makeOutputFolder(for: record.output)
+        try OutputFile.makeOutputFolder(for: record.output)
         let joiner = SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests)
         let samples = try joiner.write(stop: stop)
         let report = JoinReport(

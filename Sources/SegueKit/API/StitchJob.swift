@@ -98,7 +98,7 @@ public final class StitchJob {
             planned = try PlannedStitch(plan: plan, settings: settings, access: access)
         } catch {
             // Only --smart's scan throws: its encoder's trial open is the output's first step.
-            throw Stitcher.writeFailure(error, output: request.output, doing: "can't start writing")
+            throw OutputFile.writeFailure(error, output: request.output, doing: "can't start writing")
         }
         let stitcher = Stitcher(planned: planned, outputPath: request.output, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
@@ -126,8 +126,8 @@ public final class StitchJob {
         let access = try inputAccess()
         let list = ClipList.expand(request.inputs, access: access)
         let settings = resolvedSettings(manifest: list.output)
-        try Stitcher.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
-        if let report = request.reportPath { try Stitcher.checkOutput(report, overwrite: true) }
+        try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
+        if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad

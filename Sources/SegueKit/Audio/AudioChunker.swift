@@ -35,7 +35,7 @@ struct AudioChunker {
 
     private mutating func makeBlock(start: Int, count: Int) throws -> Frame {
         precondition(count > 0 && start >= 0 && start + count <= pending[0].count, "a block past the samples pending")
-        let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
+        let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: sampleRate)
         block.setSamples(from: pending, start: start)
         block.pts = Int64(samplesWritten)
         samplesWritten += count

@@ -14,14 +14,13 @@ public enum LoudnessMeter {
     /// without sound keep no measurement. A clip that can't be measured is
     /// left as it is (the stitch reports its damage, if any).
     public static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> [ClipInfo] {
-        let results = ResultSlots<ClipInfo.Loudness>(count: clips.count)
-        DispatchQueue.concurrentPerform(iterations: clips.count) { index in
+        let results = concurrentMap(clips.count) { index -> ClipInfo.Loudness? in
             let clip = clips[index]
-            guard !clip.isStill, clip.audio != nil else { return }
-            results[index] = try? measure(clip.readPath, from: clip.inPoint, duration: clip.duration, access: access)
+            guard !clip.isStill, clip.audio != nil else { return nil }
+            return try? measure(clip.readPath, from: clip.inPoint, duration: clip.duration, access: access)
         }
         var measured = clips
-        for (index, loudness) in results.values.enumerated() { measured[index].loudness = loudness }
+        for (index, loudness) in results.enumerated() { measured[index].loudness = loudness }
         return measured
     }
 
@@ -36,7 +35,7 @@ public enum LoudnessMeter {
         let origin = stream.startTime ?? 0
         if start > 0 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start) }
         let end = duration.map { ":end=\(start + $0)" } ?? ""
-        let filters = "atrim=start=\(start)\(end),aresample=48000,aformat=channel_layouts=stereo,ebur128=peak=true:metadata=1"
+        let filters = "atrim=start=\(start)\(end),aresample=\(OutputAudio.sampleRate),aformat=channel_layouts=\(OutputAudio.channelLayout),ebur128=peak=true:metadata=1"
         let sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
         var integrated: Double?, peak: Double?
         func take(_ measured: Frame) {

@@ -191,7 +191,7 @@ public final class MusicBed {
         private let packet = Packet()
         private var ended = false
 
-        init(path: String, access: InputAccess, sampleRate: Int = 48_000) throws {
+        init(path: String, access: InputAccess, sampleRate: Int = OutputAudio.sampleRate) throws {
             demuxer = try access.openDemuxer(path)
             guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
                 throw Failure(reason: .noSound)
@@ -203,7 +203,7 @@ public final class MusicBed {
                 throw Failure(reason: .noSoundDecoder(codec: demuxer.streams[index].codecName))
             }
             // Counted, not taken from the file: the bed only needs its samples in order.
-            sound = SoundReader(decoder: decoder, filters: "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=stereo",
+            sound = SoundReader(decoder: decoder, filters: "aresample=\(sampleRate),aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)",
                                 clock: .counted)
         }
 

@@ -84,7 +84,7 @@ final class ClipSound {
     /// starts late or has gaps, and trim it where it starts early, so it stays
     /// locked to the pictures; then the `--loudness` gain, if any.
     static func filters(sampleRate: Int, loudness: String?) -> String {
-        "aresample=\(sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=stereo"
+        "aresample=\(sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
             + (loudness.map { ",\($0)" } ?? "")
     }
 

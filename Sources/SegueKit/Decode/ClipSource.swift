@@ -155,7 +155,7 @@ final class ClipSource {
         case let error as FFmpegError where error.isTransport && InputAccess.isRemote(readPath ?? path):
             return SegueError(.connectionLost, subject: path, detail: "connection failed (\(error.message))", underlying: error)
         default:
-            return SegueError(.readFailed, subject: path, detail: Stitcher.describe(error), underlying: error)
+            return SegueError(.readFailed, subject: path, detail: OutputFile.describe(error), underlying: error)
         }
     }
 }

@@ -21,7 +21,7 @@ struct SoundEdges {
     /// `delay` samples of silence before the clip's own sound.
     init(delay: Int) {
         precondition(delay >= 0, "a negative delay")
-        leading = [[Float]](repeating: [Float](repeating: 0, count: delay), count: 2)
+        leading = [[Float]](repeating: [Float](repeating: 0, count: delay), count: OutputAudio.channels)
     }
 
     /// Samples still to play before the clip's own sound.
@@ -31,7 +31,7 @@ struct SoundEdges {
     /// instead of the silence before the clip's own sound, and their last
     /// `cutFade` crossfade into its first own samples.
     mutating func leadIn(_ samples: [[Float]]) {
-        precondition(samples.count == 2 && samples.allSatisfy { $0.count == delay + SoundEdges.cutFade },
+        precondition(samples.count == OutputAudio.channels && samples.allSatisfy { $0.count == delay + SoundEdges.cutFade },
                      "a lead-in of another length")
         leading = samples.map { Array($0.prefix(delay)) }
         fadingOut = samples.map { Array($0.dropFirst(delay)) }
@@ -40,7 +40,7 @@ struct SoundEdges {
     /// `own` samples of the clip's sound, after `lead` samples of what plays
     /// before them and with what is left of a cut's crossfade; remembered.
     mutating func around(_ own: [[Float]], lead: Int) -> [[Float]] {
-        precondition(lead >= 0 && lead <= delay && own.count == 2, "more lead than there is, or not stereo")
+        precondition(lead >= 0 && lead <= delay && own.count == OutputAudio.channels, "more lead than there is, or not stereo")
         var samples = own
         if !fadingOut[0].isEmpty { fadeIn(&samples) }
         if lead > 0 {
@@ -54,8 +54,8 @@ struct SoundEdges {
     /// Replaces `samples` from `real` on with the sound so far (what was
     /// handed out, then `samples` up to `real`) continued (`SoundContinuation`).
     func continuing(_ samples: inout [[Float]], from real: Int) {
-        precondition(samples.count == 2 && real >= 0 && real <= samples[0].count, "continuing from outside the samples")
-        var history = recent.reduce(into: [[Float]](repeating: [], count: 2)) { joined, part in
+        precondition(samples.count == OutputAudio.channels && real >= 0 && real <= samples[0].count, "continuing from outside the samples")
+        var history = recent.reduce(into: [[Float]](repeating: [], count: OutputAudio.channels)) { joined, part in
             for channel in joined.indices { joined[channel] += part[channel] }
         }
         for channel in history.indices { history[channel] += samples[channel][..<real] }

@@ -20,8 +20,8 @@ public struct InputAccess: Sendable {
     }
 
     /// Whether `path` is reached over the network (then with the timeout,
-    /// retries and cache of `network`): `Network`'s one definition.
-    public static func isRemote(_ path: String) -> Bool { Network.isNetworkURL(path) }
+    /// retries and cache of `network`): `InputLocation`'s answer.
+    public static func isRemote(_ path: String) -> Bool { InputLocation(path).isRemote }
 
     /// Where `path` is, or why it may not be opened (a refused protocol, a
     /// URL under `--no-remote`): nothing is opened or requested.

@@ -46,31 +46,3 @@ public struct InputPolicy: Sendable, Equatable {
         roots.isEmpty || roots.contains { root in root == "/" || path == root || path.hasPrefix(root + "/") }
     }
 }
-
-/// Where an input's bytes are: a local file, an http(s) URL, or nowhere Segue goes.
-enum InputLocation: Equatable {
-    case file(String)
-    case remote(String)
-    /// A name that starts with a protocol libavformat knows and Segue refuses.
-    case refusedProtocol(String)
-
-    init(_ input: String) {
-        // libavformat reads "proto:…" (and "subfile,,start,…,:…") through the protocol it names.
-        let scheme = String(input.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }).lowercased()
-        let after = input.dropFirst(scheme.count).first
-        guard scheme.first?.isLetter == true, after == ":" || after == "," else { self = .file(input); return }
-        if after == ":" && Network.isNetworkURL(input) { self = .remote(input); return }
-        if after == ":" && scheme == "file" {
-            // file:///abs/path (percent-encoded) or libavformat's file:path
-            let rest = input.dropFirst("file:".count)
-            self = .file(rest.hasPrefix("//") ? URL(string: input)?.path ?? String(rest.dropFirst(2)) : String(rest))
-            return
-        }
-        // A file whose name holds a colon opens as itself.
-        if Network.knownProtocols.contains(scheme) && !FileManager.default.fileExists(atPath: input) {
-            self = .refusedProtocol(scheme)
-        } else {
-            self = .file(input)
-        }
-    }
-}

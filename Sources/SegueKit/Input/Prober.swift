@@ -1,6 +1,5 @@
 import Foundation
 import SegueMedia
-import Synchronization
 
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
@@ -9,19 +8,10 @@ public enum Prober {
     /// for files, more for URLs, whose probing is mostly waiting.
     public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
                                  photoSeconds: Double? = nil) -> [Result<ClipInfo, BadInput>] {
-        let results = ResultSlots<Result<ClipInfo, BadInput>>(count: entries.count)
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
-        let slots = DispatchSemaphore(value: max(1, width))
-        let group = DispatchGroup()
-        for index in entries.indices {
-            slots.wait()
-            DispatchQueue.global().async(group: group) {
-                results[index] = probe(entries[index], access: access, photoSeconds: photoSeconds)
-                slots.signal()
-            }
+        return concurrentMap(entries.count, width: width) { index in
+            probe(entries[index], access: access, photoSeconds: photoSeconds)
         }
-        group.wait()
-        return results.values.map { $0! }
     }
 
     /// Probes one clip and applies its trim. A photo without a duration of
@@ -394,18 +384,4 @@ extension Prober {
             return false
         }
     }
-}
-
-/// Fixed slots written by concurrent workers, one slot each.
-final class ResultSlots<Value: Sendable>: Sendable {
-    private let slots: Mutex<[Value?]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-
-    subscript(index: Int) -> Value? {
-        get { slots.withLock { $0[index] } }
-        set { slots.withLock { $0[index] = newValue } }
-    }
-
-    var values: [Value?] { slots.withLock { $0 } }
 }

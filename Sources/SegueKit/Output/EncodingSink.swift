@@ -23,8 +23,8 @@ final class EncodingSink {
         var chapters: [Chapter] = []
 
         struct AudioFormat {
-            var sampleRate = 48_000
-            var channels = 2
+            var sampleRate = OutputAudio.sampleRate
+            var channels = OutputAudio.channels
             var bitRate = 128_000
         }
     }
@@ -74,7 +74,7 @@ final class EncodingSink {
             audioStream = stream
             audioFrameSize = max(encoder.frameSize, 1)
             if let layout = format.smartSound {
-                precondition(audioFrameSize == SoundCopyPlanner.frameSize, "AAC frames of \(audioFrameSize) samples")
+                precondition(audioFrameSize == OutputAudio.frameSize, "AAC frames of \(audioFrameSize) samples")
                 sound = try SmartSoundTrack(muxer: muxer, stream: stream, layout: layout, sampleRate: audio.sampleRate,
                                             makeEncoder: makeEncoder)
             } else {
@@ -83,7 +83,7 @@ final class EncodingSink {
         } else {
             sound = nil
             audioStream = -1
-            audioFrameSize = 1024
+            audioFrameSize = OutputAudio.frameSize
         }
         for (index, chapter) in format.chapters.enumerated() {
             try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),

@@ -40,7 +40,7 @@ final class OutputWriter {
         format.smart = smart
         format.smartSound = settings.includeAudio ? smartSound : nil
         format.audio = settings.includeAudio
-            ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+            ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = chapters
         // The sink is made here and from then on touched only by the encoder thread.
         let sink = Handoff(value: try EncodingSink(path: path, format: format))

@@ -66,7 +66,7 @@ struct SmartSound: Sendable {
 final class SmartSoundTrack: SoundTrack {
     static let preRoll = 4
     static let postRoll = 3
-    private let frameSize = SoundCopyPlanner.frameSize
+    private let frameSize = OutputAudio.frameSize
 
     private let muxer: Muxer
     private let stream: Int
@@ -205,7 +205,7 @@ final class SmartSoundTrack: SoundTrack {
                 let from = window.fed - base, available = max(0, min(count, channel.count - from))
                 return Array(channel[from..<(from + available)]) + [Float](repeating: 0, count: count - available)
             }
-            let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
+            let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: sampleRate)
             block.setSamples(from: samples, start: 0)
             block.pts = Int64(encoderClock)
             encoderClock += count

@@ -59,22 +59,6 @@ public enum SegmentFiles {
         }
     }
 
-    /// Writes `data` to a temporary file beside `path`, syncs it, and renames it over `path`.
-    static func writeAtomically(_ data: Data, to path: String) throws {
-        let temporary = Stitcher.temporaryPath(for: path) + "-\(getpid())-\(UUID().uuidString.prefix(8))"
-        guard FileManager.default.createFile(atPath: temporary, contents: data),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw SegueError(.writeFailed, subject: path, detail: "can't write it")
-        }
-        try? handle.synchronize()
-        try? handle.close()
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SegueError(.writeFailed, subject: path, detail: "can't move it into place (\(reason))")
-        }
-    }
-
     /// The manifest of `segment`, if one is there and reads.
     public static func manifest(work: String, segment: Int) -> SegmentManifest? {
         FileManager.default.contents(atPath: manifestPath(work: work, segment: segment))

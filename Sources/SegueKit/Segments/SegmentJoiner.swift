@@ -18,21 +18,7 @@ struct SegmentJoiner {
 
     /// Writes the output; returns the audio samples written.
     func write(stop: StopRequest) throws -> Int {
-        let output = record.output
-        let temporary = Stitcher.temporaryPath(for: output)
-        unlink(temporary) // a leftover from a killed run
-        do {
-            let samples = try writeFile(temporary, stop: stop)
-            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            guard rename(temporary, output) == 0 else {
-                throw SegueError(.writeFailed, subject: output,
-                                 detail: "can't move the finished file into place (\(String(cString: strerror(errno))))")
-            }
-            return samples
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try OutputFile.write(record.output, stop: stop) { try writeFile($0, stop: stop) }
     }
 
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
@@ -44,11 +30,11 @@ struct SegmentJoiner {
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
-            ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
+            ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = settings.chapters ? plan.chapters : []
         format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
                                                reorderDelay: reorderDelay)
-        let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
+        let sink = try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
         let packet = Packet(), sound = Packet()
         /// Where the next AAC packet's decoded samples start: the priming packet first.
         var nextSoundPTS = -Int64(SegmentSound.blockSize)
@@ -83,7 +69,7 @@ struct SegmentJoiner {
                     sound.dts = nextSoundPTS
                     sound.duration = duration
                     nextSoundPTS += Int64(SegmentSound.blockSize)
-                    try Stitcher.writing(to: record.output) { try sink.copy(sound: sound) }
+                    try OutputFile.writing(to: record.output) { try sink.copy(sound: sound) }
                 }
             }
             while try demuxer.read(into: packet) {
@@ -97,7 +83,7 @@ struct SegmentJoiner {
                     throw SegueError(.readFailed, subject: inWork(manifest.video),
                                      detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
                 }
-                try Stitcher.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+                try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
                 copied += 1
                 try copySound(upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
             }
@@ -111,7 +97,7 @@ struct SegmentJoiner {
                                  detail: "segment \(segment.index)'s sound ends at sample \(nextSoundPTS), the plan's grid at \(segment.audioEnd)")
             }
         }
-        try Stitcher.writing(to: record.output) { try sink.finish() }
+        try OutputFile.writing(to: record.output) { try sink.finish() }
         return settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
     }
 

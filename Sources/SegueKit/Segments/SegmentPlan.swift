@@ -189,7 +189,7 @@ public struct SegmentPlan: Codable, Sendable {
             let data = try encoder.encode(self)
             // The same plan again leaves the file (and so every receipt made from it) as it is.
             if FileManager.default.contents(atPath: SegmentPlan.path(work: work)) == data { return }
-            try SegmentFiles.writeAtomically(data, to: SegmentPlan.path(work: work))
+            try OutputFile.writeAtomically(data, to: SegmentPlan.path(work: work))
         } catch let error as SegueError {
             throw error
         } catch {
@@ -209,7 +209,11 @@ public struct SegmentPlan: Codable, Sendable {
     public static func path(work: String) -> String { (work as NSString).appendingPathComponent(fileName) }
 
     static func absolute(_ path: String) -> String {
-        if path.contains("://") { return path }
+        switch InputLocation(path) {
+        case .remote: return path
+        case .file(let file) where file != path: return absolute(file) // a file: URL
+        default: break
+        }
         let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         return url.standardizedFileURL.path
     }

@@ -16,7 +16,7 @@ import SegueMedia
 /// the encoder's own priming among them, are dropped. The first segment keeps
 /// the priming packet, the last one everything to the end.
 final class SegmentSound {
-    static let blockSize = 1024
+    static let blockSize = OutputAudio.frameSize
     static let preRollBlocks = 128
     static let postRollBlocks = 3
 
@@ -40,7 +40,7 @@ final class SegmentSound {
     init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, bitRate: Int) throws {
         self.sampleRate = sampleRate
         let muxer = try Muxer(path: path, format: "mp4")
-        encoder = try Encoder.aac(sampleRate: sampleRate, channels: 2, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
+        encoder = try Encoder.aac(sampleRate: sampleRate, channels: OutputAudio.channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
         precondition(encoder.frameSize == SegmentSound.blockSize, "AAC frames of \(encoder.frameSize) samples")
         stream = try muxer.addStream(for: encoder)
         try muxer.writeHeader(options: [:])
@@ -66,7 +66,7 @@ final class SegmentSound {
     /// Takes the output's sound starting at output sample `start` (any stretch of
     /// it; what lies outside the feed is ignored).
     func write(_ sound: [[Float]], at start: Int) throws {
-        precondition(sound.count == 2 && sound.hasEqualChannels, "a segment's sound is stereo")
+        precondition(sound.count == OutputAudio.channels && sound.hasEqualChannels, "a segment's sound is stereo")
         let end = start + sound[0].count
         let from = max(start, pendingStart + pending[0].count), to = min(end, feedEnd ?? .max)
         guard from < to else { return }
@@ -86,7 +86,7 @@ final class SegmentSound {
     }
 
     private func encodeBlock(count: Int) throws {
-        let block = try Frame.audio(sampleCount: count, channels: 2, sampleRate: sampleRate)
+        let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: sampleRate)
         block.setSamples(from: pending, start: 0)
         block.pts = Int64(pendingStart - feedStart)
         for channel in 0..<2 { pending[channel].removeFirst(count) }

@@ -129,7 +129,7 @@ extension Plan {
     /// Where each clip's turn in the stitch begins: the first of its own
     /// frames (an overlap join into it is played in the turn before).
     var turnStarts: [Int] {
-        clips.map { clip in clip.startFrame + (mode == .overlap ? joinFrames(before: clip.index) : 0) }
+        clips.map(turnStart(of:))
     }
 }
 

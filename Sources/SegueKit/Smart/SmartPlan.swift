@@ -223,14 +223,13 @@ struct SmartPlan: Sendable {
                              heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws -> ([Clip], [ClipScan?]) {
         let syntax = CopySyntax(settings.codec)
         let reasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
-        let scanned = ResultSlots<Result<ClipScan, Error>>(count: plan.clips.count)
-        DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
-            guard reasons[index] == nil else { return }
-            scanned[index] = Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas, syntax: syntax, access: access) }
+        let scanned = concurrentMap(plan.clips.count) { index -> Result<ClipScan, Error>? in
+            guard reasons[index] == nil else { return nil }
+            return Result { try ClipScan(clip: plan.clips[index], canvas: plan.canvas, syntax: syntax, access: access) }
         }
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
-        for (clip, result) in zip(plan.clips, scanned.values) {
+        for (clip, result) in zip(plan.clips, scanned) {
             guard let result else {
                 clips.append(Clip(copy: nil, notCopied: reasons[clip.index].map { [$0] } ?? []))
                 scans.append(nil)
@@ -253,7 +252,7 @@ struct SmartPlan: Sendable {
                 clips.append(Clip(copy: nil, notCopied: [unfit.reason]))
                 scans.append(nil)
             } catch {
-                clips.append(Clip(copy: nil, notCopied: [.unreadablePackets(Stitcher.describe(error))]))
+                clips.append(Clip(copy: nil, notCopied: [.unreadablePackets(OutputFile.describe(error))]))
                 scans.append(nil)
             }
         }
@@ -286,14 +285,13 @@ struct SmartPlan: Sendable {
             }
         }
         let measured = groups.map { plan.clips[$0[0]] }
-        let qualities = ResultSlots<Int>(count: groups.count)
-        DispatchQueue.concurrentPerform(iterations: groups.count) { group in
+        let qualities = concurrentMap(groups.count) { group in
             let clip = measured[group]
-            qualities[group] = syntax == .hevc
+            return syntax == .hevc
                 ? ClipScan.measuredCRF(of: clip, canvas: plan.canvas, settings: settings, access: access)
                 : ClipScan.quantiserCRF(of: clip, access: access)
         }
-        for (group, crf) in zip(groups, qualities.values) { for index in group { clips[index].crf = crf } }
+        for (group, crf) in zip(groups, qualities) { for index in group { clips[index].crf = crf } }
     }
 
     /// Which output frames are copied packets rather than encoded pictures.

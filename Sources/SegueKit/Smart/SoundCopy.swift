@@ -63,7 +63,7 @@ struct ClipSoundCopy: Sendable, Equatable {
 
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
-    static let frameSize = 1024
+    static let frameSize = OutputAudio.frameSize
     /// AAC frames re-encoded on each side of a seam (at least): room for what
     /// happens there (a clip's sound moved up to half a frame, the outgoing one
     /// running on into the incoming one's crossfade), and away from the source
@@ -80,28 +80,25 @@ enum SoundCopyPlanner {
                      region: (PlannedClip) -> Range<Int>) -> [Result<ClipSoundCopy, SoundNotCopiedError>] {
         let reasons = plan.clips.map { disqualification($0, plan: plan, settings: settings) }
         let regions = plan.clips.map(region)
-        let results = ResultSlots<Result<ClipSoundCopy, SoundNotCopiedError>>(count: plan.clips.count)
-        DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
+        return concurrentMap(plan.clips.count) { index -> Result<ClipSoundCopy, SoundNotCopiedError> in
             let clip = plan.clips[index]
             if let reason = reasons[index] {
-                results[index] = .failure(SoundNotCopiedError(reason: reason))
-                return
+                return .failure(SoundNotCopiedError(reason: reason))
             }
             do {
                 let packets = try scan(clip, canvasRate: plan.canvas.sampleRate, access: access)
                 let exactStart = plan.sampleIndex(atFrame: clip.startFrame)
                 if let copy = choose(packets, exactStart: exactStart, region: regions[index]) {
-                    results[index] = .success(copy)
+                    return .success(copy)
                 } else {
-                    results[index] = .failure(SoundNotCopiedError(reason: .noRegularStretch))
+                    return .failure(SoundNotCopiedError(reason: .noRegularStretch))
                 }
             } catch let error as SoundNotCopiedError {
-                results[index] = .failure(error)
+                return .failure(error)
             } catch {
-                results[index] = .failure(SoundNotCopiedError(reason: .unreadablePackets(Stitcher.describe(error))))
+                return .failure(SoundNotCopiedError(reason: .unreadablePackets(OutputFile.describe(error))))
             }
         }
-        return results.values.map { $0 ?? .failure(SoundNotCopiedError(reason: .notHeard)) }
     }
 
     /// Why a clip's sound can't be copied, from what the probe and the settings say.

@@ -88,15 +88,15 @@ final class FrameClock {
         if let window {
             // A segment's sound encoder takes its pre-roll and post-roll from the frames around it.
             if let sound, let encoder = window.sound {
-                try Stitcher.writing(to: outputPath) { try encoder.write(sound, at: plan.sampleIndex(atFrame: frame)) }
+                try OutputFile.writing(to: outputPath) { try encoder.write(sound, at: plan.sampleIndex(atFrame: frame)) }
             }
             if !window.frames.contains(frame) {
                 frame += 1 // warming up (or the sound's post-roll): made exactly as in the whole stitch, no picture written
                 return
             }
-            try Stitcher.writing(to: outputPath) { try video() }
+            try OutputFile.writing(to: outputPath) { try video() }
         } else {
-            try Stitcher.writing(to: outputPath) {
+            try OutputFile.writing(to: outputPath) {
                 try video()
                 if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
             }
@@ -115,14 +115,14 @@ final class FrameClock {
     /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
     func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
         guard audio != nil else { return }
-        try Stitcher.writing(to: outputPath) {
+        try OutputFile.writing(to: outputPath) {
             for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }
         }
     }
 
     /// Sends the last, short block of sound.
     func finish() throws {
-        if let window { return try Stitcher.writing(to: outputPath) { try window.sound?.finish() } }
-        try Stitcher.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
+        if let window { return try OutputFile.writing(to: outputPath) { try window.sound?.finish() } }
+        try OutputFile.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
     }
 }

@@ -1,11 +1,9 @@
 import SegueMedia
 
-/// How two clips meet in time (`TransitionMode`): which of a clip's frames
-/// play as its own, and how a join's frames are drawn and heard. A new join
-/// mode is one more conforming type.
+/// How two clips meet (`TransitionMode`): how a join's frames are drawn and
+/// heard, where `JoinLayout` has placed them. A new join mode is one more
+/// case of the layout and one more conforming type.
 protocol JoinStrategy {
-    /// The positions in `clip` that play as its own frames, given the frames its joins take.
-    func ownFrames(of clip: PlannedClip, joinBefore: Int, joinAfter: Int) -> Range<Int>
     /// Shapes the sound of own frame `position` (e.g. ramps next to held
     /// frames); `soundDelay` samples of silence come before the clip's own
     /// sound in its first frame (`ClipSource.soundDelay`).
@@ -14,13 +12,19 @@ protocol JoinStrategy {
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws
 }
 
+extension JoinLayout {
+    /// The strategy that draws and sounds joins laid out this way.
+    var strategy: JoinStrategy {
+        switch mode {
+        case .overlap: OverlapJoin()
+        case .freeze: FreezeJoin()
+        }
+    }
+}
+
 /// The last frames of one clip and the first of the next play at once; the
 /// sound crossfades over the same frames.
 struct OverlapJoin: JoinStrategy {
-    func ownFrames(of clip: PlannedClip, joinBefore: Int, joinAfter: Int) -> Range<Int> {
-        joinBefore..<(clip.frameCount - joinAfter)
-    }
-
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {}
 
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
@@ -44,10 +48,6 @@ struct OverlapJoin: JoinStrategy {
 /// first of the next are held and blended over inserted frames, in silence
 /// reached through short ramps, so no content is lost.
 struct FreezeJoin: JoinStrategy {
-    func ownFrames(of clip: PlannedClip, joinBefore: Int, joinAfter: Int) -> Range<Int> {
-        0..<clip.frameCount
-    }
-
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {
         // The ramp up starts where the clip's own sound does.
         if joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound, from: soundDelay) }
@@ -61,7 +61,7 @@ struct FreezeJoin: JoinStrategy {
         for step in 0..<join.frameCount {
             let picture = try painter.draw(step: step, from: held, to: waiting)
             let silence = clock.includeAudio
-                ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: 2) : nil
+                ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: OutputAudio.channels) : nil
             try clock.emit(picture, silence, clipIndex: join.index)
         }
     }

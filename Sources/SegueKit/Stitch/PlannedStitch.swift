@@ -33,10 +33,8 @@ public struct PlannedStitch: Sendable {
     }
 
     private static func smartPlan(_ plan: Plan, settings: StitchSettings, access: InputAccess, copiesSound: Bool) throws -> SmartPlan {
-        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:)) { clip in
-            // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
-            guard plan.mode == .freeze else { return (false, false) }
-            return (plan.joinFrames(before: clip.index) > 0, plan.joinFrames(after: clip.index) > 0)
-        }
+        // A freeze holds a clip's last picture and the next one's first: those GOPs are decoded.
+        try SmartPlan(plan: plan, settings: settings, access: access, copiesSound: copiesSound, ownFrames: plan.ownFrames(of:),
+                      heldEdges: plan.heldEdges(of:))
     }
 }

@@ -34,11 +34,9 @@ extension Stitcher {
         func boundary(_ index: Int) -> Int {
             guard index > 0 else { return 0 }
             guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
-            // A join's frames are the clip's first (overlap) or stand before it (freeze).
-            let join = plan.joinFrames(before: index)
-            return plan.sampleIndex(atFrame: plan.clips[index].startFrame + (plan.mode == .overlap ? join / 2 : -(join + 1) / 2))
+            return plan.sampleIndex(atFrame: plan.soundHandover(to: plan.clips[index]))
         }
-        let size = SoundCopyPlanner.frameSize
+        let size = OutputAudio.frameSize
         func frames(before sample: Int) -> Int { (sample + size - 1) / size }
         return frames(before: boundary(index + 1)) - frames(before: boundary(index))
     }

@@ -5,8 +5,8 @@ import SegueMedia
 /// is pre-opened in the background; at each join the two swap, and the
 /// transition is drawn from the last frames of one and the first of the other.
 ///
-/// The output is written to a hidden `.NAME.partial` beside the target and
-/// renamed only on success; on any failure it is removed.
+/// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
+/// renamed only on success and removed on any failure.
 public final class Stitcher {
     /// The plan, its loudness measured (see `PlannedStitch`).
     public let plan: Plan
@@ -28,102 +28,36 @@ public final class Stitcher {
         self.options = options
     }
 
-    /// The temporary file a stitch writes to before renaming it over the target.
-    public static func temporaryPath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial").path
-    }
-
-    /// Checks the target before any work: its folder exists and is writable,
-    /// and an existing file is only replaced when overwriting was asked for.
-    /// With `folderMayBeMade` (a plan, whose join writes later and makes the
-    /// folder), a missing folder is fine when it can be made: the nearest
-    /// part of its path that exists is a writable folder.
-    public static func checkOutput(_ output: String, overwrite: Bool, folderMayBeMade: Bool = false) throws {
-        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            if folderMayBeMade, !FileManager.default.fileExists(atPath: folder) {
-                try checkFolderCanBeMade(folder)
-                return
-            }
-            throw SegueError.outputFolder(folder, reason: isFolder.boolValue || !FileManager.default.fileExists(atPath: folder)
-                                          ? "output folder does not exist" : "output folder is a file")
-        }
-        guard Glibc.access(folder, W_OK) == 0 else {
-            throw SegueError.outputFolder(folder, reason: "output folder is not writable")
-        }
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw SegueError.outputFolder(output, reason: "output is a folder") }
-            if !overwrite { throw SegueError.outputExists(output) }
-        }
-    }
-
-    /// Throws unless `folder`, which doesn't exist, can be made: the nearest
-    /// part of its path that exists must be a folder we may write in.
-    static func checkFolderCanBeMade(_ folder: String) throws {
-        var ancestor = URL(fileURLWithPath: folder)
-        var isFolder: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
-            ancestor.deleteLastPathComponent()
-        }
-        guard isFolder.boolValue else {
-            throw SegueError.outputFolder(folder, reason: "output folder can't be made: \(ancestor.path) is a file")
-        }
-        guard Glibc.access(ancestor.path, W_OK) == 0 else {
-            throw SegueError.outputFolder(folder, reason: "output folder can't be made: \(ancestor.path) is not writable")
-        }
-    }
-
-    /// Makes the output's folder (and those above it) if it is missing: a
-    /// plan's join writes where the plan was told to, made or not.
-    static func makeOutputFolder(for output: String) throws {
-        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        guard !FileManager.default.fileExists(atPath: folder) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw SegueError.outputFolder(folder, reason: "can't make the output folder (\(error.localizedDescription))")
-        }
-    }
-
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
-        try Stitcher.checkOutput(outputPath, overwrite: options.overwrite)
+        try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
-        let temporary = Stitcher.temporaryPath(for: outputPath)
-        unlink(temporary) // a leftover from a killed run
         let started = monotonicSeconds()
-        let writer: OutputWriter
-        do {
-            let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
-            writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
-                                      chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
-                                      smartSound: smart?.soundTrack)
-        } catch {
-            unlink(temporary)
-            throw Stitcher.writeFailure(error, output: outputPath, doing: "can't start writing")
-        }
-        do {
-            let played = try withoutActuallyEscaping(progress) { progress in
-                try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
+        var report = try OutputFile.write(outputPath, stop: stop) { temporary in
+            let writer: OutputWriter
+            do {
+                let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+                writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                                          chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
+                                          smartSound: smart?.soundTrack)
+            } catch {
+                throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
             }
-            var report = report(of: played, smart: smart)
-            try Stitcher.writing(to: outputPath) { try writer.finish() }
-            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            guard rename(temporary, outputPath) == 0 else {
-                throw SegueError(.writeFailed, subject: outputPath,
-                                 detail: "can't move the finished file into place (\(String(cString: strerror(errno))))")
+            do {
+                let played = try withoutActuallyEscaping(progress) { progress in
+                    try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
+                }
+                try OutputFile.writing(to: outputPath) { try writer.finish() }
+                return self.report(of: played, smart: smart)
+            } catch {
+                writer.abandon()
+                throw error
             }
-            report.wallSeconds = monotonicSeconds() - started
-            report.peakMemoryBytes = peakMemoryBytes()
-            return report
-        } catch {
-            writer.abandon()
-            unlink(temporary)
-            throw error
         }
+        report.wallSeconds = monotonicSeconds() - started
+        report.peakMemoryBytes = peakMemoryBytes()
+        return report
     }
 
     /// Renders `segment`'s output frames alone, as the whole stitch would make
@@ -146,7 +80,7 @@ public final class Stitcher {
             let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
             writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
         } catch {
-            throw Stitcher.writeFailure(error, output: videoPath, doing: "can't start writing")
+            throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
         }
         do {
             let frames = segment.startFrame..<segment.endFrame
@@ -163,7 +97,7 @@ public final class Stitcher {
                 try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
             var report = report(of: played, smart: smart)
-            try Stitcher.writing(to: videoPath) { try writer.finish() }
+            try OutputFile.writing(to: videoPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
@@ -229,7 +163,7 @@ public final class Stitcher {
     /// Plays every clip (a segment: from the turn of the first it needs) and every join between them.
     private func play(through clock: FrameClock, from lookahead: Lookahead, window: SegmentWindow?, stop: StopRequest) throws -> Played {
         let clips = plan.clips
-        let strategy = plan.strategy
+        let strategy = plan.layout.strategy
         // A segment starts at the turn of the first clip it needs; the clips before are never opened.
         let first = window?.firstClip ?? 0
         lookahead.prepare(first)
@@ -275,7 +209,7 @@ public final class Stitcher {
     private func playOwnFrames(of clip: PlannedClip, from current: ClipSource, skipping skipped: Int, strategy: JoinStrategy,
                                through clock: FrameClock) throws {
         let before = plan.joinFrames(before: clip.index), after = plan.joinFrames(after: clip.index)
-        for position in strategy.ownFrames(of: clip, joinBefore: before, joinAfter: after) where position >= skipped {
+        for position in plan.ownFrames(of: clip) where position >= skipped {
             // With --smart, a copied frame comes as its source packet instead of a picture.
             let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
             let picture = copied == nil ? try current.nextPicture() : nil
@@ -304,29 +238,4 @@ public final class Stitcher {
         }
         return notes
     }
-
-    /// Runs a step that writes the output, naming the output in any error.
-    static func writing<T>(to outputPath: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SegueError {
-            throw error
-        } catch {
-            throw writeFailure(error, output: outputPath, doing: "writing failed")
-        }
-    }
-
-    /// A failure to write the output, told apart from a full disk.
-    static func writeFailure(_ error: Error, output: String, doing: String) -> SegueError {
-        SegueError(error as? FFmpegError == .noSpace ? .noSpace : .writeFailed, subject: output,
-                   detail: "\(doing) (\(describe(error)))", underlying: error)
-    }
-
-    static func describe(_ error: Error) -> String {
-        if let error = error as? FFmpegError {
-            return error == .noSpace ? "no space left on device" : error.description
-        }
-        return "\(error)"
-    }
 }
-

@@ -19,7 +19,7 @@ public enum TransitionPreview {
         }
         let outgoing = try colourBars(width: width, height: height)
         let incoming = try rings(width: width, height: height)
-        let canvas = Canvas(width: width, height: height, frameRate: Rational(30, 1), sampleRate: 48_000)
+        let canvas = Canvas(width: width, height: height, frameRate: Rational(30, 1), sampleRate: OutputAudio.sampleRate)
         var written: [String] = []
         for kind in TransitionCatalogue.pickable {
             let painter = try TransitionPainter(PlannedJoin(index: 0, transition: kind, frameCount: frames), canvas: canvas)

@@ -12,10 +12,7 @@ extension Plan {
     /// One chapter per clip, starting where the clip first appears (the start
     /// of the transition into it), titled by its list entry or its file name.
     public var chapters: [Chapter] {
-        let starts = clips.map { clip in
-            // Freeze: the held frames before a clip are its transition in; overlap: the clip starts with it.
-            mode == .freeze ? clip.startFrame - joinFrames(before: clip.index) : clip.startFrame
-        }
+        let starts = clips.map(firstSeen)
         return clips.indices.map { index in
             Chapter(title: Plan.chapterTitle(clips[index].info), startFrame: starts[index],
                     endFrame: index + 1 < clips.count ? starts[index + 1] : totalFrames)
@@ -25,8 +22,12 @@ extension Plan {
     /// The list's title, else the file name without its extension.
     static func chapterTitle(_ info: ClipInfo) -> String {
         if let title = info.title { return title }
-        let name = info.path.contains("://") ? (URL(string: info.path)?.lastPathComponent ?? info.path)
-            : (info.path as NSString).lastPathComponent
+        let name: String
+        switch InputLocation(info.path) {
+        case .remote(let url): name = URL(string: url)?.lastPathComponent ?? url
+        case .file(let file): name = (file as NSString).lastPathComponent
+        case .refusedProtocol: name = (info.path as NSString).lastPathComponent
+        }
         let stem = (name as NSString).deletingPathExtension
         return stem.isEmpty ? name : stem
     }

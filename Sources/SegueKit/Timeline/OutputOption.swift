@@ -353,49 +353,6 @@ enum JSONValue {
     }
 }
 
-/// A number option's allowed range, and how messages say it.
-public struct Limit: Sendable {
-    public var lower: Double
-    public var upper: Double
-    /// The lower bound itself is not allowed ("more than 0").
-    public var excludesLower = false
-
-    public func contains(_ value: Double) -> Bool {
-        value <= upper && (excludesLower ? value > lower : value >= lower)
-    }
-
-    public func contains(_ value: Int) -> Bool { contains(Double(value)) }
-
-    /// "from -40 to -5", or "more than 0 and at most 60".
-    public var phrase: String {
-        excludesLower ? "more than \(Plan.decimal(lower)) and at most \(Plan.decimal(upper))"
-            : "from \(Plan.decimal(lower)) to \(Plan.decimal(upper))"
-    }
-}
-
-/// Ranges more than one reader shares: the table's entries, a clip list's
-/// per-clip and per-join values, the run's options and plan.json's checks.
-public enum OptionLimits {
-    /// A transition's seconds, from the option or a manifest's join.
-    public static let transitionSeconds = Limit(lower: 0, upper: 60, excludesLower: true)
-    /// A photo's seconds, from the option or a list entry.
-    public static let stillSeconds = Limit(lower: 0, upper: 3600, excludesLower: true)
-    public static let timeout = Limit(lower: 0, upper: 3600, excludesLower: true)
-    public static let retries = Limit(lower: 0, upper: 20)
-    /// Each side of the output's size, in pixels (and even).
-    public static let side = Limit(lower: 2, upper: 8192)
-    /// Frames a second.
-    public static let frameRate = Limit(lower: 0.001, upper: 240)
-    /// Each term of a frame rate written as a fraction: libav keeps them in 32 bits.
-    public static let frameRateTerm = Limit(lower: 1, upper: Double(Int32.max))
-    /// `--cache-max`, bytes (with a k, M, G or T suffix: binary multiples).
-    public static let byteSize = Limit(lower: 1, upper: 0x1p62)
-    /// AAC bits a second.
-    public static let audioBitRate = Limit(lower: 8000, upper: 512_000)
-    /// The presets libx264 and libx265 share.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-}
-
 /// Parsing of values the command line and manifests share.
 public enum OutputValues {
     /// Bytes from "500M", "2G", "1500k" or a plain number, within `OptionLimits.byteSize`.

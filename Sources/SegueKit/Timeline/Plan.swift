@@ -86,14 +86,6 @@ public struct Plan: Sendable {
     /// Frames of the join out of clip `index` (0 for the last clip, or a cut).
     public func joinFrames(after index: Int) -> Int { index < joins.count ? joins[index].frameCount : 0 }
 
-    /// How the plan's mode lays joins out.
-    var strategy: JoinStrategy { mode == .overlap ? OverlapJoin() : FreezeJoin() }
-
-    /// The frames clip `clip` plays as its own, between the frames its joins take.
-    func ownFrames(of clip: PlannedClip) -> Range<Int> {
-        strategy.ownFrames(of: clip, joinBefore: joinFrames(before: clip.index), joinAfter: joinFrames(after: clip.index))
-    }
-
     /// The first audio sample of output frame `frame`. Rounding each boundary
     /// from the frame count (rather than adding per-frame sizes) never drifts.
     public func sampleIndex(atFrame frame: Int) -> Int {
@@ -111,6 +103,7 @@ public struct Plan: Sendable {
                         height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         mode = settings.mode
+        let layout = JoinLayout(mode: mode)
         notices = infos.compactMap(\.lengthWarning)
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
@@ -125,7 +118,7 @@ public struct Plan: Sendable {
         joins = []
         for (index, request) in requests.enumerated() {
             var frames = request.frames
-            if mode == .overlap && frames > 0 {
+            if layout.overlaps && frames > 0 {
                 // A clip overlapping on both sides gives at most half of itself to each.
                 let left = index > 0 && requests[index - 1].frames > 0 ? counts[index] / 2 : counts[index]
                 let right = index + 1 < requests.count && requests[index + 1].frames > 0 ? counts[index + 1] / 2 : counts[index + 1]
@@ -145,9 +138,7 @@ public struct Plan: Sendable {
             let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight,
                                           into: canvas, mode: settings.fit)
             clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement))
-            let join = joinFrames(after: index)
-            // Overlap: the next clip starts during this one. Freeze: after it and the held frames.
-            start += mode == .overlap ? counts[index] - join : counts[index] + join
+            start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
         }
     }
 
@@ -163,9 +154,7 @@ public struct Plan: Sendable {
     }
 
     /// A number as people write it: 3600, not 3600.0; -12.5 stays.
-    public static func decimal(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    public static func decimal(_ value: Double) -> String { decimalText(value) }
 }
 
 private func evenCeiling(_ value: Int) -> Int { max(2, (value + 1) / 2 * 2) }

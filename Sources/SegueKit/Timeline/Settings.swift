@@ -19,7 +19,7 @@ public struct StitchSettings: Sendable, Equatable {
     public var audioBitRate = 128_000
     public var includeAudio = true
     /// Not an option: the rate every output is written at.
-    public var sampleRate = 48_000
+    public var sampleRate = OutputAudio.sampleRate
     /// Copy the encoded video of clips that can stand unchanged; re-encode only
     /// the GOPs a transition, trim or held frame touches.
     public var smart = false

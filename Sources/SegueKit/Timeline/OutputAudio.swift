@@ -1,0 +1,13 @@
+/// The output's sound, as every clip's sound is made for it: AAC-LC, 48 kHz
+/// stereo, encoded in frames of 1024 samples. The canvas's rate is
+/// `StitchSettings.sampleRate` (48 kHz unless a caller asks otherwise);
+/// `--smart` and segments lay their AAC frames on this frame size.
+enum OutputAudio {
+    /// Samples in one AAC-LC frame (the encoder's `frame_size`).
+    static let frameSize = 1024
+    /// Samples a second, when nothing else is asked for.
+    static let sampleRate = 48_000
+    /// Channels, and their layout as libavfilter names it.
+    static let channels = 2
+    static let channelLayout = "stereo"
+}
