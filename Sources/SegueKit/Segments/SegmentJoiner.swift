@@ -46,8 +46,8 @@ struct SegmentJoiner {
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: 2, bitRate: settings.audioBitRate) : nil
         format.chapters = settings.chapters ? plan.chapters : []
-        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
-                                               reorderDelay: reorderDelay)
+        format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
+                                  reorderDelay: reorderDelay)
         let sink = try Stitcher.writing(to: record.output) { try EncodingSink(path: path, format: format) }
         let packet = Packet(), sound = Packet()
         /// Where the next AAC packet's decoded samples start: the priming packet first.

@@ -34,7 +34,7 @@ struct SmartPlan: Sendable {
     }
 
     /// The output's video track these copies need: what the sink is built with.
-    let outputTrack: EncodingSink.SmartVideo
+    let outputTrack: SmartVideo
     let plan: Plan
     /// The CRF the user chose, for frames of clips that are not copied (never
     /// lossless: see `SmartTrack.stretchCRF`).

@@ -7,7 +7,7 @@ enum SmartTrackHeader {
     /// The track for `clips`' copies; a clip whose parameter sets can't join
     /// the others' loses its copy (its reason says why).
     static func make(scans: [ClipScan?], clips: inout [SmartPlan.Clip], plan: Plan, settings: StitchSettings,
-                     crf: Int) throws -> EncodingSink.SmartVideo {
+                     crf: Int) throws -> SmartVideo {
         let syntax = CopySyntax(settings.codec)
         let merged = mergeParameterSets(scans, into: &clips, plan: plan)
         // The encoder's own sets take ids no copied clip uses: x264 is told its
@@ -46,7 +46,7 @@ enum SmartTrackHeader {
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
         // libx265 doesn't say its delay (has_b_frames); its SPS does.
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
-        return EncodingSink.SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
+        return SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
                                        sampleEntry: inBand ? "hev1" : nil, reorderDelay: max(ownDelay, copiedDelays.max() ?? 0))
     }
 
