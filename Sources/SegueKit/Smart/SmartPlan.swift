@@ -57,14 +57,16 @@ struct SmartPlan: Sendable {
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = SmartTrack.stretchCRF(settings.crf)
-        let readsSound = settings.includeAudio && copiesSound
-        let reads = SmartPlan.read(plan, settings: settings, readsSound: readsSound, access: access)
-        var (clips, scans) = SmartPlan.copyPlans(plan, settings: settings, reads: reads, ownFrames: ownFrames, heldEdges: heldEdges)
+        let videoReasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
+        let soundReasons = settings.includeAudio && copiesSound
+            ? plan.clips.map { SoundCopyPlanner.disqualification($0, plan: plan, settings: settings) } : nil
+        let reads = SmartPlan.read(plan, codec: settings.codec, videoReasons: videoReasons, soundReasons: soundReasons, access: access)
+        var (clips, scans) = SmartPlan.copyPlans(plan, reasons: videoReasons, reads: reads, ownFrames: ownFrames, heldEdges: heldEdges)
         outputTrack = try SmartTrackHeader.make(scans: scans, clips: &clips, plan: plan, settings: settings, crf: chosenCRF)
         SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
-        if readsSound {
-            sound = SoundCopyPlanner.plan(plan, settings: settings, scanned: reads.map(\.sound)) { clip in
+        if let soundReasons {
+            sound = SoundCopyPlanner.plan(plan, reasons: soundReasons, scanned: reads.map(\.sound)) { clip in
                 // Where the clip plays alone and unchanged: its own frames, less a held frame's ramp.
                 let own = ownFrames(clip), edges = heldEdges(clip)
                 let first = own.lowerBound + (edges.first ? 1 : 0), last = max(first, own.upperBound - (edges.last ? 1 : 0))
@@ -79,29 +81,29 @@ struct SmartPlan: Sendable {
     }
 
     /// Reads every clip once for what `--smart` needs of it: its video where
-    /// it may be copied, its sound where that may be (`readsSound`). Clips are
-    /// read two (the cores) at once: the read is most of what --smart adds
-    /// before the first frame is written.
-    private static func read(_ plan: Plan, settings: StitchSettings, readsSound: Bool, access: InputAccess) -> [ClipRead] {
-        let syntax = CopySyntax(settings.codec)
+    /// nothing keeps it from being copied, its sound likewise (no
+    /// `soundReasons`: not at all). Clips are read two (the cores) at once:
+    /// the read is most of what --smart adds before the first frame is written.
+    private static func read(_ plan: Plan, codec: VideoCodecChoice, videoReasons: [NotCopied?], soundReasons: [SoundNotCopied?]?,
+                             access: InputAccess) -> [ClipRead] {
+        let syntax = CopySyntax(codec)
         let reads = ResultSlots<ClipRead>(count: plan.clips.count)
         DispatchQueue.concurrentPerform(iterations: plan.clips.count) { index in
-            let clip = plan.clips[index]
-            let video = disqualification(clip, canvas: plan.canvas, settings: settings) == nil
-            let sound = readsSound && SoundCopyPlanner.disqualification(clip, plan: plan, settings: settings) == nil
-            reads[index] = ClipRead(clip: clip, canvas: plan.canvas, videoSyntax: video ? syntax : nil, readsSound: sound, access: access)
+            let readsSound = soundReasons.map { $0[index] == nil } ?? false
+            reads[index] = ClipRead(clip: plan.clips[index], canvas: plan.canvas, videoSyntax: videoReasons[index] == nil ? syntax : nil,
+                                    readsSound: readsSound, access: access)
         }
         return reads.values.map { $0! }
     }
 
     /// Each clip's copy plan, or why it has none; and the scans of the clips that copy.
-    private static func copyPlans(_ plan: Plan, settings: StitchSettings, reads: [ClipRead], ownFrames: (PlannedClip) -> Range<Int>,
+    private static func copyPlans(_ plan: Plan, reasons: [NotCopied?], reads: [ClipRead], ownFrames: (PlannedClip) -> Range<Int>,
                                   heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) -> ([Clip], [ClipScan?]) {
         var clips: [Clip] = []
         var scans: [ClipScan?] = []
         for (clip, read) in zip(plan.clips, reads) {
             guard let result = read.video else {
-                clips.append(Clip(copy: nil, notCopied: disqualification(clip, canvas: plan.canvas, settings: settings).map { [$0] } ?? []))
+                clips.append(Clip(copy: nil, notCopied: reasons[clip.index].map { [$0] } ?? []))
                 scans.append(nil)
                 continue
             }

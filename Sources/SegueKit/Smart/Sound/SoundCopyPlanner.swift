@@ -2,7 +2,7 @@ import SegueMedia
 
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
-    static let frameSize = 1024
+    static let frameSize = AACWindowEncoder.frameSize
     /// AAC frames re-encoded on each side of a seam (at least): room for what
     /// happens there (a clip's sound moved up to half a frame, the outgoing one
     /// running on into the incoming one's crossfade), and away from the source
@@ -12,18 +12,19 @@ enum SoundCopyPlanner {
     /// cut job's critical path.
     static let margin = 4
 
-    /// Each clip's copy, or why its sound is not copied, from its scanned
-    /// packets (nil: `disqualification` kept it from being read). `region`
-    /// gives the output samples where a clip plays alone and unchanged (its
-    /// own frames, minus held ones' ramps).
-    static func plan(_ plan: Plan, settings: StitchSettings, scanned: [Result<[Scanned], Error>?],
+    /// Each clip's copy, or why its sound is not copied: its `reasons`
+    /// (`disqualification`), or what its scanned packets say (nil: not read).
+    /// `region` gives the output samples where a clip plays alone and
+    /// unchanged (its own frames, minus held ones' ramps).
+    static func plan(_ plan: Plan, reasons: [SoundNotCopied?], scanned: [Result<[Scanned], Error>?],
                      region: (PlannedClip) -> Range<Int>) -> [Result<ClipSoundCopy, SoundNotCopiedError>] {
-        zip(plan.clips, scanned).map { clip, scanned in
-            if let reason = disqualification(clip, plan: plan, settings: settings) {
+        plan.clips.indices.map { index in
+            let clip = plan.clips[index]
+            if let reason = reasons[index] {
                 return .failure(SoundNotCopiedError(reason: reason))
             }
             do {
-                guard let packets = try scanned?.get() else { return .failure(SoundNotCopiedError(reason: .notHeard)) }
+                guard let packets = try scanned[index]?.get() else { return .failure(SoundNotCopiedError(reason: .notHeard)) }
                 let exactStart = plan.sampleIndex(atFrame: clip.startFrame)
                 guard let copy = choose(packets, exactStart: exactStart, region: region(clip)) else {
                     return .failure(SoundNotCopiedError(reason: .noRegularStretch))
