@@ -83,10 +83,10 @@ final class SmartSoundTrack: SoundTrack {
     /// finishes it, writes the copied run after it, starts the next window.
     private func advance() throws {
         while piece <= 2 * layout.runs.count {
-            if windowOpen, let encoder {
+            if windowOpen, let encoder, let window = encoder.window {
                 try feed(encoder)
-                guard encoder.fed >= encoder.window!.feedEnd! else { return }
-                try endWindow(encoder)
+                guard encoder.isFed else { return }
+                try endWindow(window, of: encoder)
             } else if let slot = nextCopiedSlot {
                 guard try writeCopied(slot) else { return }
             } else {
@@ -96,10 +96,10 @@ final class SmartSoundTrack: SoundTrack {
     }
 
     /// Ends the window fed to its end, and turns to the copied run after it.
-    private func endWindow(_ encoder: AACWindowEncoder) throws {
-        if encoder.window!.keep.upperBound != .max {
+    private func endWindow(_ window: AACWindowEncoder.Window, of encoder: AACWindowEncoder) throws {
+        if window.keep.upperBound != .max {
             // The post-roll has pushed out every kept packet (the encoder holds one frame back).
-            guard encoder.keptEnd >= encoder.window!.keep.upperBound else {
+            guard encoder.keptEnd >= window.keep.upperBound else {
                 throw SegueError(.writeFailed, detail: "the sound encoder held back a seam's last frame")
             }
         } else {
@@ -141,7 +141,7 @@ final class SmartSoundTrack: SoundTrack {
 
     /// Feeds the window's encoder every frame of sound that has arrived.
     private func feed(_ encoder: AACWindowEncoder) throws {
-        let feedEnd = encoder.window!.feedEnd!
+        guard let feedEnd = encoder.window?.feedEnd else { return }
         while encoder.fed < feedEnd {
             let count = min(frameSize, feedEnd - encoder.fed)
             guard ended || encoder.fed + count <= stitchedEnd else { return }
