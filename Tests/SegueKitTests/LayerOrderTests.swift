@@ -25,23 +25,7 @@ final class LayerOrderTests: XCTestCase {
 
     /// Upward arrows that stay for now, each with why. An entry that no longer
     /// occurs fails the test as well: the list only shrinks.
-    static let allowed: [(file: String, type: String)] = [
-        // A clip source follows the copy plans `--smart` made (ClipCopyPlan,
-        // ClipSoundCopy) and reads copied GOPs through CopiedRuns. The plans are
-        // data that belong below Decode (Timeline), CopiedRuns, built on Decode's
-        // PacketRouter, in Decode; all three are in Smart's files, being rewritten.
-        ("Decode/ClipPictures.swift", "CopiedRuns"),
-        ("Decode/ClipSource.swift", "CopiedRuns"),
-        ("Decode/ClipSource.swift", "ClipCopyPlan"),
-        ("Decode/VideoNormaliser.swift", "ClipCopyPlan"),
-        ("Decode/ClipSource.swift", "ClipSoundCopy"),
-        ("Decode/ClipSound.swift", "ClipSoundCopy"),
-        // A re-encoded stretch's parameter sets are compared with CopySyntax's
-        // reading of a sample description: its bitstream half belongs below
-        // Output, its reasons (NotCopied) in Smart; Smart/CopySyntax.swift is
-        // being rewritten.
-        ("Output/VideoTrack.swift", "CopySyntax"),
-    ]
+    static let allowed: [(file: String, type: String)] = []
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources")

@@ -1,7 +1,7 @@
-/// Sound made up past a sound's end where silence would be heard as a gap: at
-/// a `--smart` cut, the incoming clip's sound may stand up to half an AAC
-/// frame late, and the outgoing clip's own sound fills the wait; one that
-/// stops with its last picture is continued here instead.
+/// Sound made up past a sound's end where silence would be heard as a gap
+/// (`--smart` moves a clip's sound up to half an AAC frame, and the clip
+/// before it fills the wait with its own sound run on: one that has ended is
+/// continued here).
 enum SoundContinuation {
     /// Samples compared at the end (5 ms at 48 kHz).
     static let window = 256

@@ -11,7 +11,7 @@ final class ClipPictures {
     private let video: VideoNormaliser
     private let router: PacketRouter
     /// With `--smart`: where copied packets met on the way are kept for the stitcher.
-    private let copies: CopiedRuns?
+    private let copies: (any CopiedPackets)?
     /// A photo's one picture, handed out for its duration (nil for a video).
     private let still: StillPicture?
     /// Pictures taken ahead of need (priming, a peek).
@@ -22,7 +22,7 @@ final class ClipPictures {
     /// Pictures repeated because the clip's video ended before its stated length.
     private(set) var repeated = 0
 
-    init(clip: PlannedClip, canvas: Canvas, video: VideoNormaliser, router: PacketRouter, copies: CopiedRuns?,
+    init(clip: PlannedClip, canvas: Canvas, video: VideoNormaliser, router: PacketRouter, copies: (any CopiedPackets)?,
          still: StillPicture?) {
         self.clip = clip
         self.canvas = canvas

@@ -17,67 +17,49 @@ final class ClipSound {
     private var isFed: Bool
     /// Samples made up because the sound ended early (or was missing).
     private(set) var padded = 0
-    /// With `--smart`: the packets copied as they are (they are decoded too:
-    /// windows around them are encoded from their sound), and the stream they
-    /// come from, with its time 0.
-    private let copy: ClipSoundCopy?
+    /// The stream the packets come from, with its time 0.
     private let stream: PacketRouter.Sound?
-    /// Copied packets met, waiting to be taken, with their output frames.
-    private var copied: [(packet: Packet, slot: Int)] = []
+    /// Picks the packets kept aside as they are fed (they are decoded too),
+    /// by pts from the clip's time 0, each with the number it gives them; set
+    /// before the first is fed.
+    var setAside: ((Int64) -> Int?)?
+    /// Packets kept aside, waiting to be taken, with their numbers.
+    private var keptAside: [(packet: Packet, number: Int)] = []
     /// The clip's time (in samples from its time 0) of the next own sample handed out.
-    private var position: Int
+    private(set) var position = 0
     /// Where the packets fed so far end, in samples from time 0: past it the
     /// decoder gives only the encoder's padding.
-    private var soundEnd = 0
-    /// What plays before the clip's own sound when it stands late, and its
-    /// sound continued past its last picture (`--smart`).
-    private var edges: SoundEdges
+    private(set) var soundEnd = 0
     /// Samples from time 0 to the end of the clip's last picture.
-    private let pictureSamples: Int
+    let pictureSamples: Int
 
-    /// `copy` moves the clip's sound by its `shift` (the copied packets decode
-    /// to it there): that many samples late (silence before it), or early (its
-    /// first samples dropped, and as many played past its last picture).
+    /// `stream` is where the reader's packets come from (`reader(demuxer:…)`).
     init(reader: SoundReader?, router: PacketRouter, damage: DamagePolicy, sampleRate: Int, pictureSamples: Int,
-         copy: ClipSoundCopy? = nil, stream: PacketRouter.Sound? = nil) {
+         stream: PacketRouter.Sound? = nil) {
         self.reader = reader
         self.router = router
         self.damage = damage
         self.sampleRate = sampleRate
         self.pictureSamples = pictureSamples
-        self.copy = reader == nil ? nil : copy
         self.stream = stream
         isFed = reader == nil
-        let shift = self.copy?.shift ?? 0
-        edges = SoundEdges(delay: max(0, shift))
-        owed = max(0, -shift)
-        position = max(0, -shift)
     }
 
-    /// Samples of silence before the clip's own sound (its sound stands late), while none has been handed out.
-    var delay: Int { edges.delay }
-    /// Samples the clip's sound stands late (negative: early) to meet its copied packets.
-    var shift: Int { copy?.shift ?? 0 }
+    /// Whether the clip is heard (it has a sound path).
+    var isHeard: Bool { reader != nil }
 
-    /// At a cut: `samples` (the outgoing clip's sound running on) play
-    /// instead of the silence before the clip's own sound, and their last
-    /// `SoundEdges.cutFade` crossfade into its first own samples.
-    func leadIn(_ samples: [[Float]]) {
-        edges.leadIn(samples)
+    /// Drops the clip's first `count` samples (its sound moved early): the
+    /// first sample handed out is its sample `count`. Only before any is taken.
+    func skipStart(_ count: Int) {
+        precondition(count >= 0 && position == 0 && owed == 0, "a skip after the sound has started")
+        owed = count
+        position = count
     }
 
-    /// Exactly `count` samples of the clip's sound past what it has handed
-    /// out: at a cut, where the next clip's sound starts late, the clip's own
-    /// sound beyond its last picture (a phone's runs on a few tens of
-    /// milliseconds), continued where it has ended.
-    func runOn(_ count: Int) throws -> [[Float]] {
-        try take(count, continuingPastEnd: true)
-    }
-
-    /// The copied packets met since the last call, in order, each with the output sound frame it stands as.
-    func takeCopied() -> [(packet: Packet, slot: Int)] {
-        defer { copied = [] }
-        return copied
+    /// The packets kept aside since the last call, in order, with their numbers.
+    func takeSetAside() -> [(packet: Packet, number: Int)] {
+        defer { keptAside = [] }
+        return keptAside
     }
 
     /// The sound graph: `async` + `first_pts=0` make silence where the sound
@@ -113,45 +95,9 @@ final class ClipSound {
     /// Damaged packets and blocks concealed so far.
     var concealed: Int { reader?.decoder.damage ?? 0 }
 
-    /// Exactly `count` samples per channel, silence where the clip has none
-    /// (and first what plays before its own sound, when it stands late).
+    /// Exactly `count` samples per channel of the clip's own sound, silence where it has none.
     func next(_ count: Int) throws -> [[Float]] {
-        // A copied clip moved early plays past its last picture; nothing else does.
-        try take(count, continuingPastEnd: copy != nil)
-    }
-
-    private func take(_ count: Int, continuingPastEnd: Bool) throws -> [[Float]] {
         precondition(count >= 0, "a negative number of samples")
-        let lead = min(count, edges.delay)
-        let start = position, padding = padded
-        var samples = try own(count - lead)
-        if continuingPastEnd, start + samples[0].count > pictureSamples {
-            // Where the packets end decides what is real: read on until they pass these samples, or end.
-            while soundEnd < start + samples[0].count, !isFed, !router.isVideoBacklogFull { try feed() }
-            continuePastEnd(&samples, from: start, padded: padded - padding)
-        }
-        return edges.around(samples, lead: lead)
-    }
-
-    /// Past its last picture a clip's sound plays only with `--smart` (moved
-    /// early, or running on at a cut): where its sound has ended there (its
-    /// packets' end, or `padded` samples made up at the end of `samples`, which
-    /// start at clip time `start`), its last stretch is continued, not left
-    /// a gap the plain stitch doesn't have. A sound that ended before the
-    /// picture did stays silent, as there.
-    private func continuePastEnd(_ samples: inout [[Float]], from start: Int, padded: Int) {
-        let count = samples[0].count
-        let real = max(0, max(pictureSamples, min(soundEnd, start + count - padded)) - start)
-        guard real < count else { return }
-        if soundEnd >= pictureSamples {
-            edges.continuing(&samples, from: real)
-        } else {
-            for channel in samples.indices { samples[channel].replaceSubrange(real..., with: repeatElement(0, count: count - real)) }
-        }
-    }
-
-    /// Exactly `count` samples of the clip's own sound, silence where it has none.
-    private func own(_ count: Int) throws -> [[Float]] {
         position += count
         // Bound how much video may be read ahead while looking for sound, so a
         // badly interleaved file (or sound starting late) can't fill memory.
@@ -170,13 +116,19 @@ final class ClipSound {
         return chunk
     }
 
+    /// Reads packets on (as far as the video's backlog allows) until they
+    /// reach past clip sample `sample`, or end: where they end says what is real.
+    func readOn(past sample: Int) throws {
+        while soundEnd < sample, !isFed, !router.isVideoBacklogFull { try feed() }
+    }
+
     /// Sends one sound packet through the reader; at the end of the sound
     /// (or a damaged stretch ending it), flushes the decoder and the graph.
     private func feed() throws {
         guard let reader else { return }
         if let packet = try router.nextPacket(video: false) {
             if let stream, let pts = packet.pts {
-                if let copy, let slot = copy.slot(ofPTS: pts - stream.origin) { copied.append((packet.clone(), slot)) }
+                if let number = setAside?(pts - stream.origin) { keptAside.append((packet.clone(), number)) }
                 let end = stream.stream.timeBase.rescale(pts + packet.duration - stream.origin, to: Rational(1, sampleRate))
                 soundEnd = max(soundEnd, Int(end))
             }

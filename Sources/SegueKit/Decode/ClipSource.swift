@@ -14,8 +14,10 @@ final class ClipSource {
     let clip: PlannedClip
     private let pictures: ClipPictures
     private let sound: ClipSound
+    /// With `--smart`: the sound moved to meet its copied AAC packets.
+    private let moved: (any MovedSound)?
     /// With `--smart`: the GOPs whose packets are handed on as they are (`nextCopiedPacket`).
-    private let copies: CopiedRuns?
+    private let copies: (any CopiedPackets)?
     /// When raised, breaks off the priming.
     private let cancellation: Cancellation
 
@@ -24,8 +26,9 @@ final class ClipSource {
     /// `readPath`, when given, is where the clip's bytes are (a staged copy);
     /// `cancellation`, when raised, breaks off the open and priming.
     init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, strict: Bool, access: InputAccess, readPath: String? = nil,
-         copyPlan: ClipCopyPlan? = nil, soundCopy: ClipSoundCopy? = nil, cancellation: Cancellation = Cancellation()) throws {
+         copyPlan: (any VideoCopy)? = nil, soundMove: (any SoundMove)? = nil, cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
+        self.copyPlan = copyPlan
         self.cancellation = cancellation
         let demuxer = try access.openDemuxer(readPath ?? clip.info.readPath, cancellation: cancellation)
         guard let videoIndex = demuxer.bestStream(.video) else {
@@ -45,8 +48,9 @@ final class ClipSource {
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
-                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), copy: soundCopy, stream: heard?.sound)
-        copies = try copyPlan.map { try CopiedRuns(plan: $0, demuxer: demuxer, router: router, video: video, damage: damage) }
+                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound)
+        moved = soundMove?.moving(sound)
+        copies = try copyPlan?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
             : nil
@@ -80,7 +84,7 @@ final class ClipSource {
     /// With `--smart`: the copied AAC packets met since the last call, each
     /// with the output sound frame it stands as.
     func takeCopiedSound() -> [(packet: Packet, slot: Int)] {
-        sound.takeCopied()
+        moved?.takeCopied() ?? []
     }
 
     /// The picture shown last, to hold through a freeze join.
@@ -96,7 +100,7 @@ final class ClipSource {
     /// Exactly `count` samples per channel of the clip's audio, silence where it has none.
     func nextSamples(_ count: Int) throws -> [[Float]] {
         do {
-            return try sound.next(count)
+            return try moved?.next(count) ?? sound.next(count)
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
         }
@@ -104,16 +108,16 @@ final class ClipSource {
 
     /// Samples of silence before the clip's own sound in its first frame
     /// (with `--smart`, a copied clip's sound may stand up to half an AAC frame late).
-    var soundDelay: Int { sound.delay }
+    var soundDelay: Int { moved?.delay ?? 0 }
 
     /// At a cut where either clip's sound was moved (`--smart`): the outgoing
     /// clip's sound runs on past its last picture until this clip's sound
     /// starts (late, by `soundDelay`), and a little longer, crossfaded into
     /// it: the cut stays a cut, only where the moved sounds meet.
     func leadIn(from outgoing: ClipSource) throws {
-        guard sound.shift != 0 || outgoing.sound.shift != 0 else { return }
+        guard let moved, let other = outgoing.moved else { return }
         do {
-            sound.leadIn(try outgoing.sound.runOn(soundDelay + SoundEdges.cutFade))
+            try moved.leadIn(from: other)
         } catch {
             throw ClipSource.failure(error, reading: outgoing.clip.info)
         }
@@ -121,7 +125,7 @@ final class ClipSource {
 
     /// With `--smart`: the GOPs whose packets are handed on as they are,
     /// undecoded (`nextCopiedPacket`); pictures come only for the rest.
-    var copyPlan: ClipCopyPlan? { copies?.plan }
+    let copyPlan: (any VideoCopy)?
 
     /// Seconds of picture the clip promised but didn't deliver (damaged or
     /// truncated file); the last picture is held through them. Known at its end.

@@ -37,7 +37,7 @@ final class VideoNormaliser {
     private var stretchOpen = false
     private(set) var stage = Stage.feeding
 
-    init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: ClipCopyPlan?,
+    init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: (any VideoCopy)?,
          damage: DamagePolicy) throws {
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own (measured: 24 MB less).
@@ -174,11 +174,11 @@ final class VideoNormaliser {
 /// with `--smart`, neither copied nor repeated by a restarted graph.
 private struct DeliveryCheck {
     let frameCount: Int
-    let copyPlan: ClipCopyPlan?
+    let copyPlan: (any VideoCopy)?
     /// The latest frame position delivered as a picture (`--smart`).
     private var lastPosition = -1
 
-    init(frameCount: Int, copyPlan: ClipCopyPlan?) {
+    init(frameCount: Int, copyPlan: (any VideoCopy)?) {
         self.frameCount = frameCount
         self.copyPlan = copyPlan
     }

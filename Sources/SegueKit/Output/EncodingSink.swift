@@ -15,10 +15,10 @@ final class EncodingSink {
         var audio: AudioFormat? = AudioFormat()
         /// Clockwise degrees a player should turn the picture (fixtures only).
         var rotation = 0
-        /// With `--smart`: copied packets stand between re-encoded stretches.
-        var smart: SmartVideo?
-        /// With `--smart`: copied AAC frames stand between re-encoded windows.
-        var smartSound: SmartSound?
+        /// A video track laid out apart (`--smart`: copied packets between re-encoded stretches).
+        var smart: (any VideoTrackLayout)?
+        /// A sound track laid out apart (`--smart`: copied AAC frames between re-encoded windows).
+        var smartSound: (any SoundTrackLayout)?
         /// Chapters, in output frames.
         var chapters: [Chapter] = []
 
@@ -27,21 +27,6 @@ final class EncodingSink {
             var channels = OutputAudio.channels
             var bitRate = 128_000
         }
-    }
-
-    /// A video track of copied packets and re-encoded stretches. Each stretch
-    /// has an encoder of its own (it starts with an IDR and ends closed), all
-    /// with the same parameter sets, listed in `extradata` with the copied ones.
-    struct SmartVideo {
-        var extradata: [UInt8]
-        /// x264 or x265 parameters every stretch's encoder takes (x264: its sps-id, stitchable).
-        var encoderParams: String
-        /// HEVC: the ids x265's parameter sets and slices take in the file.
-        var renumbering: HEVCRenumbering?
-        /// The MP4 sample entry, when not the encoder's (hev1).
-        var sampleEntry: String?
-        /// Decoding times run this many frames behind frame numbers.
-        var reorderDelay: Int
     }
 
     private let muxer: Muxer
@@ -60,7 +45,7 @@ final class EncodingSink {
         let globalHeader = muxer.needsGlobalHeader
         let makeEncoder = { (crf: Int) in try EncodingSink.videoEncoder(format, crf: crf, globalHeader: globalHeader) }
         if let smart = format.smart {
-            video = try SmartTrack(muxer: muxer, layout: smart, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
+            video = try smart.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
         } else {
             video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), rotation: format.rotation)
         }
@@ -74,9 +59,7 @@ final class EncodingSink {
             audioStream = stream
             audioFrameSize = max(encoder.frameSize, 1)
             if let layout = format.smartSound {
-                precondition(audioFrameSize == OutputAudio.frameSize, "AAC frames of \(audioFrameSize) samples")
-                sound = try SmartSoundTrack(muxer: muxer, stream: stream, layout: layout, sampleRate: audio.sampleRate,
-                                            makeEncoder: makeEncoder)
+                sound = try layout.makeTrack(muxer: muxer, stream: stream, sampleRate: audio.sampleRate, makeEncoder: makeEncoder)
             } else {
                 sound = EncodedSound(muxer: muxer, encoder: encoder, stream: stream)
             }

@@ -33,7 +33,7 @@ final class OutputWriter {
 
     /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
     init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
-         smart: EncodingSink.SmartVideo? = nil, smartSound: SmartSound? = nil) throws {
+         smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil) throws {
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2)
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)

@@ -22,83 +22,101 @@ struct SegmentJoiner {
     }
 
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
-        let settings = record.settings
-        let canvas = plan.canvas
-        let frameBase = canvas.frameRate.inverted
+        let frameBase = plan.canvas.frameRate.inverted
         // The track's header and reordering come from the first segment.
         let (extradata, sampleEntry, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
+        let sink = try makeSink(path, extradata: extradata, sampleEntry: sampleEntry, reorderDelay: reorderDelay)
+        // Where the next AAC packet's decoded samples start: the priming packet first.
+        var sound = SoundCursor(next: -Int64(SegmentSound.blockSize), total: Int64(plan.sampleIndex(atFrame: plan.totalFrames)))
+        for (segment, manifest) in zip(record.segments, manifests) {
+            try copy(segment, manifest, extradata: extradata, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
+        }
+        try OutputFile.writing(to: record.output) { try sink.finish() }
+        return record.settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
+    }
+
+    /// The output's writer: the settings of the whole, the video copied with the first segment's header.
+    private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) throws -> EncodingSink {
+        let settings = record.settings
+        let canvas = plan.canvas
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = settings.chapters ? plan.chapters : []
-        format.smart = EncodingSink.SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
-                                               reorderDelay: reorderDelay)
-        let sink = try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
-        let packet = Packet(), sound = Packet()
-        /// Where the next AAC packet's decoded samples start: the priming packet first.
-        var nextSoundPTS = -Int64(SegmentSound.blockSize)
-        let total = Int64(plan.sampleIndex(atFrame: plan.totalFrames))
-        for (segment, manifest) in zip(record.segments, manifests) {
-            let demuxer = try InputAccess().openDemuxer(inWork(manifest.video))
-            guard let video = demuxer.bestStream(.video) else {
-                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
-            }
-            let timeBase = demuxer.streams[video].timeBase
-            guard demuxer.streams[video].extradata == extradata else {
-                throw SegueError(.readFailed, subject: inWork(manifest.video),
-                                 detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
-            }
-            let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
-            var soundsLeft = sounds != nil
-            var copied = 0
-            // Sound follows the pictures as they go, so the muxer interleaves without holding a segment.
-            func copySound(upTo sample: Int64) throws {
-                while soundsLeft, let sounds, nextSoundPTS < sample {
-                    guard try sounds.read(into: sound) else {
-                        soundsLeft = false
-                        break
-                    }
-                    // The last packet lasts to the end of the sound, as the whole stitch's encoder says.
-                    let duration = min(Int64(SegmentSound.blockSize), total - nextSoundPTS)
-                    guard duration > 0 else {
-                        sound.unref()
-                        continue
-                    }
-                    sound.pts = nextSoundPTS
-                    sound.dts = nextSoundPTS
-                    sound.duration = duration
-                    nextSoundPTS += Int64(SegmentSound.blockSize)
-                    try OutputFile.writing(to: record.output) { try sink.copy(sound: sound) }
-                }
-            }
-            while try demuxer.read(into: packet) {
-                guard packet.streamIndex == video else { packet.unref(); continue }
-                if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-                guard let pts = packet.pts else {
-                    throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
-                }
-                let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
-                guard segment.startFrame..<segment.endFrame ~= frame else {
-                    throw SegueError(.readFailed, subject: inWork(manifest.video),
-                                     detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
-                }
-                try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
-                copied += 1
-                try copySound(upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
-            }
-            guard copied == segment.frames else {
-                throw SegueError(.readFailed, subject: inWork(manifest.video),
-                                 detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
-            }
-            try copySound(upTo: .max)
-            if sounds != nil, segment.index + 1 < record.segments.count, nextSoundPTS != Int64(segment.audioEnd) {
-                throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
-                                 detail: "segment \(segment.index)'s sound ends at sample \(nextSoundPTS), the plan's grid at \(segment.audioEnd)")
-            }
+        format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
+                                  reorderDelay: reorderDelay)
+        return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
+    }
+
+    /// Where the joined sound has got to: the output sample the next AAC packet's block starts at.
+    private struct SoundCursor {
+        var next: Int64
+        let total: Int64
+        let packet = Packet()
+    }
+
+    /// Copies one segment's pictures, and its sound as the pictures go, so the
+    /// muxer interleaves without holding a segment; checks both against the plan.
+    private func copy(_ segment: SegmentPlan.Segment, _ manifest: SegmentManifest, extradata: [UInt8], frameBase: Rational,
+                      into sink: EncodingSink, sound: inout SoundCursor, stop: StopRequest) throws {
+        let demuxer = try InputAccess().openDemuxer(inWork(manifest.video))
+        guard let video = demuxer.bestStream(.video) else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
         }
-        try OutputFile.writing(to: record.output) { try sink.finish() }
-        return settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
+        let timeBase = demuxer.streams[video].timeBase
+        guard demuxer.streams[video].extradata == extradata else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video),
+                             detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
+        }
+        let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
+        let packet = Packet()
+        var copied = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == video else { packet.unref(); continue }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            guard let pts = packet.pts else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
+            }
+            let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
+            guard segment.startFrame..<segment.endFrame ~= frame else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
+            }
+            try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+            copied += 1
+            try copySound(from: sounds, into: sink, cursor: &sound,
+                          upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
+        }
+        guard copied == segment.frames else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video),
+                             detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
+        }
+        try copySound(from: sounds, into: sink, cursor: &sound, upTo: .max)
+        if sounds != nil, segment.index + 1 < record.segments.count, sound.next != Int64(segment.audioEnd) {
+            throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
+                             detail: "segment \(segment.index)'s sound ends at sample \(sound.next), the plan's grid at \(segment.audioEnd)")
+        }
+    }
+
+    /// Copies a segment's AAC packets whose blocks start before `sample`, each
+    /// stamped on the output's grid; the last lasts to the end of the sound, as
+    /// the whole stitch's encoder says.
+    private func copySound(from sounds: Demuxer?, into sink: EncodingSink, cursor: inout SoundCursor, upTo sample: Int64) throws {
+        guard let sounds else { return }
+        let packet = cursor.packet
+        while cursor.next < sample, try sounds.read(into: packet) {
+            let duration = min(Int64(SegmentSound.blockSize), cursor.total - cursor.next)
+            guard duration > 0 else {
+                packet.unref()
+                continue
+            }
+            packet.pts = cursor.next
+            packet.dts = cursor.next
+            packet.duration = duration
+            cursor.next += Int64(SegmentSound.blockSize)
+            try OutputFile.writing(to: record.output) { try sink.copy(sound: packet) }
+        }
     }
 
     /// The first segment's parameter sets, its sample entry (hev1 when `--smart`

@@ -6,58 +6,40 @@ import SegueMedia
 /// grid (`SegmentPlan.Segment.audioStart..<audioEnd`), written to an M4A of
 /// its own for the join to copy.
 ///
-/// The encoder is fed on the whole output's 1024-sample grid, from
-/// `preRollBlocks` blocks of the real sound before the stretch (so its MDCT
-/// overlap, window choices, masking and rate control at the seam come from
-/// the same samples as in one process: measured, 4 blocks left the packets
-/// after a seam 30-70 dB from the plain stitch's, 128 blocks (2.7 s) make most
-/// of them bit-identical and the rest at least 45 dB under the sound), to `postRollBlocks` blocks after it (each
-/// packet's window reaches one block ahead); the packets outside the stretch,
-/// the encoder's own priming among them, are dropped. The first segment keeps
-/// the priming packet, the last one everything to the end.
+/// The stretch is one `AACWindowEncoder` window on the whole output's grid.
+/// Its pre-roll is long (`preRollBlocks`): the encoder's rate control and
+/// masking settle over seconds, and only that much of the real sound before
+/// the stretch makes the packets after a seam match one process's. The first
+/// segment keeps the priming packet, the last one everything to the end.
 final class SegmentSound {
-    static let blockSize = OutputAudio.frameSize
+    static let blockSize = AACWindowEncoder.frameSize
     static let preRollBlocks = 128
-    static let postRollBlocks = 3
 
-    private let encoder: Encoder
+    private let encoder: AACWindowEncoder
     private let muxer: Muxer
     private let stream: Int
-    private let packet = Packet()
+    private let window: AACWindowEncoder.Window
     /// The output sample the encoder's first block starts at (on the grid).
-    let feedStart: Int
+    var feedStart: Int { window.feedStart }
     /// The output sample feeding stops at (exclusive); nil: the end of the output.
-    let feedEnd: Int?
-    /// Packets kept are those whose decoded block starts in this range (output samples).
-    private let keep: Range<Int>
+    var feedEnd: Int? { window.feedEnd }
     private var pending: [[Float]] = [[], []]
     /// The output sample `pending` starts at.
     private var pendingStart: Int
     private(set) var packetsKept = 0
-    private let sampleRate: Int
 
-    /// Needs the output's sound from `feedStart(for:)` to `feedEnd(for:)`, handed over in order.
+    /// Needs the output's sound from `feedStart` to `feedEnd`, handed over in order.
     init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, bitRate: Int) throws {
-        self.sampleRate = sampleRate
         let muxer = try Muxer(path: path, format: "mp4")
-        encoder = try Encoder.aac(sampleRate: sampleRate, channels: OutputAudio.channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
-        precondition(encoder.frameSize == SegmentSound.blockSize, "AAC frames of \(encoder.frameSize) samples")
+        let encoder = try Encoder.aac(sampleRate: sampleRate, channels: OutputAudio.channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
+        self.encoder = AACWindowEncoder(encoder: encoder, sampleRate: sampleRate)
         stream = try muxer.addStream(for: encoder)
         try muxer.writeHeader(options: [:])
         self.muxer = muxer
-        feedStart = SegmentSound.feedStart(for: segment)
-        feedEnd = isLast ? nil : SegmentSound.feedEnd(for: segment)
-        pendingStart = feedStart
-        // The first segment keeps the encoder's priming packet (decoded block -1024).
-        keep = (segment.audioStart == 0 ? -SegmentSound.blockSize : segment.audioStart)..<(isLast ? Int.max : segment.audioEnd)
-    }
-
-    static func feedStart(for segment: SegmentPlan.Segment) -> Int {
-        max(0, segment.audioStart - preRollBlocks * blockSize)
-    }
-
-    static func feedEnd(for segment: SegmentPlan.Segment) -> Int {
-        segment.audioEnd + postRollBlocks * blockSize
+        window = AACWindowEncoder.Window(keeping: segment.audioStart..<(isLast ? Int.max : segment.audioEnd),
+                                         preRoll: SegmentSound.preRollBlocks, soundEnd: nil)
+        self.encoder.start(window)
+        pendingStart = window.feedStart
     }
 
     /// Whether the sound up to the end of the feed has been given (the segment may stop).
@@ -80,29 +62,19 @@ final class SegmentSound {
     /// flushes the encoder, and closes the file.
     func finish() throws {
         if !pending[0].isEmpty { try encodeBlock(count: pending[0].count) }
-        try encoder.sendEndOfStream()
-        try drain()
+        try encoder.flush(keep: writeKept)
         try muxer.finish()
     }
 
     private func encodeBlock(count: Int) throws {
-        let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: sampleRate)
-        block.setSamples(from: pending, start: 0)
-        block.pts = Int64(pendingStart - feedStart)
+        try encoder.encode(pending, from: 0, count: count, keep: writeKept)
         for channel in 0..<2 { pending[channel].removeFirst(count) }
         pendingStart += count
-        try encoder.send(block)
-        try drain()
     }
 
-    private func drain() throws {
-        while try encoder.receive(into: packet) == .ready {
-            guard let pts = packet.pts, keep.contains(feedStart + Int(pts)) else {
-                packet.unref()
-                continue
-            }
-            packetsKept += 1
-            try muxer.write(packet, stream: stream)
-        }
+    /// Writes a kept packet as the encoder stamped it: the join times it.
+    private func writeKept(_ packet: Packet, at start: Int) throws {
+        packetsKept += 1
+        try muxer.write(packet, stream: stream)
     }
 }

@@ -45,12 +45,10 @@ final class SegmentWindow {
         let info = clip.info
         guard !info.isStill, info.timestampJumps == 0, !info.variableFrameRate,
               info.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
-        // Resampled sound would start at another phase of the resampler (measured: up
-        // to 0.006 off on a 44.1 kHz tone): such a clip is played from its start, exactly.
-        // So is one whose sound's timestamps are coarser than its samples (Matroska's
-        // milliseconds): after a seek its first block would stand where its rounded
-        // timestamp says, not where the samples before it put it (measured: Vorbis in
-        // WebM 16 samples early for the rest of the clip).
+        // After a seek, resampled sound would start at another phase of the resampler,
+        // and sound whose timestamps are coarser than its samples (Matroska's
+        // milliseconds) where its rounded timestamp says, not where the samples
+        // before it put it: such a clip is played from its start.
         if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate || !audio.timestampsCountSamples { return 0 }
         let skip = start - clip.startFrame
         // Within the clip's own frames: a join's frames are drawn from both clips in step.
@@ -130,46 +128,5 @@ extension Plan {
     /// frames (an overlap join into it is played in the turn before).
     var turnStarts: [Int] {
         clips.map(turnStart(of:))
-    }
-}
-
-extension SmartPlan {
-    /// The copy plan of a segment `start..<end` (output frames): a copied GOP
-    /// that a segment boundary cuts is re-encoded, so a segment starts with a
-    /// keyframe of its own and never ends inside a GOP whose pictures refer
-    /// across it. Both segments of a cut GOP re-encode it; the others stay copied.
-    func cut(at start: Int, _ end: Int) -> SmartPlan {
-        var cut = self
-        for index in cut.clips.indices {
-            guard let copy = cut.clips[index].copy else { continue }
-            let clipStart = plan.clips[index].startFrame
-            let gops = copy.gops.map { gop -> ClipCopyPlan.GOP in
-                let shown = (clipStart + gop.frames.lowerBound)..<(clipStart + gop.frames.upperBound)
-                let straddles = { (boundary: Int) in shown.lowerBound < boundary && boundary < shown.upperBound }
-                guard gop.copied, straddles(start) || straddles(end) else { return gop }
-                return ClipCopyPlan.GOP(frames: gop.frames, copied: false)
-            }
-            cut.clips[index].copy = ClipCopyPlan(origin: copy.origin, timeBase: copy.timeBase, frameRate: copy.frameRate,
-                                                 syntax: copy.syntax, gops: gops, renumbering: copy.renumbering)
-        }
-        return cut
-    }
-
-    /// Where copied GOPs start, in output frames: where a segment boundary costs nothing.
-    var copiedGOPStarts: [Int] {
-        clips.indices.flatMap { index in
-            (clips[index].copy?.gops ?? []).filter(\.copied).map { plan.clips[index].startFrame + $0.frames.lowerBound }
-        }.sorted()
-    }
-
-    /// The copied GOP (in output frames) holding `frame` strictly inside it, if any.
-    func copiedGOP(strictlyHolding frame: Int) -> Range<Int>? {
-        for index in clips.indices {
-            for gop in clips[index].copy?.gops ?? [] where gop.copied {
-                let shown = (plan.clips[index].startFrame + gop.frames.lowerBound)..<(plan.clips[index].startFrame + gop.frames.upperBound)
-                if shown.lowerBound < frame && frame < shown.upperBound { return shown }
-            }
-        }
-        return nil
     }
 }

@@ -84,14 +84,14 @@ final class Lookahead {
         let staged = fetching.removeValue(forKey: index)
         let clip = clips[index], canvas = canvas, settings = settings, strict = run.strict, access = access, prime = primePictures
         let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
-        let soundCopy = index < soundCopies.count ? soundCopies[index] : nil
+        let soundMove = index < soundCopies.count ? ClipSoundMove(copy: soundCopies[index]) : nil
         return { cancellation in
             let local = try staged.flatMap { try Lookahead.waitForStaged($0, cancellation: cancellation) }
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
                 let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, strict: strict, access: access, readPath: local,
-                                            copyPlan: copyPlan, soundCopy: soundCopy, cancellation: cancellation)
+                                            copyPlan: copyPlan, soundMove: soundMove, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
             } catch {

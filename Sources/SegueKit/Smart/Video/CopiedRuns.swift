@@ -5,7 +5,7 @@ import SegueMedia
 /// positions. Packets met before a copied run (decoding resumes at a keyframe
 /// before the in point) go to the video path; its decoded stretch ends where
 /// the copied run begins.
-final class CopiedRuns {
+final class CopiedRuns: CopiedPackets {
     let plan: ClipCopyPlan
     private let router: PacketRouter
     private let video: VideoNormaliser
@@ -109,5 +109,11 @@ final class CopiedRuns {
             marked[0] = (unit[0] & 0x81) | UInt8(HEVC.brokenLinkWithoutLeading << 1)
             return marked
         }
+    }
+}
+
+extension ClipCopyPlan: VideoCopy {
+    func runs(demuxer: Demuxer, router: PacketRouter, video: VideoNormaliser, damage: DamagePolicy) throws -> any CopiedPackets {
+        try CopiedRuns(plan: self, demuxer: demuxer, router: router, video: video, damage: damage)
     }
 }

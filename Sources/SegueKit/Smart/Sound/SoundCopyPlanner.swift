@@ -1,69 +1,8 @@
-import Foundation
 import SegueMedia
-
-/// Why a clip's sound is not copied by `--smart`: a value to compare, whose
-/// `description` is what the report says.
-enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
-    case notHeard
-    case codec(String)
-    case notAACLC
-    case sampleRate(Int, output: Int)
-    case channels(Int)
-    case loudnessGain
-    case musicBed
-    case remote
-    case timeBase(Rational)
-    case unreadablePackets(String)
-    /// No stretch of whole, regular AAC frames lies far enough from its seams.
-    case noRegularStretch
-
-    var description: String {
-        switch self {
-        case .notHeard: return "it has no sound"
-        case let .codec(codec): return "its sound is \(codec), not AAC"
-        case .notAACLC: return "its sound is not AAC-LC with 1024-sample frames at the output's rate and layout"
-        case let .sampleRate(rate, output): return "its sound is \(rate) Hz, the output's \(output) Hz"
-        case let .channels(count): return "its sound has \(count) channel\(count == 1 ? "" : "s"), the output's 2"
-        case .loudnessGain: return "--loudness changes its sound's level"
-        case .musicBed: return "a music bed is mixed under it"
-        case .remote: return "a remote clip's sound is not copied (its packets would be read twice)"
-        case let .timeBase(timeBase): return "its sound's timestamps (\(timeBase)) don't count samples"
-        case let .unreadablePackets(detail): return "can't read its sound packets (\(detail))"
-        case .noRegularStretch:
-            return "no stretch of whole AAC frames, on one grid from its first, lies far enough from its joins, trims and held frames"
-        }
-    }
-}
-
-/// Which of a clip's AAC packets `--smart` copies: one run of consecutive
-/// packets, 1024 samples apart, each standing in one frame (slot) of the
-/// output track's 1024-sample grid.
-struct ClipSoundCopy: Sendable, Equatable {
-    /// The pts of the first copied packet, in samples (the stream's time
-    /// base) from the clip's time 0 (its in point).
-    var firstPTS: Int64
-    var count: Int
-    /// The output track's AAC frame the first copied packet stands as.
-    var firstSlot: Int
-    /// Samples the clip's sound moves in the output (the copied frames sit on
-    /// the output's grid, the clip's own generally doesn't line up with it):
-    /// at most half a frame either way.
-    var shift: Int
-
-    var slots: Range<Int> { firstSlot..<(firstSlot + count) }
-
-    /// The output frame a source packet stamped `pts` stands as, nil when it isn't copied.
-    func slot(ofPTS pts: Int64) -> Int? {
-        let offset = pts - firstPTS
-        guard offset >= 0, offset % Int64(SoundCopyPlanner.frameSize) == 0 else { return nil }
-        let index = Int(offset) / SoundCopyPlanner.frameSize
-        return index < count ? firstSlot + index : nil
-    }
-}
 
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {
-    static let frameSize = OutputAudio.frameSize
+    static let frameSize = AACWindowEncoder.frameSize
     /// AAC frames re-encoded on each side of a seam (at least): room for what
     /// happens there (a clip's sound moved up to half a frame, the outgoing one
     /// running on into the incoming one's crossfade), and away from the source
@@ -73,26 +12,24 @@ enum SoundCopyPlanner {
     /// cut job's critical path.
     static let margin = 4
 
-    /// Each clip's copy, or why its sound is not copied. `region` gives the
-    /// output samples where a clip plays alone and unchanged (its own frames,
-    /// minus held ones' ramps).
-    static func plan(_ plan: Plan, settings: StitchSettings, access: InputAccess,
+    /// Each clip's copy, or why its sound is not copied: its `reasons`
+    /// (`disqualification`), or what its scanned packets say (nil: not read).
+    /// `region` gives the output samples where a clip plays alone and
+    /// unchanged (its own frames, minus held ones' ramps).
+    static func plan(_ plan: Plan, reasons: [SoundNotCopied?], scanned: [Result<[Scanned], Error>?],
                      region: (PlannedClip) -> Range<Int>) -> [Result<ClipSoundCopy, SoundNotCopiedError>] {
-        let reasons = plan.clips.map { disqualification($0, plan: plan, settings: settings) }
-        let regions = plan.clips.map(region)
-        return concurrentMap(plan.clips.count) { index -> Result<ClipSoundCopy, SoundNotCopiedError> in
+        plan.clips.indices.map { index in
             let clip = plan.clips[index]
             if let reason = reasons[index] {
                 return .failure(SoundNotCopiedError(reason: reason))
             }
             do {
-                let packets = try scan(clip, canvasRate: plan.canvas.sampleRate, access: access)
+                guard let packets = try scanned[index]?.get() else { return .failure(SoundNotCopiedError(reason: .notHeard)) }
                 let exactStart = plan.sampleIndex(atFrame: clip.startFrame)
-                if let copy = choose(packets, exactStart: exactStart, region: regions[index]) {
-                    return .success(copy)
-                } else {
+                guard let copy = choose(packets, exactStart: exactStart, region: region(clip)) else {
                     return .failure(SoundNotCopiedError(reason: .noRegularStretch))
                 }
+                return .success(copy)
             } catch let error as SoundNotCopiedError {
                 return .failure(error)
             } catch {
@@ -120,25 +57,32 @@ enum SoundCopyPlanner {
         var plain: Bool
     }
 
-    /// The clip's sound packets, in order, timed from its in point.
-    static func scan(_ clip: PlannedClip, canvasRate: Int, access: InputAccess) throws -> [Scanned] {
-        let demuxer = try access.openDemuxer(clip.info.readPath)
-        guard let videoIndex = demuxer.bestStream(.video), let index = demuxer.bestStream(.audio),
-              demuxer.streams[index].kind == .audio else {
-            throw SoundNotCopiedError(reason: .notHeard)
+    /// A clip's sound packets as `--smart` reads them, one at a time, timed from its in point.
+    struct Scan {
+        /// The sound stream's index in the file.
+        let streamIndex: Int
+        private let origin: Int64
+        private(set) var packets: [Scanned] = []
+
+        /// Checks the sound stream's header; its packets then go to `take`.
+        init(clip: PlannedClip, demuxer: Demuxer, canvasRate: Int) throws {
+            guard let videoIndex = demuxer.bestStream(.video), let index = demuxer.bestStream(.audio),
+                  demuxer.streams[index].kind == .audio else {
+                throw SoundNotCopiedError(reason: .notHeard)
+            }
+            let stream = demuxer.streams[index]
+            guard stream.timeBase.reduced == Rational(1, canvasRate) else { throw SoundNotCopiedError(reason: .timeBase(stream.timeBase)) }
+            guard isLowComplexityAAC(stream.extradata) else { throw SoundNotCopiedError(reason: .notAACLC) }
+            let video = demuxer.streams[videoIndex]
+            streamIndex = index
+            origin = video.timeBase.rescale(clip.info.origin(in: video), to: stream.timeBase)
         }
-        let stream = demuxer.streams[index]
-        guard stream.timeBase.reduced == Rational(1, canvasRate) else { throw SoundNotCopiedError(reason: .timeBase(stream.timeBase)) }
-        guard isLowComplexityAAC(stream.extradata) else { throw SoundNotCopiedError(reason: .notAACLC) }
-        let video = demuxer.streams[videoIndex]
-        let origin = video.timeBase.rescale(clip.info.origin(in: video), to: stream.timeBase)
-        var packets: [Scanned] = []
-        let packet = Packet()
-        while try demuxer.read(into: packet) {
-            guard packet.streamIndex == index, let pts = packet.pts else { continue }
+
+        /// Takes the sound stream's next packet, in file order.
+        mutating func take(_ packet: Packet) {
+            guard let pts = packet.pts else { return }
             packets.append(Scanned(pts: pts - origin, duration: packet.duration, plain: !packet.hasSideData))
         }
-        return packets
     }
 
     /// Whether an AudioSpecificConfig says AAC-LC, 48 kHz, stereo, 1024-sample
@@ -181,9 +125,4 @@ enum SoundCopyPlanner {
         return ClipSoundCopy(firstPTS: packets[best.lowerBound].pts, count: best.count,
                              firstSlot: (exact + shift) / frameSize, shift: shift)
     }
-}
-
-/// A clip whose sound is not copied, and why.
-struct SoundNotCopiedError: Error, Sendable {
-    var reason: SoundNotCopied
 }
