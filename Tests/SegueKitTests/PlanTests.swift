@@ -34,7 +34,7 @@ final class PlanTests: XCTestCase {
         let plan = try Plan(clips: [clip("a", seconds: 3), clip("short", seconds: 1), clip("c", seconds: 3)], settings: settings)
         XCTAssertEqual(plan.joins.map(\.frameCount), [15, 15], "a 30-frame clip gives at most half to each join")
         XCTAssertEqual(plan.warnings.count, 2)
-        XCTAssertTrue(plan.warnings[0].contains("short"))
+        XCTAssertEqual(plan.notices.first, .transitionShortened(join: 1, from: "a", to: "short", asked: 1, given: 0.5))
     }
 
     func testAudioSampleBoundariesNeverDriftAtNTSCRates() throws {

@@ -40,7 +40,7 @@ final class VideoNormaliser {
     init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: (any VideoCopy)?,
          damage: DamagePolicy) throws {
         // One thread per decoder: x264 already keeps every core busy, and each
-        // frame thread would hold pictures of its own (measured: 24 MB less).
+        // frame thread would hold pictures of its own.
         decoder = try Decoder(demuxer: demuxer, streamIndex: stream.index, threads: 1)
         decoder.failOnDamage = damage.strict
         origin = clip.info.origin(in: stream)

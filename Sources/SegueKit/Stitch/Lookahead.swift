@@ -11,9 +11,9 @@ import FoundationNetworking
 ///
 /// A remote open costs several round trips (headers, the moov box wherever it
 /// is, then the media), often more than a short clip takes to play: fetching
-/// one clip further ahead than opening takes them off the join (measured:
-/// median stall 465 ms → 0.002 ms at 150 ms per request). A failed fetch just
-/// means the clip is opened from its URL.
+/// one clip further ahead than opening takes them off the join (the bench's
+/// `remote` case measures it). A failed fetch just means the clip is opened
+/// from its URL.
 ///
 /// `shutDown()` (also run by `deinit`) cancels and joins every background
 /// task and removes the staging folder: nothing runs on after a failure.

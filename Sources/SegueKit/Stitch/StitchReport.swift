@@ -38,6 +38,8 @@ public struct StitchReport: Sendable {
         public var reason: String?
         /// What became of its sound; nil without audio.
         public var sound: SmartSound? = nil
+        /// The reasons as values (`reason` is their text).
+        var notCopied: [NotCopied] = []
     }
 
     /// One clip's sound under `--smart`.

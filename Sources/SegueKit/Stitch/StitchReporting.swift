@@ -16,7 +16,7 @@ extension Stitcher {
         smart.clips.enumerated().map { index, clip in
             var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
                                                 framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
-                                                reason: clip.reason)
+                                                reason: clip.reason, notCopied: clip.notCopied)
             if settings.includeAudio, index < smart.sound.count {
                 let sound = smart.sound[index], copied = sound.copy?.count ?? 0
                 // A copied clip is heard at its run's shift (all of it: the windows read it there too), another where it is.
