@@ -21,6 +21,8 @@ public enum Prober {
         probe(entry.path, access: access).flatMap { info in
             var info = info
             info.title = entry.title
+            info.fit = entry.fit
+            info.caption = entry.caption
             if info.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.duration) } // photos
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))

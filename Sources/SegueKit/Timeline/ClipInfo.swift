@@ -52,6 +52,12 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     public var orientation = 1
     /// The chapter title the clip list gives it.
     public var title: String?
+    /// How the clip list says this clip fills the canvas (nil: the output's `fit`).
+    public var fit: Fit?
+    /// The caption the clip list gives it.
+    public var caption: String?
+    /// The text card this clip is, when it is one (no file).
+    public var card: TextCard?
     /// Its sound's measured loudness, when loudness or music asked for it.
     public var loudness: Loudness?
 

@@ -31,10 +31,12 @@ public struct Placement: Sendable, Equatable {
         switch mode {
         case .stretch:
             return Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0)
-        case .contain, .cover:
-            let scale = mode == .contain ? min(scaleX, scaleY) : max(scaleX, scaleY)
+        case .contain, .cover, .blur:
+            // Blur places the picture as contain does; the fill behind it is the clip's filter graph's.
+            let contains = mode != .cover
+            let scale = contains ? min(scaleX, scaleY) : max(scaleX, scaleY)
             var width = even(Double(displayWidth) * scale), height = even(Double(displayHeight) * scale)
-            if mode == .contain { width = min(width, canvas.width); height = min(height, canvas.height) }
+            if contains { width = min(width, canvas.width); height = min(height, canvas.height) }
             else { width = max(width, canvas.width); height = max(height, canvas.height) }
             let x = (abs(canvas.width - width) / 4) * 2, y = (abs(canvas.height - height) / 4) * 2
             return Placement(scaledWidth: width, scaledHeight: height, x: x, y: y)
@@ -51,6 +53,8 @@ public struct PlannedClip: Sendable {
     /// Output frame at which the clip starts.
     public var startFrame: Int
     public var placement: Placement
+    /// How it fills the canvas: its list entry's choice, else the output's.
+    public var fit: Fit = .contain
 }
 
 /// The meeting of clip `index` and clip `index + 1`.
@@ -135,9 +139,10 @@ public struct Plan: Sendable {
         clips = []
         var start = 0
         for (index, info) in infos.enumerated() {
-            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight,
-                                          into: canvas, mode: settings.fit)
-            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement))
+            let fit = info.fit ?? settings.fit
+            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight, into: canvas, mode: fit)
+            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
+                                     fit: fit))
             start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
         }
     }

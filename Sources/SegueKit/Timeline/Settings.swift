@@ -37,6 +37,16 @@ public struct StitchSettings: Sendable, Equatable {
     /// One MP4 chapter per clip.
     public var chapters = false
 
+    // The reel look: a logo over everything, and the font of captions and text cards.
+    /// A picture (PNG, JPEG, WebP; alpha honoured) drawn over the whole output.
+    public var overlay: String?
+    public var overlayPosition: OverlayPosition = .bottomRight
+    /// The overlay's width as a fraction of the canvas's.
+    public var overlayWidth = 0.15
+    public var overlayOpacity = 1.0
+    /// The font file of captions and text cards; nil: a sans-serif the system has.
+    public var font: String?
+
     public init() {}
 
     /// The defaults, with `options`' choices where it makes them.
@@ -58,7 +68,7 @@ extension OutputOption {
         option("fps", \.frameRate, OptionReader.frameRate.optional, valueName: "rate",
                help: "Output frame rate, e.g. 30 or 30000/1001", defaultText: "the first clip's"),
         option("fit", \.fit, .choice(), valueName: "fit",
-               help: "How a clip of another shape fills the canvas: contain, cover or stretch"),
+               help: "How a clip of another shape fills the canvas: contain, cover, stretch or blur (contained over a blurred copy of itself)"),
         option("codec", \.codec, .choice(), valueName: "codec",
                help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1)"),
         option("crf", \.crf, .wholeNumber(Limit(lower: 0, upper: 51)), valueName: "n",
@@ -83,6 +93,16 @@ extension OutputOption {
                help: "How much lower the music goes while a clip's own sound plays, 0 is off"),
         option("chapters", \.chapters, .yesNo, flag: true,
                help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name"),
+        option("overlay", \.overlay, OptionReader.path.optional, valueName: "FILE",
+               help: "A picture (PNG, JPEG or WebP; its alpha honoured) drawn over the whole output, e.g. a logo"),
+        option("overlayPosition", \.overlayPosition, .choice(), valueName: "where",
+               help: "Where the overlay sits, 3 % of the canvas height from the edges: top-left, top-right, bottom-left, bottom-right or center"),
+        option("overlayWidth", \.overlayWidth, .number(Limit(lower: 0, upper: 1, excludesLower: true)), valueName: "F",
+               help: "The overlay's width as a fraction of the canvas width"),
+        option("overlayOpacity", \.overlayOpacity, .number(Limit(lower: 0, upper: 1, excludesLower: true)), valueName: "A",
+               help: "The overlay's opacity"),
+        option("font", \.font, OptionReader.path.optional, valueName: "FILE",
+               help: "The font file of captions and text cards", defaultText: "DejaVu Sans, or a sans-serif font the system has"),
     ]
 }
 
@@ -115,6 +135,17 @@ public enum Fit: String, Sendable, CaseIterable, Codable {
     case cover
     /// Canvas filled, the picture distorted.
     case stretch
+    /// Whole picture visible (as `contain`) over a blurred, darkened copy of itself that covers the canvas.
+    case blur
+}
+
+/// Where the overlay sits on the canvas.
+public enum OverlayPosition: String, Sendable, CaseIterable, Codable {
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomLeft = "bottom-left"
+    case bottomRight = "bottom-right"
+    case center
 }
 
 /// How a photo moves while it shows.

@@ -15,6 +15,12 @@ public struct ClipEntry: Sendable, Equatable {
     public var duration: Double?
     /// The clip's chapter title (nil: its file name without extension).
     public var title: String?
+    /// How this clip fills the canvas, overriding the output's `fit`.
+    public var fit: Fit?
+    /// Text drawn over the clip for its whole time on screen.
+    public var caption: String?
+    /// A text card instead of a file: the clip is this text on a plain background (`path` is empty).
+    public var card: TextCard?
 
     public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
                 duration: Double? = nil, title: String? = nil) {
@@ -24,6 +30,24 @@ public struct ClipEntry: Sendable, Equatable {
         self.join = join
         self.duration = duration
         self.title = title
+    }
+}
+
+/// A clip made of text: centred on a plain background, silent, lasting its
+/// entry's duration. A manifest entry `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
+public struct TextCard: Sendable, Equatable, Codable {
+    public var text: String
+    /// The background colour, `#RRGGBB`.
+    public var background: String
+
+    public init(text: String, background: String = "#000000") {
+        self.text = text
+        self.background = background
+    }
+
+    /// `#RRGGBB`.
+    public static func isColour(_ text: String) -> Bool {
+        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy(\.isHexDigit)
     }
 }
 

@@ -17,7 +17,9 @@ import SegueMedia
 /// A clip's `join` says how it meets the next clip. Unknown keys and wrong
 /// types are errors that name the key's path, e.g. `clips[1].in`.
 public enum Manifest {
-    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title"]
+    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit"]
+    /// A text card's keys: `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
+    public static let cardKeys: Set<String> = ["text", "duration", "background", "join", "title", "caption"]
     public static let joinKeys: Set<String> = ["transition", "duration"]
     public static let outputKeys = Set(OutputOption.all.map(\.key))
 
@@ -39,33 +41,64 @@ public enum Manifest {
                 entries.append(ClipEntry(path: ClipList.resolve(file, relativeTo: folder)))
                 continue
             }
-            let clip = try dictionary(value, at: path)
+            entries.append(try entry(try dictionary(value, at: path), at: path, relativeTo: folder))
+        }
+        let output = try object["output"].map { try parseOutput($0, relativeTo: folder) }
+        return (entries, output)
+    }
+
+    /// One clip given as an object: a file with its trim, or a text card; with its title, caption, fit and join.
+    private static func entry(_ clip: [String: Any], at path: String, relativeTo folder: String) throws -> ClipEntry {
+        var entry: ClipEntry
+        if let text = clip["text"] {
+            try checkKeys(clip, allowed: cardKeys, at: path)
+            guard let text = text as? String, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw fail("\(path).text", "expected the card's text")
+            }
+            var card = TextCard(text: text)
+            if let background = clip["background"] {
+                guard let colour = background as? String, TextCard.isColour(colour) else {
+                    throw fail("\(path).background", "expected a colour such as \"#202020\"")
+                }
+                card.background = colour
+            }
+            entry = ClipEntry(path: "")
+            entry.card = card
+        } else {
             try checkKeys(clip, allowed: clipKeys, at: path)
             guard let file = clip["path"] as? String, !file.isEmpty else { throw fail("\(path).path", "expected a file path or URL") }
-            var entry = ClipEntry(path: ClipList.resolve(file, relativeTo: folder))
+            entry = ClipEntry(path: ClipList.resolve(file, relativeTo: folder))
             entry.inPoint = try clip["in"].map { try time($0, at: "\(path).in") }
             entry.outPoint = try clip["out"].map { try time($0, at: "\(path).out") }
             if let inPoint = entry.inPoint, let outPoint = entry.outPoint, outPoint <= inPoint {
                 throw fail("\(path).out", "must be after in (\(inPoint) s)")
             }
-            entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: OptionLimits.stillSeconds) }
-            if entry.outPoint == nil, let duration = entry.duration { entry.outPoint = (entry.inPoint ?? 0) + duration }
-            if let title = clip["title"] {
-                guard let text = title as? String, !text.isEmpty else { throw fail("\(path).title", "expected a non-empty string") }
-                entry.title = text
-            }
-            if let joinValue = clip["join"] {
-                let join = try dictionary(joinValue, at: "\(path).join")
-                try checkKeys(join, allowed: joinKeys, at: "\(path).join")
-                var choice = JoinChoice()
-                choice.transition = try join["transition"].map { try transition($0, at: "\(path).join.transition") }
-                choice.duration = try join["duration"].map { try positive($0, at: "\(path).join.duration") }
-                entry.join = choice
-            }
-            entries.append(entry)
+            entry.fit = try clip["fit"].map { try choice($0, at: "\(path).fit", Fit.init(rawValue:)) }
         }
-        let output = try object["output"].map { try parseOutput($0, relativeTo: folder) }
-        return (entries, output)
+        entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: OptionLimits.stillSeconds) }
+        if entry.card == nil, entry.outPoint == nil, let duration = entry.duration { entry.outPoint = (entry.inPoint ?? 0) + duration }
+        entry.title = try clip["title"].map { try text($0, at: "\(path).title") }
+        entry.caption = try clip["caption"].map { try text($0, at: "\(path).caption") }
+        if let joinValue = clip["join"] {
+            let join = try dictionary(joinValue, at: "\(path).join")
+            try checkKeys(join, allowed: joinKeys, at: "\(path).join")
+            var choice = JoinChoice()
+            choice.transition = try join["transition"].map { try transition($0, at: "\(path).join.transition") }
+            choice.duration = try join["duration"].map { try positive($0, at: "\(path).join.duration") }
+            entry.join = choice
+        }
+        return entry
+    }
+
+    private static func text(_ value: Any, at path: String) throws -> String {
+        guard let text = value as? String, !text.isEmpty else { throw fail(path, "expected a non-empty string") }
+        return text
+    }
+
+    private static func choice<T>(_ value: Any, at path: String, _ make: (String) -> T?) throws -> T {
+        guard let text = value as? String else { throw fail(path, "expected a string") }
+        guard let result = make(text) else { throw fail(path, "'\(text)' is not a valid value") }
+        return result
     }
 
     private static func parseOutput(_ value: Any, relativeTo folder: String) throws -> OutputOptions {
