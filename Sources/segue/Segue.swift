@@ -14,7 +14,7 @@ struct Segue: ParsableCommand {
           segue probe clips.txt
           segue plan clips.txt -o out.mp4 --work /shared/job && segue render /shared/job --segment 0 && segue join /shared/job
         """,
-        version: "0.1.0",
+        version: SegueVersion.current,
         subcommands: [Stitch.self, Probe.self, Transitions.self, PlanCommand.self, Render.self, Join.self],
         defaultSubcommand: Stitch.self
     )
