@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The rooms of Sources/SegueKit depend one way (README, Layout): a file may
+/// The rooms of Sources/SegueKit depend one way (docs/architecture.md, Layout): a file may
 /// name the types of its own room and of the rooms below it, never a type of
 /// a room above. Read from the sources: each room's types are the ones its
 /// files declare at the top level (struct, class, enum, protocol, typealias,

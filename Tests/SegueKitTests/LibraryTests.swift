@@ -139,7 +139,7 @@ final class LibraryTests: XCTestCase {
         }.count
     }
 
-    /// README's "Use from Swift" example, kept here so that it keeps compiling (not run).
+    /// docs/architecture.md's "Use from Swift" example, kept here so that it keeps compiling (not run).
     func readmeExample() {
         var request = StitchRequest(inputs: ["intro.mp4", "clips.txt"], output: "reel.mp4")
         request.options.transition = .fade            // nil options fall back to a manifest's, then the defaults
