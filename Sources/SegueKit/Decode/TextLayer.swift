@@ -25,7 +25,7 @@ final class TextLayer {
         } catch {
             throw SegueError(.readFailed, subject: font ?? FontFile.defaultPath, detail: "the font can't be used (\(error))")
         }
-        let script = TextLayer.script(caption: clip.info.caption, card: clip.info.card?.text, family: fontFile.family,
+        let script = TextLayer.script(caption: clip.info.caption, card: clip.info.card, family: fontFile.family,
                                       width: canvas.width, height: canvas.height)
         return try TextLayer(script: script, font: fontFile)
     }
@@ -70,20 +70,25 @@ final class TextLayer {
 
     /// An ASS script of one canvas (PlayRes = its size): the caption at the
     /// bottom centre, the card's text in the middle, each over the whole clip.
-    static func script(caption: String?, card: String?, family: String, width: Int, height: Int) -> String {
+    /// Text is white outlined in black; a card's text on a light background
+    /// is near-black outlined in white.
+    static func script(caption: String?, card: TextCard?, family: String, width: Int, height: Int) -> String {
         let cleanFamily = family.map { $0 == "," || $0.isNewline ? " " : $0 }
         let marginX = Int((Double(width) * margin).rounded(.up)), marginV = Int((Double(height) * margin).rounded())
-        func style(_ name: String, size: Double, alignment: Int) -> String {
+        func style(_ name: String, size: Double, alignment: Int, dark: Bool) -> String {
             let outline = max(1, size * 0.08), shadow = max(1, size * 0.04)
-            return "Style: \(name),\(String(cleanFamily)),\(format(size)),&H00FFFFFF,&H00FFFFFF,&H00000000,&H80000000,"
-                + "0,0,0,0,100,100,0,0,1,\(format(outline)),\(format(shadow)),\(alignment),\(marginX),\(marginX),\(marginV),1"
+            let (text, edge) = dark ? ("&H00141414", "&H00FFFFFF") : ("&H00FFFFFF", "&H00000000")
+            return "Style: \(name),\(String(cleanFamily)),\(format(size)),\(text),\(text),\(edge),&H80000000,"
+                + "0,0,0,0,100,100,0,0,1,\(format(outline)),\(format(dark ? 0 : shadow)),\(alignment),\(marginX),\(marginX),\(marginV),1"
         }
         var styles: [String] = [], events: [String] = []
-        for (text, name, share, limit, alignment) in [(card, "Card", cardSize, cardHeight, 5), (caption, "Caption", captionSize, captionHeight, 2)] {
+        let parts = [(card?.text, "Card", cardSize, cardHeight, 5, card.map(isLight) ?? false),
+                     (caption, "Caption", captionSize, captionHeight, 2, false)]
+        for (text, name, share, limit, alignment, dark) in parts {
             guard let text else { continue }
             let size = fittedSize(text, preferred: share * Double(height), lineWidth: Double(width - 2 * marginX),
                                   maxHeight: limit * Double(height))
-            styles.append(style(name, size: size, alignment: alignment))
+            styles.append(style(name, size: size, alignment: alignment, dark: dark))
             let broken = breakingLongRuns(text, lineWidth: Double(width - 2 * marginX), size: size)
             events.append("Dialogue: 0,0:00:00.00,9:59:59.99,\(name),,0,0,0,,\(escaped(broken))")
         }
@@ -107,6 +112,13 @@ final class TextLayer {
             \(events.joined(separator: "\n"))
 
             """
+    }
+
+    /// Whether a card's background is light (BT.709 luma over 60 %): its text is then dark.
+    static func isLight(_ card: TextCard) -> Bool {
+        let value = Int(card.background.dropFirst(), radix: 16) ?? 0
+        let luma = 0.2126 * Double(value >> 16 & 0xFF) + 0.7152 * Double(value >> 8 & 0xFF) + 0.0722 * Double(value & 0xFF)
+        return luma > 0.6 * 255
     }
 
     /// Text as data, never markup: `{` and `}` escaped (`\{`, `\}`), every
