@@ -205,6 +205,33 @@ final class ReelLookTextTests: XCTestCase {
         XCTAssertEqual(chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }, ["Day one", "Two"])
     }
 
+    // MARK: Segments
+
+    func testSegmentsDrawCaptionsAndCardsAsOneProcessDoes() throws {
+        // Segment boundaries every 0.7 s fall inside the captioned clip and the card.
+        let clips: [Any] = [["path": try marker(0, 45), "caption": "Segment caption"],
+                            ["text": "Card in segments", "duration": 1.5, "caption": "Under the card"], ["path": try marker(1, 30)]]
+        let list = try manifest("caption-segments.json", clips: clips)
+        let flags = ["--transition", "fade", "--transition-duration", "0.3", "--preset", "ultrafast", "--crf", "16"]
+        let whole = store.outputPath("caption-segments-whole")
+        let stitched = try SegueTool.run(["stitch", list, "-o", whole, "--quiet"] + flags)
+        XCTAssertEqual(stitched.status, 0, stitched.standardError)
+        let work = store.folder.appendingPathComponent("caption-segments-work").path
+        try? FileManager.default.removeItem(atPath: work)
+        let output = store.outputPath("caption-segments")
+        let planned = try Tools.segue(["plan", list, "-o", output, "--work", work, "--segment-duration", "0.7"] + flags)
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        let segments = try XCTUnwrap(Int(planned.standardOutput.split(separator: "\n").last?.split(separator: " ").last ?? ""))
+        XCTAssertGreaterThan(segments, 3)
+        try Tools.renderInAnyOrderAndJoin(work, segments: segments)
+        let one = try DecodedOutput(path: whole), joined = try DecodedOutput(path: output)
+        XCTAssertEqual(joined.pictures.count, 45 + 45 + 30 - 18)
+        XCTAssertEqual(joined.pictures.count, one.pictures.count)
+        for (index, (a, b)) in zip(one.pictures, joined.pictures).enumerated() {
+            XCTAssertGreaterThan(SmartTestCase.psnr(a, b), 38, "frame \(index): the same picture, text included")
+        }
+    }
+
     // MARK: Bad input
 
     func testABadFontOrCardExitsTwoNamingItBeforeEncoding() throws {
@@ -226,6 +253,11 @@ final class ReelLookTextTests: XCTestCase {
         let confined = try run([captioned, "--input-root", store.folder.path, "--font", FontFile.defaultPath])
         XCTAssertEqual(confined.status, 2)
         XCTAssertTrue(confined.standardError.contains("--input-root"), confined.standardError)
+        // The default font is the system's: the input roots don't apply to it.
+        let output = store.outputPath("default-font-confined")
+        let defaultFont = try SegueTool.run(["stitch", captioned, "--input-root", store.folder.path, "-o", output, "--preset", "ultrafast",
+                                             "--quiet"])
+        XCTAssertEqual(defaultFont.status, 0, defaultFont.standardError)
         for (card, key) in [(["text": ""], "clips[1].text"), (["text": "x", "duration": 0], "clips[1].duration"),
                             (["text": "x", "background": "red"], "clips[1].background")] as [([String: Any], String)] {
             let result = try run([try manifest("bad-card.json", clips: [["path": clip], card])])

@@ -18,10 +18,15 @@ struct FontFile: Equatable {
     /// The font `path` names, or with nil the default (DejaVu Sans, else the
     /// sans-serif font fontconfig gives); throws the `BadInputReason` it can't be used for.
     static func open(_ path: String?, access: InputAccess) throws -> FontFile {
-        let chosen = path ?? systemSans()
-        guard case .file(let local) = try access.location(of: chosen) else { throw BadInputReason.notAFont }
+        // The default font is the system's, not the user's: the input roots don't confine it.
+        let local: String
+        if let path {
+            guard case .file(let file) = try access.location(of: path) else { throw BadInputReason.notAFont }
+            local = file
+        } else {
+            local = systemSans()
+        }
         guard FileManager.default.fileExists(atPath: local) else { throw BadInputReason.noSuchFile }
-        // A default font is the system's, not the user's: the input roots don't confine it.
         let file = path == nil ? try LocalFile(path: local) : try access.openFile(local)
         guard file.size > 0 else { throw BadInputReason.emptyFile }
         guard let bytes = file.contents(limit: maxBytes), let family = family(in: [UInt8](bytes)) else {
