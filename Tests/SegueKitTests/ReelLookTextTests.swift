@@ -266,10 +266,34 @@ final class ReelLookTextTests: XCTestCase {
         }
     }
 
-    func testTheFontsFamilyNameIsReadFromItsNameTable() throws {
-        let font = try FontFile.open(nil, access: InputAccess())
-        XCTAssertEqual(font.family, "DejaVu Sans")
+    func testTheFontsNameIsReadFromItsNameTable() throws {
+        XCTAssertEqual(try FontFile.open(nil, access: InputAccess()).family, "DejaVu Sans")
+        let bold = try FontFile.open("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", access: InputAccess())
+        XCTAssertEqual(bold.family, "DejaVu Sans Bold", "the full name picks this face, not the family's regular one")
         XCTAssertNil(FontFile.family(in: Array("not a font at all".utf8)))
+    }
+
+    func testFontDrawsInThatFaceFromAPathThatWouldBreakAFilterGraph() throws {
+        let folder = "/usr/share/fonts/truetype/dejavu"
+        guard FileManager.default.fileExists(atPath: "\(folder)/DejaVuSerif-Bold.ttf") else { throw XCTSkip("fonts-dejavu-core is not installed") }
+        // A font under a name with the filter graph's special characters.
+        let hostile = store.folder.appendingPathComponent("font a:b,'c'[d];e.ttf").path
+        try? FileManager.default.removeItem(atPath: hostile)
+        try FileManager.default.copyItem(atPath: "\(folder)/DejaVuSerif-Bold.ttf", toPath: hostile)
+        let list = try manifest("caption-font.json", clips: [["path": try marker(0, 10), "caption": "Typeface test"]])
+        let faces = try [nil, hostile, "\(folder)/DejaVuSans-Bold.ttf"].map { font -> PlaneImage in
+            let path = try stitch([list, "--size", "640x360"] + (font.map { ["--font", $0] } ?? []), name: "font-\(font == nil ? "default" : UUID().uuidString)")
+            return try DecodedOutput(path: path).pictures[5]
+        }
+        let regular = faces[0], serifBold = faces[1], sansBold = faces[2]
+        func ink(_ picture: PlaneImage) -> Int {
+            var count = 0
+            for y in 300..<360 { for x in 0..<640 where picture[x, y] > 200 { count += 1 } }
+            return count
+        }
+        XCTAssertNotNil(Self.difference(regular, serifBold), "serif differs from sans")
+        XCTAssertNotNil(Self.difference(serifBold, sansBold), "serif bold differs from sans bold")
+        XCTAssertGreaterThan(Double(ink(sansBold)), 1.2 * Double(ink(regular)), "the bold face is drawn, not the family's regular")
     }
 
     // MARK: --smart

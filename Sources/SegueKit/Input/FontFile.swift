@@ -3,11 +3,13 @@ import SegueMedia
 
 /// The font captions and text cards are drawn in (`--font`): a TrueType or
 /// OpenType file, opened through the input policy like every local input, and
-/// the family name libass finds it by.
+/// the name libass finds that one face by.
 struct FontFile: Equatable {
     /// The file's real path (symlinks resolved), as opened.
     let path: String
-    /// Its family name, from the font's own name table.
+    /// Its full name ("DejaVu Sans Bold"), from the font's own name table:
+    /// libass picks the face whose full name matches before any by family,
+    /// so a bold or condensed file is drawn as itself.
     let family: String
 
     /// Debian's fonts-dejavu-core, installed by Scripts/setup.
@@ -65,9 +67,9 @@ struct FontFile: Equatable {
         return process.terminationStatus == 0 && !found.isEmpty ? found : defaultPath
     }
 
-    /// The family name in an sfnt (TrueType, OpenType, the first font of a
-    /// collection) `name` table: the family (name 1) as libass matches it,
-    /// Windows (UTF-16BE) records first; else the typographic family (name 16).
+    /// The name of an sfnt (TrueType, OpenType, the first font of a
+    /// collection) in its `name` table as libass matches it: the full name
+    /// (name 4), else the family (name 1); Windows (UTF-16BE) records first.
     static func family(in bytes: [UInt8]) -> String? {
         func u16(_ at: Int) -> Int? { at >= 0 && at + 2 <= bytes.count ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : nil }
         func u32(_ at: Int) -> Int? {
@@ -91,7 +93,7 @@ struct FontFile: Equatable {
         for index in 0..<count {
             let record = table + 6 + 12 * index
             guard let platform = u16(record), let encoding = u16(record + 2), let nameID = u16(record + 6),
-                  let length = u16(record + 8), let offset = u16(record + 10), nameID == 1 || nameID == 16 else { continue }
+                  let length = u16(record + 8), let offset = u16(record + 10), nameID == 4 || nameID == 1 else { continue }
             let start = table + storage + offset
             guard start + length <= bytes.count else { continue }
             let raw = Array(bytes[start..<start + length])
@@ -104,7 +106,7 @@ struct FontFile: Equatable {
                 text = nil
             }
             guard let text, !text.isEmpty else { continue }
-            let preference = (nameID == 1 ? 0 : 3) + (platform == 3 ? 0 : platform == 0 ? 1 : 2)
+            let preference = (nameID == 4 ? 0 : 3) + (platform == 3 ? 0 : platform == 0 ? 1 : 2)
             if found[preference] == nil { found[preference] = text }
         }
         return found.min { $0.key < $1.key }?.value
