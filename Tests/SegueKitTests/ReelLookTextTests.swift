@@ -119,6 +119,24 @@ final class ReelLookTextTests: XCTestCase {
         XCTAssertEqual(script.components(separatedBy: "\n").filter { $0.hasPrefix("Dialogue:") }.count, 1, script)
     }
 
+    func testAZoomingPhotosCaptionStaysPut() throws {
+        let photo = store.folder.appendingPathComponent("caption-photo.png").path
+        if !FileManager.default.fileExists(atPath: photo) {
+            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x808080:s=320x180", "-frames:v", "1", photo])
+            XCTAssertEqual(made.status, 0, made.standardError)
+        }
+        let list = try manifest("caption-zoom.json", clips: [["path": photo, "caption": "Steady caption", "duration": 1]])
+        let plainList = try manifest("caption-zoom-plain.json", clips: [["path": photo, "duration": 1]])
+        let common = ["--size", "640x360", "--still-motion", "zoom"]
+        let output = try DecodedOutput(path: try stitch([list] + common, name: "caption-zoom"))
+        let without = try DecodedOutput(path: try stitch([plainList] + common, name: "caption-zoom-plain"))
+        let first = try XCTUnwrap(Self.difference(output.pictures[0], without.pictures[0])).box
+        let last = try XCTUnwrap(Self.difference(output.pictures[29], without.pictures[29])).box
+        for (a, b) in zip([first.0, first.1, first.2, first.3], [last.0, last.1, last.2, last.3]) {
+            XCTAssertEqual(a, b, accuracy: 2, "the photo zooms, its caption doesn't: \(first) then \(last)")
+        }
+    }
+
     func testOtherScriptsAreDrawnAndAMissingGlyphIsNoCrash() throws {
         // CJK has no glyph in DejaVu Sans: libass draws the font's fallback (or a system font's glyph).
         let captions = ["日本語のキャプション", "مرحبا بالعالم", "שלום עולם", "😀 🎉 ✓", "Ünïcödé àçcéñts"]

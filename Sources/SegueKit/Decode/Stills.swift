@@ -97,6 +97,8 @@ final class StillPicture {
     private let motion: StillMotion
     private var delivered = 0
     private var last: Frame?
+    /// With zoom, the caption is drawn on each zoomed picture (so it stays put): its own graph.
+    private let caption: FilterGraph?
 
     /// Decodes the picture and sends it once through `filters`: the clip's own
     /// video filters (orientation, size, placement, canvas format).
@@ -107,9 +109,15 @@ final class StillPicture {
         }
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
+        let zooms = motion == .zoom
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
-                                               text: text)
-        picture = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters, clip: clip, canvas: canvas)
+                                               text: zooms ? nil : text)
+        let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters, clip: clip,
+                                                    canvas: canvas)
+        picture = normalised
+        caption = try text.flatMap {
+            zooms ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.filter) : nil
+        }
         frameCount = clip.frameCount
         self.motion = motion
     }
@@ -118,12 +126,18 @@ final class StillPicture {
     /// colour, its text drawn by `text`. It holds still (no zoom).
     init(card: TextCard, clip: PlannedClip, canvas: Canvas, text: TextLayer?) throws {
         let blank = try Frame.video(width: canvas.width, height: canvas.height)
+        blank.setPlane(0, to: PlaneImage(width: canvas.width, height: canvas.height, filledWith: 16))
+        for plane in 1...2 {
+            let size = blank.planeSize(plane)
+            blank.setPlane(plane, to: PlaneImage(width: size.width, height: size.height, filledWith: 128))
+        }
         blank.pts = 0
         picture = try StillPicture.normalise(blank, timeBase: canvas.frameRate.inverted,
                                              description: VideoFilters.cardDescription(background: card.background, text: text),
                                              clip: clip, canvas: canvas)
         frameCount = clip.frameCount
         motion = .none
+        caption = nil
     }
 
     /// `picture` sent once through the graph `description`.
@@ -158,7 +172,14 @@ final class StillPicture {
         guard motion == .zoom else { return picture.clone() }
         let frame = try Frame.video(width: picture.width, height: picture.height)
         Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
-        return frame
+        guard let caption else { return frame }
+        frame.pts = Int64(index)
+        try caption.push(frame)
+        let captioned = Frame()
+        guard try caption.pull(into: captioned) == .ready else {
+            throw SegueError(.readFailed, subject: "caption", detail: "the caption could not be drawn")
+        }
+        return captioned
     }
 
     /// 100 % at the first picture to 110 % at the last, eased in and out (smoothstep).
