@@ -13,6 +13,8 @@ extension ClipInfo {
             "still": isStill,
         ]
         if isStill { facts["orientation"] = orientation }
+        if let caption { facts["caption"] = caption }
+        if let card { facts["card"] = ["text": card.text, "background": card.background] }
         facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
         // Colour as converted (stated or assumed), and what the file itself states.
         facts["dynamicRange"] = dynamicRange.rawValue

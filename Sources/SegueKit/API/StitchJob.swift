@@ -142,6 +142,11 @@ public final class StitchJob {
         if settings.includeAudio, let music = settings.music, let problem = MusicBed.check(music, access: access) {
             throw SegueError.badInputs(bad + [problem])
         }
+        // So must the font, when anything is written in it.
+        if usable.contains(where: { $0.info.caption != nil || $0.info.card != nil }) || settings.font != nil,
+           let problem = FontFile.check(settings.font, access: access) {
+            throw SegueError.badInputs(bad + [problem])
+        }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }

@@ -8,8 +8,9 @@ import SegueMedia
 final class ClipPictures {
     private let clip: PlannedClip
     private let canvas: Canvas
-    private let video: VideoNormaliser
-    private let router: PacketRouter
+    /// The decoding path (nil for a text card, whose one picture is made).
+    private let video: VideoNormaliser?
+    private let router: PacketRouter?
     /// With `--smart`: where copied packets met on the way are kept for the stitcher.
     private let copies: (any CopiedPackets)?
     /// A photo's one picture, handed out for its duration (nil for a video).
@@ -22,7 +23,7 @@ final class ClipPictures {
     /// Pictures repeated because the clip's video ended before its stated length.
     private(set) var repeated = 0
 
-    init(clip: PlannedClip, canvas: Canvas, video: VideoNormaliser, router: PacketRouter, copies: (any CopiedPackets)?,
+    init(clip: PlannedClip, canvas: Canvas, video: VideoNormaliser?, router: PacketRouter?, copies: (any CopiedPackets)?,
          still: StillPicture?) {
         self.clip = clip
         self.canvas = canvas
@@ -33,10 +34,10 @@ final class ClipPictures {
     }
 
     /// Seconds of picture the clip promised but didn't deliver (see `VideoNormaliser.missingSeconds`).
-    var missingSeconds: Double { video.missingSeconds }
+    var missingSeconds: Double { video?.missingSeconds ?? 0 }
 
     /// Damaged packets and pictures concealed so far.
-    var concealed: Int { video.decoder.damage }
+    var concealed: Int { video?.decoder.damage ?? 0 }
 
     /// Decodes until `count` pictures are ready (or the clip ends).
     func prime(_ count: Int, cancellation: Cancellation) throws {
@@ -92,6 +93,7 @@ final class ClipPictures {
     /// The next picture out of the video path, feeding it one packet at a
     /// time until it gives one; nil once it has given its last.
     private func decodePicture() throws -> Frame? {
+        guard let video else { return nil }
         while !video.isDone {
             if let picture = video.takeFlushed() { return picture }
             // Copied packets come next: no picture until the stitcher has taken them.
@@ -108,7 +110,7 @@ final class ClipPictures {
     /// Sends one video packet to the video path (or keeps a copied one for
     /// the stitcher); at the end of the picture, finishes the video.
     private func feed() throws {
-        guard let packet = try router.nextPacket(video: true) else { return try finish() }
+        guard let video, let router, let packet = try router.nextPacket(video: true) else { return try finish() }
         if let copies, let position = copies.holdIfCopied(packet) {
             try video.endStretch(before: position)
             return
@@ -120,8 +122,8 @@ final class ClipPictures {
     }
 
     private func finish() throws {
-        router.endVideo()
-        try video.finish()
+        router?.endVideo()
+        try video?.finish()
     }
 
     private var noPicture: SegueError {

@@ -7,7 +7,8 @@ import SegueMedia
 final class ClipSound {
     /// Nil for a clip that is not heard (no sound, a still, `--no-audio`).
     private let reader: SoundReader?
-    private let router: PacketRouter
+    /// Nil for a text card (no file).
+    private let router: PacketRouter?
     private let damage: DamagePolicy
     private let sampleRate: Int
     private var samples = SampleQueue()
@@ -34,7 +35,7 @@ final class ClipSound {
     let pictureSamples: Int
 
     /// `stream` is where the reader's packets come from (`reader(demuxer:…)`).
-    init(reader: SoundReader?, router: PacketRouter, damage: DamagePolicy, sampleRate: Int, pictureSamples: Int,
+    init(reader: SoundReader?, router: PacketRouter?, damage: DamagePolicy, sampleRate: Int, pictureSamples: Int,
          stream: PacketRouter.Sound? = nil) {
         self.reader = reader
         self.router = router
@@ -101,7 +102,7 @@ final class ClipSound {
         position += count
         // Bound how much video may be read ahead while looking for sound, so a
         // badly interleaved file (or sound starting late) can't fill memory.
-        while samples.count < count + owed, !isFed, !router.isVideoBacklogFull {
+        while samples.count < count + owed, !isFed, router?.isVideoBacklogFull == false {
             try feed()
         }
         // Sound that arrives after silence stood in for it is dropped, so it can't fall behind.
@@ -119,13 +120,13 @@ final class ClipSound {
     /// Reads packets on (as far as the video's backlog allows) until they
     /// reach past clip sample `sample`, or end: where they end says what is real.
     func readOn(past sample: Int) throws {
-        while soundEnd < sample, !isFed, !router.isVideoBacklogFull { try feed() }
+        while soundEnd < sample, !isFed, router?.isVideoBacklogFull == false { try feed() }
     }
 
     /// Sends one sound packet through the reader; at the end of the sound
     /// (or a damaged stretch ending it), flushes the decoder and the graph.
     private func feed() throws {
-        guard let reader else { return }
+        guard let reader, let router else { return }
         if let packet = try router.nextPacket(video: false) {
             if let stream, let pts = packet.pts {
                 if let number = setAside?(pts - stream.origin) { keptAside.append((packet.clone(), number)) }

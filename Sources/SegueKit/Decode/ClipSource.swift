@@ -20,6 +20,8 @@ final class ClipSource {
     private let copies: (any CopiedPackets)?
     /// When raised, breaks off the priming.
     private let cancellation: Cancellation
+    /// The clip's caption or card text (its script and font), kept while its graph may be built.
+    private let text: TextLayer?
 
     /// Opens the clip and its decoders through `access`; the filter graphs are
     /// built on the first decoded frames, whose real format they must match.
@@ -30,6 +32,17 @@ final class ClipSource {
         self.clip = clip
         self.copyPlan = copyPlan
         self.cancellation = cancellation
+        text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, access: access)
+        if let card = clip.info.card {
+            // A text card: no file, one made picture, silence.
+            let still = try StillPicture(card: card, clip: clip, canvas: canvas, text: text)
+            pictures = ClipPictures(clip: clip, canvas: canvas, video: nil, router: nil, copies: nil, still: still)
+            sound = ClipSound(reader: nil, router: nil, damage: DamagePolicy(strict: strict, subject: clip.info.path),
+                              sampleRate: canvas.sampleRate, pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount))
+            moved = nil
+            copies = nil
+            return
+        }
         let demuxer = try access.openDemuxer(readPath ?? clip.info.readPath, cancellation: cancellation)
         guard let videoIndex = demuxer.bestStream(.video) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream")
@@ -37,7 +50,7 @@ final class ClipSource {
         let damage = DamagePolicy(strict: strict, subject: clip.info.path)
         let stream = demuxer.streams[videoIndex]
         let video = try VideoNormaliser(demuxer: demuxer, stream: stream, clip: clip, canvas: canvas,
-                                        copyPlan: copyPlan, damage: damage)
+                                        copyPlan: copyPlan, damage: damage, text: text)
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0. A clock
         // that jumps can't be sought by time: such a clip is read from its start.
@@ -52,7 +65,8 @@ final class ClipSource {
         moved = soundMove?.moving(sound)
         copies = try copyPlan?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
         let still = clip.info.isStill
-            ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion)
+            ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion,
+                               text: text)
             : nil
         pictures = ClipPictures(clip: clip, canvas: canvas, video: video, router: router, copies: copies, still: still)
     }

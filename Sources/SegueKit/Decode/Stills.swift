@@ -46,12 +46,34 @@ extension Prober {
         var info = info
         let duration = entry.duration ?? entry.outPoint.map { $0 - (entry.inPoint ?? 0) } ?? defaultDuration
         guard OptionLimits.stillSeconds.contains(duration) else {
-            return .failure(BadInput(path: entry.path, cause: .photoDuration))
+            return .failure(BadInput(path: info.path, cause: .photoDuration))
         }
         info.duration = duration
         info.sourceDuration = duration
         info.inPoint = 0
         return .success(info)
+    }
+
+    /// A text card's facts: a still without a file (a 1920x1080 picture at
+    /// 30 fps, made at the canvas's size when drawn), silent, named in messages
+    /// as "text card 2 'Day one'".
+    static func cardInfo(_ card: TextCard, entry: ClipEntry, number: Int?, defaultDuration: Double?) -> Result<ClipInfo, BadInput> {
+        var info = ClipInfo(
+            path: cardName(card, number: number), container: "text card", videoCodec: "text card", codedWidth: 1920,
+            codedHeight: 1080, rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p",
+            duration: StitchSettings().stillDuration, audio: nil)
+        info.isStill = true
+        info.card = card
+        info.title = entry.title
+        info.caption = entry.caption
+        return still(info, entry: entry, defaultDuration: defaultDuration ?? info.duration)
+    }
+
+    /// "text card 2 'Day one'": the text on one line, cut at 40 characters.
+    static func cardName(_ card: TextCard, number: Int?) -> String {
+        let line = card.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let shown = line.count > 40 ? line.prefix(39) + "…" : Substring(line)
+        return "text card" + (number.map { " \($0)" } ?? "") + " '\(shown)'"
     }
 
     /// Why a local file is a photo this FFmpeg can't read, or nil, from its
@@ -75,28 +97,61 @@ final class StillPicture {
     private let motion: StillMotion
     private var delivered = 0
     private var last: Frame?
+    /// With zoom, the caption is drawn on each zoomed picture (so it stays put): its own graph.
+    private let caption: FilterGraph?
 
     /// Decodes the picture and sends it once through `filters`: the clip's own
     /// video filters (orientation, size, placement, canvas format).
-    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion) throws {
+    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
         let decoded = Frame()
         guard try Prober.decodesAPicture(demuxer, decoder, into: decoded) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
         }
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
-        let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false)
-        let graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: mirror + filters)
-        try graph.push(decoded)
+        let zooms = motion == .zoom
+        let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
+                                               text: zooms ? nil : text)
+        let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters, clip: clip,
+                                                    canvas: canvas)
+        picture = normalised
+        caption = try text.flatMap {
+            zooms ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.filter) : nil
+        }
+        frameCount = clip.frameCount
+        self.motion = motion
+    }
+
+    /// A text card's one picture: made at the canvas size in its background
+    /// colour, its text drawn by `text`. It holds still (no zoom).
+    init(card: TextCard, clip: PlannedClip, canvas: Canvas, text: TextLayer?) throws {
+        let blank = try Frame.video(width: canvas.width, height: canvas.height)
+        blank.setPlane(0, to: PlaneImage(width: canvas.width, height: canvas.height, filledWith: 16))
+        for plane in 1...2 {
+            let size = blank.planeSize(plane)
+            blank.setPlane(plane, to: PlaneImage(width: size.width, height: size.height, filledWith: 128))
+        }
+        blank.pts = 0
+        picture = try StillPicture.normalise(blank, timeBase: canvas.frameRate.inverted,
+                                             description: VideoFilters.cardDescription(background: card.background, text: text),
+                                             clip: clip, canvas: canvas)
+        frameCount = clip.frameCount
+        motion = .none
+        caption = nil
+    }
+
+    /// `picture` sent once through the graph `description`.
+    private static func normalise(_ picture: Frame, timeBase: Rational, description: String, clip: PlannedClip,
+                                  canvas: Canvas) throws -> Frame {
+        let graph = try FilterGraph(videoLike: picture, timeBase: timeBase, description: description)
+        try graph.push(picture)
         // The input ends one canvas frame later, so a frame-rate filter lets exactly one picture out.
-        try graph.close(atPTS: max(1, canvas.frameRate.inverted.rescale(1, to: decoder.timeBase)))
+        try graph.close(atPTS: max(1, canvas.frameRate.inverted.rescale(1, to: timeBase)))
         let normalised = Frame()
         guard try graph.pull(into: normalised) == .ready else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "the picture could not be converted")
         }
-        picture = normalised
-        frameCount = clip.frameCount
-        self.motion = motion
+        return normalised
     }
 
     /// The next picture of the still.
@@ -117,7 +172,14 @@ final class StillPicture {
         guard motion == .zoom else { return picture.clone() }
         let frame = try Frame.video(width: picture.width, height: picture.height)
         Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
-        return frame
+        guard let caption else { return frame }
+        frame.pts = Int64(index)
+        try caption.push(frame)
+        let captioned = Frame()
+        guard try caption.pull(into: captioned) == .ready else {
+            throw SegueError(.readFailed, subject: "caption", detail: "the caption could not be drawn")
+        }
+        return captioned
     }
 
     /// 100 % at the first picture to 110 % at the last, eased in and out (smoothstep).

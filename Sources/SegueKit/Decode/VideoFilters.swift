@@ -15,7 +15,9 @@ enum VideoFilters {
 
     /// `firstPicture` is what the decoder says about the first picture; where
     /// it is silent, the probed stream facts apply.
-    static func description(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool) -> String {
+    /// `text`: the clip's caption, drawn last, over the fitted canvas picture.
+    static func description(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool,
+                            text: TextLayer? = nil) -> String {
         let info = clip.info
         let colour = firstPicture.filled(from: info.colour)
         let placement = clip.placement
@@ -43,6 +45,18 @@ enum VideoFilters {
             filters.append("crop=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y)")
         }
         filters.append("setsar=1")
+        if let text { filters.append(text.filter) }
+        return filters.joined(separator: ",")
+    }
+
+    /// A text card's picture, from any canvas-sized picture: its background
+    /// colour (`#RRGGBB`, set in RGB and converted as every clip is, to
+    /// BT.709 limited range), with its text drawn over it.
+    static func cardDescription(background: String, text: TextLayer?) -> String {
+        let value = Int(background.dropFirst(), radix: 16) ?? 0
+        let (red, green, blue) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+        let filters = ["format=rgb24", "lutrgb=r=\(red):g=\(green):b=\(blue)",
+                       "scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p", "setsar=1"] + (text.map { [$0.filter] } ?? [])
         return filters.joined(separator: ",")
     }
 

@@ -23,6 +23,8 @@ final class VideoNormaliser {
     private let clip: PlannedClip
     private let canvas: Canvas
     private let damage: DamagePolicy
+    /// The clip's caption, drawn last in its graph.
+    private let text: TextLayer?
     /// Built on the first decoded picture, whose real format it must match.
     private var graph: FilterGraph?
     private let decoded = Frame()
@@ -38,7 +40,7 @@ final class VideoNormaliser {
     private(set) var stage = Stage.feeding
 
     init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: (any VideoCopy)?,
-         damage: DamagePolicy) throws {
+         damage: DamagePolicy, text: TextLayer? = nil) throws {
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own.
         decoder = try Decoder(demuxer: demuxer, streamIndex: stream.index, threads: 1)
@@ -47,6 +49,7 @@ final class VideoNormaliser {
         self.clip = clip
         self.canvas = canvas
         self.damage = damage
+        self.text = text
         delivery = DeliveryCheck(frameCount: clip.frameCount, copyPlan: copyPlan)
     }
 
@@ -155,7 +158,7 @@ final class VideoNormaliser {
         while try decoder.receive(into: decoded) == .ready {
             if graph == nil {
                 let description = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour,
-                                                           interlacedPicture: decoded.isInterlaced)
+                                                           interlacedPicture: decoded.isInterlaced, text: text)
                 graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: description)
             }
             if let pts = decoded.pts.map({ $0 - origin }) {

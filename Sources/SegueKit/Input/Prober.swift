@@ -10,15 +10,17 @@ public enum Prober {
                                  photoSeconds: Double? = nil) -> [Result<ClipInfo, BadInput>] {
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         return concurrentMap(entries.count, width: width) { index in
-            probe(entries[index], access: access, photoSeconds: photoSeconds)
+            probe(entries[index], access: access, photoSeconds: photoSeconds, number: index + 1)
         }
     }
 
     /// Probes one clip and applies its trim. A photo without a duration of
-    /// its own lasts `photoSeconds` (nil: the default).
+    /// its own lasts `photoSeconds` (nil: the default), and so does a text
+    /// card, which opens no file; `number` (from 1) names a card in messages.
     public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
-                             photoSeconds: Double? = nil) -> Result<ClipInfo, BadInput> {
-        probe(entry.path, access: access).flatMap { info in
+                             photoSeconds: Double? = nil, number: Int? = nil) -> Result<ClipInfo, BadInput> {
+        if let card = entry.card { return cardInfo(card, entry: entry, number: number, defaultDuration: photoSeconds) }
+        return probe(entry.path, access: access).flatMap { info in
             var info = info
             info.title = entry.title
             info.fit = entry.fit

@@ -181,6 +181,8 @@ struct SmartPlan: Sendable {
     /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
     static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> NotCopied? {
         let info = clip.info
+        if info.card != nil { return .textCard }
+        if info.caption != nil { return .caption }
         let syntax = CopySyntax(settings.codec)
         if info.videoCodec != syntax.codecName {
             return .otherCodec(info.videoCodec, output: settings.codec)

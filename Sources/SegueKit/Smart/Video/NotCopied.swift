@@ -5,6 +5,10 @@ import SegueMedia
 enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case otherCodec(String, output: VideoCodecChoice)
     case remote
+    /// A caption is drawn over its pictures.
+    case caption
+    /// A text card: its pictures are made, there is nothing to copy.
+    case textCard
     case pictureSize(width: Int, height: Int, rotation: Int, canvasWidth: Int, canvasHeight: Int)
     case pixelsNotSquare
     case scaled
@@ -32,6 +36,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
             let keep = codec == "hevc" ? " (--codec hevc would keep HEVC)" : codec == "h264" ? " (--codec h264 would keep H.264)" : ""
             return "its video is \(codec), the output is \(output == .hevc ? "HEVC" : "H.264")\(keep)"
         case .remote: return "a remote clip is not copied (its packets would be read twice)"
+        case .caption: return "a caption is drawn over its pictures"
+        case .textCard: return "it is a text card: its pictures are made, not read from a file"
         case let .pictureSize(width, height, rotation, canvasWidth, canvasHeight):
             return "its picture is \(width)x\(height)" + (rotation != 0 ? " turned \(rotation)°" : "")
                 + ", the canvas \(canvasWidth)x\(canvasHeight)"

@@ -1,0 +1,191 @@
+import Foundation
+import SegueMedia
+
+/// A clip's caption and its text card's text, drawn by libass (the `ass`
+/// filter, which shapes with HarfBuzz and FriBidi) at the end of the clip's
+/// own filter graph, after fit and colour conversion, so the text fades and
+/// slides with its clip.
+///
+/// libass reads a script file: one is written per clip into a temporary
+/// folder of our own, with the font linked beside it, so the filter
+/// description holds only names we chose (never the user's text or paths,
+/// whose `:` `,` `'` `[` would break the graph). The folder lives as long as
+/// the layer: the clip source keeps it while its graph may be built.
+final class TextLayer {
+    /// The filter that draws the text: `ass=filename=…:fontsdir=…`.
+    let filter: String
+    private let folder: URL
+
+    /// The layer of `clip`, or nil when it has no caption and is no card.
+    static func make(for clip: PlannedClip, canvas: Canvas, font: String?, access: InputAccess) throws -> TextLayer? {
+        guard clip.info.caption != nil || clip.info.card != nil else { return nil }
+        let fontFile: FontFile
+        do {
+            fontFile = try FontFile.open(font, access: access)
+        } catch {
+            throw SegueError(.readFailed, subject: font ?? FontFile.defaultPath, detail: "the font can't be used (\(error))")
+        }
+        let script = TextLayer.script(caption: clip.info.caption, card: clip.info.card, family: fontFile.family,
+                                      width: canvas.width, height: canvas.height)
+        return try TextLayer(script: script, font: fontFile)
+    }
+
+    init(script: String, font: FontFile) throws {
+        folder = TextLayer.temporaryFolder().appendingPathComponent("segue-text-\(UUID().uuidString)")
+        let fonts = folder.appendingPathComponent("fonts")
+        try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+        do {
+            let fontName = "font." + ((font.path as NSString).pathExtension.lowercased() == "otf" ? "otf" : "ttf")
+            try FileManager.default.createSymbolicLink(atPath: fonts.appendingPathComponent(fontName).path,
+                                                       withDestinationPath: font.path)
+            let file = folder.appendingPathComponent("text.ass")
+            try Data(script.utf8).write(to: file)
+            filter = "ass=filename=\(file.path):fontsdir=\(fonts.path)"
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The system's temporary folder when its path is plain (letters, digits,
+    /// `/._-`: safe in a filter description), else /tmp.
+    private static func temporaryFolder() -> URL {
+        let folder = NSTemporaryDirectory()
+        let plain = folder.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-".unicodeScalars.contains($0)) }
+        return URL(fileURLWithPath: plain && !folder.isEmpty ? folder : "/tmp")
+    }
+
+    // MARK: The script
+
+    /// A caption's letters are about 5 % of the canvas height, a card's 8 %.
+    static let captionSize = 0.05, cardSize = 0.08
+    /// Text stays inside the middle 90 % of the width; a caption sits 5 % above the bottom.
+    static let margin = 0.05
+    /// How much of the height a caption may take before its letters shrink.
+    static let captionHeight = 0.4, cardHeight = 0.9
+
+    /// An ASS script of one canvas (PlayRes = its size): the caption at the
+    /// bottom centre, the card's text in the middle, each over the whole clip.
+    /// Text is white outlined in black; a card's text on a light background
+    /// is near-black outlined in white.
+    static func script(caption: String?, card: TextCard?, family: String, width: Int, height: Int) -> String {
+        let cleanFamily = family.map { $0 == "," || $0.isNewline ? " " : $0 }
+        let marginX = Int((Double(width) * margin).rounded(.up)), marginV = Int((Double(height) * margin).rounded())
+        func style(_ name: String, size: Double, alignment: Int, dark: Bool) -> String {
+            let outline = max(1, size * 0.08), shadow = max(1, size * 0.04)
+            let (text, edge) = dark ? ("&H00141414", "&H00FFFFFF") : ("&H00FFFFFF", "&H00000000")
+            return "Style: \(name),\(String(cleanFamily)),\(format(size)),\(text),\(text),\(edge),&H80000000,"
+                + "0,0,0,0,100,100,0,0,1,\(format(outline)),\(format(dark ? 0 : shadow)),\(alignment),\(marginX),\(marginX),\(marginV),1"
+        }
+        var styles: [String] = [], events: [String] = []
+        let parts = [(card?.text, "Card", cardSize, cardHeight, 5, card.map(isLight) ?? false),
+                     (caption, "Caption", captionSize, captionHeight, 2, false)]
+        for (text, name, share, limit, alignment, dark) in parts {
+            guard let text else { continue }
+            let size = fittedSize(text, preferred: share * Double(height), lineWidth: Double(width - 2 * marginX),
+                                  maxHeight: limit * Double(height))
+            styles.append(style(name, size: size, alignment: alignment, dark: dark))
+            let broken = breakingLongRuns(text, lineWidth: Double(width - 2 * marginX), size: size)
+            events.append("Dialogue: 0,0:00:00.00,9:59:59.99,\(name),,0,0,0,,\(escaped(broken))")
+        }
+        return """
+            [Script Info]
+            ; Segue: a caption or text card
+            ScriptType: v4.00+
+            PlayResX: \(width)
+            PlayResY: \(height)
+            WrapStyle: 0
+            ScaledBorderAndShadow: yes
+
+            [V4+ Styles]
+            Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+            Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, \
+            MarginV, Encoding
+            \(styles.joined(separator: "\n"))
+
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            \(events.joined(separator: "\n"))
+
+            """
+    }
+
+    /// Whether a card's background is light (BT.709 luma over 60 %): its text is then dark.
+    static func isLight(_ card: TextCard) -> Bool {
+        let value = Int(card.background.dropFirst(), radix: 16) ?? 0
+        let luma = 0.2126 * Double(value >> 16 & 0xFF) + 0.7152 * Double(value >> 8 & 0xFF) + 0.0722 * Double(value & 0xFF)
+        return luma > 0.6 * 255
+    }
+
+    /// Text as data, never markup: `{` and `}` escaped (`\{`, `\}`), every
+    /// backslash followed by a WORD JOINER (U+2060, invisible) so no `\N`,
+    /// `\n`, `\h` or override is formed; a line break in the text breaks the
+    /// line (`\N`), other control characters become spaces.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        var previousWasReturn = false
+        for scalar in text.unicodeScalars {
+            defer { previousWasReturn = scalar == "\r" }
+            switch scalar {
+            case "\\": out += "\\\u{2060}"
+            case "{": out += "\\{"
+            case "}": out += "\\}"
+            case "\n" where previousWasReturn: continue
+            case "\n", "\r", "\u{2028}", "\u{2029}": out += "\\N"
+            default:
+                if scalar.properties.generalCategory == .control { out += " " } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    /// About how wide `scalar` is, in ems, erring wide: CJK, emoji and
+    /// capitals one em, other letters 0.7 (a generous Latin average).
+    private static func ems(_ scalar: Unicode.Scalar) -> Double {
+        if (0xFE00...0xFE0F).contains(scalar.value) || scalar.value == 0x2060 || scalar.value == 0x200D { return 0 }
+        return scalar.value >= 0x2E80 || scalar.properties.isUppercase || "mw@%".unicodeScalars.contains(scalar) ? 1.0 : 0.7
+    }
+
+    /// The letter size: `preferred`, smaller when the text (wrapped at about
+    /// `lineWidth`) would take more than `maxHeight`.
+    static func fittedSize(_ text: String, preferred: Double, lineWidth: Double, maxHeight: Double) -> Double {
+        var size = preferred
+        for _ in 0..<4 {
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).reduce(0) { total, line in
+                total + max(1, Int((line.unicodeScalars.reduce(0) { $0 + ems($1) } * size / lineWidth).rounded(.up)))
+            }
+            let needed = Double(lines) * size * 1.25
+            if needed <= maxHeight { break }
+            size *= maxHeight / needed
+        }
+        return max(8, size)
+    }
+
+    /// libass (0.17 without libunibreak) wraps only at spaces: a run without
+    /// one that is wider than a line (a long word, a URL, CJK text) gets a
+    /// space wherever it would otherwise run off the canvas.
+    static func breakingLongRuns(_ text: String, lineWidth: Double, size: Double) -> String {
+        var out = String.UnicodeScalarView()
+        var run = 0.0
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                run = 0
+            } else {
+                let width = ems(scalar) * size
+                if run + width > lineWidth * 0.95 {
+                    out.append(" ")
+                    run = 0
+                }
+                run += width
+            }
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}
