@@ -142,6 +142,9 @@ public final class StitchJob {
         if settings.includeAudio, let music = settings.music, let problem = MusicBed.check(music, access: access) {
             throw SegueError.badInputs(bad + [problem])
         }
+        if let overlay = settings.overlay, let problem = OverlayPicture.check(overlay, access: access) {
+            throw SegueError.badInputs(bad + [problem])
+        }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }

@@ -37,6 +37,10 @@ enum VideoFilters {
         }
         filters += colourAndSize(colour, height: info.codedHeight, width: placement.scaledWidth, height: placement.scaledHeight)
         if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
+            if clip.fit == .blur {
+                filters.append("setsar=1")
+                return filters.joined(separator: ",") + blurFill(placement, canvas: canvas)
+            }
             filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
         }
         if placement.scaledWidth > canvas.width || placement.scaledHeight > canvas.height {
@@ -44,6 +48,41 @@ enum VideoFilters {
         }
         filters.append("setsar=1")
         return filters.joined(separator: ",")
+    }
+
+    /// How much smaller than the canvas the blurred fill is made: blurring a
+    /// picture an eighth of the canvas's height and scaling it up costs a
+    /// fraction of blurring it whole, and looks the same.
+    static let blurFillShrink = 8
+    /// The fill's blur (Gaussian sigma) as a fraction of the canvas height.
+    static let blurFillSigma = 1.0 / 30
+    /// The fill's colours are scaled towards black by this much (in RGB terms: Y above black, U and V around grey).
+    static let blurFillLight = 0.6
+
+    /// The rest of the graph for `--fit blur` on a picture smaller than the
+    /// canvas: the contained picture (already BT.709 yuv420p at its placed
+    /// size) split in two; one copy scaled to cover a small canvas, blurred,
+    /// darkened and scaled up to the canvas; the other laid over it where
+    /// `contain` would put it.
+    static func blurFill(_ placement: Placement, canvas: Canvas) -> String {
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded(.up)) * 2) }
+        let smallWidth = even(Double(canvas.width) / Double(blurFillShrink))
+        let smallHeight = even(Double(canvas.height) / Double(blurFillShrink))
+        let cover = max(Double(smallWidth) / Double(placement.scaledWidth), Double(smallHeight) / Double(placement.scaledHeight))
+        let coverWidth = max(smallWidth, even(Double(placement.scaledWidth) * cover))
+        let coverHeight = max(smallHeight, even(Double(placement.scaledHeight) * cover))
+        let sigma = Double(canvas.height) * blurFillSigma / Double(blurFillShrink)
+        let light = blurFillLight
+        let background = [
+            "scale=\(coverWidth):\(coverHeight):flags=bilinear",
+            "crop=\(smallWidth):\(smallHeight)",
+            "gblur=sigma=\(String(format: "%.2f", sigma)):steps=2",
+            "lutyuv=y=(val-16)*\(light)+16:u=(val-128)*\(light)+128:v=(val-128)*\(light)+128",
+            "scale=\(canvas.width):\(canvas.height):flags=bicubic",
+            "setsar=1",
+        ]
+        return ",split[fill][picture];[fill]" + background.joined(separator: ",")
+            + "[blurred];[blurred][picture]overlay=x=\(placement.x):y=\(placement.y):format=yuv420"
     }
 
     /// Scaling and colour conversion to yuv420p BT.709 limited range.

@@ -182,6 +182,7 @@ struct SmartPlan: Sendable {
     static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> NotCopied? {
         let info = clip.info
         let syntax = CopySyntax(settings.codec)
+        if settings.overlay != nil { return .overlay }
         if info.videoCodec != syntax.codecName {
             return .otherCodec(info.videoCodec, output: settings.codec)
         }

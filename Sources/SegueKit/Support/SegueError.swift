@@ -135,6 +135,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case noSoundDecodes
     /// The music bed (`--music`) can't be used, for the inner reason.
     case music(BadInputReason)
+    /// The overlay picture (`--overlay`) can't be used, for the inner reason.
+    case overlay(BadInputReason)
     // Refused by the input policy (`InputPolicy`):
     /// A format libavformat recognised and Segue doesn't open (a playlist, text, an image sequence).
     case refusedFormat(name: String, longName: String)
@@ -180,6 +182,7 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .noSoundDecoder(let codec): return "no decoder for its \(codec) sound"
         case .noSoundDecodes: return "no sound could be decoded (file damaged or truncated?)"
         case .music(let reason): return "music: \(reason)"
+        case .overlay(let reason): return "overlay: \(reason)"
         case .refusedFormat(let name, let longName): return BadInputReason.refusal(format: name, longName: longName)
         case .refusedProtocol(let scheme):
             return "names the '\(scheme):' protocol; only files and http(s) URLs are opened"

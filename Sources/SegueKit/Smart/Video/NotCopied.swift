@@ -5,6 +5,8 @@ import SegueMedia
 enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case otherCodec(String, output: VideoCodecChoice)
     case remote
+    /// `--overlay` draws over every picture.
+    case overlay
     case pictureSize(width: Int, height: Int, rotation: Int, canvasWidth: Int, canvasHeight: Int)
     case pixelsNotSquare
     case scaled
@@ -31,6 +33,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .otherCodec(codec, output):
             let keep = codec == "hevc" ? " (--codec hevc would keep HEVC)" : codec == "h264" ? " (--codec h264 would keep H.264)" : ""
             return "its video is \(codec), the output is \(output == .hevc ? "HEVC" : "H.264")\(keep)"
+        case .overlay: return "the overlay (--overlay) is drawn over every picture"
         case .remote: return "a remote clip is not copied (its packets would be read twice)"
         case let .pictureSize(width, height, rotation, canvasWidth, canvasHeight):
             return "its picture is \(width)x\(height)" + (rotation != 0 ? " turned \(rotation)°" : "")
