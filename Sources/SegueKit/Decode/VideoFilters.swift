@@ -62,12 +62,17 @@ enum VideoFilters {
     static let blurFillSigma = 1.0 / 10
     /// The fill's colours are scaled towards black by this much (in RGB terms: Y above black, U and V around grey).
     static let blurFillLight = 0.6
+    /// The fill's quantiser offset for the encoder (`addroi`'s qoffset, -1 to 1; positive: fewer bits).
+    static let blurFillQuantiserOffset = 0.15
 
     /// The rest of the graph for `--fit blur` on a picture smaller than the
     /// canvas: the contained picture (already BT.709 yuv420p at its placed
     /// size) split in two; one copy scaled to cover a small canvas, blurred,
-    /// darkened and scaled up to the canvas; the other laid over it where
-    /// `contain` would put it.
+    /// darkened and scaled up to the canvas; the bars cut from it (crop
+    /// copies nothing) and stacked with the picture (one copy, as pad makes).
+    /// The overlay filter would cost a copy of every blurred canvas more: its
+    /// frame sync keeps a reference to the picture below until the one above
+    /// arrives, so it can't draw on it in place.
     static func blurFill(_ placement: Placement, canvas: Canvas) -> String {
         func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded(.up)) * 2) }
         let smallWidth = even(Double(canvas.width) / Double(blurFillShrink))
@@ -84,9 +89,35 @@ enum VideoFilters {
             "lutyuv=y=(val-16)*\(light)+16:u=(val-128)*\(light)+128:v=(val-128)*\(light)+128",
             "scale=\(canvas.width):\(canvas.height):flags=bicubic",
             "setsar=1",
-        ]
-        return ",split[fill][picture];[fill]" + background.joined(separator: ",")
-            + "[blurred];[blurred][picture]overlay=x=\(placement.x):y=\(placement.y):format=yuv420"
+        ].joined(separator: ",")
+        // The bars: above and below the picture, or left and right of it (none of zero size).
+        let across = placement.scaledWidth == canvas.width
+        let before = across ? placement.y : placement.x
+        let after = across ? canvas.height - placement.y - placement.scaledHeight : canvas.width - placement.x - placement.scaledWidth
+        guard across || placement.scaledHeight == canvas.height else {
+            // Bars on all four sides (only an odd canvas can ask for it): the picture drawn over the fill.
+            return ",split[fill][picture];[fill]\(background)[blurred];[blurred][picture]overlay=x=\(placement.x):y=\(placement.y):format=yuv420"
+        }
+        func bar(_ offset: Int, _ length: Int) -> String {
+            across ? "crop=\(canvas.width):\(length):0:\(offset)" : "crop=\(length):\(canvas.height):\(offset):0"
+        }
+        var bars: [(label: String, crop: String)] = []
+        if before > 0 { bars.append(("before", bar(0, before))) }
+        if after > 0 { bars.append(("after", bar((across ? canvas.height : canvas.width) - after, after))) }
+        let fills = bars.count == 1 ? "[blurred]\(bars[0].crop)[\(bars[0].label)]"
+            : "[blurred]split[b0][b1];[b0]\(bars[0].crop)[\(bars[0].label)];[b1]\(bars[1].crop)[\(bars[1].label)]"
+        let order = (before > 0 ? "[before]" : "") + "[picture]" + (after > 0 ? "[after]" : "")
+        // The encoder is told the bars matter less (a region of interest with a
+        // quantiser offset, which x264 and x265 honour): measured on the
+        // bench's look case, the fill's extra bytes fall by half (3.88 MB to
+        // 3.28 MB, against 2.80 MB with black bars) and its extra CPU by an
+        // eighth; at 0.2 and above, blocks showed in smooth fills.
+        let regions = [(0, before), ((across ? canvas.height : canvas.width) - after, after)].filter { $0.1 > 0 }.map { offset, length in
+            across ? "addroi=0:\(offset):\(canvas.width):\(length):\(blurFillQuantiserOffset)"
+                : "addroi=\(offset):0:\(length):\(canvas.height):\(blurFillQuantiserOffset)"
+        }
+        return ",split[fill][picture];[fill]\(background)[blurred];\(fills);\(order)\(across ? "vstack" : "hstack")=inputs=\(bars.count + 1),"
+            + regions.joined(separator: ",")
     }
 
     /// Scaling and colour conversion to yuv420p BT.709 limited range.
