@@ -107,6 +107,26 @@ final class ReelLookFillTests: XCTestCase {
         XCTAssertEqual(video["color_range"] as? String, "tv")
     }
 
+    func testAManifestSetsBlurPerClipAndTheOverlayRelativeToItsFolder() throws {
+        let folder = store.folder.appendingPathComponent("look-manifest")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let logo = folder.appendingPathComponent("logo.png").path
+        if !FileManager.default.fileExists(atPath: logo) { try FileManager.default.copyItem(atPath: try self.logo(), toPath: logo) }
+        let manifest = folder.appendingPathComponent("reel.json").path
+        try """
+            {"clips": [{"path": "\(try portraitRed())", "fit": "blur"}, "\(try portraitRed())"],
+             "output": {"size": "320x180", "overlay": "logo.png", "overlayPosition": "top-left", "overlayWidth": 0.25}}
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let pictures = try rgbPictures(try stitch([manifest, "--crf", "10"], name: "look-manifest"), width: 320, height: 180)
+        XCTAssertEqual(pictures.count, 60)
+        let filled = pictures[15].mean(x: 220, y: 10, width: 96, height: 160), barred = pictures[45].mean(x: 220, y: 10, width: 96, height: 160)
+        XCTAssertGreaterThan(filled.r, 40, "the first clip's own fit is blur: \(filled)")
+        XCTAssertLessThan(barred.r, 24, "the second clip keeps the output's contain: \(barred)")
+        for picture in [pictures[15], pictures[45]] {
+            XCTAssertGreaterThan(picture.mean(x: 11, y: 11, width: 28, height: 28).b, 230, "the manifest's overlay, top left")
+        }
+    }
+
     // MARK: Overlay
 
     func testTheOverlaySitsAtEachPositionAlphaBlended() throws {
