@@ -147,6 +147,10 @@ public final class StitchJob {
            let problem = FontFile.check(settings.font, access: access) {
             throw SegueError.badInputs(bad + [problem])
         }
+        // And the overlay, drawn over every picture.
+        if let overlay = settings.overlay, let problem = OverlayPicture.check(overlay, access: access) {
+            throw SegueError.badInputs(bad + [problem])
+        }
         if !bad.isEmpty {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }

@@ -31,9 +31,14 @@ final class OutputWriter {
         case end
     }
 
+    /// Draws `--overlay` on each picture before it is queued; nil without one.
+    private let overlay: PictureOverlay?
+
     /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
     init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
-         smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil) throws {
+         smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil,
+         overlay: PictureOverlay? = nil) throws {
+        self.overlay = overlay
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2)
         var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
                                          codec: settings.codec, crf: settings.crf, preset: settings.preset)
@@ -53,6 +58,7 @@ final class OutputWriter {
     /// Queues a picture whose pts counts output frames; the writer takes it over.
     /// `crf` (with `--smart`) says at what quality.
     func submit(picture: Frame, crf: Int? = nil) throws {
+        let picture = try overlay?.draw(picture) ?? picture
         try submit(.picture(picture, crf: crf), weight: OutputWriter.pictureWeight)
     }
 

@@ -184,6 +184,7 @@ struct SmartPlan: Sendable {
         if info.card != nil { return .textCard }
         if info.caption != nil { return .caption }
         let syntax = CopySyntax(settings.codec)
+        if settings.overlay != nil { return .overlay }
         if info.videoCodec != syntax.codecName {
             return .otherCodec(info.videoCodec, output: settings.codec)
         }

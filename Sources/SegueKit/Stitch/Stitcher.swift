@@ -40,7 +40,7 @@ public final class Stitcher {
                 let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
                 writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                           chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
-                                          smartSound: smart?.soundTrack)
+                                          smartSound: smart?.soundTrack, overlay: try overlay())
             } catch {
                 throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
             }
@@ -58,6 +58,15 @@ public final class Stitcher {
         report.wallSeconds = monotonicSeconds() - started
         report.peakMemoryBytes = peakMemoryBytes()
         return report
+    }
+
+    /// The `--overlay` picture ready to draw, nil without one (checked before
+    /// any encoding: see `StitchJob.prepare`).
+    private func overlay() throws -> PictureOverlay? {
+        guard let path = settings.overlay else { return nil }
+        let picture = try OverlayPicture.load(path, access: access).mapError { SegueError.badInputs([$0]) }.get()
+        return try PictureOverlay(picture: picture, canvas: plan.canvas, position: settings.overlayPosition,
+                                  widthFraction: settings.overlayWidth, opacity: settings.overlayOpacity)
     }
 
     /// Renders `segment`'s output frames alone, as the whole stitch would make
@@ -78,7 +87,8 @@ public final class Stitcher {
             let whole = self.smart
             smart = whole?.cut(at: segment.startFrame, segment.endFrame)
             let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
-            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack)
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack,
+                                      overlay: try overlay())
         } catch {
             throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
         }

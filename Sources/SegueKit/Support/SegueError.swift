@@ -139,6 +139,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case font(BadInputReason)
     /// Not a TrueType or OpenType font file.
     case notAFont
+    /// The overlay picture (`--overlay`) can't be used, for the inner reason.
+    case overlay(BadInputReason)
     // Refused by the input policy (`InputPolicy`):
     /// A format libavformat recognised and Segue doesn't open (a playlist, text, an image sequence).
     case refusedFormat(name: String, longName: String)
@@ -186,6 +188,7 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .music(let reason): return "music: \(reason)"
         case .font(let reason): return "font (--font): \(reason)"
         case .notAFont: return "not a TrueType or OpenType font file"
+        case .overlay(let reason): return "overlay: \(reason)"
         case .refusedFormat(let name, let longName): return BadInputReason.refusal(format: name, longName: longName)
         case .refusedProtocol(let scheme):
             return "names the '\(scheme):' protocol; only files and http(s) URLs are opened"

@@ -1,11 +1,12 @@
 import CFFmpeg
 
-/// A libavfilter graph with one buffer source and one buffer sink, built from a
-/// filter description (`avfilter_graph_free` frees it and every filter in it;
-/// the source and sink contexts are borrowed views into it).
+/// A libavfilter graph with a buffer source (or two) and one buffer sink, built
+/// from a filter description (`avfilter_graph_free` frees it and every filter
+/// in it; the source and sink contexts are borrowed views into it).
 package final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    private let source: UnsafeMutablePointer<AVFilterContext>
+    /// The sources in the order given: the first is labelled "in".
+    private let sources: [UnsafeMutablePointer<AVFilterContext>]
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// The sink's time base: the unit of the pts of the frames `pull` returns.
@@ -14,11 +15,25 @@ package final class FilterGraph {
     /// A video graph fed with frames shaped like `template` (size, pixel format,
     /// aspect) whose timestamps are in `timeBase`.
     package convenience init(videoLike template: Frame, timeBase: Rational, description: String) throws {
+        try self.init(sources: [("buffer", "in", FilterGraph.videoArguments(template, timeBase))], sink: "buffersink",
+                      description: description)
+    }
+
+    /// A video graph with a second video source labelled `label` (e.g. a
+    /// picture drawn over the first), fed with frames shaped like `second`;
+    /// `push(_:into: 1)` feeds it.
+    package convenience init(videoLike template: Frame, timeBase: Rational, second: Frame, labelled label: String,
+                             description: String) throws {
+        try self.init(sources: [("buffer", "in", FilterGraph.videoArguments(template, timeBase)),
+                                ("buffer", label, FilterGraph.videoArguments(second, timeBase))],
+                      sink: "buffersink", description: description)
+    }
+
+    private static func videoArguments(_ template: Frame, _ timeBase: Rational) -> String {
         var aspect = template.pointer.pointee.sample_aspect_ratio
         if aspect.num <= 0 || aspect.den <= 0 { aspect = AVRational(num: 1, den: 1) }
-        let arguments = "video_size=\(template.width)x\(template.height):pix_fmt=\(template.pointer.pointee.format)"
+        return "video_size=\(template.width)x\(template.height):pix_fmt=\(template.pointer.pointee.format)"
             + ":time_base=\(timeBase.numerator)/\(timeBase.denominator):pixel_aspect=\(aspect.num)/\(aspect.den)"
-        try self.init(source: "buffer", arguments: arguments, sink: "buffersink", description: description)
     }
 
     /// An audio graph fed with frames shaped like `template` whose timestamps
@@ -36,30 +51,39 @@ package final class FilterGraph {
         let format = String(cString: av_get_sample_fmt_name(AVSampleFormat(template.pointer.pointee.format)))
         let arguments = "time_base=1/\(template.sampleRate):sample_rate=\(template.sampleRate)"
             + ":sample_fmt=\(format):channel_layout=\(string(fromCString: name))"
-        try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description)
+        try self.init(sources: [("abuffer", "in", arguments)], sink: "abuffersink", description: description)
     }
 
-    private init(source sourceName: String, arguments: String, sink sinkName: String, description: String) throws {
+    private init(sources sourceList: [(filter: String, label: String, arguments: String)], sink sinkName: String,
+                 description: String) throws {
         guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
         self.graph = graph
-        var source: UnsafeMutablePointer<AVFilterContext>?
+        var sources: [UnsafeMutablePointer<AVFilterContext>] = []
         var sink: UnsafeMutablePointer<AVFilterContext>?
         do {
-            try check(avfilter_graph_create_filter(&source, avfilter_get_by_name(sourceName), "in", arguments, nil, graph),
-                      "avfilter_graph_create_filter(\(sourceName) \(arguments))")
+            for (filter, label, arguments) in sourceList {
+                var source: UnsafeMutablePointer<AVFilterContext>?
+                try check(avfilter_graph_create_filter(&source, avfilter_get_by_name(filter), label, arguments, nil, graph),
+                          "avfilter_graph_create_filter(\(filter) \(arguments))")
+                sources.append(source!)
+            }
             try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name(sinkName), "out", nil, nil, graph),
                       "avfilter_graph_create_filter(\(sinkName))")
-            // The parser's "outputs" are our source's output pad, its "inputs" our sink's input pad.
-            var outputs = avfilter_inout_alloc()
+            // The parser's "outputs" are our sources' output pads (a list, by label), its "inputs" our sink's input pad.
+            var outputs: UnsafeMutablePointer<AVFilterInOut>? = nil
+            for (source, entry) in zip(sources, sourceList).reversed() {
+                let output = avfilter_inout_alloc()!
+                output.pointee.name = av_strdup(entry.label)
+                output.pointee.filter_ctx = source
+                output.pointee.pad_idx = 0
+                output.pointee.next = outputs
+                outputs = output
+            }
             var inputs = avfilter_inout_alloc()
             defer {
                 avfilter_inout_free(&outputs)
                 avfilter_inout_free(&inputs)
             }
-            outputs!.pointee.name = av_strdup("in")
-            outputs!.pointee.filter_ctx = source
-            outputs!.pointee.pad_idx = 0
-            outputs!.pointee.next = nil
             inputs!.pointee.name = av_strdup("out")
             inputs!.pointee.filter_ctx = sink
             inputs!.pointee.pad_idx = 0
@@ -70,7 +94,7 @@ package final class FilterGraph {
             avfilter_graph_free(&self.graph)
             throw error
         }
-        self.source = source!
+        self.sources = sources
         self.sink = sink!
         let timeBase = av_buffersink_get_time_base(sink)
         outputTimeBase = Rational(Int(timeBase.num), Int(timeBase.den))
@@ -80,16 +104,16 @@ package final class FilterGraph {
         avfilter_graph_free(&graph)
     }
 
-    /// Feeds one frame. `av_buffersrc_add_frame_flags(…, 0)` takes the frame's
-    /// references and leaves `frame` blank for reuse.
-    package func push(_ frame: Frame) throws {
-        try check(av_buffersrc_add_frame_flags(source, frame.pointer, 0), "av_buffersrc_add_frame_flags")
+    /// Feeds one frame to source `source` (0: "in"). `av_buffersrc_add_frame_flags(…, 0)`
+    /// takes the frame's references and leaves `frame` blank for reuse.
+    package func push(_ frame: Frame, into source: Int = 0) throws {
+        try check(av_buffersrc_add_frame_flags(sources[source], frame.pointer, 0), "av_buffersrc_add_frame_flags")
     }
 
-    /// Ends the input at `pts` (in the source's time base), so filters such as
+    /// Ends source `source`'s input at `pts` (in its time base), so filters such as
     /// fps know exactly where the stream stops.
-    package func close(atPTS pts: Int64) throws {
-        try check(av_buffersrc_close(source, pts, 0), "av_buffersrc_close")
+    package func close(atPTS pts: Int64, source: Int = 0) throws {
+        try check(av_buffersrc_close(sources[source], pts, 0), "av_buffersrc_close")
     }
 
     /// Pulls the next filtered frame (`av_buffersink_get_frame` fills a blank frame).

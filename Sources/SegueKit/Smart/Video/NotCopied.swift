@@ -9,6 +9,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case caption
     /// A text card: its pictures are made, there is nothing to copy.
     case textCard
+    /// `--overlay` draws over every picture.
+    case overlay
     case pictureSize(width: Int, height: Int, rotation: Int, canvasWidth: Int, canvasHeight: Int)
     case pixelsNotSquare
     case scaled
@@ -35,6 +37,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .otherCodec(codec, output):
             let keep = codec == "hevc" ? " (--codec hevc would keep HEVC)" : codec == "h264" ? " (--codec h264 would keep H.264)" : ""
             return "its video is \(codec), the output is \(output == .hevc ? "HEVC" : "H.264")\(keep)"
+        case .overlay: return "the overlay (--overlay) is drawn over every picture"
         case .remote: return "a remote clip is not copied (its packets would be read twice)"
         case .caption: return "a caption is drawn over its pictures"
         case .textCard: return "it is a text card: its pictures are made, not read from a file"
