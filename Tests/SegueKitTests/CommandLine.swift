@@ -9,6 +9,10 @@ enum SegueTool {
         var standardError: String
     }
 
+    /// The repository's root, for its scripts.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     static var executable: URL {
         // swift test builds the tool beside the test bundle.
         var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]

@@ -6,16 +6,8 @@ import XCTest
 /// every link in it and in docs/ leads somewhere: Scripts/docs --check.
 final class DocsTests: XCTestCase {
     func testTheDocsAgreeWithHelpAndTheBenchAndTheirLinksResolve() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Scripts/docs").path, "--check",
-                             "--segue", SegueTool.executable.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, text)
+        let script = SegueTool.repository.appendingPathComponent("Scripts/docs").path
+        let result = try Tool.run("python3", [script, "--check", "--segue", SegueTool.executable.path])
+        XCTAssertEqual(result.status, 0, result.standardOutput + result.standardError)
     }
 }

@@ -9,10 +9,9 @@ import XCTest
 /// why, where Slurm can't start (not root, not installed).
 final class SlurmTests: XCTestCase {
     let store = FixtureStore.shared
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let clusterFolder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-slurm-test-\(getpid())").path
 
-    func script(_ name: String) -> String { SlurmTests.repository.appendingPathComponent("Scripts/\(name)").path }
+    func script(_ name: String) -> String { SegueTool.repository.appendingPathComponent("Scripts/\(name)").path }
 
     func testAPlanRenderedAsASlurmArrayJobAndJoinedAfterItIsThePlainStitch() throws {
         guard getuid() == 0 else { throw XCTSkip("Slurm test skipped: slurmd must run as root, and this is uid \(getuid())") }
