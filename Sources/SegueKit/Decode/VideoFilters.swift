@@ -78,6 +78,12 @@ enum VideoFilters {
     static let blurFillLight = 0.6
     /// The fill's quantiser offset for the encoder (`addroi`'s qoffset, -1 to 1; positive: fewer bits).
     static let blurFillQuantiserOffset = 0.15
+    /// The fill is made from every this many frames (chosen by the clip's time,
+    /// so a segment that starts inside a clip picks the same ones) and held in
+    /// between: the encoder skips held blocks almost for free, where a fill
+    /// that changes every frame costs nearly as much as the picture; a blur
+    /// this strong shows no steps at a quarter of the rate.
+    static let blurFillEvery = 4
 
     /// The rest of the graph for `--fit blur` on a picture smaller than the
     /// canvas: the contained picture (already BT.709 yuv420p at its placed
@@ -95,8 +101,11 @@ enum VideoFilters {
         let coverWidth = max(smallWidth, even(Double(placement.scaledWidth) * cover))
         let coverHeight = max(smallHeight, even(Double(placement.scaledHeight) * cover))
         let sigma = Double(canvas.height) * blurFillSigma / Double(blurFillShrink)
+        let rate = canvas.frameRate
         let light = blurFillLight
         let background = [
+            // Every third frame of the clip's time makes the fill; the stack holds it over the two after.
+            "select='not(mod(round(t*\(rate.numerator)/\(rate.denominator)),\(blurFillEvery)))'",
             "scale=\(coverWidth):\(coverHeight):flags=bilinear",
             "crop=\(smallWidth):\(smallHeight)",
             "gblur=sigma=\(String(format: "%.2f", sigma)):steps=2",
