@@ -222,23 +222,23 @@ final class ReelLookFillTests: XCTestCase {
 
     func testAMissingOverlayExits2NamingIt() throws {
         let missing = store.folder.appendingPathComponent("no-such-logo.png").path
-        let output = store.outputPath("overlay-missing")
-        let result = try SegueTool.run(["stitch", try marker(0, 30), "--overlay", missing, "-o", output, "--quiet"])
-        XCTAssertEqual(result.status, 2, result.standardError)
-        XCTAssertTrue(result.standardError.contains(missing), result.standardError)
-        XCTAssertTrue(result.standardError.contains("overlay: no such file"), result.standardError)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        try assertOverlayRefused(missing, saying: "overlay: no such file")
     }
 
     func testAnUndecodableOverlayExits2NamingIt() throws {
         let bogus = store.folder.appendingPathComponent("bogus-logo.png").path
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: bogus))
-        let output = store.outputPath("overlay-bogus")
-        let result = try SegueTool.run(["stitch", try marker(0, 30), "--overlay", bogus, "-o", output, "--quiet"])
-        XCTAssertEqual(result.status, 2, result.standardError)
-        XCTAssertTrue(result.standardError.contains(bogus), result.standardError)
-        XCTAssertTrue(result.standardError.contains("overlay: "), result.standardError)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        try assertOverlayRefused(bogus, saying: "overlay: ")
+    }
+
+    /// A stitch with `overlay` exits 2, naming the file and saying `reason`, and writes nothing.
+    func assertOverlayRefused(_ overlay: String, saying reason: String, line: UInt = #line) throws {
+        let output = store.outputPath("overlay-refused")
+        let result = try SegueTool.run(["stitch", try marker(0, 30), "--overlay", overlay, "-o", output, "--quiet"])
+        XCTAssertEqual(result.status, 2, result.standardError, line: line)
+        XCTAssertTrue(result.standardError.contains(overlay), result.standardError, line: line)
+        XCTAssertTrue(result.standardError.contains(reason), result.standardError, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), line: line)
     }
 
     func testAnOverlayOutsideTheInputRootsIsRefused() throws {
