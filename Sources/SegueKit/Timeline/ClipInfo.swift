@@ -58,6 +58,14 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     public var caption: String?
     /// The text card this clip is, when it is one (no file).
     public var card: TextCard?
+    /// Its subtitle streams, text and bitmap, as probing found them.
+    public var subtitleStreams: [SubtitleStream] = []
+    /// Subtitle files beside it (clip.srt, clip.en.vtt …), as players look for them.
+    public var sidecars: [String] = []
+    /// The subtitle file its list entry names, which wins over its own streams and sidecars.
+    public var subtitleFile: String?
+    /// The text subtitles it plays with, read when the output carries or burns them.
+    public var subtitles: ClipSubtitles?
     /// Its sound's measured loudness, when loudness or music asked for it.
     public var loudness: Loudness?
 

@@ -167,6 +167,14 @@ extension OptionReader where Value == String {
                      },
                      accepts: { !$0.isEmpty }, describe: { $0 })
     }
+
+    /// An ISO 639-2 language code: three lowercase letters.
+    static var language: OptionReader {
+        let isCode: @Sendable (String) -> Bool = { $0.count == 3 && $0.unicodeScalars.allSatisfy { ("a"..."z").contains($0) } }
+        return OptionReader(expects: "an ISO 639-2 language code (three lowercase letters, e.g. eng)",
+                            text: { isCode($0) ? $0 : nil }, json: { value, _ in (value as? String).flatMap { isCode($0) ? $0 : nil } },
+                            accepts: isCode, describe: { $0 })
+    }
 }
 
 extension OptionReader where Value: RawRepresentable & CaseIterable, Value.RawValue == String {

@@ -47,6 +47,11 @@ public struct StitchSettings: Sendable, Equatable {
     /// The font file of captions and text cards; nil: a sans-serif the system has.
     public var font: String?
 
+    /// What becomes of the clips' text subtitles (their own streams and sidecar files).
+    public var subtitles: SubtitleMode = .auto
+    /// The subtitle track's language (ISO 639-2); nil: the first subtitled clip's, else "und".
+    public var subtitleLanguage: String?
+
     public init() {}
 
     /// The defaults, with `options`' choices where it makes them.
@@ -103,6 +108,10 @@ extension OutputOption {
                help: "The overlay's opacity"),
         option("font", \.font, OptionReader.path.optional, valueName: "FILE",
                help: "The font file of captions and text cards", defaultText: "DejaVu Sans, or a sans-serif font the system has"),
+        option("subtitles", \.subtitles, .choice(), valueName: "mode",
+               help: "The clips' text subtitles (their own streams, or a sidecar clip.srt, .vtt or .ass): auto: one soft subtitle track with every cue at its new time; none: left out; burn: drawn into the picture"),
+        option("subtitleLanguage", \.subtitleLanguage, OptionReader.language.optional, valueName: "LANG",
+               help: "The subtitle track's language, ISO 639-2 (e.g. eng)", defaultText: "the first subtitled clip's, else und"),
     ]
 }
 
@@ -137,6 +146,16 @@ public enum Fit: String, Sendable, CaseIterable, Codable {
     case stretch
     /// Whole picture visible (as `contain`) over a blurred, darkened copy of itself that covers the canvas.
     case blur
+}
+
+/// What becomes of the clips' text subtitles.
+public enum SubtitleMode: String, Sendable, CaseIterable, Codable {
+    /// One soft (mov_text) track holding every clip's cues, when any clip has some.
+    case auto
+    /// No subtitle track.
+    case none
+    /// The cues drawn into the picture; no track.
+    case burn
 }
 
 /// Where the overlay sits on the canvas.

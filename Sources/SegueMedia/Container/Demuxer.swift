@@ -44,6 +44,20 @@ package struct StreamInfo {
     // Audio
     package var sampleRate = 0
     package var channels = 0
+
+    // Any stream
+    /// Its `language` tag as stored (ISO 639-2 in most containers), nil when none.
+    package var language: String?
+    /// Whether the container marks it the default of its kind.
+    package var isDefault = false
+    /// For a subtitle stream, whether it is text or pictures; nil for other streams.
+    package var subtitle: SubtitleForm?
+}
+
+/// What a subtitle stream carries: text (SubRip, WebVTT, ASS, mov_text …)
+/// or pictures (DVD, DVB, PGS).
+package enum SubtitleForm: Sendable, Equatable {
+    case text, bitmap
 }
 
 /// Raised from another thread to stop a blocking libav operation (an open or
@@ -83,10 +97,12 @@ package final class Demuxer {
     private static func decoderPixelLimit(_ area: Int) -> Int64 { Int64(area) + Int64(area) / 16 }
 
     /// Opens a local file; `options` go to the format (e.g. probesize).
+    /// `formats` are the demuxers it may be opened with (a sidecar subtitle
+    /// file: `MediaFormats.subtitles`).
     package convenience init(file: LocalFile, options: [String: String] = [:], maxPictureArea: Int,
-                             cancellation: Cancellation = Cancellation()) throws {
+                             cancellation: Cancellation = Cancellation(), formats: Set<String> = MediaFormats.allowed) throws {
         try self.init(url: file.path, file: file, input: nil, options: options, maxPictureArea: maxPictureArea,
-                      cancellation: cancellation)
+                      cancellation: cancellation, formats: formats)
     }
 
     /// Opens a network URL (http or https) through libavformat's own
@@ -102,7 +118,7 @@ package final class Demuxer {
     }
 
     private init(url: String, file: LocalFile?, input: ResumingInput?, options: [String: String], maxPictureArea: Int,
-                 cancellation: Cancellation) throws {
+                 cancellation: Cancellation, formats: Set<String> = MediaFormats.allowed) throws {
         self.url = url
         self.file = file
         self.input = input
@@ -118,7 +134,7 @@ package final class Demuxer {
         cffmpeg_refuse_nested_opens(context)
         let format: UnsafePointer<AVInputFormat>
         do {
-            format = try Demuxer.probeFormat(context.pointee.pb, url: url)
+            format = try Demuxer.probeFormat(context.pointee.pb, url: url, formats: formats)
         } catch {
             avformat_free_context(context)
             throw Demuxer.transportFailure(input, cancellation) ?? error
@@ -149,7 +165,8 @@ package final class Demuxer {
     /// The format of the bytes `io` reads, if `MediaFormats` allows it;
     /// otherwise `RefusedFormat` naming what it is. The probe sees only the
     /// name's extension, so a `%d` or a `scheme:` in a name means nothing.
-    private static func probeFormat(_ io: UnsafeMutablePointer<AVIOContext>?, url: String) throws -> UnsafePointer<AVInputFormat> {
+    private static func probeFormat(_ io: UnsafeMutablePointer<AVIOContext>?, url: String,
+                                    formats: Set<String>) throws -> UnsafePointer<AVInputFormat> {
         var format: UnsafePointer<AVInputFormat>?
         let extensionName = (url.split(separator: "/").last ?? "").split(separator: ".").dropFirst().last
             .map(String.init)?.filter { $0.isLetter || $0.isNumber } ?? ""
@@ -162,7 +179,7 @@ package final class Demuxer {
         }
         guard let format else { throw FFmpegError.invalidData }
         let name = String(cString: format.pointee.name)
-        guard MediaFormats.isAllowed(name) else {
+        guard formats.contains(name) else {
             throw RefusedFormat(name: name, longName: format.pointee.long_name.map { String(cString: $0) } ?? name)
         }
         return format
@@ -263,6 +280,14 @@ package final class Demuxer {
             duration: nil
         )
         info.timestampBits = Int(stream.pointee.pts_wrap_bits)
+        if let entry = av_dict_get(stream.pointee.metadata, "language", nil, 0), let value = entry.pointee.value {
+            info.language = String(cString: value)
+        }
+        info.isDefault = (stream.pointee.disposition & AV_DISPOSITION_DEFAULT) != 0
+        if parameters.codec_type == AVMEDIA_TYPE_SUBTITLE {
+            let properties = avcodec_descriptor_get(parameters.codec_id)?.pointee.props ?? 0
+            info.subtitle = (properties & AV_CODEC_PROP_BITMAP_SUB) != 0 ? .bitmap : .text
+        }
         info.codecTag = Demuxer.fourCC(parameters.codec_tag)
         if Timestamp.plausibleDuration(stream.pointee.duration) > 0 {
             info.duration = Double(stream.pointee.duration) * timeBase.value

@@ -22,6 +22,10 @@ package enum MediaFormats {
     ]
 
     package static func isAllowed(_ name: String) -> Bool { allowed.contains(name) }
+
+    /// The demuxers a sidecar subtitle file (clip.srt, .vtt, .ass) may be
+    /// opened with: plain text formats that open nothing else.
+    package static let subtitles: Set<String> = ["srt", "webvtt", "ass"]
 }
 
 /// An input that libavformat recognised as a format Segue does not open

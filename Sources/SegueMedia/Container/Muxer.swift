@@ -3,7 +3,7 @@ import CFFmpeg
 /// An output file (`avio_closep` + `avformat_free_context`). Finishing can fail,
 /// so it is an explicit `finish()`; `deinit` only frees.
 package final class Muxer {
-    private var context: UnsafeMutablePointer<AVFormatContext>?
+    var context: UnsafeMutablePointer<AVFormatContext>?
     private var timeBases: [Rational] = []
     private var finished = false
 
@@ -46,7 +46,12 @@ package final class Muxer {
             // av_display_rotation_set takes clockwise degrees (av_display_rotation_get answers counter-clockwise).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
         }
-        timeBases.append(encoder.timeBase)
+        return appendTimeBase(encoder.timeBase, stream: stream)
+    }
+
+    /// Records that `stream`'s packets come counted in `timeBase`; its index.
+    func appendTimeBase(_ timeBase: Rational, stream: UnsafeMutablePointer<AVStream>) -> Int {
+        timeBases.append(timeBase)
         return Int(stream.pointee.index)
     }
 
