@@ -138,12 +138,18 @@ public final class StitchJob {
             case .failure(let input): bad.append(input)
             }
         }
+        // Subtitles are read now, so a named file that can't be is reported with the clips.
+        let subtitled = ClipSubtitleReader.readAll(usable.map(\.info), settings: settings, strict: request.strict, access: access)
+        for index in usable.indices { usable[index].info = subtitled.infos[index] }
+        bad += subtitled.bad.keys.sorted().map { subtitled.bad[$0]! }
+        usable = usable.indices.filter { subtitled.bad[$0] == nil }.map { usable[$0] }
         // The music bed must be usable too: it is never skipped.
         if settings.includeAudio, let music = settings.music, let problem = MusicBed.check(music, access: access) {
             throw SegueError.badInputs(bad + [problem])
         }
         // So must the font, when anything is written in it.
-        if usable.contains(where: { $0.info.caption != nil || $0.info.card != nil }) || settings.font != nil,
+        if usable.contains(where: { $0.info.caption != nil || $0.info.card != nil }) || settings.font != nil
+            || settings.subtitles == .burn && usable.contains(where: { $0.info.subtitles != nil }),
            let problem = FontFile.check(settings.font, access: access) {
             throw SegueError.badInputs(bad + [problem])
         }
@@ -155,7 +161,8 @@ public final class StitchJob {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
-        let plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        plan.notices += subtitled.notices
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
     }

@@ -25,6 +25,7 @@ public enum Prober {
             info.title = entry.title
             info.fit = entry.fit
             info.caption = entry.caption
+            info.subtitleFile = entry.subtitles
             if info.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.duration) } // photos
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))
@@ -95,7 +96,10 @@ public enum Prober {
             throw BadInputReason.unknownDuration
         }
         guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
-        return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
+        var info = clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
+        info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
+        if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
+        return info
     }
 
     /// Refuses, by its first bytes, a photo this FFmpeg can't read (HEIC) or

@@ -21,6 +21,8 @@ final class EncodingSink {
         var smartSound: (any SoundTrackLayout)?
         /// Chapters, in output frames.
         var chapters: [Chapter] = []
+        /// A soft subtitle track (MP4 timed text), nil for none.
+        var subtitles: SubtitleTrack?
 
         struct AudioFormat {
             var sampleRate = OutputAudio.sampleRate
@@ -38,6 +40,8 @@ final class EncodingSink {
     private let audioStream: Int
     /// Samples per audio frame the encoder takes (1024 for AAC).
     let audioFrameSize: Int
+    /// The subtitle track's cues, written as the pictures reach their times.
+    private var subtitles: SubtitleWriter?
 
     init(path: String, format: Format) throws {
         let muxer = try Muxer(path: path, format: "mp4")
@@ -72,6 +76,10 @@ final class EncodingSink {
             try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
                                  end: Int64(chapter.endFrame), title: chapter.title)
         }
+        if let track = format.subtitles {
+            subtitles = SubtitleWriter(muxer: muxer, stream: try muxer.addTextTrack(language: track.language), cues: track.cues,
+                                       frameRate: format.frameRate)
+        }
         try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
@@ -84,11 +92,13 @@ final class EncodingSink {
     /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says
     /// at what quality; a new one starts a new stretch.
     func encode(picture: Frame, crf: Int? = nil) throws {
+        try subtitles?.write(upToFrame: picture.pts ?? 0)
         try video.encode(picture, crf: crf)
     }
 
     /// Writes a copied packet as output frame `frame` (`--smart` only).
     func copy(_ packet: Packet, frame: Int64) throws {
+        try subtitles?.write(upToFrame: frame)
         try video.copy(packet, frame: frame)
     }
 
@@ -110,8 +120,36 @@ final class EncodingSink {
 
     /// Flushes both encoders (decoder, encoder, trailer: the documented order) and closes the file.
     func finish() throws {
+        try subtitles?.write(upToFrame: .max)
         try video.finish()
         try sound?.finish()
         try muxer.finish()
+    }
+}
+
+/// Writes a subtitle track's cues into the muxer as the pictures reach
+/// their times, so the file interleaves them with the pictures they belong to.
+private struct SubtitleWriter {
+    let muxer: Muxer
+    let stream: Int
+    let cues: [TrackCue]
+    let frameRate: Rational
+    private var next = 0
+
+    init(muxer: Muxer, stream: Int, cues: [TrackCue], frameRate: Rational) {
+        self.muxer = muxer
+        self.stream = stream
+        self.cues = cues
+        self.frameRate = frameRate
+    }
+
+    /// Writes the cues that start by the end of output frame `frame`.
+    mutating func write(upToFrame frame: Int64) throws {
+        let limit = frame == .max ? Int.max : Int((Double(frame + 1) * 1000 / frameRate.value).rounded(.up))
+        while next < cues.count && cues[next].start <= limit {
+            let cue = cues[next]
+            try muxer.writeText(cue.text, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            next += 1
+        }
     }
 }

@@ -35,7 +35,7 @@ final class OutputWriter {
     private let overlay: PictureOverlay?
 
     /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
-    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
+    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
          smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil,
          overlay: PictureOverlay? = nil) throws {
         self.overlay = overlay
@@ -47,6 +47,7 @@ final class OutputWriter {
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = chapters
+        format.subtitles = subtitles
         // The sink is made here and from then on touched only by the encoder thread.
         let sink = Handoff(value: try EncodingSink(path: path, format: format))
         audioFrameSize = sink.value.audioFrameSize

@@ -44,6 +44,7 @@ struct SegmentJoiner {
         format.audio = settings.includeAudio
             ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = settings.chapters ? plan.chapters : []
+        format.subtitles = plan.subtitleTrack(settings)
         format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
                                   reorderDelay: reorderDelay)
         return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }

@@ -39,7 +39,8 @@ public final class Stitcher {
             do {
                 let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
                 writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
-                                          chapters: settings.chapters ? plan.chapters : [], smart: copying?.outputTrack,
+                                          chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
+                                          smart: copying?.outputTrack,
                                           smartSound: smart?.soundTrack, overlay: try overlay())
             } catch {
                 throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")

@@ -141,6 +141,11 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case notAFont
     /// The overlay picture (`--overlay`) can't be used, for the inner reason.
     case overlay(BadInputReason)
+    /// Subtitles that can't be used: the file's (or stream's) name, and why.
+    case subtitles(source: String, BadInputReason)
+    case unreadableSubtitles(String)
+    case notSubtitles
+    case remoteSubtitles
     // Refused by the input policy (`InputPolicy`):
     /// A format libavformat recognised and Segue doesn't open (a playlist, text, an image sequence).
     case refusedFormat(name: String, longName: String)
@@ -189,6 +194,10 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .font(let reason): return "font (--font): \(reason)"
         case .notAFont: return "not a TrueType or OpenType font file"
         case .overlay(let reason): return "overlay: \(reason)"
+        case let .subtitles(source, reason): return "subtitles \(source): \(reason)"
+        case .unreadableSubtitles(let detail): return "can't read them (\(detail))"
+        case .notSubtitles: return "not a subtitle file (SubRip .srt, WebVTT .vtt or ASS/SSA .ass)"
+        case .remoteSubtitles: return "a subtitle file must be a local file"
         case .refusedFormat(let name, let longName): return BadInputReason.refusal(format: name, longName: longName)
         case .refusedProtocol(let scheme):
             return "names the '\(scheme):' protocol; only files and http(s) URLs are opened"

@@ -55,6 +55,13 @@ public struct SubtitleStream: Sendable, Equatable, Codable {
     }
 }
 
+/// The output's soft subtitle track.
+public struct SubtitleTrack: Sendable, Equatable {
+    /// ISO 639-2.
+    public var language: String
+    public var cues: [TrackCue]
+}
+
 /// A stretch of the output's subtitle track, in milliseconds.
 public struct TrackCue: Sendable, Equatable, Codable {
     public var start: Int
@@ -63,6 +70,17 @@ public struct TrackCue: Sendable, Equatable, Codable {
 }
 
 extension Plan {
+    /// The soft subtitle track `settings` give the output, nil for none
+    /// (`--subtitles none` or `burn`, or no clip with cues). Its language:
+    /// `--subtitle-language`, else the first subtitled clip's, else "und".
+    public func subtitleTrack(_ settings: StitchSettings) -> SubtitleTrack? {
+        guard settings.subtitles == .auto else { return nil }
+        let cues = subtitleCues
+        guard !cues.isEmpty else { return nil }
+        let language = settings.subtitleLanguage ?? clips.lazy.compactMap(\.info.subtitles).first?.language ?? "und"
+        return SubtitleTrack(language: language, cues: cues)
+    }
+
     /// Every clip's cues at their output times, in milliseconds. A cue plays
     /// at its clip's output start plus its time after the clip's in point,
     /// cut to the time the clip is on screen: in an overlap join, an outgoing
@@ -71,7 +89,7 @@ extension Plan {
     /// picture is held with it. An MP4 text track shows one sample at a time,
     /// so where cues overlap the track is cut at every start and end, each
     /// stretch holding all the cues showing then (clip order, then start).
-    public var subtitleTrack: [TrackCue] {
+    public var subtitleCues: [TrackCue] {
         var placed: [TrackCue] = []
         for clip in clips {
             guard let subtitles = clip.info.subtitles else { continue }

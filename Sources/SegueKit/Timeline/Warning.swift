@@ -14,6 +14,10 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
     case audioEndedEarly(path: String, seconds: Double)
     /// An unusable input left out (`--skip-bad`).
     case skipped(BadInput)
+    /// A clip whose only subtitles are pictures (DVD, DVB, PGS): they can't become text, and are left out.
+    case bitmapSubtitles(path: String, codecs: [String])
+    /// A clip's subtitles that could not be read, left out.
+    case subtitlesLeftOut(path: String, source: String, detail: String)
     /// The report could not be written; the output was.
     case reportNotWritten(path: String, detail: String, output: String)
 
@@ -35,6 +39,11 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): audio ended \(Plan.seconds(seconds)) early; filled with silence"
         case let .skipped(input):
             return "skipping \(input.path): \(input.reason)"
+        case let .bitmapSubtitles(path, codecs):
+            return "\(path): its subtitles are bitmap pictures (\(codecs.joined(separator: ", "))), which can't become text "
+                + "or be burned in; left out"
+        case let .subtitlesLeftOut(path, source, detail):
+            return "\(path): its subtitles (\(source)) can't be read (\(detail)); left out"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
         }

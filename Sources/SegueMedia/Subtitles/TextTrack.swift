@@ -38,16 +38,17 @@ extension Muxer {
         try write(packet, stream: stream)
     }
 
-    /// The track's sample description (3GPP TS 26.245 TextSampleEntry, as
-    /// libavcodec's mov_text encoder writes it): text centred at the bottom,
-    /// no background, white, font 1 in its table named "Sans-Serif".
+    /// The track's sample description (3GPP TS 26.245 TextSampleEntry), as
+    /// libavcodec's mov_text encoder writes it for a default ASS style: text
+    /// centred at the bottom, white, 16 point, font 1 "Arial" (what decoders
+    /// take as no styling at all, so an extracted cue is its bare text).
     static let textSampleDescription: [UInt8] = {
-        let font = Array("Sans-Serif".utf8)
+        let font = Array("Arial".utf8)
         var bytes: [UInt8] = [0, 0, 0, 0]          // display flags
         bytes += [0x01, 0xFF]                      // horizontal: centre; vertical: bottom
-        bytes += [0, 0, 0, 0]                      // background RGBA: none
+        bytes += [0, 0, 0, 0xFF]                   // background RGBA
         bytes += [0, 0, 0, 0, 0, 0, 0, 0]          // default text box: the whole track
-        bytes += [0, 0, 0, 0, 0, 1, 0, 0x12]       // style: chars 0-0, font 1, plain, size 18
+        bytes += [0, 0, 0, 0, 0, 1, 0, 0x10]       // style: chars 0-0, font 1, plain, size 16
         bytes += [0xFF, 0xFF, 0xFF, 0xFF]          // text RGBA: white
         let tableSize = 8 + 2 + 2 + 1 + font.count
         bytes += [0, 0, UInt8(tableSize >> 8), UInt8(tableSize & 0xFF)] + Array("ftab".utf8)

@@ -19,6 +19,8 @@ public struct ClipEntry: Sendable, Equatable {
     public var fit: Fit?
     /// Text drawn over the clip for its whole time on screen.
     public var caption: String?
+    /// A subtitle file for the clip (.srt, .vtt, .ass), winning over its own streams and sidecars.
+    public var subtitles: String?
     /// A text card instead of a file: the clip is this text on a plain background (`path` is empty).
     public var card: TextCard?
 

@@ -17,7 +17,7 @@ import SegueMedia
 /// A clip's `join` says how it meets the next clip. Unknown keys and wrong
 /// types are errors that name the key's path, e.g. `clips[1].in`.
 public enum Manifest {
-    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit"]
+    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit", "subtitles"]
     /// A text card's keys: `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
     public static let cardKeys: Set<String> = ["text", "duration", "background", "join", "title", "caption"]
     public static let joinKeys: Set<String> = ["transition", "duration"]
@@ -74,6 +74,7 @@ public enum Manifest {
                 throw fail("\(path).out", "must be after in (\(inPoint) s)")
             }
             entry.fit = try clip["fit"].map { try choice($0, at: "\(path).fit", Fit.init(rawValue:)) }
+            entry.subtitles = try clip["subtitles"].map { ClipList.resolve(try text($0, at: "\(path).subtitles"), relativeTo: folder) }
         }
         entry.duration = try clip["duration"].map { try number($0, at: "\(path).duration", in: OptionLimits.stillSeconds) }
         if entry.card == nil, entry.outPoint == nil, let duration = entry.duration { entry.outPoint = (entry.inPoint ?? 0) + duration }
