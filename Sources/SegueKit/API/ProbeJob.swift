@@ -30,11 +30,11 @@ public enum ProbeJob {
     /// The results as `segue probe` prints them: one aligned row per clip.
     public static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
         var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
-                     "DR", "MATRIX", "RANGE", "SCAN", "VERDICT"]]
+                     "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "VERDICT"]]
         for result in results {
             switch result {
             case .failure(let bad):
-                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
                 let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
@@ -45,7 +45,7 @@ public enum ProbeJob {
                     info.dynamicRange.rawValue + (info.dolbyVisionProfile.map { " (DV \($0))" } ?? ""),
                     info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
                     info.fullRange ? "full" : "limited",
-                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", "usable",
+                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
                 ])
             }
         }
@@ -55,6 +55,15 @@ public enum ProbeJob {
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
+    }
+
+    /// A clip's subtitle streams ("subrip eng", "dvd_subtitle bitmap") and sidecar files by name; "none".
+    static func subtitles(_ info: ClipInfo) -> String {
+        let streams = info.subtitleStreams.map { stream in
+            ([stream.codec] + (stream.language.map { [$0] } ?? []) + (stream.isBitmap ? ["bitmap"] : [])).joined(separator: " ")
+        }
+        let sidecars = info.sidecars.map { ($0 as NSString).lastPathComponent }
+        return streams.isEmpty && sidecars.isEmpty ? "none" : (streams + sidecars).joined(separator: ", ")
     }
 
     static func channels(_ count: Int) -> String {

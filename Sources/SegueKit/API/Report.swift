@@ -30,6 +30,15 @@ extension ClipInfo {
             "range": colour.fullRange.map { $0 ? "full" : "limited" } ?? NSNull(),
         ] as [String: Any]
         facts["dolbyVisionProfile"] = dolbyVisionProfile ?? NSNull()
+        facts["subtitleStreams"] = subtitleStreams.map { stream in
+            ["index": stream.index, "codec": stream.codec, "language": stream.language ?? NSNull(), "default": stream.isDefault,
+             "bitmap": stream.isBitmap] as [String: Any]
+        }
+        facts["sidecars"] = sidecars
+        if let subtitles {
+            facts["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
+                as [String: Any]
+        }
         return facts
     }
 }
@@ -58,6 +67,9 @@ extension StitchReport {
                 ["title": chapter.title, "start": rounded(Double(chapter.startFrame) / canvas.frameRate.value, 1e6),
                  "startFrame": chapter.startFrame] as [String: Any]
             } : NSNull(),
+            "subtitles": plan.subtitleTrack(settings).map { track in
+                ["language": track.language, "cues": track.cues.count] as [String: Any]
+            } ?? NSNull(),
             "startupSeconds": rounded(startupSeconds, 1e6),
             "warnings": warnings,
             "wallSeconds": rounded(wallSeconds, 1000),

@@ -32,7 +32,8 @@ final class ClipSource {
         self.clip = clip
         self.copyPlan = copyPlan
         self.cancellation = cancellation
-        text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, access: access)
+        text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, burnSubtitles: settings.subtitles == .burn,
+                                  access: access)
         if let card = clip.info.card {
             // A text card: no file, one made picture, silence.
             let still = try StillPicture(card: card, clip: clip, canvas: canvas, text: text)

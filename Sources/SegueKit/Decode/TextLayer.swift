@@ -16,21 +16,30 @@ final class TextLayer {
     let filter: String
     private let folder: URL
 
-    /// The layer of `clip`, or nil when it has no caption and is no card.
-    static func make(for clip: PlannedClip, canvas: Canvas, font: String?, access: InputAccess) throws -> TextLayer? {
-        guard clip.info.caption != nil || clip.info.card != nil else { return nil }
+    /// The layer of `clip`, or nil when it has no caption, is no card and
+    /// has no subtitles to burn in (`burnSubtitles`).
+    static func make(for clip: PlannedClip, canvas: Canvas, font: String?, burnSubtitles: Bool,
+                     access: InputAccess) throws -> TextLayer? {
+        let subtitles = burnSubtitles ? clip.info.subtitles.flatMap { $0.cues.isEmpty ? nil : $0 } : nil
+        guard clip.info.caption != nil || clip.info.card != nil || subtitles != nil else { return nil }
         let fontFile: FontFile
         do {
             fontFile = try FontFile.open(font, access: access)
         } catch {
             throw SegueError(.readFailed, subject: font ?? FontFile.defaultPath, detail: "the font can't be used (\(error))")
         }
-        let script = TextLayer.script(caption: clip.info.caption, card: clip.info.card, family: fontFile.family,
+        var cues: [BurnedCue] = [], styledScript: String?
+        if let subtitles {
+            let placed = BurnedCue.onGraphClock(subtitles.cues, inPoint: clip.info.inPoint)
+            if subtitles.styles.isEmpty { cues = placed } else { styledScript = BurnedCue.styledScript(header: subtitles.styles, cues: placed) }
+        }
+        let script = TextLayer.script(caption: clip.info.caption, card: clip.info.card, subtitles: cues, family: fontFile.family,
                                       width: canvas.width, height: canvas.height)
-        return try TextLayer(script: script, font: fontFile)
+        return try TextLayer(scripts: [script] + (styledScript.map { [$0] } ?? []), font: fontFile)
     }
 
-    init(script: String, font: FontFile) throws {
+    /// One `ass` filter per script, drawn in order.
+    init(scripts: [String], font: FontFile) throws {
         folder = TextLayer.temporaryFolder().appendingPathComponent("segue-text-\(UUID().uuidString)")
         let fonts = folder.appendingPathComponent("fonts")
         try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
@@ -38,9 +47,13 @@ final class TextLayer {
             let fontName = "font." + ((font.path as NSString).pathExtension.lowercased() == "otf" ? "otf" : "ttf")
             try FileManager.default.createSymbolicLink(atPath: fonts.appendingPathComponent(fontName).path,
                                                        withDestinationPath: font.path)
-            let file = folder.appendingPathComponent("text.ass")
-            try Data(script.utf8).write(to: file)
-            filter = "ass=filename=\(file.path):fontsdir=\(fonts.path)"
+            var filters: [String] = []
+            for (index, script) in scripts.enumerated() {
+                let file = folder.appendingPathComponent("text\(index).ass")
+                try Data(script.utf8).write(to: file)
+                filters.append("ass=filename=\(file.path):fontsdir=\(fonts.path)")
+            }
+            filter = filters.joined(separator: ",")
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -69,10 +82,13 @@ final class TextLayer {
     static let captionHeight = 0.4, cardHeight = 0.9
 
     /// An ASS script of one canvas (PlayRes = its size): the caption at the
-    /// bottom centre, the card's text in the middle, each over the whole clip.
+    /// bottom centre, the card's text in the middle, each over the whole clip,
+    /// and burned-in subtitles (of a format without styles of its own) at
+    /// the bottom centre at their times, in the caption's style.
     /// Text is white outlined in black; a card's text on a light background
     /// is near-black outlined in white.
-    static func script(caption: String?, card: TextCard?, family: String, width: Int, height: Int) -> String {
+    static func script(caption: String?, card: TextCard?, subtitles: [BurnedCue] = [], family: String, width: Int,
+                       height: Int) -> String {
         let cleanFamily = family.map { $0 == "," || $0.isNewline ? " " : $0 }
         let marginX = Int((Double(width) * margin).rounded(.up)), marginV = Int((Double(height) * margin).rounded())
         func style(_ name: String, size: Double, alignment: Int, dark: Bool) -> String {
@@ -91,6 +107,10 @@ final class TextLayer {
             styles.append(style(name, size: size, alignment: alignment, dark: dark))
             let broken = breakingLongRuns(text, lineWidth: Double(width - 2 * marginX), size: size)
             events.append("Dialogue: 0,0:00:00.00,9:59:59.99,\(name),,0,0,0,,\(escaped(broken))")
+        }
+        if !subtitles.isEmpty {
+            styles.append(style("Subtitle", size: captionSize * Double(height), alignment: 2, dark: false))
+            events += subtitles.map { "Dialogue: 1,\($0.start),\($0.end),Subtitle,,0,0,0,,\($0.text)" }
         }
         return """
             [Script Info]

@@ -88,18 +88,27 @@ public enum Prober {
         // sound that runs on past a second (a cover image, a DVD still) is held
         // for as long as the sound instead.
         let soundRunsOn = audio.map { $0.duration.map { $0 > 1 } ?? true } ?? false
+        var info: ClipInfo
         if !soundRunsOn, !decodesAnotherPicture(demuxer, decoder) {
-            return stillInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, picture: firstPicture)
+            info = stillInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, picture: firstPicture)
+        } else {
+            info = try movingClipInfo(path: path, opened: opened, video: video, audio: audio, access: access)
         }
+        info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
+        if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
+        return info
+    }
+
+    /// The facts of a clip that moves (or holds one picture under its sound), measured.
+    private static func movingClipInfo(path: String, opened: (demuxer: Demuxer, readPath: String, deeperProbe: Bool),
+                                       video: StreamInfo, audio: StreamInfo?, access: InputAccess) throws -> ClipInfo {
+        let demuxer = opened.demuxer
         guard let length = try measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
                                          reopen: { try access.openDemuxer(opened.readPath, deeperProbe: opened.deeperProbe) }) else {
             throw BadInputReason.unknownDuration
         }
         guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
-        var info = clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
-        info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
-        if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
-        return info
+        return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
     }
 
     /// Refuses, by its first bytes, a photo this FFmpeg can't read (HEIC) or

@@ -183,6 +183,7 @@ struct SmartPlan: Sendable {
         let info = clip.info
         if info.card != nil { return .textCard }
         if info.caption != nil { return .caption }
+        if settings.subtitles == .burn, info.subtitles?.cues.isEmpty == false { return .burnedSubtitles }
         let syntax = CopySyntax(settings.codec)
         if settings.overlay != nil { return .overlay }
         if info.videoCodec != syntax.codecName {

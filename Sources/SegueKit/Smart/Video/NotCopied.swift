@@ -7,6 +7,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case remote
     /// A caption is drawn over its pictures.
     case caption
+    /// Its subtitles are drawn into its pictures (`--subtitles burn`).
+    case burnedSubtitles
     /// A text card: its pictures are made, there is nothing to copy.
     case textCard
     /// `--overlay` draws over every picture.
@@ -40,6 +42,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .overlay: return "the overlay (--overlay) is drawn over every picture"
         case .remote: return "a remote clip is not copied (its packets would be read twice)"
         case .caption: return "a caption is drawn over its pictures"
+        case .burnedSubtitles: return "its subtitles are burned into its pictures (--subtitles burn)"
         case .textCard: return "it is a text card: its pictures are made, not read from a file"
         case let .pictureSize(width, height, rotation, canvasWidth, canvasHeight):
             return "its picture is \(width)x\(height)" + (rotation != 0 ? " turned \(rotation)°" : "")
