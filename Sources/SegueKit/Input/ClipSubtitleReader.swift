@@ -69,8 +69,9 @@ enum ClipSubtitleReader {
             if strict { throw BadInputReason.subtitles(source: source, reason) }
             return (nil, [.subtitlesLeftOut(path: info.path, source: source, detail: "\(reason)")])
         }
-        let bitmaps = info.subtitleStreams.filter(\.isBitmap)
-        return (nil, bitmaps.isEmpty ? [] : [.bitmapSubtitles(path: info.path, codecs: bitmaps.map(\.codec))])
+        let bitmaps = info.subtitleStreams.filter(\.isBitmap).map(\.codec)
+        let codecs = bitmaps.indices.filter { !bitmaps[..<$0].contains(bitmaps[$0]) }.map { bitmaps[$0] }
+        return (nil, codecs.isEmpty ? [] : [.bitmapSubtitles(path: info.path, codecs: codecs)])
     }
 
     static func describe(_ stream: SubtitleStream) -> String {

@@ -40,7 +40,7 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
         case let .skipped(input):
             return "skipping \(input.path): \(input.reason)"
         case let .bitmapSubtitles(path, codecs):
-            return "\(path): its subtitles are bitmap pictures (\(Array(NSOrderedSet(array: codecs)).map { "\($0)" }.joined(separator: ", "))), which can't become text "
+            return "\(path): its subtitles are bitmap pictures (\(codecs.joined(separator: ", "))), which can't become text "
                 + "or be burned in; left out"
         case let .subtitlesLeftOut(path, source, detail):
             return "\(path): its subtitles (\(source)) can't be read (\(detail)); left out"
