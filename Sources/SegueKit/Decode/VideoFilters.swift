@@ -82,8 +82,10 @@ enum VideoFilters {
     /// so a segment that starts inside a clip picks the same ones) and held in
     /// between: the encoder skips held blocks almost for free, where a fill
     /// that changes every frame costs nearly as much as the picture; a blur
-    /// this strong shows no steps at a quarter of the rate.
-    static let blurFillEvery = 4
+    /// this strong shows no steps at a sixth of the rate (5 a second at 30
+    /// fps). Each fill made costs the encoder a fresh picture in the bars, so
+    /// this rate sets most of the look's cost.
+    static let blurFillEvery = 6
 
     /// The rest of the graph for `--fit blur` on a picture smaller than the
     /// canvas: the contained picture (already BT.709 yuv420p at its placed
@@ -104,7 +106,7 @@ enum VideoFilters {
         let rate = canvas.frameRate
         let light = blurFillLight
         let background = [
-            // Every third frame of the clip's time makes the fill; the stack holds it over the two after.
+            // Every blurFillEvery-th frame of the clip's time makes the fill; the stack holds it over the frames between.
             "select='not(mod(round(t*\(rate.numerator)/\(rate.denominator)),\(blurFillEvery)))'",
             "scale=\(coverWidth):\(coverHeight):flags=bilinear",
             "crop=\(smallWidth):\(smallHeight)",
