@@ -91,6 +91,24 @@ final class ReelLookFillTests: XCTestCase {
         XCTAssertEqual(blur.pictures, contain.pictures)
     }
 
+    func testACaptionIsDrawnOverTheBlurredFillAsOverBars() throws {
+        // A portrait clip on a landscape canvas: with blur the picture is filled, and the caption must still be drawn.
+        let manifest = store.folder.appendingPathComponent("blur-caption.json").path
+        let clip = try portraitRed()
+        try JSONSerialization.data(withJSONObject: ["clips": [["path": clip, "caption": "Over the fill"]]])
+            .write(to: URL(fileURLWithPath: manifest))
+        for fit in ["blur", "contain"] {
+            let captioned = try DecodedOutput(path: try stitch([manifest, "--fit", fit, "--size", "640x360", "--crf", "0"],
+                                                               name: "caption-\(fit)"))
+            let plain = try DecodedOutput(path: try stitch([clip, "--fit", fit, "--size", "640x360", "--crf", "0"], name: "plain-\(fit)"))
+            XCTAssertEqual(captioned.pictures.count, 30)
+            let difference = try XCTUnwrap(ReelLookTextTests.difference(captioned.pictures[15], plain.pictures[15]),
+                                           "--fit \(fit): no caption drawn")
+            XCTAssertGreaterThan(difference.box.1, 360 / 2, "--fit \(fit): the caption sits in the lower half")
+            XCTAssertGreaterThan(difference.count, 300, "--fit \(fit)")
+        }
+    }
+
     func testBlurKeepsFrameCountsAndColourTags() throws {
         let output = try stitch([try marker(0, 30), try portraitRed(), try marker(1, 30), "--fit", "blur", "--transition", "fade",
                                  "--transition-duration", "0.2"], name: "blur-timeline")

@@ -41,7 +41,8 @@ enum VideoFilters {
         if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
             if clip.fit == .blur {
                 filters.append("setsar=1")
-                return filters.joined(separator: ",") + blurFill(placement, canvas: canvas)
+                // The text goes over the filled canvas, as over a padded one.
+                return filters.joined(separator: ",") + blurFill(placement, canvas: canvas) + (text.map { "," + $0.filter } ?? "")
             }
             filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
         }
