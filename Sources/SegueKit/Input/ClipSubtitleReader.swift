@@ -35,8 +35,8 @@ enum ClipSubtitleReader {
                 || sidecarExtensions.contains(ext) && name.hasPrefix(stem + ".")
                 && Language.code(language(ofSidecar: name, stem: stem).split(separator: ".").first.map(String.init)) != nil
         }
-        return found.sorted { (language(ofSidecar: $0, stem: stem).isEmpty ? 0 : 1, $0) < (language(ofSidecar: $1, stem: stem).isEmpty ? 0 : 1, $1) }
-            .map { (folder as NSString).appendingPathComponent($0) }
+        let rank = { (name: String) in (language(ofSidecar: name, stem: stem).isEmpty ? 0 : 1, name) }
+        return found.sorted { rank($0) < rank($1) }.map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// What comes between a sidecar's stem and its extension (`en` of `clip.en.srt`), "" for none.
@@ -45,33 +45,61 @@ enum ClipSubtitleReader {
         return middle.hasPrefix(".") ? String(middle.dropFirst()) : ""
     }
 
-    /// The subtitles `info` plays with: its list entry's file, else its own
-    /// text stream in `language` (else its default, else its first), else a
-    /// sidecar in `language` (else the plain one, else the first). Throws the
-    /// `BadInputReason` of a named file that can't be read; a stream or
-    /// sidecar that can't be read is a warning, or with `strict` thrown too.
+    /// Where a clip's subtitles come from.
+    enum Source: Equatable {
+        /// The file its list entry names.
+        case named(String)
+        case stream(SubtitleStream)
+        case sidecar(String)
+    }
+
+    /// Where the subtitles `info` plays with come from: its list entry's file;
+    /// else, with `wanted`, its own text stream in that language, else a
+    /// sidecar in it; else its default text stream, else its first; else its
+    /// first sidecar (a plain `clip.srt` before `clip.en.srt`). Nil for none.
+    static func source(of info: ClipInfo, language wanted: String?) -> Source? {
+        if let file = info.subtitleFile { return .named(file) }
+        let text = info.subtitleStreams.filter { !$0.isBitmap }
+        if let wanted {
+            if let stream = text.first(where: { Language.code($0.language) == wanted }) { return .stream(stream) }
+            if let sidecar = info.sidecars.first(where: { Language.code(sidecarLanguage($0, clip: info.path)) == wanted }) {
+                return .sidecar(sidecar)
+            }
+        }
+        if let stream = text.first(where: \.isDefault) ?? text.first { return .stream(stream) }
+        return info.sidecars.first.map(Source.sidecar)
+    }
+
+    /// The subtitles `info` plays with (`source(of:language:)`), and what the
+    /// user should know: bitmap subtitles left out, or subtitles that can't be
+    /// read. A named file that can't be read throws its `BadInputReason`; so
+    /// does any source with `strict`.
     static func subtitles(of info: ClipInfo, language wanted: String?, strict: Bool,
                           access: InputAccess) throws -> (subtitles: ClipSubtitles?, notices: [Warning]) {
-        if let file = info.subtitleFile {
+        switch source(of: info, language: wanted) {
+        case .named(let file):
             return (try readSidecar(file, clip: info, access: access), [])
+        case .stream(let stream):
+            return try leavingOut(info, source: describe(stream), strict: strict) { try readStream(stream, of: info, access: access) }
+        case .sidecar(let sidecar):
+            return try leavingOut(info, source: sidecar, strict: strict) { try readSidecar(sidecar, clip: info, access: access) }
+        case nil:
+            let bitmaps = info.subtitleStreams.filter(\.isBitmap).map(\.codec)
+            let codecs = bitmaps.indices.filter { !bitmaps[..<$0].contains(bitmaps[$0]) }.map { bitmaps[$0] }
+            return (nil, codecs.isEmpty ? [] : [.bitmapSubtitles(path: info.path, codecs: codecs)])
         }
-        let text = info.subtitleStreams.filter { !$0.isBitmap }
-        let stream = text.first { wanted != nil && Language.code($0.language) == wanted } ?? text.first(where: \.isDefault) ?? text.first
-        let sidecar = info.sidecars.first { wanted != nil && Language.code(sidecarLanguage($0, clip: info.path)) == wanted }
-            ?? info.sidecars.first
-        let preferSidecar = wanted != nil && sidecar != nil && stream.map { Language.code($0.language) != wanted } ?? true
+    }
+
+    /// `read`'s subtitles, or none and a warning when they can't be read (thrown with `strict`).
+    private static func leavingOut(_ info: ClipInfo, source: String, strict: Bool,
+                                   _ read: () throws -> ClipSubtitles) throws -> (subtitles: ClipSubtitles?, notices: [Warning]) {
         do {
-            if let sidecar, preferSidecar || stream == nil { return (try readSidecar(sidecar, clip: info, access: access), []) }
-            if let stream { return (try readStream(stream, of: info, access: access), []) }
+            return (try read(), [])
         } catch {
-            let source = (preferSidecar || stream == nil ? sidecar : stream.map(describe)) ?? ""
             let reason = (error as? BadInputReason) ?? .unreadableSubtitles("\(error)")
             if strict { throw BadInputReason.subtitles(source: source, reason) }
             return (nil, [.subtitlesLeftOut(path: info.path, source: source, detail: "\(reason)")])
         }
-        let bitmaps = info.subtitleStreams.filter(\.isBitmap).map(\.codec)
-        let codecs = bitmaps.indices.filter { !bitmaps[..<$0].contains(bitmaps[$0]) }.map { bitmaps[$0] }
-        return (nil, codecs.isEmpty ? [] : [.bitmapSubtitles(path: info.path, codecs: codecs)])
     }
 
     static func describe(_ stream: SubtitleStream) -> String {
@@ -106,21 +134,17 @@ enum ClipSubtitleReader {
     }
 
     private static func readStream(_ stream: SubtitleStream, of info: ClipInfo, access: InputAccess) throws -> ClipSubtitles {
+        var origin = 0.0
         let text = try decoded { encoding in
             let demuxer = try access.openDemuxer(access.readablePath(for: info.path))
             // The clip's time 0 is its earliest picture, as its pictures count it.
             let video = demuxer.bestStream(.video).map { demuxer.streams[$0] }
-            let origin = video.map { Double(info.videoStart ?? $0.startTime ?? 0) * $0.timeBase.value } ?? 0
-            var read = try SubtitleReader.read(demuxer, stream: stream.index, characterEncoding: encoding)
-            for index in read.cues.indices {
-                read.cues[index].start -= origin
-                read.cues[index].end = read.cues[index].end.map { $0 - origin }
-            }
-            return read
+            origin = video.map { Double(info.videoStart ?? $0.startTime ?? 0) * $0.timeBase.value } ?? 0
+            return try SubtitleReader.read(demuxer, stream: stream.index, characterEncoding: encoding)
         }
         return ClipSubtitles(source: describe(stream), language: Language.code(stream.language),
                              styles: ["ass", "ssa"].contains(stream.codec) ? text.header : "",
-                             cues: cues(text.cues, origin: 0, clipEnd: info.sourceDuration))
+                             cues: cues(text.cues, origin: origin, clipEnd: info.sourceDuration))
     }
 
     /// Reads as UTF-8, and text that isn't (a Windows-1252 .srt, common) as Windows-1252.
@@ -136,12 +160,13 @@ enum ClipSubtitleReader {
         ["ass", "ssa"].contains((path as NSString).pathExtension.lowercased())
     }
 
-    /// Cues on the clip's clock; a cue without an end lasts until the next
-    /// one starts (or the clip ends); cues with no text left are dropped.
+    /// Cues on the clip's clock (`origin`: its time 0 on theirs); a cue
+    /// without an end lasts until the next one starts (or the clip ends);
+    /// cues with no text left are dropped.
     static func cues(_ read: [TextCue], origin: Double, clipEnd: Double) -> [Cue] {
         read.indices.compactMap { index in
             let cue = read[index]
-            let next = index + 1 < read.count ? read[index + 1].start : max(clipEnd, cue.start)
+            let next = index + 1 < read.count ? read[index + 1].start : max(clipEnd + origin, cue.start)
             let text = CueText.plain(cue.assText)
             guard !text.isEmpty else { return nil }
             let end = cue.end ?? next
