@@ -197,3 +197,30 @@ extension FixtureStore {
         return (plan, report, path)
     }
 }
+
+extension FixtureStore {
+    /// A manifest of `clips` (JSON values) and `output`, written under `name`.
+    func manifest(_ name: String, clips: [Any], output: [String: Any] = [:]) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let data = try JSONSerialization.data(withJSONObject: ["clips": clips, "output": output], options: [.prettyPrinted])
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// What tesseract reads in output frame `frame` of `path`, cropped to `crop`
+    /// (ffmpeg's `w:h:x:y`) and enlarged three times; skips the test without tesseract.
+    func ocr(_ path: String, frame: Int, crop: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tesseract") else {
+            throw XCTSkip("tesseract is not installed (Scripts/setup installs tesseract-ocr)")
+        }
+        let png = folder.appendingPathComponent("ocr-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let extract = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", path, "-vf",
+                                              "select=eq(n\\,\(frame)),crop=\(crop),scale=iw*3:ih*3:flags=bicubic,format=gray",
+                                              "-frames:v", "1", "-update", "1", png])
+        XCTAssertEqual(extract.status, 0, extract.standardError)
+        let read = try Tool.run("tesseract", [png, "-", "--psm", "6"])
+        XCTAssertEqual(read.status, 0, read.standardError)
+        return read.standardOutput
+    }
+}
