@@ -12,7 +12,7 @@ final class SubtitlePlanTests: XCTestCase {
                             duration: seconds + inPoint, audio: nil)
         info.trim(inPoint: inPoint, outPoint: nil)
         info.subtitles = ClipSubtitles(source: "\(name).srt", language: "eng",
-                                       cues: cues.map { Cue(start: $0.0, end: $0.1, text: $0.2, event: "0,Default,,0,0,0,,\($0.2)") })
+                                       cues: cues.map { SegueKit.Cue(start: $0.0, end: $0.1, text: $0.2, event: "0,Default,,0,0,0,,\($0.2)") })
         return info
     }
 
@@ -88,7 +88,7 @@ final class SubtitlePlanTests: XCTestCase {
     func testCueTextIsPlainAndAssEventsSplitAtTheirEighthComma() {
         XCTAssertEqual(CueText.plain("{\\i1}Hello{\\i0}\\Nworld\\h!"), "Hello\nworld !")
         XCTAssertEqual(CueText.plain("literal \\{brace\\} and C:\\path"), "literal {brace} and C:\\path")
-        let burned = BurnedCue.onGraphClock([Cue(start: 1.5, end: 2.25, text: "a, b", event: "0,Default,,0,0,0,,a, b")], inPoint: 1)
+        let burned = BurnedCue.onGraphClock([SegueKit.Cue(start: 1.5, end: 2.25, text: "a, b", event: "0,Default,,0,0,0,,a, b")], inPoint: 1)
         XCTAssertEqual(burned, [BurnedCue(start: "0:00:00.50", end: "0:00:01.25", layer: "0", fields: "Default,,0,0,0,", text: "a, b")])
     }
 
