@@ -8,6 +8,12 @@ struct Cue: Equatable, CustomStringConvertible {
     var text: String
 
     var description: String { "\(start)-\(end) \(text.debugDescription)" }
+
+    /// The cue `seconds` earlier (to the nearest millisecond).
+    func earlier(by seconds: Double) -> Cue {
+        let ms = Int((seconds * 1000).rounded())
+        return Cue(start: start - ms, end: end - ms, text: text)
+    }
 }
 
 /// A cue written into a fixture: milliseconds on its clip's own clock (its
@@ -185,15 +191,16 @@ enum SubtitleTrack {
     /// `input` goes before `-i` (e.g. `-sub_charenc CP1252`: ffmpeg refuses an SRT that isn't UTF-8 without it).
     static func cues(_ path: String, stream index: Int = 0, input: [String] = [], file: StaticString = #filePath,
                      line: UInt = #line) throws -> [Cue] {
-        let result = try Tool.run("ffmpeg", ["-v", "error", "-copyts"] + input + ["-i", path, "-map", "0:s:\(index)", "-c:s", "srt", "-f", "srt", "-"])
+        let result = try Tool.run("ffmpeg", ["-v", "error", "-copyts"] + input
+                                  + ["-i", path, "-map", "0:s:\(index)", "-c:s", "srt", "-f", "srt", "-"])
         XCTAssertEqual(result.status, 0, "extracting subtitles from \(path): \(result.standardError)", file: file, line: line)
         return SubtitleText.parseSRT(result.standardOutput)
     }
 
     /// The file's subtitle streams: codec_name, codec_tag_string, duration and tags (language).
     static func streams(_ path: String) throws -> [[String: Any]] {
-        try FFprobe.streams(path, entries: "stream=codec_type,codec_name,codec_tag_string,start_time,duration:stream_tags=language:stream_disposition=default")
-            .filter { $0["codec_type"] as? String == "subtitle" }
+        let entries = "stream=codec_type,codec_name,codec_tag_string,start_time,duration:stream_tags=language:stream_disposition=default"
+        return try FFprobe.streams(path, entries: entries).filter { $0["codec_type"] as? String == "subtitle" }
     }
 
     /// `text` without its HTML-like tags (`<i>`, `<font face=…>`), as the srt encoder writes formatting.
@@ -289,7 +296,7 @@ enum SubtitleFixture {
     /// Marker clip 2 as VP8 and Opus in WebM with `charlie` as a WebVTT stream (ita).
     static func webM(_ store: FixtureStore) throws -> String {
         let clip = try marker(store, 2)
-        return try store.path("subs-webvtt.webm") { path in
+        return try store.path("subs-vtt.webm") { path in
             let vtt = try source(store, "charlie.vtt", Data(SubtitleText.webVTT(charlie).utf8))
             try ffmpeg(["-i", clip, "-i", vtt, "-map", "0:v", "-map", "0:a", "-map", "1", "-c:v", "libvpx",
                         "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", "-c:a", "libopus", "-c:s", "webvtt",
@@ -303,7 +310,7 @@ enum SubtitleFixture {
     /// Marker clip 3 in Matroska with two SRT streams, eng then spa; `defaultSpanish`: spa default-flagged, else neither.
     static func twoLanguages(_ store: FixtureStore, defaultSpanish: Bool) throws -> String {
         let clip = try marker(store, 3)
-        return try store.path(defaultSpanish ? "subs-two-default-spa.mkv" : "subs-two-no-default.mkv") { path in
+        return try store.path(defaultSpanish ? "subs-two-flagged.mkv" : "subs-two-unflagged.mkv") { path in
             let eng = try source(store, "english.srt", Data(SubtitleText.srt(english).utf8))
             let spa = try source(store, "spanish.srt", Data(SubtitleText.srt(spanish).utf8))
             try ffmpeg(["-i", clip, "-i", eng, "-i", spa, "-map", "0:v", "-map", "0:a", "-map", "1", "-map", "2",

@@ -12,10 +12,15 @@ final class SubtitleTests: XCTestCase {
     /// 0.5 s: 15 frames at 30 fps.
     let fade = ["--transition", "fade", "--transition-duration", "0.5"]
 
-    /// `segue stitch arguments` into a fresh output; asserts exit 0.
+    struct StitchFailed: Error {}
+
+    /// `segue stitch arguments` into a fresh output; fails the test and throws unless it exits 0.
     func stitch(_ arguments: [String], name: String = UUID().uuidString, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let (result, output) = try run(arguments + ["--quiet"], name: name)
-        XCTAssertEqual(result.status, 0, result.standardError, file: file, line: line)
+        guard result.status == 0 else {
+            XCTFail("segue stitch exited \(result.status): \(result.standardError)", file: file, line: line)
+            throw StitchFailed()
+        }
         return output
     }
 
@@ -47,7 +52,7 @@ final class SubtitleTests: XCTestCase {
         for (path, cues, language) in embedded {
             // On the file's clock, less the first picture's time: the clip's own clock.
             let start = try XCTUnwrap(SubtitleTrack.video(path, "start_time"))
-            let read = try SubtitleTrack.cues(path).map { Cue(start: $0.start - Int((start * 1000).rounded()), end: $0.end - Int((start * 1000).rounded()), text: $0.text) }
+            let read = try SubtitleTrack.cues(path).map { $0.earlier(by: start) }
             SubtitleTrack.assertCues(read, cues.map { Cue(start: $0.start, end: $0.end, text: $0.written) })
             XCTAssertEqual(try SubtitleTrack.streams(path).map(SubtitleTrack.language), [language], path)
             let video = try XCTUnwrap(FFprobe.streams(path).first { $0["codec_type"] as? String == "video" })
