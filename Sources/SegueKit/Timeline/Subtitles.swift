@@ -123,7 +123,7 @@ extension Plan {
         let edges = Set(cues.flatMap { [$0.start, $0.end] }).sorted()
         var track: [TrackCue] = []
         var showing: [Int] = [] // indices into cues, in clip order
-        var next = 0
+        var next = 0, lastShown: [Int] = []
         let byStart = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
         for (from, to) in zip(edges, edges.dropFirst()) {
             showing.removeAll { cues[$0].end <= from }
@@ -133,12 +133,13 @@ extension Plan {
             }
             showing.sort()
             guard !showing.isEmpty else { continue }
-            let text = showing.map { cues[$0].text }.joined(separator: "\n")
-            if let last = track.last, last.end == from, last.text == text {
+            // The same cues on and on are one stretch; two cues of the same text one after the other stay two.
+            if let last = track.last, last.end == from, showing == lastShown {
                 track[track.count - 1].end = to
             } else {
-                track.append(TrackCue(start: from, end: to, text: text))
+                track.append(TrackCue(start: from, end: to, text: showing.map { cues[$0].text }.joined(separator: "\n")))
             }
+            lastShown = showing
         }
         return track
     }
