@@ -180,6 +180,25 @@ final class ReelLookFillTests: XCTestCase {
         }
     }
 
+    func testAJPEGOverlayStandsAsItsEXIFOrientationSays() throws {
+        // Stored 100x50, blue on the left and red on the right; orientation 6 (turn 90° clockwise): 50x100, blue on top.
+        let jpeg = try store.path("look-logo-exif6.jpg") { path in
+            try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:size=50x50[a];color=c=red:size=50x50[b];"
+                                     + "[a][b]hstack", "-frames:v", "1", "-q:v", "2", path])
+            try EXIF.setOrientation(6, ofJPEG: path)
+        }
+        let output = try stitch([try flat("0x808080"), "--overlay", jpeg, "--overlay-position", "top-left", "--overlay-width", "0.25",
+                                 "--crf", "0"], name: "overlay-exif6")
+        let picture = try XCTUnwrap(try rgbPictures(output, width: 320, height: 180).first)
+        // 80 wide (a quarter of 320), so 160 high: from (5, 5) to (85, 165).
+        let top = picture.mean(x: 20, y: 20, width: 40, height: 40), bottom = picture.mean(x: 20, y: 110, width: 40, height: 40)
+        XCTAssertGreaterThan(top.b, 200, "the top is the stored left half, blue: \(top)")
+        XCTAssertGreaterThan(bottom.r, 200, "the bottom is the stored right half, red: \(bottom)")
+        let below = picture.mean(x: 20, y: 170, width: 40, height: 5), right = picture.mean(x: 90, y: 20, width: 20, height: 40)
+        XCTAssertEqual(below.g, 128, accuracy: 6, "nothing drawn below the upright logo: \(below)")
+        XCTAssertEqual(right.g, 128, accuracy: 6, "nothing drawn right of it: \(right)")
+    }
+
     func testOpacityHalfHalvesTheOverlay() throws {
         let output = try stitch([try flat("0x808080"), "--overlay", try logo(), "--overlay-width", "0.25", "--overlay-opacity", "0.5",
                                  "--crf", "0"], name: "overlay-half")

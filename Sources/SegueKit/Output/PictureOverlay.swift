@@ -19,14 +19,22 @@ final class PictureOverlay {
     let box: Box
     private let graph: FilterGraph
 
-    /// `picture` is the decoded logo (any size and pixel format; alpha kept).
-    init(picture: Frame, canvas: Canvas, position: OverlayPosition, widthFraction: Double, opacity: Double) throws {
+    /// `picture` is the decoded logo (any size and pixel format; alpha kept),
+    /// stored as its EXIF `orientation` says (1: upright).
+    init(picture: Frame, orientation: Int = 1, canvas: Canvas, position: OverlayPosition, widthFraction: Double,
+         opacity: Double) throws {
         precondition(picture.width > 0 && picture.height > 0, "an overlay picture has a size")
-        let box = PictureOverlay.box(pictureWidth: picture.width, pictureHeight: picture.height, canvas: canvas,
+        // A photo stored turned or mirrored is stood upright first, as a still clip is.
+        let turn = StillPicture.rotation(orientation: orientation)
+        let upright = [StillPicture.isMirrored(orientation: orientation) ? "hflip" : nil,
+                       [90: "transpose=clock", 180: "hflip,vflip", 270: "transpose=cclock"][turn]].compactMap { $0 }
+        let sideways = turn == 90 || turn == 270
+        let box = PictureOverlay.box(pictureWidth: sideways ? picture.height : picture.width,
+                                     pictureHeight: sideways ? picture.width : picture.height, canvas: canvas,
                                      position: position, widthFraction: widthFraction)
         self.box = box
         // Scaled once and turned into BT.709 limited-range YUV with its alpha; the opacity scales the alpha.
-        var logo = ["scale=\(box.width):\(box.height):flags=bicubic:out_color_matrix=bt709:out_range=tv", "format=yuva420p"]
+        var logo = upright + ["scale=\(box.width):\(box.height):flags=bicubic:out_color_matrix=bt709:out_range=tv", "format=yuva420p"]
         if opacity < 1 { logo.append("lutyuv=a=val*\(opacity)") }
         let description = "[logo]" + logo.joined(separator: ",")
             + "[mark];[in][mark]overlay=x=\(box.x):y=\(box.y):format=yuv420:eof_action=repeat"

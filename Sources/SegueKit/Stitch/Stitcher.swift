@@ -65,8 +65,8 @@ public final class Stitcher {
     /// any encoding: see `StitchJob.prepare`).
     private func overlay() throws -> PictureOverlay? {
         guard let path = settings.overlay else { return nil }
-        let picture = try OverlayPicture.load(path, access: access).mapError { SegueError.badInputs([$0]) }.get()
-        return try PictureOverlay(picture: picture, canvas: plan.canvas, position: settings.overlayPosition,
+        let logo = try OverlayPicture.load(path, access: access).mapError { SegueError.badInputs([$0]) }.get()
+        return try PictureOverlay(picture: logo.picture, orientation: logo.orientation, canvas: plan.canvas, position: settings.overlayPosition,
                                   widthFraction: settings.overlayWidth, opacity: settings.overlayOpacity)
     }
 
