@@ -102,5 +102,7 @@ final class SubtitlePlanTests: XCTestCase {
         let found = ClipSubtitleReader.sidecars(of: folder.appendingPathComponent("clip.mp4").path).map { ($0 as NSString).lastPathComponent }
         XCTAssertEqual(found, ["clip.srt", "clip.en.srt", "clip.fra.vtt"])
         XCTAssertEqual(Language.code(ClipSubtitleReader.sidecarLanguage("/x/clip.en.srt", clip: "/x/clip.mp4")), "eng")
+        // Matroska's bibliographic codes match the terminology codes MP4 and --subtitle-language use.
+        XCTAssertEqual(["ger", "fre", "pt-BR", "und", "english", "spa"].map(Language.code), ["deu", "fra", "por", nil, nil, "spa"])
     }
 }

@@ -218,11 +218,20 @@ enum Language {
         "th": "tha", "tr": "tur", "uk": "ukr", "vi": "vie", "zh": "zho",
     ]
 
-    /// `tag` as three lowercase letters, or nil when it names no language ("und" included).
+    /// ISO 639-2's bibliographic codes, which Matroska files often carry
+    /// (`ger`, `fre`), to the terminology codes MP4 and `--subtitle-language` use.
+    static let bibliographic: [String: String] = [
+        "alb": "sqi", "arm": "hye", "baq": "eus", "bur": "mya", "chi": "zho", "cze": "ces", "dut": "nld", "fre": "fra",
+        "geo": "kat", "ger": "deu", "gre": "ell", "ice": "isl", "mac": "mkd", "mao": "mri", "may": "msa", "per": "fas",
+        "rum": "ron", "slo": "slk", "tib": "bod", "wel": "cym",
+    ]
+
+    /// `tag` as three lowercase letters (a terminology code), or nil when it
+    /// names no language ("und" included).
     static func code(_ tag: String?) -> String? {
         guard let tag = tag?.lowercased() else { return nil }
         let base = String(tag.prefix { $0 != "-" && $0 != "_" })
-        if let code = twoLetter[base] { return code }
+        if let code = twoLetter[base] ?? bibliographic[base] { return code }
         guard base.count == 3, base.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }), base != "und" else { return nil }
         return base
     }
