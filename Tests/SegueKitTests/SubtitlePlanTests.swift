@@ -85,6 +85,18 @@ final class SubtitlePlanTests: XCTestCase {
         XCTAssertNil(plan.subtitleTrack(settings))
     }
 
+    func testSmartReencodesAClipWhoseCuesAreBurnedAndSaysWhy() throws {
+        var settings = StitchSettings()
+        let subtitled = clip("a", seconds: 1, cues: [(0, 0.5, "Hello")])
+        let plan = try Plan(clips: [subtitled], settings: settings)
+        settings.subtitles = .burn
+        XCTAssertEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings), .burnedSubtitles)
+        XCTAssertEqual(NotCopied.burnedSubtitles.description, "its subtitles are burned into its pictures (--subtitles burn)")
+        // A soft track changes no picture: the clip is judged on its video alone.
+        settings.subtitles = .auto
+        XCTAssertNotEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings), .burnedSubtitles)
+    }
+
     func testCueTextIsPlainAndAssEventsSplitAtTheirEighthComma() {
         XCTAssertEqual(CueText.plain("{\\i1}Hello{\\i0}\\Nworld\\h!"), "Hello\nworld !")
         XCTAssertEqual(CueText.plain("literal \\{brace\\} and C:\\path"), "literal {brace} and C:\\path")
