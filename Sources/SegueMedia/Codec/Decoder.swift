@@ -16,17 +16,10 @@ package final class Decoder {
     /// `exportQuantisers` makes each picture carry the quantisers it was coded
     /// with (`Frame.meanQuantiser`).
     package init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0, exportQuantisers: Bool = false) throws {
-        let stream = demuxer.stream(streamIndex)
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_decoder(\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
-        }
-        context = avcodec_alloc_context3(codec)
-        guard let context else { fatalError("avcodec_alloc_context3: out of memory") }
+        let (context, codec, timeBase) = try Decoder.unopenedContext(demuxer, streamIndex: streamIndex)
+        self.context = context
         self.streamIndex = streamIndex
-        timeBase = Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den))
-        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        self.timeBase = timeBase
         context.pointee.thread_count = Int32(threads) // 0: libav picks one per core
         context.pointee.max_pixels = demuxer.decoderPixelLimit // refused before a pixel is decoded
         if exportQuantisers { context.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
@@ -55,6 +48,28 @@ package final class Decoder {
     deinit {
         avcodec_free_context(&context)
     }
+
+    /// A decoder context for stream `streamIndex` of `demuxer`, its codec
+    /// parameters and packet time base set but not yet opened; the codec to
+    /// open it with, and the stream's time base. The caller frees the context.
+    static func unopenedContext(_ demuxer: Demuxer, streamIndex: Int) throws
+        -> (context: UnsafeMutablePointer<AVCodecContext>, codec: UnsafePointer<AVCodec>, timeBase: Rational) {
+        let stream = demuxer.stream(streamIndex)
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_decoder(\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        let copied = avcodec_parameters_to_context(context, parameters)
+        if copied < 0 {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&owned)
+            throw FFmpegError(code: copied, call: "avcodec_parameters_to_context")
+        }
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        return (context, codec, Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den)))
+    }
+
 
     /// Sends one packet. A corrupt packet is counted and skipped, as players do.
     package func send(_ packet: Packet) throws {

@@ -57,16 +57,9 @@ final class SubtitleDecoder {
     private let timeBase: Rational
 
     init(demuxer: Demuxer, streamIndex: Int, characterEncoding: String?) throws {
-        let stream = demuxer.stream(streamIndex)
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw FFmpegError(code: cffmpeg_averror(ENOSYS), call: "avcodec_find_decoder(\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
-        }
-        context = avcodec_alloc_context3(codec)
-        guard let context else { fatalError("avcodec_alloc_context3: out of memory") }
-        timeBase = Rational(Int(stream.pointee.time_base.num), Int(stream.pointee.time_base.den))
-        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        let (context, codec, timeBase) = try Decoder.unopenedContext(demuxer, streamIndex: streamIndex)
+        self.context = context
+        self.timeBase = timeBase
         var options: OpaquePointer?
         if let characterEncoding { av_dict_set(&options, "sub_charenc", characterEncoding, 0) }
         defer { av_dict_free(&options) }
