@@ -102,6 +102,48 @@ final class ReelLookTextTests: XCTestCase {
         XCTAssertEqual(script.components(separatedBy: "\n").filter { $0.hasPrefix("Dialogue:") }.count, 1, script)
     }
 
+    /// A caption is drawn once onto a see-through picture and laid over each
+    /// picture; that must look as libass drawing it on the picture itself does
+    /// (its shadow half see-through, its edges blended), and cover only the text.
+    func testACaptionDrawnOnceAndLaidOverIsTheCaptionDrawnOnThePicture() throws {
+        let font = try FontFile.open(nil, access: InputAccess())
+        let canvas = Canvas(width: 320, height: 180, frameRate: Rational(30, 1), sampleRate: 48000)
+        let caption = "Harbour, day one: gulls"
+        func script(_ seeThrough: Bool) -> String {
+            TextLayer.script(caption: caption, card: nil, family: font.family, width: 320, height: 180, seeThrough: seeThrough)
+        }
+        let laidOver = try TextLayer(still: script(true), timed: [], font: font, canvas: canvas)
+        let drawnOn = try TextLayer(still: nil, timed: [script(false)], font: font, canvas: canvas)
+        // A picture with light, dark and mid-grey areas under the text.
+        func picture() throws -> Frame {
+            let frame = try Frame.video(width: 320, height: 180)
+            var luma = PlaneImage(width: 320, height: 180, filledWith: 0)
+            for y in 0..<180 { for x in 0..<320 { luma[x, y] = UInt8(16 + (x * 7 + y * 3) % 220) } }
+            frame.setPlane(0, to: luma)
+            for plane in 1...2 { frame.setPlane(plane, to: PlaneImage(width: 160, height: 90, filledWith: plane == 1 ? 100 : 150)) }
+            frame.pts = 0
+            return frame
+        }
+        func drawn(_ layer: TextLayer) throws -> [PlaneImage] {
+            let graph = try FilterGraph(videoLike: try picture(), timeBase: Rational(1, 30), description: layer.drawn(over: "null"))
+            try graph.push(try picture())
+            try graph.close(atPTS: 1)
+            let out = Frame()
+            XCTAssertEqual(try graph.pull(into: out), .ready)
+            return (0..<3).map { out.plane($0) }
+        }
+        let (once, each, plain) = (try drawn(laidOver), try drawn(drawnOn), (0..<3).map { try! picture().plane($0) })
+        for plane in 0..<3 {
+            let differences = zip(once[plane].bytes, each[plane].bytes).map { abs(Int($0) - Int($1)) }
+            XCTAssertLessThanOrEqual(differences.max() ?? 0, 12, "plane \(plane): no pixel far from libass's own drawing")
+            XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 0.1, "plane \(plane)")
+        }
+        // The text is there: at the bottom centre, a good part of the picture changed.
+        let text = try XCTUnwrap(Self.difference(plain[0], once[0]))
+        XCTAssertGreaterThan(text.count, 300)
+        XCTAssertGreaterThan(text.box.1, 120, "the caption sits low")
+    }
+
     func testAZoomingPhotosCaptionStaysPut() throws {
         let photo = store.folder.appendingPathComponent("caption-photo.png").path
         if !FileManager.default.fileExists(atPath: photo) {

@@ -116,7 +116,7 @@ final class StillPicture {
                                                     canvas: canvas)
         picture = normalised
         caption = try text.flatMap {
-            zooms ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.filter) : nil
+            zooms ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.drawn(over: "null")) : nil
         }
         frameCount = clip.frameCount
         self.motion = motion

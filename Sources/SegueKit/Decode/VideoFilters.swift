@@ -42,7 +42,8 @@ enum VideoFilters {
             if clip.fit == .blur {
                 filters.append("setsar=1")
                 // The text goes over the filled canvas, as over a padded one.
-                return filters.joined(separator: ",") + blurFill(placement, canvas: canvas) + (text.map { "," + $0.filter } ?? "")
+                let filled = filters.joined(separator: ",") + blurFill(placement, canvas: canvas)
+                return text?.drawn(over: filled) ?? filled
             }
             filters.append("pad=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y):black")
         }
@@ -50,8 +51,8 @@ enum VideoFilters {
             filters.append("crop=\(canvas.width):\(canvas.height):\(placement.x):\(placement.y)")
         }
         filters.append("setsar=1")
-        if let text { filters.append(text.filter) }
-        return filters.joined(separator: ",")
+        let chain = filters.joined(separator: ",")
+        return text?.drawn(over: chain) ?? chain
     }
 
     /// A text card's picture, from any canvas-sized picture: its background
@@ -60,9 +61,9 @@ enum VideoFilters {
     static func cardDescription(background: String, text: TextLayer?) -> String {
         let value = Int(background.dropFirst(), radix: 16) ?? 0
         let (red, green, blue) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
-        let filters = ["format=rgb24", "lutrgb=r=\(red):g=\(green):b=\(blue)",
-                       "scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p", "setsar=1"] + (text.map { [$0.filter] } ?? [])
-        return filters.joined(separator: ",")
+        let chain = ["format=rgb24", "lutrgb=r=\(red):g=\(green):b=\(blue)",
+                     "scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p", "setsar=1"].joined(separator: ",")
+        return text?.drawn(over: chain) ?? chain
     }
 
     /// How much smaller than the canvas the blurred fill is made: blurring a

@@ -183,7 +183,8 @@ package final class Frame {
     }
 
     package func planeSize(_ index: Int) -> (width: Int, height: Int) {
-        guard index > 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
+        // Only the two chroma planes are subsampled; an alpha plane (3) is full size, as the luma plane.
+        guard index == 1 || index == 2, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
             return (width, height)
         }
         let shiftX = Int(descriptor.pointee.log2_chroma_w), shiftY = Int(descriptor.pointee.log2_chroma_h)
@@ -233,6 +234,21 @@ package struct PlaneImage: Equatable {
         return Double(sum) / Double((x1 - x0) * (y1 - y0))
     }
 
+    /// The smallest rectangle holding every sample above `threshold`, or nil when none is.
+    package func bounds(above threshold: UInt8) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var left = width, top = height, right = -1, bottom = -1
+        for row in 0..<height {
+            let line = bytes[row * width..<(row + 1) * width]
+            guard let first = line.firstIndex(where: { $0 > threshold }) else { continue }
+            let last = line.lastIndex(where: { $0 > threshold })!
+            left = min(left, first - row * width)
+            right = max(right, last - row * width)
+            top = min(top, row)
+            bottom = row
+        }
+        return right < 0 ? nil : (left, top, right - left + 1, bottom - top + 1)
+    }
+
     package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with value: UInt8) {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) { bytes[row * width + column] = value }
@@ -244,4 +260,5 @@ package struct PlaneImage: Equatable {
 package struct PixelFormat: Equatable {
     package let rawValue: Int32
     package static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
+    package static let yuva420p = PixelFormat(rawValue: AV_PIX_FMT_YUVA420P.rawValue)
 }
