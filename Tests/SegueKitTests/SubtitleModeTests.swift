@@ -53,6 +53,25 @@ extension SubtitleTests {
         XCTAssertFalse(try store.ocr(path, frame: 22, crop: "1280:360:0:0").contains("SEGUE"), "not in the top half")
     }
 
+    /// A photo is made once, but its subtitles change while it shows: each is burned in at its own time.
+    func testBurnOnAPhotoDrawsEachCueAtItsTime() throws {
+        let photo = try store.path("burn-photo.jpg") { path in
+            try SubtitleFixture.ffmpeg(["-f", "lavfi", "-i", "color=c=0x406080:s=640x360", "-frames:v", "1", path])
+            try Data(SubtitleText.srt([SourceCue(200, 900, "SEGUE FIRST"), SourceCue(1200, 1900, "SEGUE LATER")]).utf8)
+                .write(to: store.folder.appendingPathComponent("burn-photo.srt"))
+        }
+        let path = try stitch([photo, "--subtitles", "burn", "--still-duration", "2", "--size", "1280x720"])
+        let expected = [(15, "SEGUE FIRST"), (33, nil), (45, "SEGUE LATER"), (58, nil)]
+        for (frame, cue) in expected {
+            let text = try store.ocr(path, frame: frame, crop: "1280:200:0:520")
+            if let cue {
+                XCTAssertTrue(text.contains(cue), "frame \(frame) reads '\(text)'")
+            } else {
+                XCTAssertFalse(text.contains("SEGUE"), "frame \(frame), no cue on screen, reads '\(text)'")
+            }
+        }
+    }
+
     // MARK: What can't or won't be carried
 
     func testBitmapSubtitlesAreLeftOutWithAWarningNamingTheClip() throws {

@@ -97,7 +97,8 @@ final class StillPicture {
     private let motion: StillMotion
     private var delivered = 0
     private var last: Frame?
-    /// With zoom, the caption is drawn on each zoomed picture (so it stays put): its own graph.
+    /// Text drawn on each picture: with zoom (so it stays put as the picture
+    /// grows) or when it changes with time (burned subtitles): its own graph.
     private let caption: FilterGraph?
 
     /// Decodes the picture and sends it once through `filters`: the clip's own
@@ -109,14 +110,14 @@ final class StillPicture {
         }
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
-        let zooms = motion == .zoom
+        let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
-                                               text: zooms ? nil : text)
+                                               text: textOnEach ? nil : text)
         let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters, clip: clip,
                                                     canvas: canvas)
         picture = normalised
         caption = try text.flatMap {
-            zooms ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.drawn(over: "null")) : nil
+            textOnEach ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.drawn(over: "null")) : nil
         }
         frameCount = clip.frameCount
         self.motion = motion
@@ -169,9 +170,14 @@ final class StillPicture {
     func held() throws -> Frame { try last?.clone() ?? draw(0) }
 
     private func draw(_ index: Int) throws -> Frame {
-        guard motion == .zoom else { return picture.clone() }
-        let frame = try Frame.video(width: picture.width, height: picture.height)
-        Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
+        guard motion == .zoom || caption != nil else { return picture.clone() }
+        let frame: Frame
+        if motion == .zoom {
+            frame = try Frame.video(width: picture.width, height: picture.height)
+            Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
+        } else {
+            frame = picture.clone()
+        }
         guard let caption else { return frame }
         frame.pts = Int64(index)
         try caption.push(frame)

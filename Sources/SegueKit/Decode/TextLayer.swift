@@ -92,6 +92,9 @@ final class TextLayer {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Whether some of the text changes with time (burned subtitles), so it is drawn on each picture.
+    var isTimed: Bool { !timed.isEmpty }
+
     /// A graph description: `chain` (a filter chain, its input the graph's) with the text drawn on its pictures.
     func drawn(over chain: String) -> String {
         var description = chain
