@@ -125,7 +125,8 @@ final class ReelLookTextTests: XCTestCase {
             return frame
         }
         func drawn(_ layer: TextLayer) throws -> [PlaneImage] {
-            let graph = try FilterGraph(videoLike: try picture(), timeBase: Rational(1, 30), description: layer.drawn(over: "null"))
+            let graph = try TextLayer.graph(with: layer, videoLike: try picture(), timeBase: Rational(1, 30),
+                                            description: layer.drawn(over: "null"))
             try graph.push(try picture())
             try graph.close(atPTS: 1)
             let out = Frame()

@@ -113,11 +113,12 @@ final class StillPicture {
         let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
                                                text: textOnEach ? nil : text)
-        let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters, clip: clip,
-                                                    canvas: canvas)
+        let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters,
+                                                    text: textOnEach ? nil : text, clip: clip, canvas: canvas)
         picture = normalised
         caption = try text.flatMap {
-            textOnEach ? try FilterGraph(videoLike: normalised, timeBase: canvas.frameRate.inverted, description: $0.drawn(over: "null")) : nil
+            textOnEach ? try TextLayer.graph(with: $0, videoLike: normalised, timeBase: canvas.frameRate.inverted,
+                                             description: $0.drawn(over: "null")) : nil
         }
         frameCount = clip.frameCount
         self.motion = motion
@@ -135,16 +136,16 @@ final class StillPicture {
         blank.pts = 0
         picture = try StillPicture.normalise(blank, timeBase: canvas.frameRate.inverted,
                                              description: VideoFilters.cardDescription(background: card.background, text: text),
-                                             clip: clip, canvas: canvas)
+                                             text: text, clip: clip, canvas: canvas)
         frameCount = clip.frameCount
         motion = .none
         caption = nil
     }
 
-    /// `picture` sent once through the graph `description`.
-    private static func normalise(_ picture: Frame, timeBase: Rational, description: String, clip: PlannedClip,
-                                  canvas: Canvas) throws -> Frame {
-        let graph = try FilterGraph(videoLike: picture, timeBase: timeBase, description: description)
+    /// `picture` sent once through the graph `description` (which draws `text`, if any).
+    private static func normalise(_ picture: Frame, timeBase: Rational, description: String, text: TextLayer?,
+                                  clip: PlannedClip, canvas: Canvas) throws -> Frame {
+        let graph = try TextLayer.graph(with: text, videoLike: picture, timeBase: timeBase, description: description)
         try graph.push(picture)
         // The input ends one canvas frame later, so a frame-rate filter lets exactly one picture out.
         try graph.close(atPTS: max(1, canvas.frameRate.inverted.rescale(1, to: timeBase)))

@@ -8,9 +8,11 @@ import SegueMedia
 ///
 /// The caption and card text stay the same for the whole clip, so libass
 /// draws them once, onto a transparent picture cropped to the text, which
-/// `overlay` lays over every picture: blending a small picture costs a tenth
-/// of libass drawing the text anew on each one (0.12 against 1.0 ms a
-/// 720x1280 picture). Subtitles change with time and are drawn on each picture.
+/// the clip's graph takes as a second input and `overlay` lays over every
+/// picture: blending a small picture costs a tenth of libass drawing the
+/// text anew on each one (0.12 against 1.0 ms a 720x1280 picture), and
+/// libass starts once per clip, not twice (about 25 ms each: it loads the
+/// system's fonts). Subtitles change with time and are drawn on each picture.
 ///
 /// libass reads a script file: one is written per script into a temporary
 /// folder of our own, with the font linked beside it, so the filter
@@ -19,9 +21,8 @@ import SegueMedia
 /// the layer: the clip source keeps it while its graph may be built.
 final class TextLayer {
     private let folder: URL
-    /// The still text: a graph chain that draws it once (a source of one
-    /// transparent picture, cropped to the text), and where it goes on the canvas.
-    private let still: (source: String, x: Int, y: Int)?
+    /// The still text, drawn: a see-through picture cropped to the text, and where it goes on the canvas.
+    private let still: (picture: Frame, x: Int, y: Int)?
     /// The `ass` filters that draw timed text on each picture, in order.
     private let timed: [String]
 
@@ -74,11 +75,7 @@ final class TextLayer {
             }
             timed = try timedScripts.enumerated().map { try filter($1, named: "timed\($0).ass") }
             if let stillScript {
-                let source = "color=c=\(ground)@0:s=\(canvas.width)x\(canvas.height):r=1:d=1,format=yuva420p,"
-                    + (try filter(stillScript, named: "still.ass")) + ":alpha=1"
-                still = try TextLayer.drawnBox(of: source, canvas: canvas).map {
-                    (source + ",crop=\($0.width):\($0.height):\($0.x):\($0.y)", $0.x, $0.y)
-                }
+                still = try TextLayer.draw(filter(stillScript, named: "still.ass"), ground: ground, canvas: canvas)
             } else {
                 still = nil
             }
@@ -95,24 +92,40 @@ final class TextLayer {
     /// Whether some of the text changes with time (burned subtitles), so it is drawn on each picture.
     var isTimed: Bool { !timed.isEmpty }
 
-    /// A graph description: `chain` (a filter chain, its input the graph's) with the text drawn on its pictures.
+    /// A graph description: `chain` (a filter chain, its input the graph's)
+    /// with the text drawn on its pictures. Build it with `graph(with:…)`,
+    /// which feeds the still text in as `[text]`.
     func drawn(over chain: String) -> String {
         var description = chain
         if let still {
             // [text] is one picture; the overlay holds it over every picture after it (eof_action=repeat).
-            description += "[untexted];\(still.source)[text];[untexted][text]overlay=x=\(still.x):y=\(still.y)"
-                + ":format=yuv420:eof_action=repeat"
+            description += "[untexted];[untexted][text]overlay=x=\(still.x):y=\(still.y):format=yuv420:eof_action=repeat"
         }
         return ([description] + timed).joined(separator: ",")
     }
 
-    /// Where the picture `source` draws is not see-through: its box, rounded
-    /// out to even lines and columns (whole chroma samples), or nil when the
-    /// text draws nothing (only spaces).
-    private static func drawnBox(of source: String, canvas: Canvas) throws -> PictureOverlay.Box? {
-        // The graph's own input is left unused: the picture comes from the source.
+    /// The graph of `description` (made with `text.drawn(over:)` when there is
+    /// text) for pictures like `template`, with the still text fed in.
+    static func graph(with text: TextLayer?, videoLike template: Frame, timeBase: Rational,
+                      description: String) throws -> FilterGraph {
+        guard let still = text?.still else { return try FilterGraph(videoLike: template, timeBase: timeBase, description: description) }
+        let graph = try FilterGraph(videoLike: template, timeBase: timeBase, second: still.picture, labelled: "text",
+                                    description: description)
+        let picture = still.picture.clone()
+        picture.pts = 0
+        try graph.push(picture, into: 1)
+        try graph.close(atPTS: 1, source: 1)
+        return graph
+    }
+
+    /// The still text drawn by `filter` (an `ass` filter) onto a see-through
+    /// `ground`-coloured canvas, cropped to where it drew, rounded out to even
+    /// lines and columns (whole chroma samples); nil when it drew nothing (only spaces).
+    private static func draw(_ filter: String, ground: String, canvas: Canvas) throws -> (picture: Frame, x: Int, y: Int)? {
+        // The graph's own input is left unused: the picture comes from a source of one see-through picture.
         let graph = try FilterGraph(videoLike: try Frame.video(width: 2, height: 2), timeBase: Rational(1, 1),
-                                    description: "[in]nullsink;" + source)
+                                    description: "[in]nullsink;color=c=\(ground)@0:s=\(canvas.width)x\(canvas.height):r=1:d=1,"
+                                        + "format=yuva420p,\(filter):alpha=1")
         try graph.close(atPTS: 0)
         let picture = Frame()
         guard try graph.pull(into: picture) == .ready else {
@@ -121,7 +134,7 @@ final class TextLayer {
         guard let box = picture.plane(3).bounds(above: 0) else { return nil }
         let x = box.x / 2 * 2, y = box.y / 2 * 2
         let right = min(canvas.width, (box.x + box.width + 1) / 2 * 2), bottom = min(canvas.height, (box.y + box.height + 1) / 2 * 2)
-        return PictureOverlay.Box(x: x, y: y, width: right - x, height: bottom - y)
+        return (picture.cropped(x: x, y: y, width: right - x, height: bottom - y), x, y)
     }
 
     /// The system's temporary folder when its path is plain (letters, digits,

@@ -159,7 +159,7 @@ final class VideoNormaliser {
             if graph == nil {
                 let description = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour,
                                                            interlacedPicture: decoded.isInterlaced, text: text)
-                graph = try FilterGraph(videoLike: decoded, timeBase: decoder.timeBase, description: description)
+                graph = try TextLayer.graph(with: text, videoLike: decoded, timeBase: decoder.timeBase, description: description)
             }
             if let pts = decoded.pts.map({ $0 - origin }) {
                 decoded.pts = pts

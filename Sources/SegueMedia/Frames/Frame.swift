@@ -86,6 +86,20 @@ package final class Frame {
     package var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
     package var sampleRate: Int { Int(pointer.pointee.sample_rate) }
 
+    /// A part of this picture: another reference to the same buffers, its
+    /// planes starting at (`x`, `y`) (even, for whole chroma samples).
+    package func cropped(x: Int, y: Int, width: Int, height: Int) -> Frame {
+        precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= self.width && y + height <= self.height,
+                     "a crop inside the picture")
+        let part = clone()
+        part.pointer.pointee.crop_left = x
+        part.pointer.pointee.crop_top = y
+        part.pointer.pointee.crop_right = self.width - x - width
+        part.pointer.pointee.crop_bottom = self.height - y - height
+        if av_frame_apply_cropping(part.pointer, Int32(AV_FRAME_CROP_UNALIGNED)) < 0 { fatalError("av_frame_apply_cropping: bad crop") }
+        return part
+    }
+
     // MARK: Plane access for tests and fixtures (copies, never pointers)
 
     /// One plane of a planar 8-bit picture, copied out row by row.
