@@ -274,5 +274,4 @@ package struct PlaneImage: Equatable {
 package struct PixelFormat: Equatable {
     package let rawValue: Int32
     package static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
-    package static let yuva420p = PixelFormat(rawValue: AV_PIX_FMT_YUVA420P.rawValue)
 }
