@@ -111,10 +111,11 @@ final class StillPicture {
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
         let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true
+        let textOnce = textOnEach ? nil : text
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
-                                               text: textOnEach ? nil : text)
+                                               text: textOnce)
         let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters,
-                                                    text: textOnEach ? nil : text, clip: clip, canvas: canvas)
+                                                    text: textOnce, clip: clip, canvas: canvas)
         picture = normalised
         caption = try text.flatMap {
             textOnEach ? try TextLayer.graph(with: $0, videoLike: normalised, timeBase: canvas.frameRate.inverted,

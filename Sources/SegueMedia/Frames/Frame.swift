@@ -100,7 +100,7 @@ package final class Frame {
         return part
     }
 
-    // MARK: Plane access for tests and fixtures (copies, never pointers)
+    // MARK: Plane access for tests, fixtures and one-off reads (copies, never pointers)
 
     /// One plane of a planar 8-bit picture, copied out row by row.
     package func plane(_ index: Int) -> PlaneImage {
