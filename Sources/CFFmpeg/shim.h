@@ -13,6 +13,7 @@
 #include <libavutil/error.h>
 #include <libavutil/hash.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/video_enc_params.h>

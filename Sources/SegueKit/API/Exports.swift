@@ -6,3 +6,6 @@
 @_exported import enum SegueMedia.FieldOrder
 // The codec choice is the encoder's own.
 @_exported import enum SegueMedia.VideoCodecChoice
+@_exported import enum SegueMedia.DynamicRange
+@_exported import struct SegueMedia.OutputColour
+@_exported import struct SegueMedia.HDRMetadata

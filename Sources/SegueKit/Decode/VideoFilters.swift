@@ -4,15 +4,6 @@ import SegueMedia
 /// canvas pictures: deinterlaced, at the canvas rate, turned upright, converted
 /// to SDR BT.709 limited range (tone-mapped when HDR), scaled, padded or cropped.
 enum VideoFilters {
-    /// The tone-mapping operator for PQ and HLG. Mobius keeps everything below
-    /// its knee (`toneMappingKnee` of SDR white, in linear light) as it is, so
-    /// mid-tones and saturation survive, and rolls highlights off smoothly
-    /// above it. Measured on 75 % colour bars made HDR with zscale and mapped
-    /// back: mean RGB error 4.6 (mobius, knee 0.5), 8.8 (mobius, knee 0.3),
-    /// 16.9 (reinhard), 38.5 (hable, much darker), 65.9 without tone mapping.
-    static let toneMapping = "mobius"
-    static let toneMappingKnee = 0.5
-
     /// `firstPicture` is what the decoder says about the first picture; where
     /// it is silent, the probed stream facts apply.
     /// `text`: the clip's caption, drawn last, over the fitted canvas picture.
@@ -37,7 +28,8 @@ enum VideoFilters {
         case 270: filters.append("transpose=cclock")
         default: break
         }
-        filters += colourAndSize(colour, height: info.codedHeight, width: placement.scaledWidth, height: placement.scaledHeight)
+        filters += ColourConversion.filters(from: colour, codedHeight: info.codedHeight, width: placement.scaledWidth,
+                                            height: placement.scaledHeight, to: canvas.colour)
         if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
             if clip.fit == .blur {
                 filters.append("setsar=1")
@@ -148,42 +140,5 @@ enum VideoFilters {
         }
         return ",split[fill][picture];[fill]\(background)[blurred];\(fills);\(order)\(across ? "vstack" : "hstack")=inputs=\(bars.count + 1),"
             + regions.joined(separator: ",")
-    }
-
-    /// Scaling and colour conversion to yuv420p BT.709 limited range.
-    /// SDR BT.601/709: swscale converts the matrix and range as it scales.
-    /// BT.2020 primaries (SDR or HDR) need a gamut conversion in linear light:
-    /// zscale (zimg). HDR goes linear, is tone-mapped, and comes back as BT.709.
-    static func colourAndSize(_ colour: ColourInfo, height codedHeight: Int, width: Int, height: Int) -> [String] {
-        let matrix = colour.matrix(height: codedHeight)
-        let range = colour.isFullRange ? "pc" : "tv"
-        let dynamicRange = colour.dynamicRange
-        if dynamicRange != .sdr || colour.primaries == "bt2020" {
-            let zimgMatrix = matrix == .bt2020 ? "2020_ncl" : matrix == .bt601 ? "170m" : "709"
-            let zimgPrimaries = colour.primaries == "bt709" ? "709" : colour.primaries == "smpte170m" ? "170m" : "2020"
-            let source = "zscale=w=\(width):h=\(height):filter=bicubic:min=\(zimgMatrix):pin=\(zimgPrimaries):rin=\(range)"
-            switch dynamicRange {
-            case .sdr:
-                return [source + ":tin=709:m=709:p=709:t=709:r=tv", "format=yuv420p"]
-            case .pq, .hlg:
-                let transfer = dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
-                // npl=100: SDR white is 100 cd/m², linear 1.0.
-                return [
-                    source + ":tin=\(transfer):t=linear:npl=100", "format=gbrpf32le", "zscale=p=709",
-                    "tonemap=\(toneMapping):param=\(toneMappingKnee):desat=0",
-                    "zscale=t=709:m=709:r=tv", "format=yuv420p",
-                ]
-            }
-        }
-        var scale = "scale=\(width):\(height):flags=bicubic"
-        // Already BT.709 limited: nothing to convert, and a picture already at
-        // its size passes through scale untouched (no copy).
-        if matrix == .bt709 && !colour.isFullRange { return [scale, "format=yuv420p"] }
-        if matrix != .rgb {
-            let swscaleMatrix = matrix == .bt2020 ? "bt2020" : matrix == .bt601 ? "bt601" : "bt709"
-            scale += ":in_color_matrix=\(swscaleMatrix):in_range=\(range)"
-        }
-        scale += ":out_color_matrix=bt709:out_range=tv"
-        return [scale, "format=yuv420p"]
     }
 }

@@ -94,6 +94,7 @@ public enum Prober {
         } else {
             info = try movingClipInfo(path: path, opened: opened, video: video, audio: audio, access: access)
         }
+        if !info.isStill { info.hdrMetadata = video.hdrMetadata ?? firstPicture.hdrMetadata }
         info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
         if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
         return info

@@ -9,6 +9,9 @@ final class EncodingSink {
         var height: Int
         var frameRate: Rational
         var codec: VideoCodecChoice = .h264
+        /// How pictures are stored and tagged, and the HDR10 metadata the stream states.
+        var colour = OutputColour.sdr
+        var hdrMetadata: HDRMetadata?
         var crf = 23
         var preset = "medium"
         /// Nil for a file without audio.
@@ -23,6 +26,26 @@ final class EncodingSink {
         var chapters: [Chapter] = []
         /// A soft subtitle track (MP4 timed text), nil for none.
         var subtitles: SubtitleTrack?
+
+        /// The output of a plan: the canvas's size, rate and colour, the settings' codec, quality and sound.
+        init(canvas: Canvas, settings: StitchSettings) {
+            self.init(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate, codec: settings.codec,
+                      colour: canvas.colour, hdrMetadata: canvas.hdrMetadata, crf: settings.crf, preset: settings.preset)
+            audio = settings.includeAudio
+                ? AudioFormat(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
+        }
+
+        init(width: Int, height: Int, frameRate: Rational, codec: VideoCodecChoice = .h264, colour: OutputColour = .sdr,
+             hdrMetadata: HDRMetadata? = nil, crf: Int = 23, preset: String = "medium") {
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.codec = codec
+            self.colour = colour
+            self.hdrMetadata = hdrMetadata
+            self.crf = crf
+            self.preset = preset
+        }
 
         struct AudioFormat {
             var sampleRate = OutputAudio.sampleRate
@@ -86,7 +109,7 @@ final class EncodingSink {
     private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
         try Encoder.video(codec: format.codec, width: format.width, height: format.height,
                           frameRate: format.frameRate, crf: crf, preset: format.preset,
-                          codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
+                          colour: format.colour, metadata: format.hdrMetadata, codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
     }
 
     /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says

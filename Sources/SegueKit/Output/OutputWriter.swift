@@ -17,7 +17,7 @@ final class OutputWriter {
     /// stitch; with this, about 0.05 s, most of it before the first item).
     private let queue = BoundedQueue<Handoff<Item>>(capacity: 256)
     private static let pictureWeight = 96
-    /// The bytes of one canvas picture (yuv420p).
+    /// The bytes of one canvas picture (4:2:0, one or two bytes a sample).
     private let pictureBytes: Int
     /// The encoder's thread; its value is the failure that stopped it, if any.
     private var worker: BackgroundTask<Void>!
@@ -39,13 +39,10 @@ final class OutputWriter {
          smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil,
          overlay: PictureOverlay? = nil) throws {
         self.overlay = overlay
-        pictureBytes = max(1, canvas.width * canvas.height * 3 / 2)
-        var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
-                                         codec: settings.codec, crf: settings.crf, preset: settings.preset)
+        pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
+        var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.smart = smart
         format.smartSound = settings.includeAudio ? smartSound : nil
-        format.audio = settings.includeAudio
-            ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
         format.chapters = chapters
         format.subtitles = subtitles
         // The sink is made here and from then on touched only by the encoder thread.

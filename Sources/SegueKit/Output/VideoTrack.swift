@@ -26,7 +26,6 @@ final class EncodedTrack: VideoTrack {
     }
 
     func encode(_ picture: Frame, crf: Int?) throws {
-        picture.tagAsBT709()
         try encoder.send(picture)
         try drain()
     }

@@ -39,10 +39,7 @@ struct SegmentJoiner {
     private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) throws -> EncodingSink {
         let settings = record.settings
         let canvas = plan.canvas
-        var format = EncodingSink.Format(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
-                                         codec: settings.codec, crf: settings.crf, preset: settings.preset)
-        format.audio = settings.includeAudio
-            ? .init(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
+        var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.chapters = settings.chapters ? plan.chapters : []
         format.subtitles = plan.subtitleTrack(settings)
         format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,

@@ -10,7 +10,7 @@ import SegueMedia
 public struct SegmentPlan: Codable, Sendable {
     public static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    public static let currentVersion = 5
+    public static let currentVersion = 6
 
     public var version = SegmentPlan.currentVersion
     /// The MP4 the join writes (absolute).

@@ -80,7 +80,8 @@ final class TransitionPainter {
         self.join = join
         self.canvas = canvas
         if case .xfade(let name) = join.transition.drawing, join.frameCount > 0 {
-            xfade = try XfadeGraph(transition: name, width: canvas.width, height: canvas.height, steps: join.frameCount)
+            xfade = try XfadeGraph(transition: name, width: canvas.width, height: canvas.height,
+                                   pixelFormat: canvas.colour.pixelFormat, steps: join.frameCount)
         } else {
             xfade = nil
         }
@@ -90,7 +91,7 @@ final class TransitionPainter {
     /// and `incoming`, `(step + 1) / (frames + 1)` of the way to `incoming`.
     func draw(step: Int, from outgoing: Frame, to incoming: Frame) throws -> Frame {
         if let xfade { return try xfade.draw(outgoing, incoming, step: step) }
-        let picture = try Frame.video(width: canvas.width, height: canvas.height)
+        let picture = try Frame.video(width: canvas.width, height: canvas.height, pixelFormat: canvas.colour.pixelFormat)
         let position = Double(step + 1) / Double(join.frameCount + 1)
         switch join.transition.drawing {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)

@@ -3,10 +3,6 @@ import SegueMedia
 /// What a clip's pictures are, as the user reads them in `probe` and as the
 /// video filters convert them: the facts the file states, and the usual
 /// assumptions where it states nothing.
-public enum DynamicRange: String, Sendable {
-    case sdr = "SDR", hlg = "HLG", pq = "PQ"
-}
-
 public enum ColourMatrix: String, Sendable {
     case bt601, bt709, bt2020, rgb
 }

@@ -46,6 +46,8 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     public var fieldOrder = FieldOrder.unknown
     /// Set for Dolby Vision streams (profile 8 plays as its HLG or SDR base layer).
     public var dolbyVisionProfile: Int?
+    /// HDR10 metadata (mastering display, light levels) its container or first picture states.
+    public var hdrMetadata: HDRMetadata?
     /// A photo (one picture): shown for `duration` seconds, silent, never sets the canvas.
     public var isStill = false
     /// A photo's EXIF orientation (1-8; 1 is upright as stored).

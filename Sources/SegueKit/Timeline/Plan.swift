@@ -7,6 +7,10 @@ public struct Canvas: Sendable, Equatable, Codable {
     public var height: Int
     public var frameRate: Rational
     public var sampleRate: Int
+    /// How pictures are stored: SDR BT.709 or 10-bit HLG/PQ BT.2020.
+    public var colour: OutputColour = .sdr
+    /// HDR10 metadata written into the stream; nil for SDR or HLG without any.
+    public var hdrMetadata: HDRMetadata?
 
     /// The sound sample at which frame `frame` starts (rounded to the nearest).
     public func sampleIndex(atFrame frame: Int) -> Int {
@@ -72,6 +76,8 @@ public struct Plan: Sendable {
     public var clips: [PlannedClip]
     public var joins: [PlannedJoin]
     public var mode: TransitionMode
+    /// Why the output has its dynamic range (`canvas.colour`), as the report says it.
+    public var colourReason: String
     /// What the user should know about the plan.
     public var notices: [Warning]
     /// The notices as the user reads them.
@@ -106,9 +112,13 @@ public struct Plan: Sendable {
         canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
                         height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
+        let colour = try OutputColourChoice(settings.hdr, codec: settings.codec, clips: infos)
+        canvas.colour = colour.colour
+        canvas.hdrMetadata = colour.metadata
+        colourReason = colour.reason
         mode = settings.mode
         let layout = JoinLayout(mode: mode)
-        notices = infos.compactMap(\.lengthWarning)
+        notices = infos.compactMap(\.lengthWarning) + colour.notices
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
         // What each join asks for, before fitting it to its clips; `random` becomes its pick here.

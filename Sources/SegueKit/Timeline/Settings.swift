@@ -14,6 +14,8 @@ public struct StitchSettings: Sendable, Equatable {
     public var transitionDuration: Double?
     public var mode: TransitionMode = .overlap
     public var codec: VideoCodecChoice = .h264
+    /// The output's dynamic range: SDR, HLG, PQ, or as the clips are.
+    public var hdr: HDRChoice = .auto
     public var crf = 23
     public var preset = "medium"
     public var audioBitRate = 128_000
@@ -75,7 +77,9 @@ extension OutputOption {
         option("fit", \.fit, .choice(), valueName: "fit",
                help: "How a clip of another shape fills the canvas: contain, cover, stretch or blur (contained over a blurred copy of itself)"),
         option("codec", \.codec, .choice(), valueName: "codec",
-               help: "Video codec: h264 (libx264) or hevc (libx265, tagged hvc1)"),
+               help: "Video codec: h264 (libx264), hevc (libx265, tagged hvc1) or av1 (libsvtav1, 10-bit)"),
+        option("hdr", \.hdr, .choice(), valueName: "mode",
+               help: "Dynamic range: off (SDR BT.709, HDR clips tone-mapped), hlg or pq (10-bit BT.2100; hevc or av1), auto (HDR when a clip is and the codec carries it)"),
         option("crf", \.crf, .wholeNumber(Limit(lower: 0, upper: 51)), valueName: "n",
                help: "Constant rate factor, lower is better quality"),
         option("preset", \.preset, .preset, valueName: "name", help: "Encoder preset, ultrafast ... veryslow"),

@@ -18,6 +18,12 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
     case bitmapSubtitles(path: String, codecs: [String])
     /// A clip's subtitles that could not be read, left out.
     case subtitlesLeftOut(path: String, source: String, detail: String)
+    /// An HDR clip whose primaries contradict its transfer: read by its transfer (as BT.2020).
+    case hdrTagsContradict(path: String, transfer: DynamicRange, primaries: String)
+    /// An HDR clip deeper than 10 bits or not 4:2:0, brought to the output's 10-bit 4:2:0.
+    case hdrPictureReduced(path: String, pixelFormat: String)
+    /// A clip's HDR10 metadata that no display could have (a luminance of 0 or over 10,000 cd/m²): not passed on.
+    case hdrMetadataIgnored(path: String, reason: String)
     /// The report could not be written; the output was.
     case reportNotWritten(path: String, detail: String, output: String)
 
@@ -44,6 +50,12 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
                 + "or be burned in; left out"
         case let .subtitlesLeftOut(path, source, detail):
             return "\(path): its subtitles (\(source)) can't be read (\(detail)); left out"
+        case let .hdrTagsContradict(path, transfer, primaries):
+            return "\(path): its \(transfer.rawValue) transfer contradicts its \(primaries) primaries; read as \(transfer.rawValue) on BT.2020"
+        case let .hdrPictureReduced(path, pixelFormat):
+            return "\(path): \(pixelFormat) HDR pictures brought to the output's 10-bit 4:2:0"
+        case let .hdrMetadataIgnored(path, reason):
+            return "\(path): its HDR10 metadata states \(reason); ignored"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
         }

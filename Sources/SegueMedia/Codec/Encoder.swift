@@ -3,10 +3,30 @@ import CFFmpeg
 /// The output's video codec: the one choice the command line, manifests,
 /// settings, the encoder and smart render share.
 public enum VideoCodecChoice: String, Sendable, CaseIterable {
-    case h264, hevc
+    case h264, hevc, av1
 
     /// The libavcodec encoder that writes it.
-    var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    var encoderName: String {
+        switch self {
+        case .h264: return "libx264"
+        case .hevc: return "libx265"
+        case .av1: return "libsvtav1"
+        }
+    }
+
+    /// Whether its stream can carry 10-bit BT.2100 HDR (HEVC Main 10, AV1 Main).
+    public var carriesHDR: Bool { self != .h264 }
+
+    /// Bits per sample its output uses for SDR: AV1 is 10-bit whatever the range
+    /// (Main profile, the same cost, no banding); H.264 and HEVC stay 8-bit.
+    public var sdrBitDepth: Int { self == .av1 ? 10 : 8 }
+
+    /// The SVT-AV1 preset (13 fastest ... 0 slowest) for an x264/x265 preset name.
+    public static func svtPreset(for name: String) -> Int {
+        let presets = ["ultrafast": 12, "superfast": 11, "veryfast": 10, "faster": 9, "fast": 8,
+                       "medium": 7, "slow": 6, "slower": 5, "veryslow": 4, "placebo": 2]
+        return presets[name] ?? 7
+    }
 }
 
 /// One output stream's encoder (`avcodec_free_context` frees it).
@@ -17,6 +37,8 @@ package final class Encoder {
     package let frameSize: Int
     /// The MP4 sample entry to use (hvc1 for HEVC, so Apple players accept it).
     package let codecTag: String?
+    /// For video, the colour every picture sent is tagged with.
+    private var pictureColour: OutputColour?
 
     private init(codecName: String, codecTag: String? = nil, options: [String: String],
                  globalHeader: Bool, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
@@ -46,29 +68,53 @@ package final class Encoder {
         avcodec_free_context(&context)
     }
 
-    /// A yuv420p BT.709 video encoder whose timestamps count frames (time base 1/fps).
-    /// `codecParams` are extra `x264-params` / `x265-params` (key=value:key=value).
+    /// A video encoder whose timestamps count frames (time base 1/fps),
+    /// writing pictures of `colour` and tagging the stream with it. `codecParams`
+    /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value);
+    /// `metadata`, for HDR output, goes into the bitstream as the codec's SEI or OBU.
     package static func video(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
+                              colour: OutputColour = .sdr, metadata: HDRMetadata? = nil,
                               codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
-        var options = ["preset": preset, "crf": String(crf)]
-        var params = codecParams
-        if codec == .hevc { params = params.isEmpty ? "log-level=error" : "log-level=error:" + params }
-        if !params.isEmpty { options[codec == .hevc ? "x265-params" : "x264-params"] = params }
-        return try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
-                           options: options, globalHeader: globalHeader) { context in
+        var options = ["crf": String(crf)]
+        var params = codecParams.isEmpty ? [] : [codecParams]
+        switch codec {
+        case .h264:
+            options["preset"] = preset
+        case .hevc:
+            options["preset"] = preset
+            params.insert("log-level=error", at: 0)
+            if colour.dynamicRange.isHDR {
+                // HDR signalled in the VUI (from the context's tags) and, with hdr10, in SEI;
+                // repeat-headers puts the sets and SEI before every keyframe, as cameras do.
+                params.append("hdr10=\(colour.dynamicRange == .pq || metadata != nil ? 1 : 0):repeat-headers=1")
+                if let metadata { params.append(metadata.x265Parameters) }
+            }
+        case .av1:
+            options["preset"] = String(VideoCodecChoice.svtPreset(for: preset))
+            if colour.dynamicRange.isHDR, let metadata {
+                params.append("enable-hdr=1:" + metadata.svtParameters)
+            }
+        }
+        if !params.isEmpty {
+            options[codec == .h264 ? "x264-params" : codec == .hevc ? "x265-params" : "svtav1-params"] = params.joined(separator: ":")
+        }
+        let encoder = try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
+                                  options: options, globalHeader: globalHeader) { context in
             context.pointee.width = Int32(width)
             context.pointee.height = Int32(height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.pix_fmt = AVPixelFormat(colour.pixelFormat.rawValue)
             context.pointee.time_base = AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(threads)
-            // SDR BT.709, limited range: written into the stream (VUI) and the MP4 colr box.
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
-            context.pointee.colorspace = AVCOL_SPC_BT709
+            // Written into the stream (VUI, AV1 sequence header) and the MP4 colr box; limited range.
+            context.pointee.color_primaries = colour.primaries
+            context.pointee.color_trc = colour.transfer
+            context.pointee.colorspace = colour.space
             context.pointee.color_range = AVCOL_RANGE_MPEG
         }
+        encoder.pictureColour = colour
+        return encoder
     }
 
     /// A PNG encoder for rgb24 pictures (one picture, one packet: a whole PNG file).
@@ -101,8 +147,10 @@ package final class Encoder {
         }
     }
 
-    /// Sends one frame; the encoder takes its own reference.
+    /// Sends one frame; the encoder takes its own reference. A picture is
+    /// tagged first with the colour the stream holds.
     package func send(_ frame: Frame) throws {
+        if let pictureColour { frame.tag(as: pictureColour) }
         try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
     }
 

@@ -34,6 +34,8 @@ package struct StreamInfo {
     /// The Dolby Vision profile its configuration record names (8 for iPhone
     /// HLG-compatible clips), nil for none.
     package var dolbyVisionProfile: Int?
+    /// HDR10 metadata the container states for the stream, nil for none.
+    package var hdrMetadata: HDRMetadata?
 
     /// The codec's global header (for H.264 in MP4: the avcC record with its
     /// parameter sets; for AAC its AudioSpecificConfig), which a stream copy depends on.
@@ -310,6 +312,7 @@ package final class Demuxer {
             info.reorderDelay = max(0, Int(parameters.video_delay))
             let profile = cffmpeg_stream_dovi_profile(stream)
             info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
+            info.hdrMetadata = HDRMetadata.stated(by: stream)
             if let data = parameters.extradata, parameters.extradata_size > 0 {
                 info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
             }

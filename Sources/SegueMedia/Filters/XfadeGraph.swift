@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// libavfilter's `xfade` drawing the pictures of one transition between two
-/// yuv420p pictures: a graph with two buffer sources (the outgoing and the
+/// canvas pictures (yuv420p or yuv420p10le): a graph with two buffer sources (the outgoing and the
 /// incoming picture) and one sink, built once per join and fed one pair per
 /// frame (`avfilter_graph_free` frees it and every filter in it; the source
 /// and sink contexts are borrowed views into it).
@@ -16,7 +16,7 @@ import CFFmpeg
 /// to the incoming picture, computed in xfade's own float arithmetic.
 ///
 /// FFmpeg 5.1's xfade works on 4:4:4 formats only: the graph converts each
-/// picture to yuv444p and the result back to yuv420p with the scale filters
+/// picture to 4:4:4 and the result back to 4:2:0 with the scale filters
 /// libavfilter inserts on its own, as the ffmpeg CLI does for the same graph.
 /// xfade runs on the graph's slice threads (one per core).
 package final class XfadeGraph {
@@ -27,24 +27,26 @@ package final class XfadeGraph {
     private let steps: Int
     private let width: Int
     private let height: Int
+    private let pixelFormat: PixelFormat
     /// The last step drawn (-1 before the first): steps only go forward.
     private var lastStep = -1
     private var primed = false
 
     /// A graph drawing `transition` (one of `transitionNames`) over `steps`
-    /// pictures of `width` x `height`.
-    package init(transition: String, width: Int, height: Int, steps: Int) throws {
+    /// pictures of `width` x `height` in `pixelFormat`.
+    package init(transition: String, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, steps: Int) throws {
         precondition(steps > 0, "XfadeGraph needs at least one step")
         precondition(XfadeGraph.transitionNames.contains { $0.name == transition }, "unknown xfade transition '\(transition)'")
         self.steps = steps
         self.width = width
         self.height = height
+        self.pixelFormat = pixelFormat
         guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
         self.graph = graph
         graph.pointee.thread_type = AVFILTER_THREAD_SLICE
         graph.pointee.nb_threads = 0 // one per core
         let ticks = steps + 1
-        let arguments = "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue)"
+        let arguments = "video_size=\(width)x\(height):pix_fmt=\(pixelFormat.rawValue)"
             + ":time_base=1/\(ticks):frame_rate=\(ticks)/1:pixel_aspect=1/1"
         var sources: [UnsafeMutablePointer<AVFilterContext>?] = [nil, nil]
         var sink: UnsafeMutablePointer<AVFilterContext>?
@@ -75,7 +77,7 @@ package final class XfadeGraph {
             inputs!.pointee.filter_ctx = sink
             inputs!.pointee.pad_idx = 0
             inputs!.pointee.next = nil
-            let description = "[a][b]xfade=transition=\(transition):duration=1:offset=1,format=yuv420p[out]"
+            let description = "[a][b]xfade=transition=\(transition):duration=1:offset=1,format=\(pixelFormat.name)[out]"
             try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), "avfilter_graph_parse_ptr(\(description))")
             try check(avfilter_graph_config(graph, nil), "avfilter_graph_config(\(description))")
         } catch {
@@ -97,8 +99,8 @@ package final class XfadeGraph {
     package func draw(_ outgoing: Frame, _ incoming: Frame, step: Int) throws -> Frame {
         precondition(step > lastStep && step < steps, "xfade steps go forward, within 0..<\(steps): \(step) after \(lastStep)")
         precondition(outgoing.width == width && outgoing.height == height && outgoing.isShaped(like: incoming)
-                     && outgoing.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue,
-                     "XfadeGraph draws between two yuv420p pictures of \(width)x\(height)")
+                     && outgoing.pointer.pointee.format == pixelFormat.rawValue,
+                     "XfadeGraph draws between two \(pixelFormat.name) pictures of \(width)x\(height)")
         let result = Frame()
         if !primed {
             // Fixes xfade's first pts; passed through untouched, and dropped here.

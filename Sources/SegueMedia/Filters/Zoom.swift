@@ -3,13 +3,22 @@ import CFFmpeg
 // Per-pixel code for stills, beside Blend.swift.
 extension Frame {
     /// `source` magnified by `scale` (at least 1) about its centre into
-    /// `output`, a picture of the same size and format (planar 8-bit).
+    /// `output`, a picture of the same size and format (planar, 8 or 16 bits a sample).
     /// Positions are kept to 1/256 of a pixel and sampled bilinearly, so a slow
     /// zoom moves smoothly instead of stepping a whole pixel at a time.
     package static func zoom(_ source: Frame, scale: Double, into output: Frame) {
         precondition(source.isShaped(like: output), "zoom(_:scale:into:) needs pictures of one size and format")
-        precondition(output.isPlanar8Bit && output.planeCount >= 3, "zoom(_:scale:into:) works on three 8-bit planes")
+        precondition(output.sampleBytes > 0 && output.planeCount >= 3, "zoom(_:scale:into:) works on three planar 8- or 16-bit planes")
         precondition(scale >= 1, "zoom(_:scale:into:) magnifies: a scale of \(scale)")
+        if output.sampleBytes == 1 {
+            zoomPlanes(source, scale: scale, into: output, as: UInt8.self)
+        } else {
+            zoomPlanes(source, scale: scale, into: output, as: UInt16.self)
+        }
+    }
+
+    private static func zoomPlanes<Sample: FixedWidthInteger & UnsignedInteger>(_ source: Frame, scale: Double, into output: Frame,
+                                                                                as _: Sample.Type) {
         for plane in 0..<3 {
             let (width, height) = output.planeSize(plane)
             guard let from = source.dataPointer(plane), let to = output.dataPointer(plane), width > 0, height > 0 else { continue }
@@ -19,13 +28,15 @@ extension Frame {
                 columns.second.withUnsafeBufferPointer { x1 in
                     columns.weight.withUnsafeBufferPointer { wx in
                         for y in 0..<height {
-                            let top = from + rows.first[y] * strideIn, bottom = from + rows.second[y] * strideIn
-                            let wy = UInt32(rows.weight[y]), row = to + y * strideOut
+                            let top = UnsafeRawPointer(from + rows.first[y] * strideIn).assumingMemoryBound(to: Sample.self)
+                            let bottom = UnsafeRawPointer(from + rows.second[y] * strideIn).assumingMemoryBound(to: Sample.self)
+                            let wy = UInt64(rows.weight[y])
+                            let row = UnsafeMutableRawPointer(to + y * strideOut).assumingMemoryBound(to: Sample.self)
                             for x in 0..<width {
-                                let w = UInt32(wx[x]), i0 = x0[x], i1 = x1[x]
-                                let upper = UInt32(top[i0]) &* (256 &- w) &+ UInt32(top[i1]) &* w
-                                let lower = UInt32(bottom[i0]) &* (256 &- w) &+ UInt32(bottom[i1]) &* w
-                                row[x] = UInt8(truncatingIfNeeded: (upper &* (256 &- wy) &+ lower &* wy &+ 32768) >> 16)
+                                let w = UInt64(wx[x]), i0 = x0[x], i1 = x1[x]
+                                let upper = UInt64(top[i0]) &* (256 &- w) &+ UInt64(top[i1]) &* w
+                                let lower = UInt64(bottom[i0]) &* (256 &- w) &+ UInt64(bottom[i1]) &* w
+                                row[x] = Sample(truncatingIfNeeded: (upper &* (256 &- wy) &+ lower &* wy &+ 32768) >> 16)
                             }
                         }
                     }

@@ -62,6 +62,165 @@ public struct ColourInfo: Sendable, Equatable, Codable {
     }
 }
 
+/// A picture's dynamic range by its transfer: SDR, or BT.2100 HDR as PQ
+/// (HDR10, smpte2084) or HLG (arib-std-b67).
+public enum DynamicRange: String, Sendable, Codable {
+    case sdr = "SDR", hlg = "HLG", pq = "PQ"
+
+    public var isHDR: Bool { self != .sdr }
+}
+
+/// How the output's pictures are stored and tagged: SDR on BT.709
+/// primaries and matrix, or HDR (HLG or PQ) on BT.2020 (BT.2100); 8 or 10
+/// bits, 4:2:0, limited range.
+public struct OutputColour: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var dynamicRange: DynamicRange
+    public var bitDepth: Int
+
+    public init(_ dynamicRange: DynamicRange, bitDepth: Int) {
+        precondition(bitDepth == 8 || bitDepth == 10, "an output of 8 or 10 bits, not \(bitDepth)")
+        precondition(dynamicRange == .sdr || bitDepth == 10, "HDR output is 10-bit")
+        self.dynamicRange = dynamicRange
+        self.bitDepth = bitDepth
+    }
+
+    /// 8-bit SDR BT.709: the output unless HDR or AV1 asks for more.
+    public static let sdr = OutputColour(.sdr, bitDepth: 8)
+
+    /// The pixel format pictures are composed and encoded in.
+    package var pixelFormat: PixelFormat { bitDepth > 8 ? .yuv420p10 : .yuv420p }
+    /// The same, as libavfilter's `format` filter names it.
+    public var pixelFormatName: String { bitDepth > 8 ? "yuv420p10le" : "yuv420p" }
+    /// Primaries, transfer and matrix as FFmpeg names them.
+    public var primariesName: String { dynamicRange == .sdr ? "bt709" : "bt2020" }
+    public var transferName: String {
+        switch dynamicRange {
+        case .sdr: return "bt709"
+        case .hlg: return "arib-std-b67"
+        case .pq: return "smpte2084"
+        }
+    }
+    public var matrixName: String { dynamicRange == .sdr ? "bt709" : "bt2020nc" }
+
+    /// Limited-range code of black and of nominal peak white for luma, and of
+    /// neutral chroma, at this depth (16, 235, 128 scaled by 2^(depth-8)).
+    public var blackCode: Int { 16 << (bitDepth - 8) }
+    public var greyChromaCode: Int { 128 << (bitDepth - 8) }
+
+    public var description: String {
+        dynamicRange == .sdr ? "SDR BT.709, \(bitDepth)-bit" : "\(dynamicRange.rawValue) BT.2020, \(bitDepth)-bit"
+    }
+
+    var primaries: AVColorPrimaries { dynamicRange == .sdr ? AVCOL_PRI_BT709 : AVCOL_PRI_BT2020 }
+    var transfer: AVColorTransferCharacteristic {
+        switch dynamicRange {
+        case .sdr: return AVCOL_TRC_BT709
+        case .hlg: return AVCOL_TRC_ARIB_STD_B67
+        case .pq: return AVCOL_TRC_SMPTE2084
+        }
+    }
+    var space: AVColorSpace { dynamicRange == .sdr ? AVCOL_SPC_BT709 : AVCOL_SPC_BT2020_NCL }
+}
+
+/// HDR10 static metadata: the mastering display (SMPTE ST 2086) and the
+/// content light levels (CTA-861.3), as a clip states them or as Segue
+/// chooses when none does.
+public struct HDRMetadata: Sendable, Equatable, Codable {
+    /// Chromaticities (x, y) of the display's red, green and blue primaries and white point.
+    public var red: [Double]
+    public var green: [Double]
+    public var blue: [Double]
+    public var whitePoint: [Double]
+    /// The display's luminance range in cd/m².
+    public var minLuminance: Double
+    public var maxLuminance: Double
+    /// Maximum content light level and maximum frame-average light level, cd/m²; nil when unstated.
+    public var maxCLL: Int?
+    public var maxFALL: Int?
+
+    public init(red: [Double], green: [Double], blue: [Double], whitePoint: [Double], minLuminance: Double, maxLuminance: Double,
+                maxCLL: Int? = nil, maxFALL: Int? = nil) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.whitePoint = whitePoint
+        self.minLuminance = minLuminance
+        self.maxLuminance = maxLuminance
+        self.maxCLL = maxCLL
+        self.maxFALL = maxFALL
+    }
+
+    /// BT.2020 primaries, D65, 1000 cd/m² peak and 0.0001 black: the
+    /// mastering display BT.2408 takes as typical, for output whose clips state none.
+    public static let typical = HDRMetadata(red: [0.708, 0.292], green: [0.170, 0.797], blue: [0.131, 0.046],
+                                            whitePoint: [0.3127, 0.3290], minLuminance: 0.0001, maxLuminance: 1000,
+                                            maxCLL: 1000, maxFALL: 400)
+
+    /// Why these values can't be passed on (a luminance of 0 or above 10,000
+    /// cd/m², a chromaticity outside 0...1), nil when they can.
+    public var implausibility: String? {
+        let points = [red, green, blue, whitePoint]
+        if !points.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 > 0 && $0 < 1 } }) { return "a chromaticity outside 0 to 1" }
+        if !(maxLuminance > 0 && maxLuminance <= 10_000) { return "a peak luminance of \(maxLuminance) cd/m²" }
+        if !(minLuminance >= 0 && minLuminance < maxLuminance) { return "a black level of \(minLuminance) cd/m²" }
+        for (name, value) in [("MaxCLL", maxCLL), ("MaxFALL", maxFALL)] {
+            if let value, !(value > 0 && value <= 10_000) { return "a \(name) of \(value) cd/m²" }
+        }
+        return nil
+    }
+
+    /// x265's `master-display` and `max-cll` parameters (chromaticities in
+    /// 1/50000, luminance in 1/10000 cd/m², G, B, R order).
+    package var x265Parameters: String {
+        func point(_ p: [Double]) -> String { "(\(Int((p[0] * 50000).rounded())),\(Int((p[1] * 50000).rounded())))" }
+        let display = "G\(point(green))B\(point(blue))R\(point(red))WP\(point(whitePoint))"
+            + "L(\(Int((maxLuminance * 10000).rounded())),\(Int((minLuminance * 10000).rounded())))"
+        return "master-display=\(display):max-cll=\(maxCLL ?? 0),\(maxFALL ?? 0)"
+    }
+
+    /// SVT-AV1's `mastering-display` and `content-light` parameters (decimal values, G, B, R order).
+    package var svtParameters: String {
+        func point(_ p: [Double]) -> String { "(\(decimal(p[0])),\(decimal(p[1])))" }
+        func decimal(_ value: Double) -> String { String(format: "%.4f", value) }
+        return "mastering-display=G\(point(green))B\(point(blue))R\(point(red))WP\(point(whitePoint))"
+            + "L(\(decimal(maxLuminance)),\(decimal(minLuminance))):content-light=\(maxCLL ?? 0),\(maxFALL ?? 0)"
+    }
+}
+
+extension HDRMetadata {
+    /// From FFmpeg's side data: nil when neither the mastering display nor
+    /// the light levels are stated; a stated light level alone comes with the typical display.
+    init?(mastering: UnsafePointer<AVMasteringDisplayMetadata>?, light: UnsafePointer<AVContentLightMetadata>?) {
+        let display = mastering.map { $0.pointee }
+        let hasDisplay = display.map { $0.has_primaries != 0 && $0.has_luminance != 0 } ?? false
+        guard hasDisplay || light != nil else { return nil }
+        self = .typical
+        if let display, hasDisplay {
+            func point(_ pair: (AVRational, AVRational)) -> [Double] { [av_q2d(pair.0), av_q2d(pair.1)] }
+            red = point(display.display_primaries.0)
+            green = point(display.display_primaries.1)
+            blue = point(display.display_primaries.2)
+            whitePoint = point(display.white_point)
+            minLuminance = av_q2d(display.min_luminance)
+            maxLuminance = av_q2d(display.max_luminance)
+            maxCLL = nil
+            maxFALL = nil
+        }
+        if let light {
+            maxCLL = Int(light.pointee.MaxCLL)
+            maxFALL = Int(light.pointee.MaxFALL)
+        }
+    }
+
+    /// A stream's HDR10 metadata as its container states it (MP4 mdcv/clli, Matroska's colour elements).
+    static func stated(by stream: UnsafePointer<AVStream>) -> HDRMetadata? {
+        let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nil)
+        let light = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, nil)
+        return HDRMetadata(mastering: UnsafeRawPointer(mastering)?.assumingMemoryBound(to: AVMasteringDisplayMetadata.self),
+                           light: UnsafeRawPointer(light)?.assumingMemoryBound(to: AVContentLightMetadata.self))
+    }
+}
+
 /// How a stream's pictures are scanned.
 public enum FieldOrder: String, Sendable, Equatable, Codable {
     case progressive, unknown
@@ -89,14 +248,22 @@ extension Frame {
                    transfer: pointer.pointee.color_trc, range: pointer.pointee.color_range, pixelFormat: pointer.pointee.format)
     }
 
+    /// The HDR10 metadata the picture's bitstream carries (HEVC SEI, AV1 metadata OBUs), nil for none.
+    package var hdrMetadata: HDRMetadata? {
+        let mastering = av_frame_get_side_data(pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)
+        let light = av_frame_get_side_data(pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)
+        return HDRMetadata(mastering: mastering.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) },
+                           light: light.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVContentLightMetadata.self) })
+    }
+
     /// Whether the decoder flagged this picture as interlaced (two fields).
     package var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
 
-    /// Labels this picture as SDR BT.709, limited range: what the output holds.
-    package func tagAsBT709() {
-        pointer.pointee.colorspace = AVCOL_SPC_BT709
-        pointer.pointee.color_primaries = AVCOL_PRI_BT709
-        pointer.pointee.color_trc = AVCOL_TRC_BT709
+    /// Labels this picture as the output holds it (limited range).
+    package func tag(as colour: OutputColour) {
+        pointer.pointee.colorspace = colour.space
+        pointer.pointee.color_primaries = colour.primaries
+        pointer.pointee.color_trc = colour.transfer
         pointer.pointee.color_range = AVCOL_RANGE_MPEG
     }
 }

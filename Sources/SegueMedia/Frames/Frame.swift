@@ -188,6 +188,17 @@ package final class Frame {
         return format.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 && components.allSatisfy { $0.depth <= 8 && $0.step == 1 }
     }
 
+    /// Bytes per sample of a planar picture whose planes all share one depth:
+    /// 1 (8-bit), 2 (9- to 16-bit, little-endian), 0 for any other layout.
+    package var sampleBytes: Int {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else { return 0 }
+        let format = descriptor.pointee
+        let components = [format.comp.0, format.comp.1, format.comp.2, format.comp.3].prefix(Int(format.nb_components))
+        guard format.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, format.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
+              let step = components.first?.step, components.allSatisfy({ $0.step == step }) else { return 0 }
+        return step == 1 || step == 2 ? Int(step) : 0
+    }
+
     /// How many planes the picture's format has (0 for none known).
     package var planeCount: Int { max(0, Int(av_pix_fmt_count_planes(AVPixelFormat(pointer.pointee.format)))) }
 
@@ -274,4 +285,8 @@ package struct PlaneImage: Equatable {
 package struct PixelFormat: Equatable {
     package let rawValue: Int32
     package static let yuv420p = PixelFormat(rawValue: AV_PIX_FMT_YUV420P.rawValue)
+    package static let yuv420p10 = PixelFormat(rawValue: AV_PIX_FMT_YUV420P10LE.rawValue)
+
+    /// FFmpeg's name for it (`yuv420p10le`), as filter descriptions take it.
+    package var name: String { av_get_pix_fmt_name(AVPixelFormat(rawValue)).map { String(cString: $0) } ?? "none" }
 }

@@ -61,7 +61,6 @@ final class SmartTrack: VideoTrack {
             }
             stretch = (encoder, crf)
         }
-        picture.tagAsBT709()
         try stretch!.encoder.send(picture)
         try drain(stretch!.encoder)
     }
