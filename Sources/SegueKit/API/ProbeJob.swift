@@ -42,7 +42,7 @@ public enum ProbeJob {
                     "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
                     String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
                     String(format: "%.2f s", info.duration), audio,
-                    info.dynamicRange.rawValue + (info.dolbyVisionProfile.map { " (DV \($0))" } ?? ""),
+                    dynamicRange(info),
                     info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
                     info.fullRange ? "full" : "limited",
                     info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
@@ -55,6 +55,12 @@ public enum ProbeJob {
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
+    }
+
+    /// "SDR"; "HLG (DV 8)"; "PQ (1000 cd/m², CLL 1000/400)": the range, Dolby Vision and HDR10 metadata.
+    static func dynamicRange(_ info: ClipInfo) -> String {
+        let notes = (info.dolbyVisionProfile.map { ["DV \($0)"] } ?? []) + (info.hdrMetadata.map { [$0.summary] } ?? [])
+        return info.dynamicRange.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
     }
 
     /// A clip's subtitle streams ("subrip eng", "dvd_subtitle bitmap") and sidecar files by name; "none".

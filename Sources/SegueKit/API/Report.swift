@@ -30,6 +30,7 @@ extension ClipInfo {
             "range": colour.fullRange.map { $0 ? "full" : "limited" } ?? NSNull(),
         ] as [String: Any]
         facts["dolbyVisionProfile"] = dolbyVisionProfile ?? NSNull()
+        facts["hdrMetadata"] = hdrMetadata?.json ?? NSNull()
         facts["subtitleStreams"] = subtitleStreams.map { stream in
             ["index": stream.index, "codec": stream.codec, "language": stream.language ?? NSNull(), "default": stream.isDefault,
              "bitmap": stream.isBitmap] as [String: Any]
@@ -43,6 +44,19 @@ extension ClipInfo {
     }
 }
 
+extension HDRMetadata {
+    /// The metadata as probe and the report give it: chromaticities as [x, y], luminances in cd/m².
+    var json: [String: Any] {
+        ["red": red, "green": green, "blue": blue, "whitePoint": whitePoint, "minLuminance": minLuminance,
+         "maxLuminance": maxLuminance, "maxCLL": maxCLL ?? NSNull(), "maxFALL": maxFALL ?? NSNull()]
+    }
+
+    /// A short form for probe's table: "1000 cd/m², CLL 1000/400".
+    var summary: String {
+        Plan.decimal(maxLuminance) + " cd/m²" + (maxCLL.map { ", CLL \($0)/\(maxFALL ?? 0)" } ?? "")
+    }
+}
+
 extension StitchReport {
     /// The report as `--report` writes it: inputs with their probed facts, the
     /// output's settings and facts, planned against actual duration, each join
@@ -52,7 +66,7 @@ extension StitchReport {
         let stalls = joins.map(\.stallSeconds).sorted()
         var object: [String: Any] = [
             "inputs": inputsJSON(plan: plan, settings: settings),
-            "output": outputJSON(settings: settings),
+            "output": outputJSON(plan: plan, settings: settings),
             "mode": plan.mode.rawValue,
             "joins": joinsJSON(plan: plan),
             "stall": [
@@ -95,9 +109,12 @@ extension StitchReport {
     }
 
     /// The output's settings and facts.
-    private func outputJSON(settings: StitchSettings) -> [String: Any] {
+    private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
         [
             "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
+            "dynamicRange": canvas.colour.dynamicRange.rawValue, "bitDepth": canvas.colour.bitDepth,
+            "pixelFormat": canvas.colour.pixelFormatName, "dynamicRangeReason": plan.colourReason,
+            "hdrMetadata": canvas.hdrMetadata?.json ?? NSNull(),
             "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
             "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
             "audio": settings.includeAudio ? [

@@ -75,4 +75,14 @@ enum ColourConversion {
         scale += ":out_color_matrix=bt709:out_range=tv"
         return [scale]
     }
+
+    /// Filters bringing an SDR BT.709 limited-range picture with alpha
+    /// (yuva420p: text, a logo) to `target`'s colour, alpha kept; none for 8-bit SDR.
+    static func overlayFilters(to target: OutputColour) -> [String] {
+        guard target != .sdr else { return [] }
+        guard target.dynamicRange.isHDR else { return ["format=yuva420p10le"] }
+        let transfer = target.dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
+        return ["zscale=min=709:pin=709:rin=tv:tin=709:t=linear:p=2020:npl=203", "format=gbrapf32le",
+                "zscale=t=\(transfer):m=2020_ncl:r=tv:npl=203", "format=yuva420p10le"]
+    }
 }

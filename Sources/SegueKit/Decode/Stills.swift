@@ -136,7 +136,8 @@ final class StillPicture {
         }
         blank.pts = 0
         picture = try StillPicture.normalise(blank, timeBase: canvas.frameRate.inverted,
-                                             description: VideoFilters.cardDescription(background: card.background, text: text),
+                                             description: VideoFilters.cardDescription(background: card.background, text: text,
+                                                                                       canvas: canvas),
                                              text: text, clip: clip, canvas: canvas)
         frameCount = clip.frameCount
         motion = .none
@@ -175,7 +176,7 @@ final class StillPicture {
         guard motion == .zoom || caption != nil else { return picture.clone() }
         let frame: Frame
         if motion == .zoom {
-            frame = try Frame.video(width: picture.width, height: picture.height)
+            frame = try Frame.video(width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat)
             Frame.zoom(picture, scale: StillPicture.zoomScale(frame: index, of: frameCount), into: frame)
         } else {
             frame = picture.clone()

@@ -25,6 +25,8 @@ final class TextLayer {
     private let still: (picture: Frame, x: Int, y: Int)?
     /// The `ass` filters that draw timed text on each picture, in order.
     private let timed: [String]
+    /// The colour of the pictures the text is drawn over (the canvas's).
+    private let colour: OutputColour
 
     /// The layer of `clip`, or nil when it has no caption, is no card and
     /// has no subtitles to burn in (`burnSubtitles`).
@@ -41,10 +43,12 @@ final class TextLayer {
         var timed: [String] = []
         if let subtitles {
             let placed = BurnedCue.onGraphClock(subtitles.cues, inPoint: clip.info.inPoint)
-            timed.append(subtitles.styles.isEmpty
+            let script = subtitles.styles.isEmpty
                 ? TextLayer.script(caption: nil, card: nil, subtitles: placed, family: fontFile.family, width: canvas.width,
                                    height: canvas.height)
-                : BurnedCue.styledScript(header: subtitles.styles, cues: placed))
+                : BurnedCue.styledScript(header: subtitles.styles, cues: placed)
+            // Drawn straight onto each HDR picture, its colours are given at HDR reference white.
+            timed.append(TextColour.scriptColours(script, into: canvas.colour))
         }
         let still = clip.info.caption != nil || clip.info.card != nil
             ? TextLayer.script(caption: clip.info.caption, card: clip.info.card, family: fontFile.family, width: canvas.width,
@@ -62,6 +66,7 @@ final class TextLayer {
          canvas: Canvas) throws {
         let folder = TextLayer.temporaryFolder().appendingPathComponent("segue-text-\(UUID().uuidString)")
         self.folder = folder
+        colour = canvas.colour
         let fonts = folder.appendingPathComponent("fonts")
         try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
         do {
@@ -95,14 +100,30 @@ final class TextLayer {
     /// A graph description: `chain` (a filter chain, its input the graph's)
     /// with the text drawn on its pictures. Build it with `graph(with:…)`,
     /// which feeds the still text in as `[text]`.
-    func drawn(over chain: String) -> String {
+    /// `pictures`: the colour `chain` puts out, the canvas's unless it is
+    /// converted afterwards (a card is drawn in SDR, then converted whole).
+    func drawn(over chain: String, pictures: OutputColour? = nil) -> String {
         var description = chain
+        let pictures = pictures ?? colour
         if let still {
-            // [text] is one picture; the overlay holds it over every picture after it (eof_action=repeat).
-            description += "[untexted];[untexted][text]overlay=x=\(still.x):y=\(still.y):format=yuv420:eof_action=repeat"
+            // [text] is one SDR picture, brought to the pictures' colour; the overlay
+            // holds it over every picture after it (eof_action=repeat).
+            let conversion = ColourConversion.overlayFilters(to: pictures)
+            var text = "[text]"
+            if !conversion.isEmpty {
+                description += "[untexted];[text]\(conversion.joined(separator: ","))[textcolour]"
+                text = "[textcolour]"
+            } else {
+                description += "[untexted]"
+            }
+            description += ";[untexted]\(text)overlay=x=\(still.x):y=\(still.y):format=\(TextLayer.overlayFormat(pictures))"
+                + ":eof_action=repeat"
         }
         return ([description] + timed).joined(separator: ",")
     }
+
+    /// The `overlay` filter's working format for pictures of `colour`.
+    static func overlayFormat(_ colour: OutputColour) -> String { colour.bitDepth > 8 ? "yuv420p10" : "yuv420" }
 
     /// The graph of `description` (made with `text.drawn(over:)` when there is
     /// text) for pictures like `template`, with the still text fed in.

@@ -49,13 +49,18 @@ enum VideoFilters {
 
     /// A text card's picture, from any canvas-sized picture: its background
     /// colour (`#RRGGBB`, set in RGB and converted as every clip is, to
-    /// BT.709 limited range), with its text drawn over it.
-    static func cardDescription(background: String, text: TextLayer?) -> String {
+    /// BT.709 limited range), with its text drawn over it, then brought to the
+    /// canvas's colour as an SDR clip is.
+    static func cardDescription(background: String, text: TextLayer?, canvas: Canvas) -> String {
         let value = Int(background.dropFirst(), radix: 16) ?? 0
         let (red, green, blue) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
         let chain = ["format=rgb24", "lutrgb=r=\(red):g=\(green):b=\(blue)",
                      "scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p", "setsar=1"].joined(separator: ",")
-        return text?.drawn(over: chain) ?? chain
+        let card = text?.drawn(over: chain, pictures: .sdr) ?? chain
+        guard canvas.colour != .sdr else { return card }
+        let sdr = ColourInfo(matrix: "bt709", primaries: "bt709", transfer: "bt709", fullRange: false)
+        return card + "," + ColourConversion.filters(from: sdr, codedHeight: canvas.height, width: canvas.width,
+                                                     height: canvas.height, to: canvas.colour).joined(separator: ",")
     }
 
     /// How much smaller than the canvas the blurred fill is made: blurring a
@@ -101,13 +106,14 @@ enum VideoFilters {
         let sigma = Double(canvas.height) * blurFillSigma / Double(blurFillShrink)
         let rate = canvas.frameRate
         let light = blurFillLight
+        let black = canvas.colour.blackCode, grey = canvas.colour.greyChromaCode
         let background = [
             // Every blurFillEvery-th frame of the clip's time makes the fill; the stack holds it over the frames between.
             "select='not(mod(round(t*\(rate.numerator)/\(rate.denominator)),\(blurFillEvery)))'",
             "scale=\(coverWidth):\(coverHeight):flags=bilinear",
             "crop=\(smallWidth):\(smallHeight)",
             "gblur=sigma=\(String(format: "%.2f", sigma)):steps=2",
-            "lutyuv=y=(val-16)*\(light)+16:u=(val-128)*\(light)+128:v=(val-128)*\(light)+128",
+            "lutyuv=y=(val-\(black))*\(light)+\(black):u=(val-\(grey))*\(light)+\(grey):v=(val-\(grey))*\(light)+\(grey)",
             "scale=\(canvas.width):\(canvas.height):flags=bicubic",
             "setsar=1",
         ].joined(separator: ",")
@@ -117,7 +123,7 @@ enum VideoFilters {
         let after = across ? canvas.height - placement.y - placement.scaledHeight : canvas.width - placement.x - placement.scaledWidth
         guard across || placement.scaledHeight == canvas.height else {
             // Bars on all four sides (only an odd canvas can ask for it): the picture drawn over the fill.
-            return ",split[fill][picture];[fill]\(background)[blurred];[blurred][picture]overlay=x=\(placement.x):y=\(placement.y):format=yuv420"
+            return ",split[fill][picture];[fill]\(background)[blurred];[blurred][picture]overlay=x=\(placement.x):y=\(placement.y):format=\(TextLayer.overlayFormat(canvas.colour))"
         }
         func bar(_ offset: Int, _ length: Int) -> String {
             across ? "crop=\(canvas.width):\(length):0:\(offset)" : "crop=\(length):\(canvas.height):\(offset):0"

@@ -36,10 +36,13 @@ final class PictureOverlay {
         // Scaled once and turned into BT.709 limited-range YUV with its alpha; the opacity scales the alpha.
         var logo = upright + ["scale=\(box.width):\(box.height):flags=bicubic:out_color_matrix=bt709:out_range=tv", "format=yuva420p"]
         if opacity < 1 { logo.append("lutyuv=a=val*\(opacity)") }
+        // In HDR output the logo sits at reference white, as an SDR clip does.
+        logo += ColourConversion.overlayFilters(to: canvas.colour)
         let description = "[logo]" + logo.joined(separator: ",")
-            + "[mark];[in][mark]overlay=x=\(box.x):y=\(box.y):format=yuv420:eof_action=repeat"
+            + "[mark];[in][mark]overlay=x=\(box.x):y=\(box.y):format=\(TextLayer.overlayFormat(canvas.colour)):eof_action=repeat"
         let timeBase = canvas.frameRate.inverted
-        graph = try FilterGraph(videoLike: try Frame.video(width: canvas.width, height: canvas.height), timeBase: timeBase,
+        let canvasPicture = try Frame.video(width: canvas.width, height: canvas.height, pixelFormat: canvas.colour.pixelFormat)
+        graph = try FilterGraph(videoLike: canvasPicture, timeBase: timeBase,
                                 second: picture, labelled: "logo", description: description)
         // One logo for the whole output: the overlay repeats it after its end.
         picture.pts = 0

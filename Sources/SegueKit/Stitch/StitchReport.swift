@@ -85,6 +85,7 @@ public struct StitchReport: Sendable {
         var line = "Stitched \(clipCount) clip\(clipCount == 1 ? "" : "s") → \(output): "
             + String(format: "%.2f s, %d frames, %dx%d @ %@ fps", duration, frames,
                      canvas.width, canvas.height, canvas.frameRate.description)
+            + (canvas.colour == .sdr ? "" : ", \(canvas.colour)")
             + (transitions.isEmpty ? ", cuts" : ", \(transitions)")
             + String(format: "; took %.1f s (%.1f× realtime), peak memory %d MB", wallSeconds, speed,
                      peakMemoryBytes / 1_000_000)

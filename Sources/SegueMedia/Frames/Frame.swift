@@ -188,6 +188,9 @@ package final class Frame {
         return format.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 && components.allSatisfy { $0.depth <= 8 && $0.step == 1 }
     }
 
+    /// The picture's pixel format.
+    package var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
+
     /// Bytes per sample of a planar picture whose planes all share one depth:
     /// 1 (8-bit), 2 (9- to 16-bit, little-endian), 0 for any other layout.
     package var sampleBytes: Int {
