@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 
 /// A libav error code, in the style of swift-system's `Errno`: named static
 /// cases to `catch` by (`catch FFmpegError.invalidData`), POSIX codes through
@@ -113,8 +114,12 @@ func step(_ code: Int32, _ call: @autoclosure () -> String) throws -> Step {
 /// itself: a program calls these once, at its start, if it wants them.
 public enum LibAV {
     /// Keeps libav's own log to fatal messages only, so that the program's
-    /// messages, which name the clip, are the ones users read.
-    public static func quietLogs() { cffmpeg_set_log_level(AV_LOG_FATAL) }
+    /// messages, which name the clip, are the ones users read; SVT-AV1, which
+    /// logs to stderr by itself, to its errors (unless `SVT_LOG` says otherwise).
+    public static func quietLogs() {
+        cffmpeg_set_log_level(AV_LOG_FATAL)
+        setenv("SVT_LOG", "1", 0)
+    }
 
     /// Large buffers (pictures) always come from, and go straight back to, the
     /// system, so freed pictures don't stay in a fragmented heap. Measured: long
