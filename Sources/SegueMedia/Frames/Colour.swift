@@ -196,13 +196,15 @@ extension HDRMetadata {
         guard hasDisplay || light != nil else { return nil }
         self = .typical
         if let display, hasDisplay {
-            func point(_ pair: (AVRational, AVRational)) -> [Double] { [av_q2d(pair.0), av_q2d(pair.1)] }
+            // A zero denominator reads as 0, which `implausibility` then names.
+            func value(_ rational: AVRational) -> Double { rational.den == 0 ? 0 : av_q2d(rational) }
+            func point(_ pair: (AVRational, AVRational)) -> [Double] { [value(pair.0), value(pair.1)] }
             red = point(display.display_primaries.0)
             green = point(display.display_primaries.1)
             blue = point(display.display_primaries.2)
             whitePoint = point(display.white_point)
-            minLuminance = av_q2d(display.min_luminance)
-            maxLuminance = av_q2d(display.max_luminance)
+            minLuminance = value(display.min_luminance)
+            maxLuminance = value(display.max_luminance)
             maxCLL = nil
             maxFALL = nil
         }
