@@ -295,27 +295,7 @@ package final class Demuxer {
             info.duration = Double(stream.pointee.duration) * timeBase.value
         }
         if kind == .video {
-            info.width = Int(parameters.width)
-            info.height = Int(parameters.height)
-            let sar = av_guess_sample_aspect_ratio(nil, stream, nil)
-            info.sampleAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(Int(sar.num), Int(sar.den)) : Rational(1, 1)
-            // av_display_rotation_get is counter-clockwise; ffmpeg turns it into a clockwise angle the same way.
-            var degrees = -cffmpeg_stream_rotation(stream)
-            degrees -= 360 * (degrees / 360 + 0.9 / 360).rounded(.down)
-            info.rotation = (Int(degrees.rounded()) % 360 + 360) % 360
-            info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
-            info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
-            if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
-            info.colour = ColourInfo(space: parameters.color_space, primaries: parameters.color_primaries,
-                                     transfer: parameters.color_trc, range: parameters.color_range, pixelFormat: parameters.format)
-            info.fieldOrder = FieldOrder(parameters.field_order)
-            info.reorderDelay = max(0, Int(parameters.video_delay))
-            let profile = cffmpeg_stream_dovi_profile(stream)
-            info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
-            info.hdrMetadata = HDRMetadata.stated(by: stream)
-            if let data = parameters.extradata, parameters.extradata_size > 0 {
-                info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
-            }
+            describeVideo(stream, into: &info)
         } else if kind == .audio {
             info.sampleRate = Int(parameters.sample_rate)
             info.channels = Int(parameters.ch_layout.nb_channels)
@@ -324,5 +304,31 @@ package final class Demuxer {
             }
         }
         return info
+    }
+
+    /// The picture facts of a video stream: size, aspect, rotation, rates, format, colour, HDR and its header.
+    private static func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, into info: inout StreamInfo) {
+        let parameters = stream.pointee.codecpar!.pointee
+        info.width = Int(parameters.width)
+        info.height = Int(parameters.height)
+        let sar = av_guess_sample_aspect_ratio(nil, stream, nil)
+        info.sampleAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(Int(sar.num), Int(sar.den)) : Rational(1, 1)
+        // av_display_rotation_get is counter-clockwise; ffmpeg turns it into a clockwise angle the same way.
+        var degrees = -cffmpeg_stream_rotation(stream)
+        degrees -= 360 * (degrees / 360 + 0.9 / 360).rounded(.down)
+        info.rotation = (Int(degrees.rounded()) % 360 + 360) % 360
+        info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
+        info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
+        if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }
+        info.colour = ColourInfo(space: parameters.color_space, primaries: parameters.color_primaries,
+                                 transfer: parameters.color_trc, range: parameters.color_range, pixelFormat: parameters.format)
+        info.fieldOrder = FieldOrder(parameters.field_order)
+        info.reorderDelay = max(0, Int(parameters.video_delay))
+        let profile = cffmpeg_stream_dovi_profile(stream)
+        info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
+        info.hdrMetadata = HDRMetadata.stated(by: stream)
+        if let data = parameters.extradata, parameters.extradata_size > 0 {
+            info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
+        }
     }
 }
