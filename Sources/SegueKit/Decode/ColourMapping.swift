@@ -27,24 +27,17 @@ struct ColourMapping: Hashable, Sendable {
 
     /// Names the conversion, for the LUT's file; bump `version` when the maths changes.
     var key: String {
-        let version = 1
+        let version = 2
         return "v\(version)-\(source.rawValue.lowercased())-\(sourcePrimaries.rawValue)-to-\(target.rawValue.lowercased())"
     }
 
     /// SDR 100 % in HDR (BT.2408 reference white).
     static let referenceWhite = 203.0
 
-    /// The light SDR's 100 % stands for when HDR is tone-mapped into SDR:
-    /// 1000 / 3^1.2 cd/m². With it, the lower half of HLG's signal (its
-    /// square-root part) comes out exactly as the HLG signal shown on SDR
-    /// (its backward-compatible picture), so mid-tones and skin sit where
-    /// that picture puts them, and HDR reference white (203 cd/m²) lands
-    /// near 87 %, leaving the top for the highlights' roll-off.
-    static let sdrPeakWhenToneMapped = TransferFunctions.hlgPeak / pow(3, TransferFunctions.hlgSystemGamma)
-
-    /// The brightest light a PQ source is taken to hold: what the roll-off
-    /// fits into SDR (brighter clips to white). HLG's is its display's 1000.
-    static let pqSourcePeak = 1000.0
+    /// The brightest light a PQ source is taken to hold: BT.2390's EETF
+    /// rolls 0...2000 cd/m² into HLG's 0...1000 (brighter clips to white),
+    /// leaving everything below about 730 cd/m² as it is.
+    static let pqSourcePeak = 2000.0
 
     /// The target's signal for one source signal.
     func map(_ signal: RGB) -> RGB {
@@ -52,7 +45,7 @@ struct ColourMapping: Hashable, Sendable {
         let light = displayLight(signal)
         switch target {
         case .sdr:
-            if source.isHDR { return Self.toneMapped(light) }
+            if source.isHDR { return Self.toneMapped(light, from: source) }
             // SDR BT.2020 to BT.709: a gamut mapping on relative light.
             let relative = TransferFunctions.bt2020ToBT709(light * (1 / Self.referenceWhite))
             return Self.intoGamut(relative, peak: 1, primaries: .bt709).map(TransferFunctions.relativeLightToSDR)
@@ -75,27 +68,41 @@ struct ColourMapping: Hashable, Sendable {
         }
     }
 
-    /// HDR light (BT.2020) to an SDR BT.709 signal. The brightest component
-    /// is rolled off by BT.2390's EETF (hue and saturation kept, so bright
-    /// colours don't clip channel by channel); the top of the range is
-    /// softly desaturated, as film does; then BT.2020 colours outside BT.709
-    /// are desaturated (at constant luminance) until they fit, and clipped.
-    static func toneMapped(_ light: RGB) -> RGB {
-        let peak = sdrPeakWhenToneMapped
-        let brightest = light.maximum
+    /// HDR light (BT.2020) to an SDR BT.709 signal. Colours outside BT.709
+    /// are first desaturated (at constant luminance) until they fit; then the
+    /// brightest component goes through `toneCurve` and the others keep
+    /// their ratios to it (hue and saturation kept, so bright colours don't
+    /// clip channel by channel); the top of the range is softly desaturated,
+    /// as film does, and clipped.
+    static func toneMapped(_ light: RGB, from source: DynamicRange) -> RGB {
+        let bt709 = intoGamut(TransferFunctions.bt2020ToBT709(light), peak: .infinity, primaries: .bt709)
+        let brightest = bt709.maximum
         guard brightest > 0 else { return RGB(0, 0, 0) }
-        let rolledOff = eetf(brightest, sourcePeak: pqSourcePeak, targetPeak: peak)
-        var mapped = light * (rolledOff / brightest)
-        let nearPeak = smoothStep(from: highlightDesaturationStart, to: 1, rolledOff / peak)
-        mapped = mapped.desaturated(towards: mapped.bt2020Luminance, by: highlightDesaturation * nearPeak)
-        let bt709 = intoGamut(TransferFunctions.bt2020ToBT709(mapped), peak: peak, primaries: .bt709)
-        return bt709.map { TransferFunctions.relativeLightToSDR($0 / peak) }
+        let hlgPeak = TransferFunctions.hlgPeak
+        let bounded = source == .pq ? eetf(brightest, sourcePeak: pqSourcePeak, targetPeak: hlgPeak) : min(brightest, hlgPeak)
+        var mapped = bt709 * (toneCurve(bounded) / brightest)
+        let nearWhite = smoothStep(from: highlightDesaturationStart, to: 1, mapped.bt709Luminance)
+        mapped = mapped.desaturated(towards: mapped.bt709Luminance, by: highlightDesaturation * nearWhite)
+        return mapped.map { TransferFunctions.relativeLightToSDR($0) }
     }
 
-    /// How much of the colour the very brightest highlights lose, and from
-    /// what fraction of SDR's peak that starts.
+    /// Light (0...1000 cd/m²) to SDR relative light: HLG's own curve, as
+    /// its reference display's light turned back into an HLG signal shown on
+    /// SDR. Below HLG's 50 % (its square-root part) this is linear (SDR's 100 %
+    /// stands for 1000 / 3^1.2 = 268 cd/m²), so mid-tones and skin land where
+    /// HLG's backward-compatible picture puts them; above, its logarithmic
+    /// part rolls highlights off up to 1000 cd/m² at SDR's 100 %. HDR
+    /// reference white (203 cd/m²) lands at 75 %, as in that picture.
+    static func toneCurve(_ light: Double) -> Double {
+        let scene = pow(min(max(light, 0), TransferFunctions.hlgPeak) / TransferFunctions.hlgPeak,
+                        1 / TransferFunctions.hlgSystemGamma)
+        return TransferFunctions.sdrToRelativeLight(TransferFunctions.hlgOETF(scene))
+    }
+
+    /// How much of their colour the brightest highlights lose, and from what
+    /// SDR luminance that starts.
     static let highlightDesaturation = 0.5
-    static let highlightDesaturationStart = 0.7
+    static let highlightDesaturationStart = 0.8
 
     /// A linear colour brought inside 0...peak: a colour with a negative
     /// component (outside the gamut) or one above the peak is desaturated
