@@ -244,16 +244,21 @@ final class RealClipTests: XCTestCase {
         XCTAssertLessThan(source.meanError(shown), 3, "mean RGB error \(source.meanError(shown))")
     }
 
-    func testPQAndHLGClipsAreToneMappedCloseToTheirSDRSource() throws {
+    func testPQAndHLGClipsAreToneMappedWithReferenceWhiteBelowPeakAndTheirColoursKept() throws {
         let sdr = try FFmpeg.make("hdr-source.mp4", ["-f", "lavfi", "-i", "pal75bars=s=320x180:r=25:d=0.4",
                                                      "-vf", "format=yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709",
                                                      "-color_trc", "bt709", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10"])
         let reference = try FFmpeg.rgb(sdr, matrix: "bt709", range: "tv", width: 320, height: 180)
+        // One bar of the eight (white, then 75 % yellow, cyan, green, magenta, red, blue, black), as an average colour.
+        func bar(_ path: String, _ index: Int, matrix: String) throws -> [Double] {
+            let picture = try FFmpeg.rgb(path, matrix: matrix, range: "tv", crop: "20:160:\(40 * index + 10):10", width: 1, height: 1)
+            return picture.bytes.map(Double.init)
+        }
         for transfer in ["smpte2084", "arib-std-b67"] {
-            // The SDR picture as an HDR camera would store it: BT.2020, 10 bits, SDR white at 100 cd/m².
+            // The SDR picture as an HDR camera would store it: BT.2020, 10 bits, SDR white at 203 cd/m² (BT.2408).
             let hdr = try FFmpeg.make("hdr-\(transfer).mp4", [
-                "-i", sdr, "-vf", "zscale=tin=709:min=709:pin=709:rin=tv:t=linear:npl=100,format=gbrpf32le,zscale=p=2020,"
-                    + "zscale=t=\(transfer):m=2020_ncl:r=tv:npl=100,format=yuv420p10le",
+                "-i", sdr, "-vf", "zscale=tin=709:min=709:pin=709:rin=tv:t=linear:npl=203,format=gbrpf32le,zscale=p=2020,"
+                    + "zscale=t=\(transfer):m=2020_ncl:r=tv:npl=203,format=yuv420p10le",
                 "-c:v", "libx265", "-x265-params", "log-level=error:crf=10", "-preset", "ultrafast",
                 "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", transfer,
             ])
@@ -263,13 +268,24 @@ final class RealClipTests: XCTestCase {
             let output = store.outputPath("tone-mapped-\(transfer)")
             let result = try SegueTool.run(["stitch", hdr, "-o", output, "--preset", "ultrafast", "--crf", "10"])
             XCTAssertEqual(result.status, 0, result.standardError)
-            let shown = try FFmpeg.rgb(output, matrix: "bt709", range: "tv", width: 320, height: 180)
-            // HDR samples shown as if they were SDR: washed out, grey.
-            let untoneMapped = try FFmpeg.rgb(hdr, matrix: "bt2020", range: "tv", width: 320, height: 180)
-            let error = reference.meanError(shown), naive = reference.meanError(untoneMapped)
-            XCTAssertLessThan(error, 10, "\(transfer): mean RGB error \(error)")
-            XCTAssertGreaterThan(naive, 40, "\(transfer): the untone-mapped rendering is far off (\(naive))")
             XCTAssertEqual(try FFmpeg.probeColour(output)["color_transfer"], "bt709")
+            // Reference white sits below SDR peak (BT.2446, HLG's backward-compatible picture), leaving room for highlights.
+            let white = try bar(output, 0, matrix: "bt709")
+            XCTAssertTrue(white.allSatisfy { (165...220).contains($0) }, "\(transfer): reference white shown at \(white)")
+            // Each colour keeps its hue (its strongest channel is the source's) and its saturation (at least
+            // most of the HLG backward-compatible picture's, HDR samples shown as SDR through the BT.2020 matrix).
+            for index in 1...6 {
+                let source = try bar(sdr, index, matrix: "bt709"), shown = try bar(output, index, matrix: "bt709")
+                let naive = try bar(hdr, index, matrix: "bt2020")
+                func order(_ rgb: [Double]) -> [Int] { rgb.indices.sorted { rgb[$0] > rgb[$1] } }
+                func spread(_ rgb: [Double]) -> Double { rgb.max()! - rgb.min()! }
+                XCTAssertEqual(order(shown).first, order(source).first, "\(transfer) bar \(index): \(shown) against \(source)")
+                XCTAssertGreaterThan(spread(shown), 0.75 * spread(naive), "\(transfer) bar \(index): \(shown), naive \(naive)")
+            }
+            let untoneMapped = try FFmpeg.rgb(hdr, matrix: "bt2020", range: "tv", width: 320, height: 180)
+            let shown = try FFmpeg.rgb(output, matrix: "bt709", range: "tv", width: 320, height: 180)
+            XCTAssertLessThan(reference.meanError(shown), reference.meanError(untoneMapped),
+                              "\(transfer): closer to the source than the HDR samples shown as SDR")
         }
     }
 

@@ -1,88 +1,74 @@
 import SegueMedia
 
 /// The filters that bring a clip's pictures to the output's colour (SDR
-/// BT.709, or 10-bit HLG or PQ on BT.2020) as they are scaled.
+/// BT.709 at 8 or 10 bits, or 10-bit HLG or PQ on BT.2020) as they are scaled.
+///
+/// swscale does the matrix, the range and the size; what the transfer or the
+/// primaries change is one 3D LUT (`ColourLUT`, from `ColourMapping`) on
+/// 16-bit RGB between two swscale steps, so HDR costs little more than SDR.
 enum ColourConversion {
-    /// The tone-mapping operator for PQ and HLG. Mobius keeps everything below
-    /// its knee (`toneMappingKnee` of SDR white, in linear light) as it is, so
-    /// mid-tones and saturation survive, and rolls highlights off smoothly
-    /// above it. Measured on 75 % colour bars made HDR with zscale and mapped
-    /// back: mean RGB error 4.6 (mobius, knee 0.5), 8.8 (mobius, knee 0.3),
-    /// 16.9 (reinhard), 38.5 (hable, much darker), 65.9 without tone mapping.
-    static let toneMapping = "mobius"
-    static let toneMappingKnee = 0.5
-
-    /// Scaling and colour conversion to yuv420p BT.709 limited range.
-    /// SDR BT.601/709: swscale converts the matrix and range as it scales.
-    /// BT.2020 primaries (SDR or HDR) need a gamut conversion in linear light:
-    /// zscale (zimg). HDR goes linear, is tone-mapped, and comes back as BT.709.
+    /// Scaling to width x height and conversion to the target's colour,
+    /// ending in the target's pixel format.
     static func filters(from colour: ColourInfo, codedHeight: Int, width: Int, height: Int, to target: OutputColour) -> [String] {
-        let chain = target.dynamicRange.isHDR
-            ? toHDR(colour, codedHeight: codedHeight, width: width, height: height, target: target)
-            : toSDR(colour, codedHeight: codedHeight, width: width, height: height)
-        return chain + ["format=\(target.pixelFormatName)"]
+        let matrix = colour.matrix(height: codedHeight)
+        let scale = "scale=\(width):\(height):flags=bicubic"
+        let primaries: ColourMapping.Primaries = colour.dynamicRange.isHDR || colour.primaries == "bt2020" ? .bt2020 : .bt709
+        let mapping = ColourMapping(from: colour.dynamicRange, primaries: primaries, to: target.dynamicRange)
+        let input = inputMatrix(matrix, fullRange: colour.isFullRange)
+        let output = ":out_color_matrix=\(target.dynamicRange.isHDR ? "bt2020" : "bt709"):out_range=tv"
+        let unchanged = mapping.source == mapping.target && mapping.sourcePrimaries == mapping.targetPrimaries
+        if unchanged {
+            // Already in the target's matrix, limited: only scaled (a picture
+            // already at its size passes through untouched, no copy).
+            let targetMatrix: ColourMatrix = target.dynamicRange.isHDR ? .bt2020 : .bt709
+            if matrix == targetMatrix && !colour.isFullRange { return [scale, "format=\(target.pixelFormatName)"] }
+            return [scale + input + output, "format=\(target.pixelFormatName)"]
+        }
+        guard let lut = ColourLUT.file(for: mapping) else {
+            return zscaleFilters(colour, matrix: matrix, width: width, height: height, to: target)
+        }
+        return [scale + input, "format=gbrp16le", "lut3d=file=\(lut):interp=tetrahedral",
+                "scale=" + output.dropFirst(), "format=\(target.pixelFormatName)"]
     }
 
-    /// To 10-bit HLG or PQ on BT.2020: a clip already so is only scaled; any
-    /// other goes through linear light, SDR white placed at 203 cd/m² (BT.2408).
-    private static func toHDR(_ colour: ColourInfo, codedHeight: Int, width: Int, height: Int, target: OutputColour) -> [String] {
-        let range = colour.isFullRange ? "pc" : "tv"
-        let matrix = colour.matrix(height: codedHeight)
-        if colour.dynamicRange == target.dynamicRange && matrix == .bt2020 && !colour.isFullRange {
-            return ["scale=\(width):\(height):flags=bicubic", "format=yuv420p10le"]
+    /// Filters taking an SDR BT.709 limited-range picture with alpha
+    /// (yuva420p: captions, logos) to the target's colour, alpha kept.
+    static func overlayFilters(to target: OutputColour) -> [String] {
+        if target == .sdr { return [] }
+        if !target.dynamicRange.isHDR { return ["format=yuva420p10le"] }
+        let mapping = ColourMapping(from: .sdr, primaries: .bt709, to: target.dynamicRange)
+        guard let lut = ColourLUT.file(for: mapping) else {
+            let transfer = target.dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
+            return ["zscale=min=709:pin=709:rin=tv:tin=709:t=\(transfer):p=2020:m=2020_ncl:r=tv:npl=203", "format=yuva420p10le"]
+        }
+        return ["scale=in_color_matrix=bt709:in_range=tv", "format=gbrap16le", "lut3d=file=\(lut):interp=tetrahedral",
+                "scale=out_color_matrix=bt2020:out_range=tv", "format=yuva420p10le"]
+    }
+
+    /// swscale's options naming the source's matrix and range ("" for RGB sources).
+    private static func inputMatrix(_ matrix: ColourMatrix, fullRange: Bool) -> String {
+        if matrix == .rgb { return "" }
+        let name = matrix == .bt2020 ? "bt2020" : matrix == .bt601 ? "bt601" : "bt709"
+        return ":in_color_matrix=\(name):in_range=\(fullRange ? "pc" : "tv")"
+    }
+
+    /// The same conversion by zscale, slower, for when no LUT file can be
+    /// written: linear light, BT.2408's 203 cd/m² for SDR white, and
+    /// tonemap's hable for HDR into SDR.
+    private static func zscaleFilters(_ colour: ColourInfo, matrix: ColourMatrix, width: Int, height: Int,
+                                      to target: OutputColour) -> [String] {
+        func transfer(_ range: DynamicRange) -> String {
+            range == .pq ? "smpte2084" : range == .hlg ? "arib-std-b67" : "709"
         }
         let zimgMatrix = matrix == .bt2020 ? "2020_ncl" : matrix == .bt601 ? "170m" : "709"
-        let zimgPrimaries = colour.dynamicRange.isHDR ? "2020"
-            : colour.primaries == "bt2020" ? "2020" : colour.primaries == "smpte170m" ? "170m" : "709"
-        let transfer = colour.dynamicRange == .pq ? "smpte2084" : colour.dynamicRange == .hlg ? "arib-std-b67" : "709"
-        let outTransfer = target.dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
-        return [
-            "zscale=w=\(width):h=\(height):filter=bicubic:min=\(zimgMatrix):pin=\(zimgPrimaries):rin=\(range):tin=\(transfer):t=linear:p=2020:npl=203",
-            "format=gbrpf32le",
-            "zscale=t=\(outTransfer):m=2020_ncl:r=tv:npl=203",
-        ]
-    }
-
-    private static func toSDR(_ colour: ColourInfo, codedHeight: Int, width: Int, height: Int) -> [String] {
-        let matrix = colour.matrix(height: codedHeight)
-        let range = colour.isFullRange ? "pc" : "tv"
-        let dynamicRange = colour.dynamicRange
-        if dynamicRange != .sdr || colour.primaries == "bt2020" {
-            let zimgMatrix = matrix == .bt2020 ? "2020_ncl" : matrix == .bt601 ? "170m" : "709"
-            let zimgPrimaries = colour.primaries == "bt709" ? "709" : colour.primaries == "smpte170m" ? "170m" : "2020"
-            let source = "zscale=w=\(width):h=\(height):filter=bicubic:min=\(zimgMatrix):pin=\(zimgPrimaries):rin=\(range)"
-            switch dynamicRange {
-            case .sdr:
-                return [source + ":tin=709:m=709:p=709:t=709:r=tv"]
-            case .pq, .hlg:
-                let transfer = dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
-                // npl=100: SDR white is 100 cd/m², linear 1.0.
-                return [
-                    source + ":tin=\(transfer):t=linear:npl=100", "format=gbrpf32le", "zscale=p=709",
-                    "tonemap=\(toneMapping):param=\(toneMappingKnee):desat=0",
-                    "zscale=t=709:m=709:r=tv",
-                ]
-            }
-        }
-        var scale = "scale=\(width):\(height):flags=bicubic"
-        // Already BT.709 limited: nothing to convert, and a picture already at
-        // its size passes through scale untouched (no copy).
-        if matrix == .bt709 && !colour.isFullRange { return [scale] }
-        if matrix != .rgb {
-            let swscaleMatrix = matrix == .bt2020 ? "bt2020" : matrix == .bt601 ? "bt601" : "bt709"
-            scale += ":in_color_matrix=\(swscaleMatrix):in_range=\(range)"
-        }
-        scale += ":out_color_matrix=bt709:out_range=tv"
-        return [scale]
-    }
-
-    /// Filters bringing an SDR BT.709 limited-range picture with alpha
-    /// (yuva420p: text, a logo) to `target`'s colour, alpha kept; none for 8-bit SDR.
-    static func overlayFilters(to target: OutputColour) -> [String] {
-        guard target != .sdr else { return [] }
-        guard target.dynamicRange.isHDR else { return ["format=yuva420p10le"] }
-        let transfer = target.dynamicRange == .pq ? "smpte2084" : "arib-std-b67"
-        return ["zscale=min=709:pin=709:rin=tv:tin=709:t=linear:p=2020:npl=203", "format=gbrapf32le",
-                "zscale=t=\(transfer):m=2020_ncl:r=tv:npl=203", "format=yuva420p10le"]
+        let sourcePrimaries = colour.dynamicRange.isHDR || colour.primaries == "bt2020" ? "2020" : "709"
+        let source = "zscale=w=\(width):h=\(height):filter=bicubic:min=\(zimgMatrix):pin=\(sourcePrimaries)"
+            + ":rin=\(colour.isFullRange ? "pc" : "tv"):tin=\(transfer(colour.dynamicRange)):t=linear"
+        let toneMap = colour.dynamicRange.isHDR && !target.dynamicRange.isHDR
+        let primaries = target.dynamicRange.isHDR ? "2020" : "709"
+        return [source + ":npl=\(toneMap ? 100 : 203)", "format=gbrpf32le", "zscale=p=\(primaries)"]
+            + (toneMap ? ["tonemap=hable:desat=0"] : [])
+            + ["zscale=t=\(transfer(target.dynamicRange)):m=\(target.dynamicRange.isHDR ? "2020_ncl" : "709"):r=tv:npl=203",
+               "format=\(target.pixelFormatName)"]
     }
 }
