@@ -17,6 +17,8 @@ struct ClipScan: Sendable {
     private(set) var namesSetsInSEI = false
     private(set) var reorderDelay = 0
     private let grid: ClipCopyPlan
+    /// The output's bits per sample, which a sample description taking over midway must keep.
+    private let bitDepth: Int
     /// Packets in decoding order: their pts, whether decoding can start at
     /// them, and whether they can't be decoded when it starts at the last such.
     private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
@@ -29,7 +31,8 @@ struct ClipScan: Sendable {
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         streamIndex = index
         let stream = demuxer.streams[index]
-        if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
+        bitDepth = canvas.colour.bitDepth
+        if let unfit = syntax.unfitness(stream.extradata, bitDepth: bitDepth) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }
         self.description = description
         grid = ClipCopyPlan(origin: clip.info.origin(in: stream),
@@ -41,7 +44,7 @@ struct ClipScan: Sendable {
     mutating func take(_ packet: Packet) throws {
         // A file joined from two recordings (two sample descriptions): the second's sets are met here.
         if let header = packet.newTrackHeader {
-            guard syntax.unfitness(header) == nil, let next = syntax.description(header) else {
+            guard syntax.unfitness(header, bitDepth: bitDepth) == nil, let next = syntax.description(header) else {
                 throw ClipScan.unfit(.descriptionChangesToUncopyable)
             }
             next.units.forEach { note($0) }

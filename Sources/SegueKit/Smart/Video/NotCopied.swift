@@ -17,9 +17,21 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case pixelsNotSquare
     case scaled
     case frameRate(Rational, variable: Bool, canvas: Rational)
-    case pixelFormat(String, fullRange: Bool)
+    case pixelFormat(String, fullRange: Bool, output: OutputColour)
+    /// Its samples have another depth than the output's (8-bit into 10-bit HDR, or back).
+    case bitDepth(Int, output: OutputColour)
     case interlaced
+    /// SDR output: its colours are not BT.709 SDR.
     case colours
+    /// HDR output: its transfer (nil: unsaid) is not the output's.
+    case transfer(String?, output: OutputColour)
+    /// HDR output: its primaries or matrix (nil: unsaid) are not BT.2020's.
+    case primaries(String?)
+    case matrix(String?)
+    /// HDR output: the HDR10 metadata its pictures carry is not what the output's re-encoded pictures carry.
+    case hdrMetadata(HDRMetadata?, output: HDRMetadata?)
+    /// A Dolby Vision profile without a base layer the output can carry (profile 8 plays as its base layer).
+    case dolbyVision(profile: Int)
     case noWholeGOP
     /// Only the GOPs a join, trim or held frame touches (or off the frame grid) are re-encoded.
     case touchedGOPs(variableRate: Bool)
@@ -27,7 +39,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     /// The samples carry start codes (an Annex B header), not lengths.
     case startCodes(hevc: Bool)
     case noLengthRecord(hevc: Bool)
-    case not420Of8Bits
+    /// Its sample description is not 4:2:0 at the output's depth.
+    case notOutputSamples(bitDepth: Int)
     case unreadableDescription
     case descriptionChangesToUncopyable
     case setsChangeMidway
@@ -51,10 +64,23 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .scaled: return "it is scaled to fit the canvas"
         case let .frameRate(rate, variable, canvas):
             return "its frame rate (\(rate)\(variable ? ", variable" : "")) is not the canvas's \(canvas)"
-        case let .pixelFormat(format, fullRange):
-            return "its pixel format is \(format)\(fullRange ? " full range" : ""), not 8-bit 4:2:0 limited range"
+        case let .pixelFormat(format, fullRange, output):
+            return "its pixel format is \(format)\(fullRange ? " full range" : ""), not \(output.bitDepth)-bit 4:2:0 limited range"
+        case let .bitDepth(depth, output):
+            return "its pictures are \(depth)-bit, the output's \(output.bitDepth)-bit (\(output)): they are converted"
         case .interlaced: return "it is interlaced (it is deinterlaced)"
         case .colours: return "its colours are not SDR BT.709 (nor untagged HD): they are converted"
+        case let .transfer(transfer, output):
+            return "its transfer is \(NotCopied.named(transfer)), the output's \(output.transferName) (\(output)): it is converted"
+        case let .primaries(primaries):
+            return "its primaries are \(NotCopied.named(primaries)), not the HDR output's BT.2020: they are converted"
+        case let .matrix(matrix):
+            return "its matrix is \(NotCopied.named(matrix)), not the HDR output's bt2020nc: it is converted"
+        case let .hdrMetadata(metadata, output):
+            return "its HDR10 metadata (\(NotCopied.summary(metadata))) is not the output's (\(NotCopied.summary(output))): "
+                + "a player would switch at its joins"
+        case let .dolbyVision(profile):
+            return "it is Dolby Vision profile \(profile), whose base layer the output can't carry (profile 8 can be copied)"
         case .noWholeGOP:
             return "no whole GOP (from a picture decoding can start at to the next) lies within the frames it shows unchanged"
         case let .touchedGOPs(variableRate):
@@ -66,7 +92,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
                 + "(as in MPEG-TS), not the lengths an MP4 track needs"
         case let .noLengthRecord(hevc):
             return hevc ? "its HEVC has no hvcC record with 4-byte lengths" : "its H.264 has no avcC record with 4-byte lengths"
-        case .not420Of8Bits: return "it is not 8-bit 4:2:0"
+        case let .notOutputSamples(bitDepth): return "its sample description is not \(bitDepth)-bit 4:2:0 as the output's"
         case .unreadableDescription: return "its sample description can't be read"
         case .descriptionChangesToUncopyable: return "its sample description changes midway to one that can't be copied"
         case .setsChangeMidway: return "its stream changes parameter sets midway"
@@ -74,5 +100,15 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
             let conflict = "its \(set) differs from clip \(clip + 1)'s (\(path)) and an MP4 track holds one set per id"
             return conflict + (newIDs.map { ": its sets and slices take new ids (\($0))" } ?? ": re-encoded")
         }
+    }
+
+    private static func named(_ tag: String?) -> String { tag ?? "unsaid" }
+
+    /// HDR10 metadata in a few words: the mastering display's range and the light levels.
+    private static func summary(_ metadata: HDRMetadata?) -> String {
+        guard let metadata else { return "none" }
+        func number(_ value: Double) -> String { String(format: "%g", value) }
+        return "display \(number(metadata.minLuminance))-\(number(metadata.maxLuminance)) cd/m², white (\(metadata.whitePoint.map(number).joined(separator: ", "))), "
+            + "MaxCLL \(metadata.maxCLL.map(String.init) ?? "unsaid"), MaxFALL \(metadata.maxFALL.map(String.init) ?? "unsaid")"
     }
 }
