@@ -152,6 +152,64 @@ final class SmartHDRTests: SmartTestCase {
         try assertDecodesWithoutComplaint(smart.path)
     }
 
+    // MARK: Dolby Vision profile 8
+
+    /// An HLG clip as an iPhone records it: a Dolby Vision configuration
+    /// record (dvvC: profile 8, base layer compatible with HLG) and an RPU
+    /// (NAL type 62) after every picture. The RPUs are of a type FFmpeg leaves
+    /// unread; no B-frames, so the raw stream muxes with plain timestamps.
+    func dolbyVisionClip() throws -> String {
+        let base = try store.path("dv-base.hevc") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3",
+                                                 "-pix_fmt", "yuv420p10le", "-c:v", "libx265", "-preset", "fast", "-crf", "18",
+                                                 "-x265-params", HDRClip.hlg.x265Parameters.replacingOccurrences(of: "bframes=3", with: "bframes=0"),
+                                                 "-f", "hevc", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let withRPUs = try store.path("dv-rpu.hevc") { path in
+            let rpu: [UInt8] = [0x7C, 0x01, 0x19, 0x04, 0x80]
+            let units = Self.annexBUnits(try XCTUnwrap(FileManager.default.contents(atPath: base)).map { $0 })
+            let withRPU: [[UInt8]] = units.flatMap { unit in HEVC.isSlice(HEVC.unitType(unit)) ? [unit, rpu] : [unit] }
+            let stream: [UInt8] = withRPU.flatMap { [0, 0, 0, 1] + $0 }
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(stream)))
+        }
+        let muxed = try store.path("dv-muxed.mp4") { path in
+            // The parameter sets stay in the header only (the raw demuxer's copy there keeps a byte of the next start code).
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-fflags", "+genpts", "-r", "30", "-i", withRPUs, "-c", "copy",
+                                                 "-bsf:v", "filter_units=remove_types=32-34", "-tag:v", "hvc1", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        return try store.path("dv-profile8.mp4") { path in
+            let file = try XCTUnwrap(FileManager.default.contents(atPath: muxed)).map { $0 }
+            let tagged = try XCTUnwrap(Self.addingDolbyVisionRecord(to: file), "no hvcC found, or moov before mdat")
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(tagged)))
+        }
+    }
+
+    func testDolbyVisionProfile8IsCopiedThroughItsHLGBaseLayerWithoutItsRPUs() throws {
+        let source = try dolbyVisionClip()
+        let entries = [ClipEntry(path: source), ClipEntry(path: source, inPoint: 0.3)]
+        let smart = try hdrStitch(entries, smart: true)
+        XCTAssertEqual(smart.plan.clips.map(\.info.dolbyVisionProfile), [8, 8], "the fixture is Dolby Vision profile 8")
+        XCTAssertEqual(smart.plan.canvas.colour, OutputColour(.hlg, bitDepth: 10))
+        XCTAssertEqual(smart.report.framesCopied, 165)
+        // Copied packets are the source's without their RPUs, byte for byte.
+        let withoutRPUs = Set(try Self.videoPackets(source).list.map { packet in
+            Self.lengthPrefixedUnits(packet.bytes).filter { HEVC.unitType($0) != 62 }.flatMap { Self.bigEndian32($0.count) + $0 }
+        })
+        let output = try Self.videoPackets(smart.path).list
+        XCTAssertEqual(output.filter { withoutRPUs.contains($0.bytes) }.count, 165)
+        XCTAssertFalse(output.contains { Self.lengthPrefixedUnits($0.bytes).contains { HEVC.unitType($0) >= 62 } }, "a Dolby Vision unit")
+        // Nothing claims Dolby Vision: no configuration record, no side data.
+        let file = try XCTUnwrap(FileManager.default.contents(atPath: smart.path))
+        for box in ["dvcC", "dvvC", "dvwC"] { XCTAssertNil(file.range(of: Data(box.utf8)), box) }
+        let streams = try FFprobe.run(["-select_streams", "v", "-show_streams", smart.path])["streams"] as? [[String: Any]]
+        XCTAssertNil(streams?.first?["side_data_list"], "\(streams?.first?["side_data_list"] ?? "")")
+        XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 left"])
+        try assertCleanHDRTimeline(smart)
+        try assertDecodesWithoutComplaint(smart.path)
+    }
+
     // MARK: Helpers
 
     /// One packet per planned frame, pts 0, 1, 2 … in frames, dts strictly increasing and never after pts.
@@ -226,6 +284,64 @@ final class SmartHDRTests: SmartTestCase {
             offset += length
         }
         return units
+    }
+
+    /// The NAL units of an Annex B stream (each after a 00 00 01 start code).
+    static func annexBUnits(_ stream: [UInt8]) -> [[UInt8]] {
+        var starts: [Int] = []
+        var index = 0
+        while index + 3 <= stream.count {
+            if stream[index] == 0, stream[index + 1] == 0, stream[index + 2] == 1 {
+                starts.append(index + 3)
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return starts.enumerated().map { number, start in
+            var end = number + 1 < starts.count ? starts[number + 1] - 3 : stream.count
+            while end > start, stream[end - 1] == 0 { end -= 1 } // the next start code's leading zero
+            return Array(stream[start..<end])
+        }
+    }
+
+    static func bigEndian32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+
+    /// `file` (an MP4 whose moov follows its mdat, so no chunk offset moves)
+    /// with a dvvC box after the hvcC: Dolby Vision 1.0, profile 8, level 1,
+    /// an RPU and a base layer, compatible with HLG (4). Nil when it has no hvcC.
+    static func addingDolbyVisionRecord(to file: [UInt8]) -> [UInt8]? {
+        let record: [UInt8] = [1, 0, 8 << 1, 1 << 3 | 1 << 2 | 1, 4 << 4] + [UInt8](repeating: 0, count: 19)
+        let box = bigEndian32(8 + record.count) + Array("dvvC".utf8) + record
+        // Boxes that hold the path to the hvcC, and where their children start.
+        let containers = ["moov": 8, "trak": 8, "mdia": 8, "minf": 8, "stbl": 8, "stsd": 16, "hvc1": 86]
+        var ancestors: [Int] = []
+        var sawMediaData = false
+        func endOfRecord(from start: Int, to end: Int) -> Int? {
+            var offset = start
+            while offset + 8 <= end {
+                let size = file[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+                let type = String(decoding: file[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                guard size >= 8, offset + size <= end else { return nil }
+                if type == "mdat" { sawMediaData = true }
+                if type == "hvcC" { return offset + size }
+                if let childrenAt = containers[type], type != "moov" || sawMediaData {
+                    ancestors.append(offset)
+                    if let found = endOfRecord(from: offset + childrenAt, to: offset + size) { return found }
+                    ancestors.removeLast()
+                }
+                offset += size
+            }
+            return nil
+        }
+        guard let insertion = endOfRecord(from: 0, to: file.count) else { return nil }
+        var out = file
+        for ancestor in ancestors {
+            let size = out[ancestor..<(ancestor + 4)].reduce(0) { $0 << 8 | Int($1) } + box.count
+            out.replaceSubrange(ancestor..<(ancestor + 4), with: bigEndian32(size))
+        }
+        out.insert(contentsOf: box, at: insertion)
+        return out
     }
 
     /// A NAL unit's payload with its emulation-prevention bytes (00 00 03) taken out.
