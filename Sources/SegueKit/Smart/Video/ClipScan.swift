@@ -19,6 +19,10 @@ struct ClipScan: Sendable {
     private let grid: ClipCopyPlan
     /// The output's bits per sample, which a sample description taking over midway must keep.
     private let bitDepth: Int
+    /// The HDR10 SEI the output's re-encoded pictures carry (nil: not checked,
+    /// for SDR output), and those met in the clip's header and samples.
+    private let outputHDRSEI: Set<HDRSEI>?
+    private var hdrSEI: Set<HDRSEI> = []
     /// Packets in decoding order: their pts, whether decoding can start at
     /// them, and whether they can't be decoded when it starts at the last such.
     private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
@@ -38,6 +42,8 @@ struct ClipScan: Sendable {
         grid = ClipCopyPlan(origin: clip.info.origin(in: stream),
                             timeBase: stream.timeBase, frameRate: canvas.frameRate, syntax: syntax, gops: [])
         for unit in description.units { if let key = syntax.setKey(unit) { parameterSets[key] = unit } }
+        outputHDRSEI = canvas.colour.dynamicRange.isHDR && syntax == .hevc ? HDRSEI.written(for: canvas.hdrMetadata) : nil
+        if outputHDRSEI != nil { description.declarations.forEach { hdrSEI.formUnion(HDRSEI.carried(by: $0)) } }
     }
 
     /// Takes the video stream's next packet, in file order.
@@ -55,8 +61,10 @@ struct ClipScan: Sendable {
             let type = syntax.unitType(header: header)
             if syntax.isRandomAccess(type) { randomAccess = true }
             if syntax.isSkippedLeading(type) { skippedLeading = true }
-            if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI {
-                namesSetsInSEI = HEVC.seiPayloadTypes(unit()).contains { $0 == 0 || $0 == 129 }
+            if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI || outputHDRSEI != nil {
+                let types = HEVC.seiPayloadTypes(unit())
+                namesSetsInSEI = namesSetsInSEI || types.contains { $0 == 0 || $0 == 129 }
+                if outputHDRSEI != nil { hdrSEI.formUnion(types.compactMap(HDRSEI.init(rawValue:))) }
             }
             guard syntax.isParameterSet(type) else { return }
             carriesParameterSets = true
@@ -66,8 +74,12 @@ struct ClipScan: Sendable {
     }
 
     /// After the last packet: throws when the clip's parameter sets changed midway.
+    /// Throws too when its HDR10 SEI are not the kinds the output's re-encoded pictures carry.
     func finish() throws {
         if inBandConflict { throw ClipScan.unfit(.setsChangeMidway) }
+        if let outputHDRSEI, hdrSEI != outputHDRSEI {
+            throw ClipScan.unfit(.hdrSEI(carried: hdrSEI.sorted(), output: outputHDRSEI.sorted()))
+        }
     }
 
     /// A parameter set met after the header: in band, or in a sample description that takes over midway.

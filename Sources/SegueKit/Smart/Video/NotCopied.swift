@@ -30,6 +30,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case matrix(String?)
     /// HDR output: the HDR10 metadata its pictures carry is not what the output's re-encoded pictures carry.
     case hdrMetadata(HDRMetadata?, output: HDRMetadata?)
+    /// HDR output: its pictures carry other kinds of HDR10 SEI than the output's re-encoded ones.
+    case hdrSEI(carried: [HDRSEI], output: [HDRSEI])
     /// A Dolby Vision profile without a base layer the output can carry (profile 8 plays as its base layer).
     case dolbyVision(profile: Int)
     case noWholeGOP
@@ -79,6 +81,10 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .hdrMetadata(metadata, output):
             return "its HDR10 metadata (\(NotCopied.summary(metadata))) is not the output's (\(NotCopied.summary(output))): "
                 + "a player would switch at its joins"
+        case let .hdrSEI(carried, output):
+            func list(_ kinds: [HDRSEI]) -> String { kinds.isEmpty ? "none" : kinds.map(\.description).joined(separator: " and ") }
+            return "its pictures carry HDR10 SEI of \(list(carried)), the output's re-encoded ones \(list(output)): "
+                + "a player would switch at its joins"
         case let .dolbyVision(profile):
             return "it is Dolby Vision profile \(profile), whose base layer the output can't carry (profile 8 can be copied)"
         case .noWholeGOP:
@@ -111,4 +117,20 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         return "display \(number(metadata.minLuminance))-\(number(metadata.maxLuminance)) cd/m², white (\(metadata.whitePoint.map(number).joined(separator: ", "))), "
             + "MaxCLL \(metadata.maxCLL.map(String.init) ?? "unsaid"), MaxFALL \(metadata.maxFALL.map(String.init) ?? "unsaid")"
     }
+}
+
+/// The HEVC SEI messages that carry HDR10 static metadata, by payload type.
+enum HDRSEI: Int, Comparable, Sendable, CustomStringConvertible {
+    case masteringDisplay = 137
+    case contentLightLevel = 144
+
+    static func < (a: HDRSEI, b: HDRSEI) -> Bool { a.rawValue < b.rawValue }
+
+    var description: String { self == .masteringDisplay ? "the mastering display" : "the content light level" }
+
+    /// What x265 writes for `metadata` (`Encoder.video` passes both `master-display` and `max-cll`).
+    static func written(for metadata: HDRMetadata?) -> Set<HDRSEI> { metadata == nil ? [] : [.masteringDisplay, .contentLightLevel] }
+
+    /// The kinds a prefix SEI unit carries.
+    static func carried(by unit: [UInt8]) -> Set<HDRSEI> { Set(HEVC.seiPayloadTypes(unit).compactMap(HDRSEI.init(rawValue:))) }
 }
