@@ -9,8 +9,10 @@ import XCTest
 /// match are re-encoded, each with its reason.
 final class SmartHDRTests: SmartTestCase {
     enum HDRClip: String, CaseIterable {
-        /// HEVC Main 10 HLG at level 3.1 (above what x265 would choose for its size).
+        /// HEVC Main 10 HLG at level 3.1 (above what x265 would choose for its size), chroma sited top left.
         case hlg
+        /// The same with its chroma site unsaid (left).
+        case hlgChromaLeft = "hlg-chroma-left"
         /// HEVC Main 10 PQ with a mastering display and light levels.
         case pq
         /// PQ mastered on another display.
@@ -21,7 +23,8 @@ final class SmartHDRTests: SmartTestCase {
         var x265Parameters: String {
             let gops = "log-level=error:keyint=15:min-keyint=15:scenecut=0:bframes=3:open-gop=0:colorprim=bt2020:colormatrix=bt2020nc"
             switch self {
-            case .hlg, .hlg8Bit: return gops + ":transfer=arib-std-b67:level-idc=31"
+            case .hlg, .hlg8Bit: return gops + ":transfer=arib-std-b67:level-idc=31:chromaloc=2"
+            case .hlgChromaLeft: return gops + ":transfer=arib-std-b67:level-idc=31"
             case .pq: return gops + ":transfer=smpte2084:hdr10=1:" + HDRClip.mastering(peak: 1000, maxCLL: 1000)
             case .pqOtherDisplay: return gops + ":transfer=smpte2084:hdr10=1:" + HDRClip.mastering(peak: 4000, maxCLL: 2500)
             }
@@ -31,7 +34,7 @@ final class SmartHDRTests: SmartTestCase {
             "master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(\(peak * 10000),50):max-cll=\(maxCLL),400"
         }
 
-        var transfer: String { self == .hlg || self == .hlg8Bit ? "arib-std-b67" : "smpte2084" }
+        var transfer: String { self == .pq || self == .pqOtherDisplay ? "smpte2084" : "arib-std-b67" }
     }
 
     /// A 3-second 320x180 clip at 30 fps, GOPs of half a second (closed, B-frames).
@@ -68,12 +71,12 @@ final class SmartHDRTests: SmartTestCase {
 
     func testHLGClipsAreCopiedByteForByteAndTheTrimmedGOPMatchesThem() throws {
         let source = try clip(.hlg)
-        try assertCopiedWithMatchingStretches(source, transfer: "arib-std-b67", level: 93)
+        try assertCopiedWithMatchingStretches(source, transfer: "arib-std-b67", level: 93, chroma: "topleft")
     }
 
     func testPQClipsWithMasteringMetadataAreCopiedAndStretchesRepeatTheirSEI() throws {
         let source = try clip(.pq)
-        let smart = try assertCopiedWithMatchingStretches(source, transfer: "smpte2084", level: nil)
+        let smart = try assertCopiedWithMatchingStretches(source, transfer: "smpte2084", level: nil, chroma: "left")
         let sourceSEI = try Self.hdrSEI(atKeyframesOf: source).first
         XCTAssertEqual(try Self.hdrSEI(atKeyframesOf: smart.path).first, sourceSEI, "the output's HDR10 SEI is the source's")
         XCTAssertEqual(sourceSEI.map { $0.map(HEVC.seiPayloadTypes).flatMap { $0 } }, [144, 137], "content light level and mastering display")
@@ -89,7 +92,7 @@ final class SmartHDRTests: SmartTestCase {
     /// one colour description; every keyframe with the same HDR SEI; a clean
     /// decode; the same pictures as the plain HDR stitch.
     @discardableResult
-    func assertCopiedWithMatchingStretches(_ source: String, transfer: String, level: Int?,
+    func assertCopiedWithMatchingStretches(_ source: String, transfer: String, level: Int?, chroma: String,
                                            file: StaticString = #filePath, line: UInt = #line) throws -> HDRRun {
         let entries = [ClipEntry(path: source), ClipEntry(path: source, inPoint: 0.3)]
         let smart = try hdrStitch(entries, smart: true)
@@ -110,7 +113,7 @@ final class SmartHDRTests: SmartTestCase {
 
         let colours = try Self.pictureColours(smart.path)
         XCTAssertEqual(colours.count, 171, file: file, line: line)
-        XCTAssertEqual(Set(colours), ["yuv420p10le tv bt2020nc bt2020 \(transfer) left"], file: file, line: line)
+        XCTAssertEqual(Set(colours), ["yuv420p10le tv bt2020nc bt2020 \(transfer) \(chroma)"], file: file, line: line)
         XCTAssertEqual(Set(try Self.hdrSEI(atKeyframesOf: smart.path)).count, 1, "every keyframe's HDR SEI alike", file: file, line: line)
 
         try assertDecodesWithoutComplaint(smart.path, file: file, line: line)
@@ -132,6 +135,17 @@ final class SmartHDRTests: SmartTestCase {
         XCTAssertEqual(clips[1].reason, "its transfer is smpte2084, the output's arib-std-b67 (HLG BT.2020, 10-bit): it is converted")
         XCTAssertEqual(clips[2].reason, "its pictures are 8-bit, the output's 10-bit (HLG BT.2020, 10-bit): they are converted")
         try assertCleanHDRTimeline(smart)
+        try assertDecodesWithoutComplaint(smart.path)
+    }
+
+    func testAClipWhoseChromaSitsElsewhereIsReencodedWithTheFirstCopiedClipsSite() throws {
+        let paths = try [clip(.hlg), clip(.hlgChromaLeft)]
+        let smart = try hdrStitch(paths.map { ClipEntry(path: $0) }, smart: true)
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips.map(\.framesCopied), [90, 0])
+        XCTAssertEqual(clips[1].notCopied, [.chromaSite(0, clip: 0, clipSite: 2)])
+        XCTAssertEqual(clips[1].reason, "its chroma sits left, clip 1's top left, which the re-encoded pictures follow")
+        XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 topleft"])
         try assertDecodesWithoutComplaint(smart.path)
     }
 
@@ -205,7 +219,7 @@ final class SmartHDRTests: SmartTestCase {
         for box in ["dvcC", "dvvC", "dvwC"] { XCTAssertNil(file.range(of: Data(box.utf8)), box) }
         let streams = try FFprobe.run(["-select_streams", "v", "-show_streams", smart.path])["streams"] as? [[String: Any]]
         XCTAssertNil(streams?.first?["side_data_list"], "\(streams?.first?["side_data_list"] ?? "")")
-        XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 left"])
+        XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 topleft"])
         try assertCleanHDRTimeline(smart)
         try assertDecodesWithoutComplaint(smart.path)
     }

@@ -8,6 +8,8 @@ struct ClipScan: Sendable {
     let description: CopySyntax.Description
     /// The video stream's index in the file.
     let streamIndex: Int
+    /// Where its chroma samples sit (the VUI's chroma_sample_loc_type), nil when unsaid.
+    let chromaSiteType: Int?
     /// Every parameter set the clip's pictures may refer to, its header's and in-band.
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// Whether its samples repeat parameter sets in-band.
@@ -35,6 +37,7 @@ struct ClipScan: Sendable {
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         streamIndex = index
         let stream = demuxer.streams[index]
+        chromaSiteType = stream.chromaSiteType
         bitDepth = canvas.colour.bitDepth
         if let unfit = syntax.unfitness(stream.extradata, bitDepth: bitDepth) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }

@@ -32,6 +32,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case hdrMetadata(HDRMetadata?, output: HDRMetadata?)
     /// HDR output: its pictures carry other kinds of HDR10 SEI than the output's re-encoded ones.
     case hdrSEI(carried: [HDRSEI], output: [HDRSEI])
+    /// HDR output: its chroma samples sit elsewhere (a VUI chroma_sample_loc_type) than clip `clip`'s, which the re-encoded pictures follow.
+    case chromaSite(Int?, clip: Int, clipSite: Int?)
     /// A Dolby Vision profile without a base layer the output can carry (profile 8 plays as its base layer).
     case dolbyVision(profile: Int)
     case noWholeGOP
@@ -85,6 +87,11 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
             func list(_ kinds: [HDRSEI]) -> String { kinds.isEmpty ? "none" : kinds.map(\.description).joined(separator: " and ") }
             return "its pictures carry HDR10 SEI of \(list(carried)), the output's re-encoded ones \(list(output)): "
                 + "a player would switch at its joins"
+        case let .chromaSite(site, clip, clipSite):
+            func name(_ type: Int?) -> String {
+                type.map { ["left", "centre", "top left", "top", "bottom left", "bottom"][min(5, max(0, $0))] } ?? "unsaid"
+            }
+            return "its chroma sits \(name(site)), clip \(clip + 1)'s \(name(clipSite)), which the re-encoded pictures follow"
         case let .dolbyVision(profile):
             return "it is Dolby Vision profile \(profile), whose base layer the output can't carry (profile 8 can be copied)"
         case .noWholeGOP:
