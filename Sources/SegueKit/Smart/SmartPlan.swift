@@ -204,16 +204,42 @@ struct SmartPlan: Sendable {
         if info.frameRate.reduced != canvas.frameRate.reduced {
             return .frameRate(info.frameRate, variable: info.variableFrameRate, canvas: canvas.frameRate)
         }
-        if info.pixelFormat != "yuv420p" || info.colour.bitDepth != 8 || info.fullRange {
-            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange)
+        let output = canvas.colour
+        if info.colour.bitDepth != output.bitDepth { return .bitDepth(info.colour.bitDepth, output: output) }
+        if info.pixelFormat != output.pixelFormatName || info.fullRange {
+            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange, output: output)
         }
         if info.interlaced { return .interlaced }
-        // Each tag BT.709, or unsaid at an HD size, where the colour conversion takes it as BT.709 too.
+        return output.dynamicRange.isHDR ? hdrMismatch(info, canvas: canvas) : sdrMismatch(info)
+    }
+
+    /// SDR output: each tag BT.709, or unsaid at an HD size, where the colour
+    /// conversion takes it as BT.709 too; Dolby Vision only as profile 8's SDR base layer.
+    private static func sdrMismatch(_ info: ClipInfo) -> NotCopied? {
+        if let profile = info.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
         let colour = info.colour
         let hd = info.codedHeight >= 720
         guard [colour.matrix, colour.primaries, colour.transfer].allSatisfy({ $0 == "bt709" || ($0 == nil && hd) }),
-              info.colourMatrix == .bt709, info.dynamicRange == .sdr, info.dolbyVisionProfile == nil else {
+              info.colourMatrix == .bt709, info.dynamicRange == .sdr else {
             return .colours
+        }
+        return nil
+    }
+
+    /// HDR output: BT.2020 primaries and matrix, the output's transfer, and
+    /// the very HDR10 metadata the output states (its re-encoded pictures
+    /// carry that, so a player sees one mastering display throughout). Dolby
+    /// Vision profile 8 plays as its base layer: the output never claims Dolby
+    /// Vision and copied pictures lose their RPUs (`CopiedRuns`).
+    private static func hdrMismatch(_ info: ClipInfo, canvas: Canvas) -> NotCopied? {
+        let output = canvas.colour
+        if let profile = info.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
+        if info.dynamicRange != output.dynamicRange { return .transfer(info.colour.transfer, output: output) }
+        if info.colour.primaries != output.primariesName { return .primaries(info.colour.primaries) }
+        if info.colour.matrix != output.matrixName { return .matrix(info.colour.matrix) }
+        // Compared as x265 writes them (its units), so the same SEI read back compares equal.
+        if info.hdrMetadata?.x265Parameters != canvas.hdrMetadata?.x265Parameters {
+            return .hdrMetadata(info.hdrMetadata, output: canvas.hdrMetadata)
         }
         return nil
     }

@@ -36,6 +36,9 @@ package struct StreamInfo {
     package var dolbyVisionProfile: Int?
     /// HDR10 metadata the container states for the stream, nil for none.
     package var hdrMetadata: HDRMetadata?
+    /// Where 4:2:0 chroma samples sit, as the VUI's chroma_sample_loc_type
+    /// (0 left, 1 centre, 2 top left … 5 bottom); nil when unsaid.
+    package var chromaSiteType: Int?
 
     /// The codec's global header (for H.264 in MP4: the avcC record with its
     /// parameter sets; for AAC its AudioSpecificConfig), which a stream copy depends on.
@@ -327,6 +330,8 @@ package final class Demuxer {
         let profile = cffmpeg_stream_dovi_profile(stream)
         info.dolbyVisionProfile = profile >= 0 ? Int(profile) : nil
         info.hdrMetadata = HDRMetadata.stated(by: stream)
+        let site = Int(parameters.chroma_location.rawValue) // AVCHROMA_LOC_LEFT (1) is type 0
+        info.chromaSiteType = site >= 1 && site <= 6 ? site - 1 : nil
         if let data = parameters.extradata, parameters.extradata_size > 0 {
             info.extradata = Array(UnsafeBufferPointer(start: data, count: Int(parameters.extradata_size)))
         }

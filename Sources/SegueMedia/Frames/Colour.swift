@@ -163,8 +163,9 @@ public struct HDRMetadata: Sendable, Equatable, Codable {
         if !points.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 > 0 && $0 < 1 } }) { return "a chromaticity outside 0 to 1" }
         if !(maxLuminance > 0 && maxLuminance <= 10_000) { return "a peak luminance of \(maxLuminance) cd/m²" }
         if !(minLuminance >= 0 && minLuminance < maxLuminance) { return "a black level of \(minLuminance) cd/m²" }
+        // A light level of 0 means unknown (CTA-861.3).
         for (name, value) in [("MaxCLL", maxCLL), ("MaxFALL", maxFALL)] {
-            if let value, !(value > 0 && value <= 10_000) { return "a \(name) of \(value) cd/m²" }
+            if let value, !(0...10_000).contains(value) { return "a \(name) of \(value) cd/m²" }
         }
         return nil
     }

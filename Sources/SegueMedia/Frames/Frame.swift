@@ -46,23 +46,35 @@ package final class Frame {
 
     package func unref() { av_frame_unref(pointer) }
 
-    /// Luma PSNR in dB against a picture of the same size and 8-bit format
-    /// (infinite when identical, nil when they can't be compared).
+    /// Luma PSNR in dB against a picture of the same size and format, 8-bit
+    /// or 10-bit 4:2:0 (infinite when identical, nil when they can't be compared).
     package func lumaPSNR(against other: Frame) -> Double? {
         let a = pointer.pointee, b = other.pointer.pointee
-        guard a.width == b.width, a.height == b.height, a.format == b.format, a.format == AV_PIX_FMT_YUV420P.rawValue,
+        let tenBit = a.format == AV_PIX_FMT_YUV420P10LE.rawValue
+        guard a.width == b.width, a.height == b.height, a.format == b.format,
+              a.format == AV_PIX_FMT_YUV420P.rawValue || tenBit,
               let rowsA = a.data.0, let rowsB = b.data.0 else { return nil }
         var sum = 0
         for y in 0..<Int(a.height) {
             let rowA = rowsA + y * Int(a.linesize.0), rowB = rowsB + y * Int(b.linesize.0)
-            for x in 0..<Int(a.width) {
-                let difference = Int(rowA[x]) - Int(rowB[x])
-                sum += difference * difference
+            if tenBit {
+                let samplesA = UnsafeRawPointer(rowA).assumingMemoryBound(to: UInt16.self)
+                let samplesB = UnsafeRawPointer(rowB).assumingMemoryBound(to: UInt16.self)
+                for x in 0..<Int(a.width) {
+                    let difference = Int(samplesA[x]) - Int(samplesB[x])
+                    sum += difference * difference
+                }
+            } else {
+                for x in 0..<Int(a.width) {
+                    let difference = Int(rowA[x]) - Int(rowB[x])
+                    sum += difference * difference
+                }
             }
         }
         guard sum > 0 else { return .infinity }
         let meanSquare = Double(sum) / Double(Int(a.width) * Int(a.height))
-        return 10 * log10(255 * 255 / meanSquare)
+        let peak = tenBit ? 1023.0 : 255.0
+        return 10 * log10(peak * peak / meanSquare)
     }
 
     /// Presentation time in the time base of whoever made the frame; nil for none (AV_NOPTS_VALUE).

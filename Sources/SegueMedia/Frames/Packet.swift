@@ -106,6 +106,17 @@ extension Packet {
         }
         if changed { replacePayload(lengthPrefixed(units)) }
     }
+
+    /// Removes the length-prefixed NAL units whose first byte `drops` names;
+    /// the packet keeps its properties (and its bytes, when none is dropped).
+    package func removeNALUnits(lengthSize: Int, where drops: (UInt8) -> Bool) {
+        var units: [[UInt8]] = []
+        var dropped = false
+        forEachNALUnit(lengthSize: lengthSize) { header, unit in
+            if drops(header) { dropped = true } else { units.append(unit()) }
+        }
+        if dropped { replacePayload(lengthPrefixed(units)) }
+    }
 }
 
 extension Packet {

@@ -70,10 +70,11 @@ enum ClipQuality {
     /// the frames that close a GOP, further from its IDR, stay above 40 dB.
     static let targetPSNR = 45.0
 
-    /// The worst luma PSNR of `pictures` encoded by x265 at `crf` and decoded again.
+    /// The worst luma PSNR of `pictures` (8-bit, or 10-bit for HDR) encoded by x265 at `crf` and decoded again.
     private static func reencodedPSNR(_ pictures: [Frame], crf: Int, canvas: Canvas, preset: String) throws -> Double {
         let encoder = try Encoder.video(codec: .hevc, width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
-                                        crf: crf, preset: preset, codecParams: "info=0", threads: 1, globalHeader: true)
+                                        crf: crf, preset: preset, colour: canvas.colour, metadata: canvas.hdrMetadata,
+                                        codecParams: "info=0", threads: 1, globalHeader: true)
         let decoder = try Decoder(decoding: encoder)
         let packet = Packet(), decoded = Frame()
         var worst = Double.infinity

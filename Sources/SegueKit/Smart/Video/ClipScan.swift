@@ -8,6 +8,8 @@ struct ClipScan: Sendable {
     let description: CopySyntax.Description
     /// The video stream's index in the file.
     let streamIndex: Int
+    /// Where its chroma samples sit (the VUI's chroma_sample_loc_type), nil when unsaid.
+    let chromaSiteType: Int?
     /// Every parameter set the clip's pictures may refer to, its header's and in-band.
     private(set) var parameterSets: [CopySyntax.SetKey: [UInt8]] = [:]
     /// Whether its samples repeat parameter sets in-band.
@@ -17,6 +19,12 @@ struct ClipScan: Sendable {
     private(set) var namesSetsInSEI = false
     private(set) var reorderDelay = 0
     private let grid: ClipCopyPlan
+    /// The output's bits per sample, which a sample description taking over midway must keep.
+    private let bitDepth: Int
+    /// The HDR10 SEI the output's re-encoded pictures carry (nil: not checked,
+    /// for SDR output), and those met in the clip's header and samples.
+    private let outputHDRSEI: Set<HDRSEI>?
+    private var hdrSEI: Set<HDRSEI> = []
     /// Packets in decoding order: their pts, whether decoding can start at
     /// them, and whether they can't be decoded when it starts at the last such.
     private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
@@ -29,19 +37,23 @@ struct ClipScan: Sendable {
         guard let index = demuxer.bestStream(.video) else { throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream") }
         streamIndex = index
         let stream = demuxer.streams[index]
-        if let unfit = syntax.unfitness(stream.extradata) { throw ClipScan.unfit(unfit) }
+        chromaSiteType = stream.chromaSiteType
+        bitDepth = canvas.colour.bitDepth
+        if let unfit = syntax.unfitness(stream.extradata, bitDepth: bitDepth) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }
         self.description = description
         grid = ClipCopyPlan(origin: clip.info.origin(in: stream),
                             timeBase: stream.timeBase, frameRate: canvas.frameRate, syntax: syntax, gops: [])
         for unit in description.units { if let key = syntax.setKey(unit) { parameterSets[key] = unit } }
+        outputHDRSEI = canvas.colour.dynamicRange.isHDR && syntax == .hevc ? HDRSEI.written(for: canvas.hdrMetadata) : nil
+        if outputHDRSEI != nil { description.declarations.forEach { hdrSEI.formUnion(HDRSEI.carried(by: $0)) } }
     }
 
     /// Takes the video stream's next packet, in file order.
     mutating func take(_ packet: Packet) throws {
         // A file joined from two recordings (two sample descriptions): the second's sets are met here.
         if let header = packet.newTrackHeader {
-            guard syntax.unfitness(header) == nil, let next = syntax.description(header) else {
+            guard syntax.unfitness(header, bitDepth: bitDepth) == nil, let next = syntax.description(header) else {
                 throw ClipScan.unfit(.descriptionChangesToUncopyable)
             }
             next.units.forEach { note($0) }
@@ -52,8 +64,10 @@ struct ClipScan: Sendable {
             let type = syntax.unitType(header: header)
             if syntax.isRandomAccess(type) { randomAccess = true }
             if syntax.isSkippedLeading(type) { skippedLeading = true }
-            if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI {
-                namesSetsInSEI = HEVC.seiPayloadTypes(unit()).contains { $0 == 0 || $0 == 129 }
+            if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI || outputHDRSEI != nil {
+                let types = HEVC.seiPayloadTypes(unit())
+                namesSetsInSEI = namesSetsInSEI || types.contains { $0 == 0 || $0 == 129 }
+                if outputHDRSEI != nil { hdrSEI.formUnion(types.compactMap(HDRSEI.init(rawValue:))) }
             }
             guard syntax.isParameterSet(type) else { return }
             carriesParameterSets = true
@@ -63,8 +77,12 @@ struct ClipScan: Sendable {
     }
 
     /// After the last packet: throws when the clip's parameter sets changed midway.
+    /// Throws too when its HDR10 SEI are not the kinds the output's re-encoded pictures carry.
     func finish() throws {
         if inBandConflict { throw ClipScan.unfit(.setsChangeMidway) }
+        if let outputHDRSEI, hdrSEI != outputHDRSEI {
+            throw ClipScan.unfit(.hdrSEI(carried: hdrSEI.sorted(), output: outputHDRSEI.sorted()))
+        }
     }
 
     /// A parameter set met after the header: in band, or in a sample description that takes over midway.

@@ -43,6 +43,10 @@ enum CopySyntax: Sendable {
     /// also a CRA or BLA (whose skipped leading pictures are dealt with apart).
     func isRandomAccess(_ type: Int) -> Bool { self == .hevc ? HEVC.isRandomAccess(type) : type == H264.idrSlice }
 
+    /// A Dolby Vision unit (HEVC type 62, the RPU; 63, an enhancement layer):
+    /// unspecified by HEVC, so decoders of the base layer skip it.
+    func isDolbyVisionUnit(_ type: Int) -> Bool { self == .hevc && (type == 62 || type == 63) }
+
     /// A picture that can't be decoded when decoding starts at its random-access point.
     func isSkippedLeading(_ type: Int) -> Bool { self == .hevc && HEVC.isSkippedLeading(type) }
 
@@ -50,6 +54,8 @@ enum CopySyntax: Sendable {
     /// header): its parameter sets, checked to be 8-bit 4:2:0 with 4-byte lengths.
     struct Description {
         var units: [[UInt8]]
+        /// HEVC prefix SEI in the header (an encoder's HDR10 mastering display and light levels).
+        var declarations: [[UInt8]] = []
         var profile: Int
         var level: Int
         fileprivate var hevcHeader: [UInt8]?
@@ -66,12 +72,14 @@ enum CopySyntax: Sendable {
         case .hevc:
             guard let record = HEVCRecord(extradata) else { return nil }
             return Description(units: record.units.filter { isParameterSet(HEVC.unitType($0)) },
+                               declarations: record.units.filter { HEVC.unitType($0) == HEVC.prefixSEI },
                                profile: Int(record.header[1] & 0x1F), level: Int(record.level), hevcHeader: record.header)
         }
     }
 
-    /// Why samples described by `extradata` can't be copied as they are, or nil if they can.
-    func unfitness(_ extradata: [UInt8]) -> NotCopied? {
+    /// Why samples described by `extradata` can't be copied as they are into
+    /// an output of `bitDepth`, or nil if they can.
+    func unfitness(_ extradata: [UInt8], bitDepth: Int) -> NotCopied? {
         // A header in Annex B form (MPEG-TS, raw streams) means samples with start codes, not lengths.
         guard extradata.first == 1 else {
             return .startCodes(hevc: self == .hevc)
@@ -79,10 +87,10 @@ enum CopySyntax: Sendable {
         switch self {
         case .h264:
             guard let record = AVCRecord(extradata), record.lengthSize == 4 else { return .noLengthRecord(hevc: false) }
-            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : .not420Of8Bits
+            return record.chromaFormat == 1 && Int(record.lumaBitDepth) == bitDepth ? nil : .notOutputSamples(bitDepth: bitDepth)
         case .hevc:
             guard let record = HEVCRecord(extradata), record.lengthSize == 4 else { return .noLengthRecord(hevc: true) }
-            return record.chromaFormat == 1 && record.lumaBitDepth == 8 ? nil : .not420Of8Bits
+            return record.chromaFormat == 1 && record.lumaBitDepth == bitDepth ? nil : .notOutputSamples(bitDepth: bitDepth)
         }
     }
 

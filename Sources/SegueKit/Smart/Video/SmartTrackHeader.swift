@@ -9,20 +9,13 @@ enum SmartTrackHeader {
     static func make(scans: [ClipScan?], clips: inout [SmartPlan.Clip], plan: Plan, settings: StitchSettings,
                      crf: Int) throws -> SmartVideo {
         let syntax = CopySyntax(settings.codec)
+        let chromaSite = plan.canvas.colour.dynamicRange.isHDR && syntax == .hevc ? agreeOnChromaSite(scans, clips: &clips) : nil
         let merged = mergeParameterSets(scans, into: &clips, plan: plan)
         // The encoder's own sets take ids no copied clip uses: x264 is told its
         // id; x265's output is renumbered on the way to the file.
         let renumbering = syntax == .hevc ? try renumbering(avoiding: Set(merged.sets.keys)) : nil
-        let encoderParams: String
-        if syntax == .hevc {
-            encoderParams = "info=0"
-        } else {
-            let used = Set(merged.sets.keys.map(\.id)) // x264 numbers its PPS like its SPS
-            encoderParams = "sps-id=\((0...31).first { !used.contains($0) } ?? 31):stitchable=1"
-        }
-        let probe = try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width,
-                                      height: plan.canvas.height, frameRate: plan.canvas.frameRate, crf: crf,
-                                      preset: settings.preset, codecParams: encoderParams, globalHeader: true)
+        let (probe, encoderParams) = try probeEncoder(syntax: syntax, copiedLevel: merged.level, chromaSite: chromaSite, plan: plan,
+                                                      settings: settings, used: Set(merged.sets.keys), crf: crf)
         guard let own = syntax.description(probe.extradata) else {
             throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")
         }
@@ -39,8 +32,11 @@ enum SmartTrackHeader {
         // The encoder's own sets first: GStreamer's parser reads SEI (picture timing, recovery
         // points) against the last SPS it parsed, and only copied packets carry such SEI.
         let copied = merged.sets.keys.sorted().map { merged.sets[$0]!.bytes }
+        // HDR10 SEI the encoder states in its header (mastering display, light
+        // levels): the copied clips' own, as `SmartPlan.hdrMismatch` requires.
+        let declarations = plan.canvas.colour.dynamicRange.isHDR ? own.declarations : []
         let extradata = merged.base.map {
-            syntax.record(base: $0, units: ownUnits + copied, profile: max(merged.profile, own.profile),
+            syntax.record(base: $0, units: ownUnits + copied + declarations, profile: max(merged.profile, own.profile),
                           level: max(merged.level, own.level), complete: !inBand)
         } ?? []
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
@@ -48,6 +44,52 @@ enum SmartTrackHeader {
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
         return SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
                                        sampleEntry: inBand ? "hev1" : nil, reorderDelay: max(ownDelay, copiedDelays.max() ?? 0))
+    }
+
+    /// An encoder as every re-encoded stretch's will be, and the parameters
+    /// they take: x264's free SPS id; for HEVC, the canvas's colour and HDR10
+    /// SEI (from `Encoder.video`) and, for HDR, the copied clips' level and
+    /// chroma site, so the stretches' SPS match the copied ones (x265 may
+    /// refuse a level too low for its settings: it then chooses its own).
+    private static func probeEncoder(syntax: CopySyntax, copiedLevel: Int, chromaSite: Int?, plan: Plan, settings: StitchSettings,
+                                     used: Set<CopySyntax.SetKey>, crf: Int) throws -> (Encoder, String) {
+        func open(_ params: String) throws -> Encoder {
+            try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: plan.canvas.width, height: plan.canvas.height,
+                              frameRate: plan.canvas.frameRate, crf: crf, preset: settings.preset, colour: plan.canvas.colour,
+                              metadata: plan.canvas.hdrMetadata, codecParams: params, globalHeader: true)
+        }
+        guard syntax == .hevc else {
+            let ids = Set(used.map(\.id)) // x264 numbers its PPS like its SPS
+            let params = "sps-id=\((0...31).first { !ids.contains($0) } ?? 31):stitchable=1"
+            return (try open(params), params)
+        }
+        // x265 writes no chroma site unless told; left (0) is what an unsaid one means.
+        let base = "info=0" + (chromaSite.map { $0 > 0 ? ":chromaloc=\($0)" : "" } ?? "")
+        if plan.canvas.colour.dynamicRange.isHDR, copiedLevel > 0 {
+            // general_level_idc is 30 times the level; x265 takes it in tenths.
+            let params = base + ":level-idc=\(copiedLevel / 3)"
+            if let encoder = try? open(params) { return (encoder, params) }
+        }
+        return (try open(base), base)
+    }
+
+    /// The chroma site of the first copied clip, which the re-encoded pictures
+    /// take; a copied clip whose chroma sits elsewhere is re-encoded instead.
+    private static func agreeOnChromaSite(_ scans: [ClipScan?], clips: inout [SmartPlan.Clip]) -> Int? {
+        var first: (index: Int, site: Int?)?
+        for (index, scan) in scans.enumerated() {
+            guard let scan, clips[index].copy != nil else { continue }
+            guard let chosen = first else {
+                first = (index, scan.chromaSiteType)
+                continue
+            }
+            // Unsaid means left.
+            if (scan.chromaSiteType ?? 0) != (chosen.site ?? 0) {
+                clips[index].copy = nil
+                clips[index].notCopied.append(.chromaSite(scan.chromaSiteType, clip: chosen.index, clipSite: chosen.site))
+            }
+        }
+        return first?.site
     }
 
     /// Every copied clip's parameter sets, by kind and id, for the one sample

@@ -104,12 +104,21 @@ final class SmartTrack: VideoTrack {
     /// is an avcC or hvcC record, so the muxer leaves start codes as they are;
     /// and x265's units take the ids the track gives them.
     private func fitStretchPacket(_ packet: Packet) throws {
-        guard let renumbering = layout.renumbering else { return packet.convertAnnexBToLengthPrefixed() }
-        try packet.convertAnnexBToLengthPrefixed { unit in
-            guard let renumbered = renumbering.apply(unit) else {
-                throw SegueError(.writeFailed, detail: "an HEVC unit of a re-encoded stretch could not be renumbered")
+        if let renumbering = layout.renumbering {
+            try packet.convertAnnexBToLengthPrefixed { unit in
+                guard let renumbered = renumbering.apply(unit) else {
+                    throw SegueError(.writeFailed, detail: "an HEVC unit of a re-encoded stretch could not be renumbered")
+                }
+                return renumbered
             }
-            return renumbered
+        } else {
+            packet.convertAnnexBToLengthPrefixed()
+        }
+        // An hvc1 track promises every parameter set is in its header: x265's
+        // copies before its keyframes (HDR's repeat-headers) are dropped; its SEI stays.
+        if syntax == .hevc, layout.sampleEntry == nil {
+            let syntax = syntax
+            packet.removeNALUnits(lengthSize: 4) { syntax.isParameterSet(syntax.unitType(header: $0)) }
         }
     }
 
