@@ -181,6 +181,7 @@ struct SmartPlan: Sendable {
     /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
     static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> NotCopied? {
         let info = clip.info
+        guard settings.codec != .av1 else { return .outputNotCopied(settings.codec) }
         if info.card != nil { return .textCard }
         if info.caption != nil { return .caption }
         if settings.subtitles == .burn, info.subtitles?.cues.isEmpty == false { return .burnedSubtitles }

@@ -6,6 +6,7 @@ import SegueMedia
 enum CopySyntax: Sendable {
     case h264, hevc
 
+    /// The syntax of an output codec `--smart` copies into (H.264, HEVC; AV1 is never copied into).
     init(_ codec: VideoCodecChoice) { self = codec == .hevc ? .hevc : .h264 }
 
     /// The codec's name as the prober gives it.
