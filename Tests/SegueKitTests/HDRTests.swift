@@ -201,7 +201,7 @@ final class HDRTests: XCTestCase {
 
     /// The level the brightest `fraction` of a rectangle's samples reach (ink, not ringing or a stray sample).
     func brightest(_ plane: (width: Int, height: Int, samples: [UInt16]), x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil,
-                   fraction: Double = 0.005) -> Int {
+                   fraction: Double = 0.002) -> Int {
         let w = width ?? plane.width, h = height ?? plane.height
         var values: [UInt16] = []
         for row in y..<(y + h) { for column in x..<(x + w) { values.append(plane.samples[row * plane.width + column]) } }
@@ -380,7 +380,7 @@ final class HDRTests: XCTestCase {
         let path = try stitch([try hlg(), try pq(), "--codec", "hevc"] + flags)
         try assertHDR(path, transfer: "arib-std-b67", file: file, line: line)
         XCTAssertEqual(try video(path)["nb_read_frames"] as? String, String(frames), file: file, line: line)
-        // Mid-transition the picture holds values a 8-bit path can't (not all multiples of 4).
+        // Mid-transition (or, frozen, just before it) the picture decodes at 10 bits: not only 8-bit steps.
         let plane = try luma10(path, frame: 22)
         XCTAssertTrue(plane.samples.contains { $0 % 4 != 0 }, "picture 22 has only 8-bit steps", file: file, line: line)
     }
@@ -410,8 +410,9 @@ final class HDRTests: XCTestCase {
     }
 
     func oneProcess() throws -> String {
-        try store.path("hdr-out-one-process.mp4") { path in
-            let result = try SegueTool.run(["stitch"] + (try segmentFlags()) + ["-o", path])
+        let flags = try segmentFlags()   // before taking the store's lock, which is not reentrant
+        return try store.path("hdr-out-one-process.mp4") { path in
+            let result = try SegueTool.run(["stitch"] + flags + ["-o", path])
             guard result.status == 0 else { throw StitchError(description: result.standardError) }
         }
     }
@@ -426,7 +427,7 @@ final class HDRTests: XCTestCase {
         try Tools.renderInAnyOrderAndJoin(work, segments: count)
         try assertHDR(output, transfer: "arib-std-b67")
         let plain = try frameHashes(try oneProcess()), joined = try frameHashes(output)
-        XCTAssertEqual(joined.count, 75)
+        XCTAssertEqual(joined.count, 60)
         let differing = zip(plain, joined).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         XCTAssertEqual(plain.count, joined.count)
         XCTAssertEqual(differing, [], "\(differing.count) of \(plain.count) pictures differ from the one-process stitch")
@@ -448,11 +449,8 @@ final class HDRTests: XCTestCase {
     // MARK: Layers in HDR
 
     /// A captioned dark HLG clip with burnt subtitles, a white-on-black card, an
-    /// HLG clip, a white logo top-left and music, out in HLG: 30 + 30 + 30 frames.
+    /// HLG clip and music, out in HLG: 30 + 30 + 30 frames.
     func layered() throws -> (path: String, report: [String: Any]) {
-        let logo = try store.path("hdr-logo.png") { path in
-            try ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=64x64", "-frames:v", "1", path])
-        }
         let music = try store.path("hdr-music.m4a") { path in
             try ffmpeg(["-f", "lavfi", "-i", "sine=f=330:d=4", "-c:a", "aac", path])
         }
@@ -462,11 +460,19 @@ final class HDRTests: XCTestCase {
                             ["text": "CARD", "duration": 1.0, "background": "#000000"],
                             ["path": try hlg()]]
         let manifest = try store.manifest("hdr-layered.json", clips: clips)
-        return try shared("layered", [manifest, "--codec", "hevc", "--overlay", logo, "--overlay-position", "top-left",
-                                      "--overlay-width", "0.2", "--subtitles", "burn", "--music", music])
+        return try shared("layered", [manifest, "--codec", "hevc", "--subtitles", "burn", "--music", music])
     }
 
-    func testCaptionsCardsOverlaySubtitlesAndMusicStitchIntoHLG() throws {
+    /// A white logo (64 px: a fifth of the canvas) top-left over the dark HLG clip, out in HLG.
+    func overlaid() throws -> String {
+        let logo = try store.path("hdr-logo.png") { path in
+            try ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=64x64", "-frames:v", "1", path])
+        }
+        return try shared("overlaid", [try hlgDark(), "--codec", "hevc", "--overlay", logo, "--overlay-position", "top-left",
+                                       "--overlay-width", "0.2"]).path
+    }
+
+    func testCaptionsCardsBurntSubtitlesAndMusicStitchIntoHLG() throws {
         let (path, report) = try layered()
         try assertHDR(path, transfer: "arib-std-b67")
         XCTAssertEqual(try video(path)["nb_read_frames"] as? String, "90")
@@ -481,8 +487,14 @@ final class HDRTests: XCTestCase {
         XCTAssertLessThan(Double(ink), Self.peakWhite - 100, "card text near peak white")
     }
 
+    func testOverlayStitchesIntoHLG() throws {
+        let path = try overlaid()
+        try assertHDR(path, transfer: "arib-std-b67")
+        XCTAssertEqual(try video(path)["nb_read_frames"] as? String, "30")
+    }
+
     func testOverlayInHLGSitsNearReferenceWhiteNotPeak() throws {
-        let plane = try luma10(try layered().path, frame: 45)
+        let plane = try luma10(try overlaid(), frame: 15)
         // The logo: 64 px wide, 3 % of 180 (5 px) from the top-left corner.
         let logo = mean(plane, x: 12, y: 12, width: 40, height: 40)
         XCTAssertEqual(logo, Self.hlgReferenceWhite, accuracy: 20, "white logo at code \(logo)")
@@ -506,7 +518,7 @@ final class HDRTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
         let clips = (json as? [[String: Any]]) ?? ((json as? [String: Any])?["inputs"] as? [[String: Any]]) ?? []
         let clip = try XCTUnwrap(clips.first, result.standardOutput)
-        XCTAssertEqual(clip["dynamicRange"] as? String, "hlg")
+        XCTAssertEqual(clip["dynamicRange"] as? String, "HLG")
         let metadata = try XCTUnwrap(clip["hdrMetadata"] as? [String: Any], "no hdrMetadata object: \(clip.keys.sorted())")
         XCTAssertEqual(Set(metadata.keys), Self.metadataKeys)
         XCTAssertEqual(metadata["maxLuminance"] as? Double ?? 0, 1000, accuracy: 0.01)
@@ -521,7 +533,7 @@ final class HDRTests: XCTestCase {
     func testReportOutputStatesDynamicRangeBitDepthReasonAndMetadata() throws {
         let (_, report) = try shared("report-pq", [try sdr(), try pq(), "--codec", "hevc"])
         let output = try XCTUnwrap(report["output"] as? [String: Any])
-        XCTAssertEqual(output["dynamicRange"] as? String, "pq", "\(output.keys.sorted())")
+        XCTAssertEqual(output["dynamicRange"] as? String, "PQ", "\(output.keys.sorted())")
         XCTAssertEqual(output["bitDepth"] as? Int, 10)
         XCTAssertFalse((output["dynamicRangeReason"] as? String ?? "").isEmpty, "no dynamicRangeReason")
         let metadata = try XCTUnwrap(output["hdrMetadata"] as? [String: Any], "no hdrMetadata object")
@@ -532,11 +544,11 @@ final class HDRTests: XCTestCase {
     func testReportOutputOfHLGStatingNoneHasNullMetadataAndSDRIsEightBit() throws {
         let (_, hlg) = try shared("report-hlg-none", [try hlgDark(), "--codec", "hevc"])
         let output = try XCTUnwrap(hlg["output"] as? [String: Any])
-        XCTAssertEqual(output["dynamicRange"] as? String, "hlg")
+        XCTAssertEqual(output["dynamicRange"] as? String, "HLG")
         XCTAssertTrue(output.keys.contains("hdrMetadata") && output["hdrMetadata"] is NSNull, "hdrMetadata: \(String(describing: output["hdrMetadata"]))")
         let (_, sdr) = try shared("report-sdr", [try hlgDark()])
         let sdrOutput = try XCTUnwrap(sdr["output"] as? [String: Any])
-        XCTAssertEqual(sdrOutput["dynamicRange"] as? String, "sdr")
+        XCTAssertEqual(sdrOutput["dynamicRange"] as? String, "SDR")
         XCTAssertEqual(sdrOutput["bitDepth"] as? Int, 8)
         XCTAssertFalse((sdrOutput["dynamicRangeReason"] as? String ?? "").isEmpty, "no dynamicRangeReason")
     }
