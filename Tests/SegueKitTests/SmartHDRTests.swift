@@ -39,7 +39,7 @@ final class SmartHDRTests: SmartTestCase {
 
     /// A 3-second 320x180 clip at 30 fps, GOPs of half a second (closed, B-frames).
     func clip(_ kind: HDRClip) throws -> String {
-        try store.path("hdr-\(kind.rawValue).mp4") { path in
+        try store.path("smart-hdr-\(kind.rawValue).mp4") { path in
             let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3",
                                                  "-pix_fmt", kind == .hlg8Bit ? "yuv420p" : "yuv420p10le", "-c:v", "libx265",
                                                  "-preset", "fast", "-crf", "18", "-x265-params", kind.x265Parameters,

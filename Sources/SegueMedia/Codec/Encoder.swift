@@ -83,6 +83,8 @@ package final class Encoder {
         case .hevc:
             options["preset"] = preset
             params.insert("log-level=error", at: 0)
+            // CRF 0 is lossless, as it is for x264 (x265's own CRF 0 is not).
+            if crf == 0 { params.append("lossless=1") }
             if colour.dynamicRange.isHDR {
                 // HDR signalled in the VUI (from the context's tags) and, with hdr10, in SEI;
                 // repeat-headers puts the sets and SEI before every keyframe, as cameras do.
