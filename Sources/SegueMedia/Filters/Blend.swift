@@ -10,15 +10,17 @@ extension Frame {
         precondition(a.isShaped(like: output) && b.isShaped(like: output), "blend(_:_:weight:into:) needs pictures of one size and format")
         precondition(output.sampleBytes > 0 && output.planeCount >= 3, "blend(_:_:weight:into:) works on three planar 8- or 16-bit planes")
         let weightB = UInt32(max(0, min(256, weight)))
+        // 8-bit sums fit 16 bits, so the row loop vectorises twice as wide.
         if output.sampleBytes == 1 {
-            blendPlanes(a, b, weight: weightB, into: output, as: UInt8.self)
+            blendPlanes(a, b, weight: UInt16(weightB), into: output, as: UInt8.self)
         } else {
             blendPlanes(a, b, weight: weightB, into: output, as: UInt16.self)
         }
     }
 
-    private static func blendPlanes<Sample: FixedWidthInteger & UnsignedInteger>(_ a: Frame, _ b: Frame, weight weightB: UInt32,
-                                                                                 into output: Frame, as _: Sample.Type) {
+    private static func blendPlanes<Sample: FixedWidthInteger & UnsignedInteger, Sum: FixedWidthInteger & UnsignedInteger>(
+        _ a: Frame, _ b: Frame, weight weightB: Sum, into output: Frame, as _: Sample.Type
+    ) {
         let weightA = 256 - weightB
         for plane in 0..<3 {
             let (width, height) = output.planeSize(plane)
@@ -30,7 +32,7 @@ extension Frame {
                 let rowB = UnsafeRawPointer(source2 + row * stride2).assumingMemoryBound(to: Sample.self)
                 let rowOut = UnsafeMutableRawPointer(destination + row * strideOut).assumingMemoryBound(to: Sample.self)
                 for x in 0..<width {
-                    let mixed = UInt32(rowA[x]) &* weightA &+ UInt32(rowB[x]) &* weightB &+ 128
+                    let mixed = Sum(rowA[x]) &* weightA &+ Sum(rowB[x]) &* weightB &+ 128
                     rowOut[x] = Sample(truncatingIfNeeded: mixed >> 8)
                 }
             }

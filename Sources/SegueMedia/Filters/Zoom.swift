@@ -10,15 +10,17 @@ extension Frame {
         precondition(source.isShaped(like: output), "zoom(_:scale:into:) needs pictures of one size and format")
         precondition(output.sampleBytes > 0 && output.planeCount >= 3, "zoom(_:scale:into:) works on three planar 8- or 16-bit planes")
         precondition(scale >= 1, "zoom(_:scale:into:) magnifies: a scale of \(scale)")
+        // Two 1/256 weights on a sample: 8-bit sums fit 32 bits, deeper ones take 64.
         if output.sampleBytes == 1 {
-            zoomPlanes(source, scale: scale, into: output, as: UInt8.self)
+            zoomPlanes(source, scale: scale, into: output, as: UInt8.self, summing: UInt32.self)
         } else {
-            zoomPlanes(source, scale: scale, into: output, as: UInt16.self)
+            zoomPlanes(source, scale: scale, into: output, as: UInt16.self, summing: UInt64.self)
         }
     }
 
-    private static func zoomPlanes<Sample: FixedWidthInteger & UnsignedInteger>(_ source: Frame, scale: Double, into output: Frame,
-                                                                                as _: Sample.Type) {
+    private static func zoomPlanes<Sample: FixedWidthInteger & UnsignedInteger, Sum: FixedWidthInteger & UnsignedInteger>(
+        _ source: Frame, scale: Double, into output: Frame, as _: Sample.Type, summing _: Sum.Type
+    ) {
         for plane in 0..<3 {
             let (width, height) = output.planeSize(plane)
             guard let from = source.dataPointer(plane), let to = output.dataPointer(plane), width > 0, height > 0 else { continue }
@@ -30,12 +32,12 @@ extension Frame {
                         for y in 0..<height {
                             let top = UnsafeRawPointer(from + rows.first[y] * strideIn).assumingMemoryBound(to: Sample.self)
                             let bottom = UnsafeRawPointer(from + rows.second[y] * strideIn).assumingMemoryBound(to: Sample.self)
-                            let wy = UInt64(rows.weight[y])
+                            let wy = Sum(rows.weight[y])
                             let row = UnsafeMutableRawPointer(to + y * strideOut).assumingMemoryBound(to: Sample.self)
                             for x in 0..<width {
-                                let w = UInt64(wx[x]), i0 = x0[x], i1 = x1[x]
-                                let upper = UInt64(top[i0]) &* (256 &- w) &+ UInt64(top[i1]) &* w
-                                let lower = UInt64(bottom[i0]) &* (256 &- w) &+ UInt64(bottom[i1]) &* w
+                                let w = Sum(wx[x]), i0 = x0[x], i1 = x1[x]
+                                let upper = Sum(top[i0]) &* (256 &- w) &+ Sum(top[i1]) &* w
+                                let lower = Sum(bottom[i0]) &* (256 &- w) &+ Sum(bottom[i1]) &* w
                                 row[x] = Sample(truncatingIfNeeded: (upper &* (256 &- wy) &+ lower &* wy &+ 32768) >> 16)
                             }
                         }
