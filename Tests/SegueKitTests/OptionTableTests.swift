@@ -56,8 +56,8 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(try DecodedOutput(path: output).pictures.count, 60 - 15, "a 0.5 s fade at 30 fps overlaps 15 frames")
         for (arguments, says) in [(["--crf=52"], "--crf must be a whole number from 0 to 51"),
                                   (["--mode", "sideways"], "--mode: 'sideways' is not one of overlap, freeze"),
-                                  (["--chapters=yes"], "--chapters takes no value"),
-                                  (["--duck"], "--duck needs a value")] {
+                                  (["--chapters=yes"], "'--chapters' does not take any value"),
+                                  (["--duck"], "Missing value for '--duck <DB>'")] {
             let refused = try SegueTool.run(["stitch", clip, "-o", store.outputPath("option-refused")] + arguments)
             XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
             XCTAssertTrue(refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
