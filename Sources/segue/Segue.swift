@@ -24,11 +24,8 @@ struct Segue: ParsableCommand {
     static func main() {
         ProcessPolicy.applyCommandLineDefaults()
         do {
-            var command = try parseAsRoot(OutputFlags.extract(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot()
             try command.run()
-        } catch let error as OutputFlagError {
-            Terminal.error(error.message)
-            Foundation.exit(2)
         } catch let error as SegueError {
             Terminal.error(error.description)
             Foundation.exit(error.exitCode)

@@ -24,7 +24,7 @@ struct Stitch: ParsableCommand {
         Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
         (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
 
-        """ + "\n" + OutputFlags.help + "\n"
+        """
     )
 
     // Options without a default here: a manifest's output settings fill what
@@ -34,8 +34,8 @@ struct Stitch: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
     var output: String
 
-    // The output options (--transition, --crf, ...) are the option table's,
-    // read by `OutputFlags` before the parser sees the rest.
+    @OptionGroup(title: "Output options (each also a key of a manifest's \"output\", in camel case)")
+    var outputOptions: OutputArguments
 
     // Behaviour
     @Option(help: ArgumentHelp("Write a JSON report of the stitch to this file.", valueName: "FILE.json"))
@@ -88,9 +88,9 @@ struct Stitch: ParsableCommand {
     }
 
     /// The flags as a request; what they leave out, a manifest or the defaults decide.
-    func request() -> StitchRequest {
+    func request() throws -> StitchRequest {
         var request = StitchRequest(inputs: inputs, output: output)
-        request.options = OutputFlags.chosen
+        request.options = try outputOptions.options()
         request.overwrite = y
         request.skipBad = skipBad
         request.strict = strict

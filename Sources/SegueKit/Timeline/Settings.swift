@@ -85,7 +85,7 @@ extension OutputOption {
         option("preset", \.preset, .preset, valueName: "name", help: "Encoder preset, ultrafast ... veryslow"),
         option("audioBitrate", \.audioBitRate, .bitRate, valueName: "rate",
                help: "AAC bit rate in bits per second, or with k, e.g. 192k", defaultText: "128k"),
-        option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out"),
+        option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out (in a manifest: \"audio\": false)"),
         option("smart", \.smart, .yesNo, flag: true,
                help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins"),
         option("stillDuration", \.stillDuration, .seconds(OptionLimits.stillSeconds), valueName: "S",
