@@ -20,7 +20,7 @@ struct Segue: ParsableCommand {
     )
 
     /// Parses and runs like `ParsableCommand.main()`, but bad usage exits 2 (the
-    /// contract in DESIGN.md), not the argument parser's 64.
+    /// command line's contract, docs/usage.md), not the argument parser's 64.
     static func main() {
         ProcessPolicy.applyCommandLineDefaults()
         do {

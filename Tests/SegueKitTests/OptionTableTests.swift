@@ -43,7 +43,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertTrue(completion.standardOutput.contains("--transition-duration"), "bash completion lacks the output options")
     }
 
-    /// Counting, as the issue asks: a manifest key of two words names its
+    /// A manifest key of two words names its
     /// option in the table's file, in the code that uses it, and nowhere else.
     func testAnOptionsKeyIsNamedInAtMostThreeSourceFiles() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized

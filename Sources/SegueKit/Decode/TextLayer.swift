@@ -9,10 +9,10 @@ import SegueMedia
 /// The caption and card text stay the same for the whole clip, so libass
 /// draws them once, onto a transparent picture cropped to the text, which
 /// the clip's graph takes as a second input and `overlay` lays over every
-/// picture: blending a small picture costs a tenth of libass drawing the
-/// text anew on each one (0.12 against 1.0 ms a 720x1280 picture), and
-/// libass starts once per clip, not twice (about 25 ms each: it loads the
-/// system's fonts). Subtitles change with time and are drawn on each picture.
+/// picture: blending a small picture costs far less than libass drawing the
+/// text anew on each one, and libass (which loads the system's fonts when it
+/// starts) starts once per clip, not twice. Subtitles change with time and
+/// are drawn on each picture.
 ///
 /// libass reads a script file: one is written per script into a temporary
 /// folder of our own, with the font linked beside it, so the filter

@@ -83,9 +83,7 @@ enum VideoFilters {
     /// that changes every frame costs nearly as much as the picture; a blur
     /// this strong moves softly at an eighth of the rate (3.75 a second at 30
     /// fps). Each fill made costs the encoder a fresh picture in the bars, so
-    /// this rate sets most of the look's cost: on the bench's look case with
-    /// captions, CPU time over contain's was 1.21x making it every 6th frame,
-    /// 1.16x every 8th, 1.10x every 12th (medians of 4 runs).
+    /// this rate sets most of the look's cost (measured in docs/performance.md).
     static let blurFillEvery = 8
 
     /// The rest of the graph for `--fit blur` on a picture smaller than the
@@ -135,11 +133,9 @@ enum VideoFilters {
             : "[blurred]split[b0][b1];[b0]\(bars[0].crop)[\(bars[0].label)];[b1]\(bars[1].crop)[\(bars[1].label)]"
         let order = (before > 0 ? "[before]" : "") + "[picture]" + (after > 0 ? "[after]" : "")
         // The encoder is told the bars matter less (a region of interest with a
-        // quantiser offset, which x264 and x265 honour): measured on the
-        // bench's look case, the fill's extra bytes fall by half (3.88 MB to
-        // 3.28 MB, against 2.80 MB with black bars) and its extra CPU time
-        // from 4.5-5.8 s to 3.7-4.1 s (over 11 s); at 0.2 and above, blocks
-        // showed in smooth fills.
+        // quantiser offset, which x264 and x265 honour): the fill then costs
+        // fewer bytes and less encoder time; a larger offset showed blocks in
+        // smooth fills (docs/performance.md).
         let regions = [(0, before), ((across ? canvas.height : canvas.width) - after, after)].filter { $0.1 > 0 }.map { offset, length in
             across ? "addroi=0:\(offset):\(canvas.width):\(length):\(blurFillQuantiserOffset)"
                 : "addroi=\(offset):0:\(length):\(canvas.height):\(blurFillQuantiserOffset)"

@@ -6,8 +6,7 @@ import FoundationNetworking
 #endif
 
 /// Keeps the bytes of remote clips in a folder, keyed by URL, so a re-run or a
-/// clip used twice is not fetched again: the seed player's cover-video cache,
-/// offline. A kept copy is checked with a conditional GET (ETag /
+/// clip used twice is not fetched again, as a feed player caches its videos. A kept copy is checked with a conditional GET (ETag /
 /// Last-Modified; the server answers 304 without the body). A copy is written
 /// under a temporary name and renamed only when complete and of the announced
 /// length, so the cache never serves a partial file. Past `maxBytes` the least

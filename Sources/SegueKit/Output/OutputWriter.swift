@@ -12,9 +12,7 @@ final class OutputWriter {
     /// copied stretch's encoder work is all AAC: so each weighs 1 (a large
     /// packet, its bytes in a 96th of a picture's), a picture 96, and with no
     /// picture queued the stitcher can run some 100 frames (3 s at 30 fps) ahead,
-    /// over its waits for the core it shares (measured: with room for four
-    /// items of any kind the encoder stood idle for 0.2-0.4 s of a 3-4 s
-    /// stitch; with this, about 0.05 s, most of it before the first item).
+    /// over its waits for the core it shares, so the encoder seldom stands idle.
     private let queue = BoundedQueue<Handoff<Item>>(capacity: 256)
     private static let pictureWeight = 96
     /// The bytes of one canvas picture (4:2:0, one or two bytes a sample).

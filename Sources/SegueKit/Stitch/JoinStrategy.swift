@@ -44,7 +44,7 @@ struct OverlapJoin: JoinStrategy {
     }
 }
 
-/// The seed player's literal trick: the last picture of one clip and the
+/// A feed player's cover, literally: the last picture of one clip and the
 /// first of the next are held and blended over inserted frames, in silence
 /// reached through short ramps, so no content is lost.
 struct FreezeJoin: JoinStrategy {

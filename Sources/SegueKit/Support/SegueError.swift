@@ -65,7 +65,7 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// Bad usage and bad inputs are 2, failures during the stitch 1, a signal 128 + its number (DESIGN.md).
+    /// Bad usage and bad inputs are 2, failures during the stitch 1, a signal 128 + its number (docs/usage.md).
     public var exitCode: Int32 {
         switch reason {
         case .badInputs, .usage, .outputExists, .outputFolder: return 2

@@ -55,8 +55,8 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
 
     public var description: String { rawValue }
 
-    /// The seed player's durations: 1 s for a fade (and every xfade
-    /// transition), 0.3 s for a slide; `random` takes its pick's.
+    /// 1 s for a fade (and every xfade transition), 0.3 s for a slide, as a
+    /// feed player's covers last; `random` takes its pick's.
     public var defaultDuration: Double {
         switch self {
         case .none: return 0
