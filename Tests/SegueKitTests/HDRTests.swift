@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
 /// HDR output: `--hdr off|hlg|pq|auto`, `--codec h264|hevc|av1`,
 /// HDR10 metadata in the bitstream, the warnings, SDR layers at reference

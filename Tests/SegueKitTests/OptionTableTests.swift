@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// The option table is each output option's one definition: the command

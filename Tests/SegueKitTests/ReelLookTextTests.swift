@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// The reel look's text: a clip's caption, text cards and `--font`.

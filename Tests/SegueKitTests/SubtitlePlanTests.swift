@@ -1,5 +1,8 @@
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// Where the clips' cues land on the output: placed by each clip's

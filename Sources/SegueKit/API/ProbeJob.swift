@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// Does what `segue probe` does: expands clip lists and probes every input,
 /// several at once. One result per clip, unusable list files first.

@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// The report as JSON: a clip's probed facts, and the whole report as `--report` writes it.
 extension ClipInfo {

@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// Everything a stitch is asked to do, as a program says it.
 public struct StitchRequest: Sendable {
