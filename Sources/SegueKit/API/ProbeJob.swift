@@ -5,9 +5,9 @@ import SegueMedia
 /// several at once. One result per clip, unusable list files first.
 public enum ProbeJob {
     public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings(),
-                           policy: InputPolicy = InputPolicy()) -> [Result<ClipInfo, BadInput>] {
+                           policy: InputPolicy = InputPolicy(), mediaRoots: [String] = []) -> [Result<ClipInfo, BadInput>] {
         let access = InputAccess(network: network, policy: policy)
-        let list = ClipList.expand(inputs, access: access)
+        let list = ClipList.expand(inputs, access: access, mediaRoots: mediaRoots)
         return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: access)
     }
 
@@ -30,11 +30,11 @@ public enum ProbeJob {
     /// The results as `segue probe` prints them: one aligned row per clip.
     public static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
         var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
-                     "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "VERDICT"]]
+                     "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "TIMECODE", "VERDICT"]]
         for result in results {
             switch result {
             case .failure(let bad):
-                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
                 let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
@@ -45,7 +45,8 @@ public enum ProbeJob {
                     dynamicRange(info),
                     info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
                     info.fullRange ? "full" : "limited",
-                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
+                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info),
+                    info.startTimecode?.text ?? "-", "usable",
                 ])
             }
         }

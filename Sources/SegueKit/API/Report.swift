@@ -36,6 +36,8 @@ extension ClipInfo {
              "bitmap": stream.isBitmap] as [String: Any]
         }
         facts["sidecars"] = sidecars
+        facts["startTimecode"] = startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
+            ?? NSNull()
         if let subtitles {
             facts["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
                 as [String: Any]

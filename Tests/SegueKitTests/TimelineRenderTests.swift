@@ -1,0 +1,271 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueMedia
+
+/// Editors' timelines rendered: every output frame judged against the
+/// timeline's own arithmetic (source frame = source time − the media's start
+/// timecode; transitions centred on their cuts; gaps black and silent).
+/// Fixtures are marker clips, remuxed with a start timecode by the ffmpeg CLI.
+final class TimelineRenderTests: XCTestCase {
+    let store = FixtureStore.shared
+    static let film = Rational(24000, 1001)
+    static let ntsc = Rational(30000, 1001)
+
+    /// A 320x180 marker clip, with the start timecode `timecode` (a MOV `tmcd` track) when given.
+    func media(_ name: String, clip: Int, frames: Int = 48, rate: Rational = film, timecode: String? = nil) throws -> String {
+        let plain = try store.path("tl-\(name)-plain.mp4", MarkerClip(clip: clip, frames: frames, frameRate: rate))
+        guard let timecode else { return plain }
+        return try store.path("tl-\(name).mov") { path in
+            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", plain, "-c", "copy", "-timecode", timecode, path])
+            XCTAssertEqual(made.status, 0, made.standardError)
+        }
+    }
+
+    /// The A, B and C clips of most tests: 48 frames at 23.976, starting at 01:00:00:00, 00:59:00:00 and (C) 0.
+    func filmMedia() throws -> (a: String, b: String, c: String) {
+        (try media("a", clip: 1, timecode: "01:00:00:00"), try media("b", clip: 2, timecode: "00:59:00:00"), try media("c", clip: 3))
+    }
+
+    static let aStart = 86_400.0, bStart = 84_960.0
+
+    /// A clip of `frames` frames from `offset` frames past `origin`, at `rate` (as an OTIO reader gives it).
+    func clip(_ name: String, _ path: String, origin: Double, offset: Double, frames: Double, rate: Rational = film) -> EditItem {
+        .clip(EditClip(name: name, media: EditMedia(location: path),
+                       source: EditRange(start: EditTime(value: origin + offset, rate: rate.value),
+                                         duration: EditTime(value: frames, rate: rate.value))))
+    }
+
+    func dissolve(_ before: Double, _ after: Double, rate: Rational = film) -> EditItem {
+        .transition(EditTransition(kind: .dissolve, before: EditTime(value: before, rate: rate.value),
+                                   after: EditTime(value: after, rate: rate.value)))
+    }
+
+    /// Resolves, probes, plans and renders `timeline` as `segue stitch` does, with `fps` as `--fps`.
+    func render(_ timeline: EditTimeline, fps: Rational? = nil, roots: [String] = [])
+        throws -> (plan: Plan, output: DecodedOutput, warnings: [String]) {
+        let resolved = try EditTimelineResolver(timelinePath: store.folder.appendingPathComponent("edit.otio").path,
+                                                mediaRoots: roots, access: InputAccess()).resolve(timeline)
+        var options = OutputOptions()
+        options.preset = "ultrafast"
+        options.crf = 12
+        if let fps { options.frameRate = fps }
+        let settings = StitchSettings(options: options.overriding(resolved.output))
+        let probed = Prober.probeEach(resolved.entries)
+        let infos = try probed.map { try $0.get() }
+        let plan = try Plan(clips: infos, settings: settings, joins: resolved.entries.map(\.join))
+        let path = store.outputPath()
+        _ = try Stitcher(planned: PlannedStitch(plan: plan, settings: settings), outputPath: path).run()
+        return (plan, try DecodedOutput(path: path), resolved.notices.map(\.description) + plan.warnings)
+    }
+
+    /// What an output frame should be: a clip's frame, black, or a dissolve
+    /// `weight` of the way from one to the other.
+    indirect enum Shown: Equatable {
+        case frame(clip: Int, frame: Int)
+        case black
+        case blend(Shown, Shown, weight: Double)
+    }
+
+    /// The luma of marker block `bit`, or of the flat grey (`bit` nil), that `shown` has.
+    func luma(_ shown: Shown, bit: Int?) -> Double {
+        switch shown {
+        case .black: return 16
+        case .frame(let clip, let frame):
+            guard let bit else { return Double(Marker.greys[clip % Marker.greys.count]) }
+            return ((clip & 0xF) | (frame & 0xFFF) << 4) >> bit & 1 == 1 ? 235 : 16
+        case .blend(let from, let to, let weight):
+            return (1 - weight) * luma(from, bit: bit) + weight * luma(to, bit: bit)
+        }
+    }
+
+    func assertFrames(_ output: DecodedOutput, _ expected: [Shown], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(output.pictures.count, expected.count, "frames in the output", file: file, line: line)
+        for (index, (picture, shown)) in zip(output.pictures, expected).enumerated() {
+            let blocks = (0..<Marker.bits).map { bit -> Double in
+                let (x, y) = Marker.position(bit)
+                return picture.mean(x: x + 8, y: y + 8, width: Marker.block - 16, height: Marker.block - 16)
+            }
+            let worst = (0..<Marker.bits).map { abs(blocks[$0] - luma(shown, bit: $0)) }.max() ?? 0
+            let grey = abs(Marker.grey(picture) - luma(shown, bit: nil))
+            XCTAssertTrue(worst < 14 && grey < 8, "output frame \(index): expected \(shown), read \(String(describing: Marker.read(picture))) "
+                          + "(block off by \(Int(worst)), grey by \(Int(grey)))", file: file, line: line)
+            if worst >= 14 || grey >= 8 { return }
+        }
+    }
+
+    /// A dissolve's steps, Segue's fade weights: step k of n is (k + 1) / (n + 1) of the way.
+    func dissolveFrames(_ from: [Shown], _ to: [Shown]) -> [Shown] {
+        zip(from, to).enumerated().map { step, pair in .blend(pair.0, pair.1, weight: Double(step + 1) / Double(from.count + 1)) }
+    }
+
+    func frames(_ clip: Int, _ range: ClosedRange<Int>) -> [Shown] { range.map { .frame(clip: clip, frame: $0) } }
+
+    // MARK: Timecode
+
+    func testStartTimecodeIsProbedFromTheTimecodeTrack() throws {
+        let (a, _, c) = try filmMedia()
+        let info = try Prober.probe(a).get()
+        XCTAssertEqual(info.startTimecode?.text, "01:00:00:00")
+        XCTAssertEqual(info.startTimecode?.frames, 86_400)
+        XCTAssertEqual(info.startTimecode?.seconds ?? 0, 3603.6, accuracy: 1e-9)
+        XCTAssertNil(try Prober.probe(c).get().startTimecode, "a file without one starts at 0")
+        let dropFrame = try Prober.probe(try media("d", clip: 1, frames: 40, rate: Self.ntsc, timecode: "01:00:00;00")).get()
+        XCTAssertEqual(dropFrame.startTimecode?.frames, 107_892, "drop-frame: 108000 less 2 numbers a minute but every tenth")
+        XCTAssertEqual(dropFrame.startTimecode?.rate, Self.ntsc)
+        XCTAssertTrue(ProbeJob.table([.success(info)]).contains("01:00:00:00"))
+        let json = try ProbeJob.json([.success(info)])
+        XCTAssertTrue(json.contains("\"timecode\" : \"01:00:00:00\""), json)
+    }
+
+    // MARK: Cuts, dissolves, holds, gaps
+
+    func testCutsPlayTheFramesTheTimelineNamesAt23976() throws {
+        let (a, b, c) = try filmMedia()
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 5, frames: 20),
+            clip("B", b, origin: Self.bStart, offset: 10, frames: 15),
+            clip("C", c, origin: 0, offset: 0, frames: 12),
+        ])
+        let (plan, output, warnings) = try render(timeline)
+        XCTAssertEqual(plan.canvas.frameRate, Self.film, "the output runs at the timeline's rate")
+        assertFrames(output, frames(1, 5...24) + frames(2, 10...24) + frames(3, 0...11))
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testDissolveWithFullHandlesIsCentredOnTheCut() throws {
+        let (a, b, _) = try filmMedia()
+        // Cut at record frame 20; the dissolve runs from 16 to 26: A plays 6 frames past its range, B starts 4 before its.
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 5, frames: 20),
+            dissolve(4, 6),
+            clip("B", b, origin: Self.bStart, offset: 15, frames: 20),
+        ])
+        let (plan, output, warnings) = try render(timeline)
+        XCTAssertEqual(plan.totalFrames, 40, "the output is as long as the timeline")
+        XCTAssertEqual(plan.joins.map(\.frameCount), [10])
+        assertFrames(output, frames(1, 5...20) + dissolveFrames(frames(1, 21...30), frames(2, 11...20)) + frames(2, 21...34))
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testShortHandlesHoldTheEdgeFramesAndSayHowMany() throws {
+        let (a, b, _) = try filmMedia()
+        // A ends 2 frames before its media does and needs 6 after; B starts 2 frames in and needs 6 before.
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 30, frames: 16),
+            dissolve(6, 6),
+            clip("B", b, origin: Self.bStart, offset: 2, frames: 20),
+        ])
+        let (plan, output, warnings) = try render(timeline)
+        XCTAssertEqual(plan.totalFrames, 36)
+        let outgoing = frames(1, 40...47) + Array(repeating: .frame(clip: 1, frame: 47), count: 4)
+        let incoming = Array(repeating: .frame(clip: 2, frame: 0), count: 4) + frames(2, 0...7)
+        assertFrames(output, frames(1, 30...39) + dissolveFrames(outgoing, incoming) + frames(2, 8...21))
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("clip 'A' (\(a))") && $0.contains("4 frames after its last frame") }, "\(warnings)")
+        XCTAssertTrue(warnings.contains { $0.hasPrefix("clip 'B' (\(b))") && $0.contains("4 frames before its first frame") }, "\(warnings)")
+    }
+
+    func testRangesPastTheMediaHoldItsEdgeFramesInSilence() throws {
+        let (a, b, c) = try filmMedia()
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 40, frames: 14), // 6 frames past its end
+            clip("B", b, origin: Self.bStart, offset: -3, frames: 10), // 3 frames before its start
+            clip("C", c, origin: 0, offset: 0, frames: 12),
+        ])
+        let (_, output, warnings) = try render(timeline)
+        let held = Array(repeating: Shown.frame(clip: 1, frame: 47), count: 6)
+        let early = Array(repeating: Shown.frame(clip: 2, frame: 0), count: 3)
+        assertFrames(output, frames(1, 40...47) + held + early + frames(2, 0...6) + frames(3, 0...11))
+        let rate = Self.film.value
+        // A's own frames 0-7, held 8-13; B held 14-16, its own 17-23; C from 24.
+        for (frame, clip) in [(1, 1), (6, 1), (19, 2), (22, 2), (26, 3), (30, 3)] {
+            XCTAssertEqual(Tone.dominantClip(output.audioChunk(frame: frame, frameRate: rate), sampleRate: 48_000), clip, "frame \(frame) heard")
+        }
+        for frame in [9, 10, 11, 12, 15] {
+            XCTAssertLessThan(Tone.rms(output.audioChunk(frame: frame, frameRate: rate)), 0.01, "frame \(frame): held, so silent")
+        }
+        XCTAssertEqual(warnings.count, 2, "\(warnings)")
+    }
+
+    func testGapIsBlackAndSilentAndFadesIntoTheNextClip() throws {
+        let (a, b, _) = try filmMedia()
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 0, frames: 12),
+            .gap(EditTime(value: 12, rate: Self.film.value)),
+            dissolve(3, 3),
+            clip("B", b, origin: Self.bStart, offset: 6, frames: 12),
+        ])
+        let (plan, output, warnings) = try render(timeline)
+        XCTAssertEqual(plan.totalFrames, 36)
+        let black = Array(repeating: Shown.black, count: 9)
+        assertFrames(output, frames(1, 0...11) + black + dissolveFrames(Array(repeating: .black, count: 6), frames(2, 3...8))
+                     + frames(2, 9...17))
+        for frame in 13...19 {
+            XCTAssertLessThan(Tone.rms(output.audioChunk(frame: frame, frameRate: Self.film.value)), 0.01, "frame \(frame): a gap is silent")
+        }
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testDropFrameTimecodeAt2997() throws {
+        let d = try media("d", clip: 1, frames: 40, rate: Self.ntsc, timecode: "01:00:00;00")
+        let timeline = EditTimeline(rate: Self.ntsc, items: [
+            clip("D1", d, origin: 107_892, offset: 7, frames: 20, rate: Self.ntsc),
+            clip("D2", d, origin: 107_892, offset: 25, frames: 10, rate: Self.ntsc),
+        ])
+        let (plan, output, _) = try render(timeline)
+        XCTAssertEqual(plan.canvas.frameRate, Self.ntsc)
+        assertFrames(output, frames(1, 7...26) + frames(1, 25...34))
+    }
+
+    // MARK: Rate
+
+    func testFpsOverridesTheTimelinesRateAndKeepsItsLength() throws {
+        let (a, b, _) = try filmMedia()
+        let timeline = EditTimeline(rate: Self.film, items: [
+            clip("A", a, origin: Self.aStart, offset: 0, frames: 24),
+            clip("B", b, origin: Self.bStart, offset: 0, frames: 24),
+        ])
+        let (plan, output, _) = try render(timeline, fps: Self.ntsc)
+        XCTAssertEqual(plan.canvas.frameRate, Self.ntsc)
+        XCTAssertEqual(output.pictures.count, 60, "48 frames at 23.976 last 60 at 29.97")
+        XCTAssertEqual(Marker.read(output.pictures[0])?.clip, 1)
+        XCTAssertEqual(Marker.read(output.pictures[59])?.clip, 2)
+    }
+
+    // MARK: Finding media
+
+    func testMediaIsFoundByNameUnderAMediaRoot() throws {
+        let (a, _, _) = try filmMedia()
+        let moved = EditTimeline(rate: Self.film, items: [
+            clip("A", "/nonexistent/footage/" + (a as NSString).lastPathComponent, origin: Self.aStart, offset: 5, frames: 6),
+        ])
+        let (_, output, _) = try render(moved, roots: [store.folder.path])
+        assertFrames(output, frames(1, 5...10))
+        XCTAssertThrowsError(try render(moved, roots: [])) { error in
+            guard case .mediaNotFound(let clip, _, let looked) = error as? BadInputReason else { return XCTFail("\(error)") }
+            XCTAssertEqual(clip, "A")
+            XCTAssertEqual(looked.first, "/nonexistent/footage/" + (a as NSString).lastPathComponent)
+        }
+    }
+
+    func testAnEDLsClipIsFoundByItsClipNameThenItsReel() throws {
+        let (a, _, _) = try filmMedia()
+        let name = (a as NSString).lastPathComponent
+        let finder = MediaFinder(folder: "/nonexistent", roots: [store.folder.path], access: InputAccess())
+        XCTAssertEqual(try finder.locate(EditMedia(clipName: name, reel: "R1"), clipName: "A"), a)
+        XCTAssertEqual(try finder.locate(EditMedia(clipName: "missing.mov", reel: "tl-a"), clipName: "A"), a, "the reel matches a name without extension")
+        let percentEncoded = "file://" + a.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        XCTAssertEqual(try finder.locate(EditMedia(location: percentEncoded), clipName: "A"), a)
+    }
+
+    func testInputRootRefusesMediaOutsideIt() throws {
+        let (a, _, _) = try filmMedia()
+        let root = store.folder.appendingPathComponent("tl-root-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let access = InputAccess(policy: try InputPolicy.confined(to: [root], allowRemote: true))
+        let timeline = EditTimeline(rate: Self.film, items: [clip("A", a, origin: Self.aStart, offset: 0, frames: 6)])
+        XCTAssertThrowsError(try EditTimelineResolver(timelinePath: root + "/edit.otio", mediaRoots: [], access: access).resolve(timeline)) {
+            XCTAssertTrue("\($0)".contains("clip 'A'") && "\($0)".contains("outside the allowed folders"), "\($0)")
+        }
+    }
+}
