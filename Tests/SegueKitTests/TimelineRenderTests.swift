@@ -268,4 +268,96 @@ final class TimelineRenderTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("clip 'A'") && "\($0)".contains("outside the allowed folders"), "\($0)")
         }
     }
+
+    // MARK: Files made by OpenTimelineIO, end to end
+
+    /// Runs `code` with the OpenTimelineIO package (Scripts/setup's .build/pyenv); its standard output.
+    func python(_ code: String, _ arguments: [String] = []) throws -> String {
+        let python = EditTimelineParseTests.python
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
+        }
+        let result = try Tool.run(python, ["-c", code] + arguments)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        return result.standardOutput
+    }
+
+    /// A folder of its own with A under a name with a space, for one test's files.
+    func scene() throws -> (folder: String, a: String, b: String, c: String) {
+        let (a, b, c) = try filmMedia()
+        let folder = store.folder.appendingPathComponent("tl-scene-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder + "/media dir", withIntermediateDirectories: true)
+        let spaced = folder + "/media dir/a clip.mov"
+        try FileManager.default.copyItem(atPath: a, toPath: spaced)
+        return (folder, spaced, b, c)
+    }
+
+    /// Stitches `inputs` as `segue stitch` does; the report and the warnings said.
+    func stitch(_ inputs: [String], _ configure: (inout StitchRequest) -> Void = { _ in }) throws -> (output: String, warnings: [String]) {
+        var request = StitchRequest(inputs: inputs, output: store.outputPath())
+        request.options.preset = "ultrafast"
+        request.options.crf = 12
+        configure(&request)
+        var warnings: [String] = []
+        _ = try StitchJob(request).run { if case .warning(let text) = $0 { warnings.append(text) } }
+        return (request.output, warnings)
+    }
+
+    static let makeOTIO = """
+    import sys, urllib.parse, opentimelineio as otio
+    RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+    path, a, b, rate = sys.argv[1], sys.argv[2], sys.argv[3], 24000 / 1001
+    def clip(name, url, start, duration):
+        return otio.schema.Clip(name=name, media_reference=otio.schema.ExternalReference(target_url=url),
+                                source_range=TR(RT(start, rate), RT(duration, rate)))
+    track = otio.schema.Track(kind="Video")
+    track.append(clip("A", "file://" + urllib.parse.quote(a), 86405, 20))
+    track.append(otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(4, rate), out_offset=RT(6, rate)))
+    track.append(clip("B", b, 84975, 20))
+    track.append(otio.schema.Gap(source_range=TR(RT(0, rate), RT(6, rate))))
+    track.append(clip("C", "/nowhere/tl-c-plain.mp4", 0, 12))
+    timeline = otio.schema.Timeline(name="scene")
+    timeline.tracks.append(track)
+    otio.adapters.write_to_file(timeline, path)
+    """
+
+    static let dumpOTIO = """
+    import sys, json, opentimelineio as otio
+    timeline = otio.adapters.read_from_file(sys.argv[1])
+    items = []
+    for item in timeline.video_tracks()[0]:
+        if isinstance(item, otio.schema.Transition):
+            items.append(["transition", item.in_offset.value, item.out_offset.value])
+        elif isinstance(item, otio.schema.Gap):
+            items.append(["gap", item.source_range.duration.value])
+        else:
+            items.append(["clip", item.name, item.media_reference.target_url, item.source_range.start_time.value,
+                          item.source_range.duration.value, round(item.source_range.duration.rate, 3)])
+    print(json.dumps(items))
+    """
+
+    func testAnOTIOFileRendersFrameExactAndExportsWhatWasRendered() throws {
+        let scene = try scene()
+        let timeline = scene.folder + "/edit.otio"
+        // B by a path relative to the timeline's folder, C found under the media root.
+        let relativeB = "../" + (scene.b as NSString).lastPathComponent
+        _ = try python(Self.makeOTIO, [timeline, scene.a, relativeB])
+        let exported = scene.folder + "/rendered.otio"
+        let (output, warnings) = try stitch([timeline]) {
+            $0.mediaRoots = [self.store.folder.path]
+            $0.exportOTIO = exported
+        }
+        XCTAssertEqual(warnings, [])
+        let decoded = try DecodedOutput(path: output)
+        let black = Array(repeating: Shown.black, count: 6)
+        assertFrames(decoded, frames(1, 5...20) + dissolveFrames(frames(1, 21...30), frames(2, 11...20)) + frames(2, 21...34)
+                     + black + frames(3, 0...11))
+        let read = try JSONSerialization.jsonObject(with: Data(try python(Self.dumpOTIO, [exported]).utf8)) as? [[Any]]
+        let items = try XCTUnwrap(read).map { $0.map { "\($0)" } }
+        XCTAssertEqual(items, [
+            ["clip", "A", scene.a, "86405.0", "20.0", "23.976"], ["transition", "4.0", "6.0"],
+            ["clip", "B", scene.b, "84975.0", "20.0", "23.976"], ["gap", "6.0"],
+            ["clip", "C", store.folder.appendingPathComponent("tl-c-plain.mp4").path, "0.0", "12.0", "23.976"],
+        ])
+    }
 }
