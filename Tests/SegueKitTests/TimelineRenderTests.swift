@@ -360,4 +360,63 @@ final class TimelineRenderTests: XCTestCase {
             ["clip", "C", store.folder.appendingPathComponent("tl-c-plain.mp4").path, "0.0", "12.0", "23.976"],
         ])
     }
+
+    func testA23976EDLCountsAtItsMediasRateAndFindsClipsByName() throws {
+        let (a, b, _) = try filmMedia()
+        let folder = store.folder.appendingPathComponent("tl-edl-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // 23.976 material counts its timecode at 24; the EDL doesn't say its rate.
+        let edl = """
+        TITLE: tl film
+        FCM: NON-DROP FRAME
+
+        001  AX       V     C        01:00:00:05 01:00:01:01 01:00:00:00 01:00:00:20
+        * FROM CLIP NAME: \((a as NSString).lastPathComponent)
+
+        002  AX       V     C        00:59:00:10 00:59:00:22 01:00:00:20 01:00:01:08
+        * FROM CLIP NAME: \((b as NSString).lastPathComponent)
+
+        """
+        try edl.write(toFile: folder + "/cut.edl", atomically: true, encoding: .utf8)
+        let (output, warnings) = try stitch([folder + "/cut.edl"]) { $0.mediaRoots = [self.store.folder.path] }
+        XCTAssertEqual(warnings, [])
+        let decoded = try DecodedOutput(path: output)
+        assertFrames(decoded, frames(1, 5...24) + frames(2, 10...21))
+        let rate = try Prober.probe(output).get().frameRate
+        XCTAssertEqual(rate, Self.film, "an EDL of 23.976 media renders at 23.976, not 24")
+    }
+
+    // MARK: The command line
+
+    func testTheCommandLineRefusesWhatATimelineCantPlayWithExit2NamingIt() throws {
+        let scene = try scene()
+        let timeline = scene.folder + "/edit.otio"
+        _ = try python(Self.makeOTIO, [timeline, scene.a, scene.b])
+        let output = store.outputPath()
+        // C isn't where the timeline says, and no --media-root is given.
+        let missing = try Tools.segue(["stitch", timeline, "-o", output, "--quiet"])
+        XCTAssertEqual(missing.status, 2, missing.standardError)
+        XCTAssertTrue(missing.standardError.contains("edit.otio") && missing.standardError.contains("clip 'C'")
+                      && missing.standardError.contains("/nowhere/tl-c-plain.mp4"), missing.standardError)
+        let freeze = try Tools.segue(["stitch", timeline, "-o", output, "--media-root", store.folder.path, "--mode", "freeze"])
+        XCTAssertEqual(freeze.status, 2, freeze.standardError)
+        XCTAssertTrue(freeze.standardError.contains("--mode freeze"), freeze.standardError)
+        let confined = try Tools.segue(["stitch", timeline, "-o", output, "--media-root", store.folder.path, "--input-root", scene.folder])
+        XCTAssertEqual(confined.status, 2, confined.standardError)
+        XCTAssertTrue(confined.standardError.contains("outside the allowed folders"), confined.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing written")
+        let speed = scene.folder + "/speed.otio"
+        _ = try python("""
+            import sys, opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            timeline.video_tracks()[0][0].effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
+            otio.adapters.write_to_file(timeline, sys.argv[2])
+            """, [timeline, speed])
+        let refused = try Tools.segue(["stitch", speed, "-o", output, "--media-root", store.folder.path])
+        XCTAssertEqual(refused.status, 2, refused.standardError)
+        XCTAssertTrue(refused.standardError.contains("speed.otio") && refused.standardError.contains("A"), refused.standardError)
+        let probed = try Tools.segue(["probe", timeline, "--media-root", store.folder.path])
+        XCTAssertEqual(probed.status, 0, probed.standardError)
+        XCTAssertTrue(probed.standardOutput.contains("01:00:00:00") && probed.standardOutput.contains("TIMECODE"), probed.standardOutput)
+    }
 }

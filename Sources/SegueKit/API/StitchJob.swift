@@ -115,16 +115,19 @@ public final class StitchJob {
             }
         }
         report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
-        if let path = request.exportOTIO {
-            let rendered = EditTimeline.rendered(from: stitcher.plan, chapters: settings.chapters,
-                                                 currentFolder: FileManager.default.currentDirectoryPath)
-            do {
-                try OutputFile.writeAtomically(rendered.otioJSON(), to: path)
-            } catch {
-                throw OutputFile.writeFailure(error, output: path, doing: "can't write the exported timeline")
-            }
-        }
+        if let path = request.exportOTIO { try StitchJob.exportOTIO(stitcher.plan, settings: settings, to: path) }
         return report
+    }
+
+    /// Writes what `plan` rendered as an OpenTimelineIO file at `path`, atomically (`--export-otio`).
+    public static func exportOTIO(_ plan: Plan, settings: StitchSettings, to path: String) throws {
+        let rendered = EditTimeline.rendered(from: plan, chapters: settings.chapters,
+                                             currentFolder: FileManager.default.currentDirectoryPath)
+        do {
+            try OutputFile.writeAtomically(rendered.otioJSON(), to: path)
+        } catch {
+            throw OutputFile.writeFailure(error, output: path, doing: "can't write the exported timeline")
+        }
     }
 
     /// Where `--export-otio` may write: not over the output or an input, and
