@@ -419,4 +419,30 @@ final class TimelineRenderTests: XCTestCase {
         XCTAssertEqual(probed.status, 0, probed.standardError)
         XCTAssertTrue(probed.standardOutput.contains("01:00:00:00") && probed.standardOutput.contains("TIMECODE"), probed.standardOutput)
     }
+
+    func testAFinalCutPro7XMLRendersTheSameFramesAsItsOTIO() throws {
+        let (a, b, _) = try filmMedia()
+        let folder = store.folder.appendingPathComponent("tl-xml-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // xmeml counts in and out points from the file's start, and states the file's timecode.
+        _ = try python("""
+            import sys, opentimelineio as otio
+            RT, TR = otio.opentime.RationalTime, otio.opentime.TimeRange
+            rate = 24000 / 1001
+            def clip(name, path, start, duration, origin):
+                reference = otio.schema.ExternalReference(target_url="file://" + path, available_range=TR(RT(origin, rate), RT(48, rate)))
+                return otio.schema.Clip(name=name, media_reference=reference, source_range=TR(RT(start, rate), RT(duration, rate)))
+            track = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+            track.append(clip("A", sys.argv[2], 86405, 20, 86400))
+            track.append(otio.schema.Transition(transition_type="SMPTE_Dissolve", in_offset=RT(4, rate), out_offset=RT(6, rate)))
+            track.append(clip("B", sys.argv[3], 84975, 20, 84960))
+            timeline = otio.schema.Timeline(name="sequence")
+            timeline.tracks.append(track)
+            otio.adapters.write_to_file(timeline, sys.argv[1], adapter_name="fcp_xml")
+            """, [folder + "/sequence.xml", a, b])
+        let (output, warnings) = try stitch([folder + "/sequence.xml"])
+        XCTAssertEqual(warnings, [])
+        assertFrames(try DecodedOutput(path: output),
+                     frames(1, 5...20) + dissolveFrames(frames(1, 21...30), frames(2, 11...20)) + frames(2, 21...34))
+    }
 }

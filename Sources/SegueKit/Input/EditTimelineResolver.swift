@@ -56,6 +56,11 @@ public struct EditTimelineResolver {
         let rate = timeline.rate
         guard rate.isValid, rate.value > 0 else { throw BadInputReason.badList("the timeline's rate \(rate) is not a frame rate") }
         var notices = timeline.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
+        if !timeline.markers.isEmpty {
+            let count = timeline.markers.count
+            notices.append(.timelineNote(path: timelinePath, note: "\(count) marker\(count == 1 ? "" : "s") not used "
+                                         + "(--chapters makes one chapter per clip, titled by its name)"))
+        }
         let spans = try EditTimelineResolver.spans(of: timeline)
         var entries: [ClipEntry] = []
         for (index, span) in spans.enumerated() {

@@ -17,25 +17,14 @@ public struct StartTimecode: Sendable, Equatable, Codable {
     /// Whether it skips frame numbers (`;` before the frames: 29.97 and 59.94 drop-frame).
     public var dropFrame: Bool { text.contains(";") }
 
-    /// Reads `HH:MM:SS:FF` (`;` or `.` before FF for drop-frame) at `rate`; nil when it isn't one.
+    /// Reads `HH:MM:SS:FF` (`;` before FF for drop-frame) at `rate`, counted
+    /// as the timeline readers count timecode; nil when it isn't one.
     public init?(text: String, rate: Rational) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let parts = trimmed.split(omittingEmptySubsequences: false, whereSeparator: { ":;.".contains($0) })
-        guard parts.count == 4, rate.isValid, rate.value > 0 else { return nil }
-        let numbers = parts.compactMap { Int64($0) }
-        guard numbers.count == 4, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
-        let (hours, minutes, secs, frame) = (numbers[0], numbers[1], numbers[2], numbers[3])
-        let nominal = Int64(rate.value.rounded())
-        guard minutes < 60, secs < 60, frame < max(nominal, 1) else { return nil }
+        guard rate.isValid, rate.value > 0,
+              let frames = Timecode(rate: rate, dropFrame: trimmed.contains(";")).frames(Substring(trimmed)) else { return nil }
         self.text = trimmed
         self.rate = rate
-        var count = ((hours * 60 + minutes) * 60 + secs) * nominal + frame
-        if trimmed.contains(";") || trimmed.contains(".") {
-            // Drop-frame: two numbers (four at 59.94) skipped each minute but every tenth.
-            let dropped = nominal / 15
-            let totalMinutes = hours * 60 + minutes
-            count -= dropped * (totalMinutes - totalMinutes / 10)
-        }
-        frames = count
+        self.frames = frames
     }
 }
