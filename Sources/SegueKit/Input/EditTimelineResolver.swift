@@ -71,6 +71,8 @@ public struct EditTimelineResolver {
                 entry = ClipEntry(path: try finder.locate(clip.media, clipName: name))
                 entry.title = name
                 entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after)
+                // A photo shows for its record time, transitions included.
+                entry.duration = Double(entry.edit!.recordFrames) / rate.value
             case .gap(let length):
                 // Black and silence, as long as the gap and the transitions into and out of it.
                 entry = ClipEntry(path: "")

@@ -6,7 +6,9 @@ import SegueMedia
 /// - `.txt`: one path per line, `#` comments, paths relative to the list's folder;
 /// - `.ffconcat`, or a `.txt` whose first line is `ffconcat version 1.0`: ffmpeg's
 ///   concat script (`file`, `inpoint`, `outpoint`, `duration`);
-/// - `.json`: a manifest (see `Manifest`).
+/// - `.json`: a manifest (see `Manifest`);
+/// - `.otio`, `.edl`, `.xml`: an editor's timeline (`EditTimeline`), its clips
+///   found and placed by `EditTimelineResolver`.
 /// The files are read in Input (`ClipList.expand`); here they are parsed.
 public enum ClipList {
     /// What the inputs expand to.
