@@ -217,6 +217,22 @@ final class TimelineRenderTests: XCTestCase {
         assertFrames(output, frames(1, 7...26) + frames(1, 25...34))
     }
 
+    /// Why in points aim at a frame's own time: the frame-rate filter rounds
+    /// to the nearest output frame, so an in point anywhere within half a frame
+    /// of it picks the same frame; a timeline's exact time sits in the middle of that margin.
+    func testAnInPointWithinHalfAFrameOfAFramesTimePicksThatFrame() throws {
+        let (_, _, c) = try filmMedia()
+        var settings = StitchSettings()
+        settings.preset = "ultrafast"
+        settings.crf = 12
+        for offset in [-0.45, -0.2, 0, 0.2, 0.45] {
+            let inPoint = (10 + offset) / Self.film.value
+            let (_, _, path) = try store.stitch([ClipEntry(path: c, inPoint: inPoint, outPoint: inPoint + 4 / Self.film.value)],
+                                                settings: settings)
+            assertFrames(try DecodedOutput(path: path), frames(3, 10...13))
+        }
+    }
+
     // MARK: Rate
 
     func testFpsOverridesTheTimelinesRateAndKeepsItsLength() throws {
