@@ -29,8 +29,8 @@ public enum ProbeJob {
 
     /// The results as `segue probe` prints them: one aligned row per clip.
     public static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
-        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
-                     "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "TIMECODE", "VERDICT"]]
+        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "TIMECODE", "AUDIO",
+                     "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "VERDICT"]]
         for result in results {
             switch result {
             case .failure(let bad):
@@ -41,12 +41,11 @@ public enum ProbeJob {
                     info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
                     "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
                     String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
-                    String(format: "%.2f s", info.duration), audio,
+                    String(format: "%.2f s", info.duration), info.startTimecode?.text ?? "-", audio,
                     dynamicRange(info),
                     info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
                     info.fullRange ? "full" : "limited",
-                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info),
-                    info.startTimecode?.text ?? "-", "usable",
+                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
                 ])
             }
         }
