@@ -11,8 +11,15 @@ final class MediaFinder {
     let folder: String
     let roots: [String]
     let access: InputAccess
-    /// Each root's files by name, listed once.
-    private var listings: [String: [String: String]] = [:]
+    /// The files under one root: by file name, and by name without extension (for reels); the first found wins.
+    private struct Listing {
+        var byName: [String: String] = [:]
+        var byStem: [String: String] = [:]
+
+        func find(_ name: String) -> String? { byName[name] ?? byStem[name] }
+    }
+    /// Each root's files, listed once.
+    private var listings: [String: Listing] = [:]
     /// Files listed per root at most: a search through a whole disk stops there.
     static let mostFilesListed = 200_000
 
@@ -48,7 +55,7 @@ final class MediaFinder {
         }
         for root in roots {
             for name in names {
-                if let found = listing(of: root)[name] ?? listing(of: root)["\u{0}stem:" + name], try exists(found, clipName: clipName) {
+                if let found = listing(of: root).find(name), try exists(found, clipName: clipName) {
                     return found
                 }
             }
@@ -68,21 +75,22 @@ final class MediaFinder {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
     }
 
-    /// The files under `root` by file name, and by name without extension (for reels); the first found wins.
-    private func listing(of root: String) -> [String: String] {
+    /// The files under `root`, listed the first time it is searched.
+    private func listing(of root: String) -> Listing {
         if let listed = listings[root] { return listed }
-        var byName: [String: String] = [:]
+        var listing = Listing()
         let enumerator = FileManager.default.enumerator(atPath: root)
         var count = 0
         while let relative = enumerator?.nextObject() as? String, count < MediaFinder.mostFilesListed {
             count += 1
+            if enumerator?.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { continue }
             let name = (relative as NSString).lastPathComponent
             let path = (root as NSString).appendingPathComponent(relative)
-            if byName[name] == nil { byName[name] = path }
-            let stem = "\u{0}stem:" + (name as NSString).deletingPathExtension
-            if byName[stem] == nil { byName[stem] = path }
+            if listing.byName[name] == nil { listing.byName[name] = path }
+            let stem = (name as NSString).deletingPathExtension
+            if listing.byStem[stem] == nil { listing.byStem[stem] = path }
         }
-        listings[root] = byName
-        return byName
+        listings[root] = listing
+        return listing
     }
 }
