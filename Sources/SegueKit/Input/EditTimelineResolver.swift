@@ -67,7 +67,7 @@ public struct EditTimelineResolver {
             var entry: ClipEntry
             switch span.item {
             case .clip(let clip):
-                let name = clip.name ?? clip.media.clipName ?? "item \(index + 1)"
+                let name = [clip.name, clip.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(index + 1)"
                 entry = ClipEntry(path: try finder.locate(clip.media, clipName: name))
                 entry.title = name
                 entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after)
