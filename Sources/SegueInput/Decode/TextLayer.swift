@@ -34,7 +34,9 @@ package final class TextLayer {
     static func make(for clip: PlannedClip, canvas: Canvas, font: String?, burnSubtitles: Bool,
                      access: InputAccess) throws -> TextLayer? {
         let subtitles = burnSubtitles ? clip.info.subtitles.flatMap { $0.cues.isEmpty ? nil : $0 } : nil
-        guard clip.info.caption != nil || clip.info.card != nil || subtitles != nil else { return nil }
+        // A blank card (a timeline's gap) has nothing to draw.
+        let cardText = clip.info.card.map { !$0.text.isEmpty } == true
+        guard clip.info.caption != nil || cardText || subtitles != nil else { return nil }
         let fontFile: FontFile
         do {
             fontFile = try FontFile.open(font, access: access)

@@ -28,6 +28,12 @@ public enum Prober {
             info.caption = entry.caption
             info.subtitleFile = entry.subtitles
             if info.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.duration) } // photos
+            if let placement = entry.edit {
+                do { try info.place(placement) } catch let reason as BadInputReason {
+                    return .failure(BadInput(path: entry.path, cause: reason))
+                } catch { return .failure(BadInput(path: entry.path, cause: .cantOpen("\(error)"))) }
+                return .success(info)
+            }
             if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
                 return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))
             }
@@ -95,7 +101,10 @@ public enum Prober {
         } else {
             info = try movingClipInfo(path: path, opened: opened, video: video, audio: audio, access: access)
         }
-        if !info.isStill { info.hdrMetadata = video.hdrMetadata ?? firstPicture.hdrMetadata }
+        if !info.isStill {
+            info.hdrMetadata = video.hdrMetadata ?? firstPicture.hdrMetadata
+            info.startTimecode = startTimecode(of: demuxer, video: video, rate: info.frameRate)
+        }
         info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
         if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
         return info
@@ -111,6 +120,16 @@ public enum Prober {
         }
         guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
         return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
+    }
+
+    /// The start timecode the file states: the container's tag (MXF), the
+    /// video stream's, or a timecode track's (MOV/MP4 `tmcd`) at its own rate;
+    /// counted at the picture's `rate` when no track gives one.
+    static func startTimecode(of demuxer: Demuxer, video: StreamInfo, rate: Rational) -> StartTimecode? {
+        let track = demuxer.streams.first { $0.kind == .other && $0.timecode != nil }
+        let trackRate = track.map(\.averageFrameRate).flatMap { $0.isValid && $0.value > 0 ? $0.reduced.snappedToStandard : nil }
+        guard let text = demuxer.timecode ?? video.timecode ?? track?.timecode else { return nil }
+        return StartTimecode(text: text, rate: trackRate ?? rate)
     }
 
     /// Refuses, by its first bytes, a photo this FFmpeg can't read (HEIC) or

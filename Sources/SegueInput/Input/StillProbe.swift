@@ -74,6 +74,8 @@ extension Prober {
     static func cardName(_ card: TextCard, number: Int?) -> String {
         let line = card.text.split(whereSeparator: \.isNewline).joined(separator: " ")
         let shown = line.count > 40 ? line.prefix(39) + "…" : Substring(line)
+        // A blank card is a timeline's gap.
+        guard !line.isEmpty else { return "gap" + (number.map { " \($0)" } ?? "") }
         return "text card" + (number.map { " \($0)" } ?? "") + " '\(shown)'"
     }
 

@@ -39,6 +39,12 @@ extension ClipInfo {
              "bitmap": stream.isBitmap] as [String: Any]
         }
         facts["sidecars"] = sidecars
+        if let edited {
+            facts["timelineClip"] = ["name": edited.name, "before": edited.before, "after": edited.after,
+                                     "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter]
+        }
+        facts["startTimecode"] = startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
+            ?? NSNull()
         if let subtitles {
             facts["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
                 as [String: Any]

@@ -159,6 +159,10 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case pictureTooLarge(width: Int, height: Int, limit: Int)
     /// A clip list that includes itself, directly or through others (the chain of lists).
     case listIncludesItself([String])
+    /// An editor's timeline's clip whose source range (seconds from the media's start) misses its media entirely.
+    case outsideMedia(clip: String, start: Double, end: Double, length: Double)
+    /// An editor's timeline's clip whose media is nowhere it was looked for.
+    case mediaNotFound(clip: String, named: String, looked: [String])
 
     public var description: String {
         switch self {
@@ -210,6 +214,13 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
                           width, height, Double(width) * Double(height) / 1e6, limit / 1_000_000)
         case .listIncludesItself(let chain):
             return "clip list includes itself (\(chain.map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")))"
+        case let .outsideMedia(clip, start, end, length):
+            return "clip '\(clip)': its source range ("
+                + String(format: "%.3f to %.3f s from the media's start timecode) lies outside the media's %.3f s", start, end, length)
+                + " (wrong media, or a wrong start timecode?)"
+        case let .mediaNotFound(clip, named, looked):
+            return "clip '\(clip)': its media \(named) is not found (looked for: \(looked.joined(separator: ", "))); "
+                + "--media-root DIR searches a folder for it by name"
         }
     }
 }

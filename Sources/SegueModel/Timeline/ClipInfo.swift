@@ -70,6 +70,10 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     public var subtitles: ClipSubtitles?
     /// Its sound's measured loudness, when loudness or music asked for it.
     public var loudness: Loudness?
+    /// Where its first frame counts from, when the file states a start timecode.
+    public var startTimecode: StartTimecode?
+    /// Set for a clip of an editor's timeline: its name, handles and held edge frames.
+    public var edited: EditedClip?
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
     public struct Loudness: Sendable, Equatable, Codable {

@@ -142,6 +142,7 @@ public struct Plan: Sendable {
         mode = settings.mode
         let layout = JoinLayout(mode: mode)
         notices = infos.compactMap(\.lengthWarning) + colour.notices
+            + infos.compactMap { info in info.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 
         // What each join asks for, before fitting it to its clips; `random` becomes its pick here.

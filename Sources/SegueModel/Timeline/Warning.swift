@@ -27,6 +27,10 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
     case hdrMetadataIgnored(path: String, reason: String)
     /// The report could not be written; the output was.
     case reportNotWritten(path: String, detail: String, output: String)
+    /// What an editor's timeline holds that isn't rendered, as its reader says it.
+    case timelineNote(path: String, note: String)
+    /// An editor's timeline's clip asking for frames its media lacks: its edge pictures held in silence.
+    case edgeFramesHeld(path: String, held: EditedClip)
 
     public var description: String {
         switch self {
@@ -59,6 +63,14 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): its HDR10 metadata states \(reason); ignored"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
+        case let .timelineNote(path, note):
+            return "\(path): \(note)"
+        case let .edgeFramesHeld(path, held):
+            func frames(_ count: Int64) -> String { count == 1 ? "1 frame" : "\(count) frames" }
+            let sides = (held.heldBefore > 0 ? ["\(frames(held.heldBefore)) before its first frame (first frame held)"] : [])
+                + (held.heldAfter > 0 ? ["\(frames(held.heldAfter)) after its last frame (last frame held)"] : [])
+            return "clip '\(held.name)' (\(path)): the timeline needs \(sides.joined(separator: " and ")), "
+                + "which the media lacks; silent while held"
         }
     }
 }

@@ -151,7 +151,8 @@ public struct SegmentPlan: Codable, Sendable {
             return "canvas"
         }
         for (index, clip) in clips.enumerated() {
-            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.inPoint]
+            // A timeline's clip may start before its media's first picture (that picture held): in by at most its length.
+            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.edited == nil ? clip.inPoint : abs(clip.inPoint)]
             // Sound may end before the picture starts (an MPEG-PS whose sound leads): negative, but bounded.
             let sound = clip.soundDuration ?? 0
             guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.duration > 0,

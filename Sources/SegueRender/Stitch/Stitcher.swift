@@ -246,8 +246,10 @@ public final class Stitcher {
         let missing = max(source.missingVideoSeconds, Double(max(0, source.picturesRepeated - 1)) / rate)
         if missing > 0 { notes.append(.videoEndedEarly(path: path, seconds: missing)) }
         if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
-        if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds > 0.1 {
-            notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds))
+        // A timeline's held edge frames are silent by design, not sound that ended early.
+        let held = source.clip.info.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
+        if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds - held > 0.1 {
+            notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds - held))
         }
         return notes
     }

@@ -17,13 +17,18 @@ public struct EditTimeline: Sendable, Equatable {
     public var markers: [EditMarker]
     /// What the file holds that isn't rendered, said as warnings (e.g. "track 'V2' not used").
     public var notes: [String]
+    /// The record timecode the timeline starts at (OTIO `global_start_time`,
+    /// an EDL's first record in, xmeml's sequence timecode), when the file says.
+    public var start: EditTime?
 
-    public init(name: String? = nil, rate: Rational, items: [EditItem] = [], markers: [EditMarker] = [], notes: [String] = []) {
+    public init(name: String? = nil, rate: Rational, items: [EditItem] = [], markers: [EditMarker] = [], notes: [String] = [],
+                start: EditTime? = nil) {
         self.name = name
         self.rate = rate
         self.items = items
         self.markers = markers
         self.notes = notes
+        self.start = start
     }
 }
 

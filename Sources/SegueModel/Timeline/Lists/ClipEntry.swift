@@ -23,6 +23,9 @@ public struct ClipEntry: Sendable, Equatable {
     public var subtitles: String?
     /// A text card instead of a file: the clip is this text on a plain background (`path` is empty).
     public var card: TextCard?
+    /// A clip of an editor's timeline: which of its media's frames it plays,
+    /// counted from the media's start timecode (it replaces the in and out points).
+    public var edit: EditPlacement?
 
     public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
                 duration: Double? = nil, title: String? = nil) {

@@ -6,25 +6,30 @@ import SegueMedia
 /// - `.txt`: one path per line, `#` comments, paths relative to the list's folder;
 /// - `.ffconcat`, or a `.txt` whose first line is `ffconcat version 1.0`: ffmpeg's
 ///   concat script (`file`, `inpoint`, `outpoint`, `duration`);
-/// - `.json`: a manifest (see `Manifest`).
+/// - `.json`: a manifest (see `Manifest`);
+/// - `.otio`, `.edl`, `.xml`: an editor's timeline (`EditTimeline`), its clips
+///   found and placed by `EditTimelineResolver`.
 /// The files are read in Input (`ClipList.expand`); here they are parsed.
 public enum ClipList {
     /// What the inputs expand to.
     public struct Contents: Sendable {
         public var entries: [ClipEntry] = []
         public var bad: [BadInput] = []
-        /// Output settings from the first manifest that gives any.
+        /// Output settings from the first manifest (or editor's timeline) that gives any.
         public var output: OutputOptions?
+        /// What the user should know about the lists (an editor's timeline's notes).
+        public var notices: [Warning] = []
 
         package init() {}
     }
 
     /// Whether `path` names a clip list: a local file (a `file:` URL too, not
-    /// a remote one) named `.txt`, `.ffconcat` or `.json`.
+    /// a remote one) named `.txt`, `.ffconcat` or `.json`, or an editor's
+    /// timeline (`.otio`, `.edl`, `.xml`).
     public static func isClipList(_ path: String) -> Bool {
         guard case .file = InputLocation(path) else { return false }
         let lowered = path.lowercased()
-        return [".txt", ".ffconcat", ".json"].contains { lowered.hasSuffix($0) }
+        return [".txt", ".ffconcat", ".json"].contains { lowered.hasSuffix($0) } || EditTimelineFormat(path) != nil
     }
 
     /// A clip list that can't be used, and where.
