@@ -23,8 +23,15 @@ let package = Package(
         .target(name: "SegueBitstream"),
         // The FFmpeg wrappers: the only target that imports CFFmpeg; no raw pointer leaves it.
         .target(name: "SegueMedia", dependencies: ["CFFmpeg", "SegueBitstream"]),
-        // The library: Timeline (clip lists, plan) and Pipeline (sources, stitcher), in role types.
-        .target(name: "SegueKit", dependencies: ["SegueMedia"]),
+        // The tiers above the wrappers, each seeing only those below it:
+        // what a stitch is (settings, clip lists, the plan), its support types;
+        .target(name: "SegueModel", dependencies: ["SegueMedia"]),
+        // reading inputs: probing, sound, decoding and normalising pictures;
+        .target(name: "SegueInput", dependencies: ["SegueModel", "SegueMedia"]),
+        // writing the output: the stitcher, joins, --smart's copies, segments, the encoders;
+        .target(name: "SegueRender", dependencies: ["SegueInput", "SegueModel", "SegueMedia"]),
+        // the one public face: jobs (stitch, probe, plan, render, join) and their reports.
+        .target(name: "SegueKit", dependencies: ["SegueRender", "SegueInput", "SegueModel", "SegueMedia"]),
         .executableTarget(
             name: "segue",
             dependencies: [
@@ -32,7 +39,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueMedia", "segue"]),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueModel", "SegueMedia", "segue"]),
     ],
     swiftLanguageModes: [.v6]
 )

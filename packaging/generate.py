@@ -5,14 +5,11 @@ usage: packaging/generate.py SEGUE man                       > segue.1
        packaging/generate.py SEGUE completion bash|zsh|fish  > the script
 
 Everything comes from what the binary says: `--experimental-dump-help` (the
-argument parser's commands, flags and options) and `segue stitch --help`,
-whose "Output options" section is the option table's (those flags are read
-from the table, not the argument parser, so they are taken from help). The
-man page holds the top-level help and one section per subcommand, so it can't
-drift from --help.
+argument parser's commands, flags and options, the output options' included)
+and --help. The man page holds the top-level help and one section per
+subcommand, so it can't drift from --help.
 """
 import json
-import re
 import subprocess
 import sys
 
@@ -22,9 +19,8 @@ def run(segue, *args):
 
 
 def commands(segue):
-    """(name, abstract) of each subcommand, and each one's flags, from the dump and stitch's help."""
+    """(name, abstract) of each subcommand, and each one's flags, from the dump."""
     tree = json.loads(run(segue, "--experimental-dump-help"))["command"]
-    table = output_flags(segue)
     found = []
     for sub in tree.get("subcommands", []):
         name = sub["commandName"]
@@ -37,20 +33,8 @@ def commands(segue):
                     flags.append(("--" + option["name"], argument["kind"] == "option"))
                 elif option["kind"] == "short":
                     flags.append(("-" + option["name"], argument["kind"] == "option"))
-        if name in ("stitch", "plan"):
-            flags += table
         found.append((name, sub.get("abstract", ""), sorted(set(flags))))
     return found
-
-
-def output_flags(segue):
-    """The option table's flags, as `stitch --help` lists them: (flag, takes a value)."""
-    flags = []
-    for line in run(segue, "stitch", "--help").splitlines():
-        match = re.match(r"^  (--[a-z0-9-]+)( <[^>]+>)?", line)
-        if match and not line.startswith("  --input-root"):
-            flags.append((match.group(1), match.group(2) is not None))
-    return flags
 
 
 def roff(text):

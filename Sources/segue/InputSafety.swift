@@ -15,3 +15,10 @@ struct InputSafety: ParsableArguments {
         try InputPolicy.confined(to: inputRoots, allowRemote: !noRemote)
     }
 }
+
+/// Where an editor's timeline's media may be found when it isn't where the
+/// timeline says; shared by `stitch` and `probe`.
+struct TimelineMedia: ParsableArguments {
+    @Option(name: .customLong("media-root"), help: ArgumentHelp("Look for an editor's timeline's media (.otio, .edl, .xml) that isn't where the timeline says by its file name (an EDL's: its clip name, then its reel) under this folder; may be repeated.", valueName: "DIR"))
+    var mediaRoots: [String] = []
+}

@@ -23,6 +23,7 @@ struct PlanCommand: ParsableCommand {
     func validate() throws {
         guard stitch.work != nil else { throw ValidationError("plan needs --work DIR, the folder the segments are rendered into") }
         guard stitch.jobs == nil else { throw ValidationError("--jobs is stitch's: plan only writes the plan") }
+        guard stitch.exportOtio == nil else { throw ValidationError("--export-otio is stitch's: plan only writes the plan") }
     }
 
     func run() throws {

@@ -14,6 +14,7 @@ struct Probe: ParsableCommand {
         Examples:
           segue probe clips.txt
           segue probe a.mp4 b.mov --json
+          segue probe edit.otio --media-root /srv/footage
 
         Exit codes: 0 all usable; 2 some input is not usable.
         """
@@ -28,8 +29,11 @@ struct Probe: ParsableCommand {
     @OptionGroup(title: "Untrusted inputs")
     var safety: InputSafety
 
+    @OptionGroup(title: "Editors' timelines")
+    var timelines: TimelineMedia
+
     func run() throws {
-        let results = try ProbeJob.run(inputs, policy: safety.policy())
+        let results = try ProbeJob.run(inputs, policy: safety.policy(), mediaRoots: timelines.mediaRoots)
         print(json ? try ProbeJob.json(results) : ProbeJob.table(results))
         if results.contains(where: { if case .failure = $0 { true } else { false } }) { throw ExitCode(2) }
     }

@@ -38,6 +38,10 @@ extension Stitch {
         }
         try SegmentRunner(work: folder, jobs: jobs ?? 1, quiet: quiet).render(todo, of: record.segments.count, stop: stop)
         let result = try JoinJob(work: folder, reportPath: report).run(stop: stop)
+        if let exportOtio {
+            try StitchJob.exportOTIO(try Plan(clips: record.clips, settings: record.settings, joins: record.joins),
+                                     settings: record.settings, to: exportOtio)
+        }
         if !quiet { Terminal.write(result.summary + "\n") }
     }
 }

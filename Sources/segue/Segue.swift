@@ -20,15 +20,12 @@ struct Segue: ParsableCommand {
     )
 
     /// Parses and runs like `ParsableCommand.main()`, but bad usage exits 2 (the
-    /// contract in DESIGN.md), not the argument parser's 64.
+    /// command line's contract, docs/usage.md), not the argument parser's 64.
     static func main() {
         ProcessPolicy.applyCommandLineDefaults()
         do {
-            var command = try parseAsRoot(OutputFlags.extract(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot()
             try command.run()
-        } catch let error as OutputFlagError {
-            Terminal.error(error.message)
-            Foundation.exit(2)
         } catch let error as SegueError {
             Terminal.error(error.description)
             Foundation.exit(error.exitCode)

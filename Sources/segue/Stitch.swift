@@ -9,8 +9,9 @@ struct Stitch: ParsableCommand {
         An input is a media file, a photo (a still of --still-duration seconds) or
         a clip list: a .txt file with one path per line (# comments, paths
         relative to the list's folder), an ffconcat script (file, inpoint,
-        outpoint, duration), or a .json manifest with per-clip in/out points,
-        durations, titles and per-join transitions.
+        outpoint, duration), a .json manifest with per-clip in/out points,
+        durations, titles and per-join transitions, or an editor's timeline
+        (OpenTimelineIO .otio, CMX 3600 .edl, Final Cut Pro 7 .xml).
 
         Examples:
           segue stitch a.mp4 b.mp4 c.mp4 -o out.mp4
@@ -20,11 +21,12 @@ struct Stitch: ParsableCommand {
           segue stitch clips.txt -o reel.mp4 --transition circleopen --transition-duration 0.6
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
           segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
+          segue stitch edit.otio -o cut.mp4 --media-root /srv/footage --export-otio rendered.otio
 
         Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
         (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
 
-        """ + "\n" + OutputFlags.help + "\n"
+        """
     )
 
     // Options without a default here: a manifest's output settings fill what
@@ -34,8 +36,8 @@ struct Stitch: ParsableCommand {
     @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
     var output: String
 
-    // The output options (--transition, --crf, ...) are the option table's,
-    // read by `OutputFlags` before the parser sees the rest.
+    @OptionGroup(title: "Output options (each also a key of a manifest's \"output\", in camel case)")
+    var outputOptions: OutputArguments
 
     // Behaviour
     @Option(help: ArgumentHelp("Write a JSON report of the stitch to this file.", valueName: "FILE.json"))
@@ -64,6 +66,11 @@ struct Stitch: ParsableCommand {
     @OptionGroup(title: "Untrusted inputs")
     var safety: InputSafety
 
+    @OptionGroup(title: "Editors' timelines")
+    var timelines: TimelineMedia
+    @Option(help: ArgumentHelp("After the stitch, write what was rendered as an OpenTimelineIO timeline to this file.", valueName: "FILE.otio"))
+    var exportOtio: String?
+
     // Segments: see Segments.swift
     @Option(help: ArgumentHelp("Render in segments, N at once (child processes), then join them by copy.", valueName: "N"))
     var jobs: Int?
@@ -88,9 +95,9 @@ struct Stitch: ParsableCommand {
     }
 
     /// The flags as a request; what they leave out, a manifest or the defaults decide.
-    func request() -> StitchRequest {
+    func request() throws -> StitchRequest {
         var request = StitchRequest(inputs: inputs, output: output)
-        request.options = OutputFlags.chosen
+        request.options = try outputOptions.options()
         request.overwrite = y
         request.skipBad = skipBad
         request.strict = strict
@@ -102,6 +109,8 @@ struct Stitch: ParsableCommand {
         request.reportPath = report
         request.inputRoots = safety.inputRoots
         request.allowRemote = !safety.noRemote
+        request.mediaRoots = timelines.mediaRoots
+        request.exportOTIO = exportOtio
         return request
     }
 

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
 /// The collaborators a stitch is given are the ones it uses: one input access,
 /// with its cache, for clips and music alike.

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// Issue 25: the plain stitch is the oracle, and `Scripts/differential` judges
+/// The plain stitch is the oracle, and `Scripts/differential` judges
 /// the other ways of stitching the same inputs against it (every picture,
 /// durations and frame counts, chapters, the sound's lag and level). Here it
 /// runs on marker clips of mixed rates and layouts, with cuts, fades and a

@@ -1,8 +1,11 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
-/// HDR output (issue 36): `--hdr off|hlg|pq|auto`, `--codec h264|hevc|av1`,
+/// HDR output: `--hdr off|hlg|pq|auto`, `--codec h264|hevc|av1`,
 /// HDR10 metadata in the bitstream, the warnings, SDR layers at reference
 /// white, and every way of stitching giving the same HDR pictures.
 ///

@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 @testable import SegueBitstream
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// Values a stranger's request or file may carry: each is refused with exit 2

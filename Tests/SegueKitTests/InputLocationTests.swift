@@ -1,5 +1,8 @@
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
 /// `InputLocation` is the one answer to "is this remote?" and "which file is
 /// this?": lists, chapter titles and the plan file ask it, as the opener does.

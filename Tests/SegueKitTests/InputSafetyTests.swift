@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
 /// Hostile inputs, as an attacker would upload them, each built here and each
 /// paired with the same flags on a legitimate input that must work (so a

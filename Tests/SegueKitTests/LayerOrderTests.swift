@@ -1,66 +1,76 @@
 import Foundation
 import XCTest
 
-/// The rooms of Sources/SegueKit depend one way (docs/architecture.md, Layout): a file may
-/// name the types of its own room and of the rooms below it, never a type of
-/// a room above. Read from the sources: each room's types are the ones its
-/// files declare at the top level (struct, class, enum, protocol, typealias,
-/// actor; an extension declares nothing, and a nested type is reached through
-/// its parent's name); a file names a type when the type's name stands as a
-/// whole word in its code, outside comments and string literals (an
-/// interpolation is code), not after a dot.
+/// The tiers are SwiftPM targets, so the compiler refuses a type named from a
+/// tier above (docs/architecture.md, Layout). These tests hold the shape the
+/// compiler is given: each target depends only on the tiers below it, and no
+/// source file imports a module its target doesn't depend on.
 final class LayerOrderTests: XCTestCase {
-    /// The rooms from the bottom up, one tier a line. A room may use the rooms
-    /// before it. Within a tier the order is the way the arrows run: Audio
-    /// reads through Input, Decode uses Audio's readers; Smart plans for the
-    /// Output writer, Segments cut Smart's plan, and the Stitcher renders a
-    /// Segments window.
-    static let order: [[String]] = [
-        ["Support"],
-        ["Timeline"],
-        ["Input", "Audio", "Decode"],
-        ["Output", "Smart", "Segments", "Stitch"],
-        ["API"],
-    ]
+    /// The targets from the bottom up: each may depend on those before it.
+    static let tiers = ["CFFmpeg", "SegueBitstream", "SegueMedia", "SegueModel", "SegueInput", "SegueRender", "SegueKit", "segue"]
 
-    /// Upward arrows that stay for now, each with why. An entry that no longer
-    /// occurs fails the test as well: the list only shrinks.
-    static let allowed: [(file: String, type: String)] = []
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sources = root.appendingPathComponent("Sources")
 
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources")
-
-    func testNoRoomNamesATypeOfARoomAboveIt() throws {
-        let library = LayerOrderTests.sources.appendingPathComponent("SegueKit")
-        let rank = Dictionary(uniqueKeysWithValues: LayerOrderTests.order.joined().enumerated().map { ($1, $0) })
-        let files = try SwiftFile.all(in: library)
-        XCTAssertFalse(files.isEmpty, "no sources under \(library.path)")
-        for room in Set(files.map(\.room)) where rank[room] == nil {
-            XCTFail("Sources/SegueKit/\(room) has no place in LayerOrderTests.order: give it one")
-        }
-        var roomOf: [String: String] = [:]
-        for file in files {
-            for type in file.topLevelTypes {
-                if let other = roomOf[type], other != file.room {
-                    XCTFail("\(type) is declared in both \(other) and \(file.room)")
-                }
-                roomOf[type] = file.room
+    /// Each target's dependencies on other targets, as Package.swift states
+    /// them (read as text: `swift package dump-package` would wait for the
+    /// build folder that `swift test` holds).
+    static func dependencies() throws -> [String: [String]] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try NSRegularExpression(pattern: #"\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        var found: [String: [String]] = [:]
+        for match in target.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)) {
+            let name = String(manifest[Range(match.range(at: 1), in: manifest)!])
+            let list = Range(match.range(at: 2), in: manifest).map { String(manifest[$0]) } ?? ""
+            // Targets by name ("SegueMedia"); products of other packages (.product(...)) are not tiers.
+            let quoted = try NSRegularExpression(pattern: #"(?<!name: )"(\w+)""#)
+            found[name] = quoted.matches(in: list, range: NSRange(list.startIndex..., in: list)).compactMap { item in
+                let word = String(list[Range(item.range(at: 1), in: list)!])
+                return list.contains("package: \"\(word)\"") ? nil : word
             }
         }
-        var seen: Set<String> = []
-        for file in files {
-            guard let own = rank[file.room] else { continue }
-            for name in file.namedTypes.subtracting(file.allDeclaredTypes) {
-                guard let room = roomOf[name], let theirs = rank[room], theirs > own else { continue }
-                if LayerOrderTests.allowed.contains(where: { $0.file == file.path && $0.type == name }) {
-                    seen.insert("\(file.path) \(name)")
-                    continue
-                }
-                XCTFail("\(file.path) names \(name), a type of \(room), which is above \(file.room)")
+        return found
+    }
+
+    func testEachTargetDependsOnlyOnTiersBelowIt() throws {
+        let rank = Dictionary(uniqueKeysWithValues: LayerOrderTests.tiers.enumerated().map { ($1, $0) })
+        let dependencies = try LayerOrderTests.dependencies()
+        XCTAssertEqual(Set(dependencies.keys), Set(LayerOrderTests.tiers), "a target with no place in the tiers")
+        for (target, uses) in dependencies {
+            for used in uses {
+                let above = try XCTUnwrap(rank[target]), below = try XCTUnwrap(rank[used], "\(target) uses \(used)")
+                XCTAssertLessThan(below, above, "\(target) depends on \(used), a tier above it")
             }
         }
-        for (path, name) in LayerOrderTests.allowed where !seen.contains("\(path) \(name)") {
-            XCTFail("the allowance for \(path) naming \(name) is no longer needed: remove it")
+        XCTAssertEqual(dependencies["SegueMedia"]?.contains("CFFmpeg"), true)
+        for (target, uses) in dependencies where target != "SegueMedia" {
+            XCTAssertFalse(uses.contains("CFFmpeg"), "\(target) reaches libav directly: only SegueMedia may")
+        }
+    }
+
+    /// A file may import only what its target depends on (SwiftPM would let it
+    /// import any module built before it).
+    func testNoSourceImportsAModuleItsTargetDoesNotDependOn() throws {
+        let dependencies = try LayerOrderTests.dependencies()
+        let ours = Set(LayerOrderTests.tiers)
+        for (target, uses) in dependencies where target != "CFFmpeg" {
+            let folder = LayerOrderTests.sources.appendingPathComponent(target)
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+            XCTAssertFalse(files.isEmpty, "no sources under \(folder.path)")
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.contains("import ") {
+                    let words = line.split(separator: " ").map(String.init)
+                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count else { continue }
+                    // `import struct SegueMedia.Rational` names the module after the kind.
+                    let named = words[(at + 1)...].first { $0.first?.isUppercase == true } ?? ""
+                    let module = String(named.split(separator: ".").first ?? "")
+                    guard ours.contains(module) else { continue }
+                    XCTAssertTrue(uses.contains(module), "\(file.lastPathComponent) in \(target) imports \(module)")
+                }
+            }
         }
     }
 
@@ -71,160 +81,6 @@ final class LayerOrderTests: XCTestCase {
             let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
             XCTAssertLessThanOrEqual(files.count, 12, "\(folder.path) holds \(files.count) files")
-        }
-    }
-
-    func testTheCodeScannerSeesOnlyCode() {
-        let source = """
-            struct Kept { let a = "Quoted \\(Interpolated(x: ")")) text", b = #"Raw "Quoted""#, c = \\Keyed.path }
-            /* Block /* Nested */ Comment */ // Line Comment
-            let d = \"""
-                Multi "Line" \\(Inner)
-                \""" + String(Other.self)
-            """
-        let file = SwiftFile(path: "Room/File.swift", source: source)
-        XCTAssertEqual(file.namedTypes, ["Kept", "Interpolated", "Keyed", "Inner", "String", "Other"])
-        XCTAssertEqual(file.topLevelTypes, ["Kept"])
-    }
-}
-
-/// One source file of SegueKit, as the layer check reads it.
-struct SwiftFile {
-    /// Relative to Sources/SegueKit: "Room/…/Name.swift".
-    var path: String
-    var room: String { String(path.prefix { $0 != "/" }) }
-    /// The code: comments and string literals blanked, interpolations kept.
-    var code: String
-    /// Types declared at the top level.
-    var topLevelTypes: Set<String> = []
-    /// Types declared at any depth (a nested name a file uses is its own).
-    var allDeclaredTypes: Set<String> = []
-
-    init(path: String, source: String) {
-        self.path = path
-        code = SwiftFile.code(of: source)
-        let declaration = try! NSRegularExpression(pattern:
-            #"^([ \t]*)(?:(?:@\w+(?:\([^)\n]*\))?|public|private|fileprivate|internal|package|final|indirect|open|nonisolated)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Za-z_]\w*)"#,
-            options: [.anchorsMatchLines])
-        let text = code as NSString
-        for match in declaration.matches(in: code, range: NSRange(location: 0, length: text.length)) {
-            let name = text.substring(with: match.range(at: 2))
-            allDeclaredTypes.insert(name)
-            if match.range(at: 1).length == 0 { topLevelTypes.insert(name) }
-        }
-    }
-
-    /// Capitalised whole words of the code not after a dot: the types (and
-    /// other capitalised names) it names.
-    var namedTypes: Set<String> {
-        let word = try! NSRegularExpression(pattern: #"(?<![\w.])[A-Z]\w*"#)
-        let text = code as NSString
-        return Set(word.matches(in: code, range: NSRange(location: 0, length: text.length)).map { text.substring(with: $0.range) })
-    }
-
-    static func all(in library: URL) throws -> [SwiftFile] {
-        let names = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String } ?? []
-        return try names.filter { $0.hasSuffix(".swift") && $0.contains("/") }.sorted().map { name in
-            SwiftFile(path: name, source: try String(contentsOf: library.appendingPathComponent(name), encoding: .utf8))
-        }
-    }
-
-    /// `source` with comments and string literals replaced by spaces (lines
-    /// kept), the code of their interpolations kept.
-    static func code(of source: String) -> String {
-        var scanner = Scanner(bytes: Array(source.utf8))
-        scanner.scanCode(untilClosingParenthesis: false)
-        return String(decoding: scanner.output, as: UTF8.self)
-    }
-
-    private struct Scanner {
-        let bytes: [UInt8]
-        var index = 0
-        var output: [UInt8] = []
-
-        init(bytes: [UInt8]) { self.bytes = bytes }
-
-        func peek(_ offset: Int = 0) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
-
-        mutating func blank(_ count: Int = 1) {
-            for _ in 0..<count where index < bytes.count {
-                output.append(bytes[index] == UInt8(ascii: "\n") ? UInt8(ascii: "\n") : UInt8(ascii: " "))
-                index += 1
-            }
-        }
-
-        /// Code, up to the end or (in an interpolation) the parenthesis that closes it.
-        mutating func scanCode(untilClosingParenthesis: Bool) {
-            var depth = 0
-            while let byte = peek() {
-                if byte == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "/") {
-                    while let next = peek(), next != UInt8(ascii: "\n") { blank() }
-                } else if byte == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
-                    scanBlockComment()
-                } else if let hashes = stringStart() {
-                    scanString(hashes: hashes)
-                } else if untilClosingParenthesis && byte == UInt8(ascii: "(") {
-                    depth += 1
-                    output.append(byte)
-                    index += 1
-                } else if untilClosingParenthesis && byte == UInt8(ascii: ")") {
-                    if depth == 0 { blank(); return }
-                    depth -= 1
-                    output.append(byte)
-                    index += 1
-                } else {
-                    output.append(byte)
-                    index += 1
-                }
-            }
-        }
-
-        /// Block comments nest in Swift.
-        mutating func scanBlockComment() {
-            var depth = 0
-            while peek() != nil {
-                if peek() == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
-                    depth += 1
-                    blank(2)
-                } else if peek() == UInt8(ascii: "*") && peek(1) == UInt8(ascii: "/") {
-                    depth -= 1
-                    blank(2)
-                    if depth == 0 { return }
-                } else {
-                    blank()
-                }
-            }
-        }
-
-        /// The number of `#`s when a string literal starts here.
-        func stringStart() -> Int? {
-            var hashes = 0
-            while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
-            return peek(hashes) == UInt8(ascii: "\"") ? hashes : nil
-        }
-
-        mutating func scanString(hashes: Int) {
-            blank(hashes)
-            let triple = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
-            blank(triple ? 3 : 1)
-            let delimiter = [UInt8](repeating: UInt8(ascii: "\""), count: triple ? 3 : 1)
-                + [UInt8](repeating: UInt8(ascii: "#"), count: hashes)
-            while peek() != nil {
-                if peek() == UInt8(ascii: "\\") && (0..<hashes).allSatisfy({ peek(1 + $0) == UInt8(ascii: "#") }) {
-                    blank(1 + hashes)
-                    if peek() == UInt8(ascii: "(") {
-                        blank()
-                        scanCode(untilClosingParenthesis: true)
-                    } else {
-                        blank()
-                    }
-                } else if delimiter.indices.allSatisfy({ peek($0) == delimiter[$0] }) {
-                    blank(delimiter.count)
-                    return
-                } else {
-                    blank()
-                }
-            }
         }
     }
 }

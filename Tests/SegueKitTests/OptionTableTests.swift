@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// The option table is each output option's one definition: the command
@@ -20,7 +23,30 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(Set(OutputOption.all.map(\.flag)).count, OutputOption.all.count, "a flag defined twice")
     }
 
-    /// Counting, as the issue asks: a manifest key of two words names its
+    /// The argument parser itself knows every option (so its completions and
+    /// dump have them), as an option with a value or a flag, on stitch and plan.
+    func testTheArgumentParsersDumpHasEveryOptionOfTheTable() throws {
+        let dump = try SegueTool.run(["--experimental-dump-help"])
+        XCTAssertEqual(dump.status, 0, dump.standardError)
+        let tree = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
+        let commands = try XCTUnwrap((tree["command"] as? [String: Any])?["subcommands"] as? [[String: Any]])
+        for name in ["stitch", "plan"] {
+            let command = try XCTUnwrap(commands.first { $0["commandName"] as? String == name })
+            var kinds: [String: String] = [:]
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                for flag in argument["names"] as? [[String: Any]] ?? [] {
+                    kinds["--" + (flag["name"] as? String ?? "")] = argument["kind"] as? String
+                }
+            }
+            for option in OutputOption.all {
+                XCTAssertEqual(kinds[option.flag], option.valueName == nil ? "flag" : "option", "\(name) \(option.flag)")
+            }
+        }
+        let completion = try SegueTool.run(["--generate-completion-script", "bash"])
+        XCTAssertTrue(completion.standardOutput.contains("--transition-duration"), "bash completion lacks the output options")
+    }
+
+    /// A manifest key of two words names its
     /// option in the table's file, in the code that uses it, and nowhere else.
     func testAnOptionsKeyIsNamedInAtMostThreeSourceFiles() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
@@ -56,8 +82,8 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(try DecodedOutput(path: output).pictures.count, 60 - 15, "a 0.5 s fade at 30 fps overlaps 15 frames")
         for (arguments, says) in [(["--crf=52"], "--crf must be a whole number from 0 to 51"),
                                   (["--mode", "sideways"], "--mode: 'sideways' is not one of overlap, freeze"),
-                                  (["--chapters=yes"], "--chapters takes no value"),
-                                  (["--duck"], "--duck needs a value")] {
+                                  (["--chapters=yes"], "'--chapters' does not take any value"),
+                                  (["--duck"], "Missing value for '--duck <DB>'")] {
             let refused = try SegueTool.run(["stitch", clip, "-o", store.outputPath("option-refused")] + arguments)
             XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.standardError)")
             XCTAssertTrue(refused.standardError.contains(says), "\(arguments): \(refused.standardError)")

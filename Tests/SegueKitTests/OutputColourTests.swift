@@ -1,5 +1,8 @@
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// How the output's colour is chosen from `--hdr`, the codec and the clips,

@@ -1,5 +1,8 @@
 import Foundation
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// A decoded output, read with Segue's own demuxer and decoders.

@@ -1,5 +1,8 @@
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 final class PlanTests: XCTestCase {

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// Clips as phones, cameras, browsers, DVDs and broadcast write them, made at

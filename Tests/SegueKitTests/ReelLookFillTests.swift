@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// The reel look's fill and overlay (issue 28): `--fit blur` fills the canvas
+/// The reel look's fill and overlay: `--fit blur` fills the canvas
 /// with a blurred, darkened copy of the clip; `--overlay` draws a picture over
 /// the whole output. Every check decodes the output the command line wrote.
 final class ReelLookFillTests: XCTestCase {

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// The reel look's text (issue 28): a clip's caption, text cards and `--font`.
+/// The reel look's text: a clip's caption, text cards and `--font`.
 /// Latin text is read back from the output by OCR (tesseract); other scripts
 /// are found by their pixels, against the same stitch without the text.
 final class ReelLookTextTests: XCTestCase {

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// Segmented render (issue 19): a plan cut into segments, rendered by
+/// Segmented render: a plan cut into segments, rendered by
 /// separate processes in any order, joined by copy, is the plain stitch.
 final class SegmentTests: XCTestCase {
     let store = FixtureStore.shared

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
 /// What every `--smart` test checks, whatever encoded its clips: a stitch

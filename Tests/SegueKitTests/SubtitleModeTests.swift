@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Subtitles (issue 29), continued: `--subtitles none` and `burn`, the
+/// Subtitles, continued: `--subtitles none` and `burn`, the
 /// output's length, inputs Segue can't or won't carry, `segue probe`, and
 /// the other ways of rendering (`--smart`, segments, many joins) giving the
 /// same track.

@@ -1,8 +1,11 @@
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// Where the clips' cues land on the output (issue 29): placed by each clip's
+/// Where the clips' cues land on the output: placed by each clip's
 /// start and in point, cut to its time on screen, held with a freeze's held
 /// pictures, and flattened where they overlap. Pure planning: no files.
 final class SubtitlePlanTests: XCTestCase {

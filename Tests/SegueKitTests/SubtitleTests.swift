@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Subtitles (issue 29): every clip's text cues carried into one soft MP4
+/// Subtitles: every clip's text cues carried into one soft MP4
 /// track (mov_text) at their new times, or burnt into the picture, or left
 /// out. Each output's track is extracted by the ffmpeg CLI and compared cue
 /// by cue, to the millisecond, with the track the rules give

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 @testable import SegueMedia
 
-/// The transition catalogue (issue 20): every xfade transition by its own
+/// The transition catalogue: every xfade transition by its own
 /// name, each join frame the picture the ffmpeg CLI's own `xfade` draws for
 /// the same progress, in overlap and freeze modes, per join, with `--smart`;
 /// `random`; `segue transitions` and its previews.
@@ -23,7 +26,7 @@ final class TransitionCatalogueTests: XCTestCase {
     static let size: Size = (320, 180)
     static let frameRate = 25
 
-    /// A shape of each kind the issue names: a wipe, a circle, dissolve,
+    /// A shape of each kind: a wipe, a circle, dissolve,
     /// pixelize, radial, a smooth wipe, a slice, squeeze, zoomin, fadeblack.
     static let spread = ["wipeleft", "circleopen", "dissolve", "pixelize", "radial", "smoothleft", "hlslice", "squeezeh",
                          "zoomin", "fadeblack"]

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
 
 /// MPEG transport and program streams as cameras, broadcast and DVDs write
 /// them, made at test time with the ffmpeg CLI: cut mid-stream with open-GOP

@@ -1,13 +1,16 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// Does what `segue probe` does: expands clip lists and probes every input,
 /// several at once. One result per clip, unusable list files first.
 public enum ProbeJob {
     public static func run(_ inputs: [String], network: NetworkSettings = NetworkSettings(),
-                           policy: InputPolicy = InputPolicy()) -> [Result<ClipInfo, BadInput>] {
+                           policy: InputPolicy = InputPolicy(), mediaRoots: [String] = []) -> [Result<ClipInfo, BadInput>] {
         let access = InputAccess(network: network, policy: policy)
-        let list = ClipList.expand(inputs, access: access)
+        let list = ClipList.expand(inputs, access: access, mediaRoots: mediaRoots)
         return list.bad.map { .failure($0) } + Prober.probeEach(list.entries, access: access)
     }
 
@@ -29,19 +32,19 @@ public enum ProbeJob {
 
     /// The results as `segue probe` prints them: one aligned row per clip.
     public static func table(_ results: [Result<ClipInfo, BadInput>]) -> String {
-        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "AUDIO",
+        var rows = [["CLIP", "CONTAINER", "VIDEO", "CODED", "DISPLAY", "ROT", "FPS", "DURATION", "TIMECODE", "AUDIO",
                      "DR", "MATRIX", "RANGE", "SCAN", "SUBTITLES", "VERDICT"]]
         for result in results {
             switch result {
             case .failure(let bad):
-                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
+                rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
                 let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
                     info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
                     "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
                     String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
-                    String(format: "%.2f s", info.duration), audio,
+                    String(format: "%.2f s", info.duration), info.startTimecode?.text ?? "-", audio,
                     dynamicRange(info),
                     info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
                     info.fullRange ? "full" : "limited",

@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// The report as JSON: a clip's probed facts, and the whole report as `--report` writes it.
 extension ClipInfo {
@@ -36,6 +39,12 @@ extension ClipInfo {
              "bitmap": stream.isBitmap] as [String: Any]
         }
         facts["sidecars"] = sidecars
+        if let edited {
+            facts["timelineClip"] = ["name": edited.name, "before": edited.before, "after": edited.after,
+                                     "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter]
+        }
+        facts["startTimecode"] = startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
+            ?? NSNull()
         if let subtitles {
             facts["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
                 as [String: Any]

@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// `segue plan`: probes, measures loudness where asked, plans, cuts the plan
 /// into segments of about `segmentSeconds`, and writes `DIR/plan.json`.
@@ -82,80 +85,14 @@ public final class RenderJob {
     }
 
     public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> RenderOutcome {
-        let started = monotonicSeconds()
-        let record = try SegmentPlan.load(work: work)
-        guard record.segments.indices.contains(segment) else {
-            throw SegueError.usage("segment \(segment) is not in the plan (it has segments 0 to \(record.segments.count - 1))")
-        }
-        let fingerprint = try SegmentPlan.fingerprint(work: work)
-        let wanted = record.segments[segment]
-        if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
-            return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
-        }
-        let plan = try record.timeline()
-        SegmentFiles.removeAbandoned(segment: segment, work: work)
-        let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
-                                 policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
-        let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let videoName = SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4")
-        let soundName = record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil
-        func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
-        func partial(_ name: String) -> String { inWork("." + name + ".partial") }
-        let written = [videoName, soundName].compactMap { $0 }
-        do {
-            let planned: PlannedStitch
-            do {
-                planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
-            } catch {
-                throw OutputFile.writeFailure(error, output: partial(videoName), doing: "can't start writing")
-            }
-            let stitcher = Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
-            let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: segment == record.segments.count - 1,
-                                                              videoPath: partial(videoName),
-                                                    soundPath: soundName.map(partial), stop: stop, progress: progress)
-            guard report.frames >= wanted.endFrame else {
-                throw SegueError(.writeFailed, subject: record.output,
-                                 detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
-            }
-            for name in written {
-                try OutputFile.moveIntoPlace(partial(name), over: inWork(name), what: "it")
-            }
-            func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
-            let soundBytes = soundName.map(size)
-            let manifest = SegmentManifest(
-                plan: fingerprint, segment: segment, frames: wanted.frames,
-                samples: wanted.audioEnd - wanted.audioStart, audioPackets: soundName == nil ? nil : packets,
-                video: videoName, videoBytes: size(videoName), videoSHA256: try Checksum.sha256(file: inWork(videoName)),
-                sound: soundName, soundBytes: soundBytes, soundSHA256: try soundName.map { try Checksum.sha256(file: inWork($0)) },
-                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
-            // Another run of this segment finished first: its files stand, ours go.
-            if RenderJob.isDone(wanted, isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
-                written.forEach { unlink(inWork($0)) }
-                return RenderOutcome(segment: segment, alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try OutputFile.writeAtomically(try encoder.encode(manifest), to: SegmentFiles.manifestPath(work: work, segment: segment))
-            return RenderOutcome(segment: segment, alreadyDone: false, frames: wanted.frames, wallSeconds: manifest.wallSeconds)
-        } catch {
-            for name in written {
-                unlink(partial(name))
-            }
-            throw error
-        }
+        let rendered = try SegmentRender(work: work, segment: segment).run(stop: stop, progress: progress)
+        return RenderOutcome(segment: segment, alreadyDone: rendered.alreadyDone, frames: rendered.frames,
+                             wallSeconds: rendered.wallSeconds)
     }
 
     /// Whether segment `segment` of the plan in `work` is rendered (from that plan, its files all there).
     public static func isRendered(segment: Int, work: String) -> Bool {
-        guard let record = try? SegmentPlan.load(work: work), record.segments.indices.contains(segment),
-              let fingerprint = try? SegmentPlan.fingerprint(work: work) else { return false }
-        return isDone(record.segments[segment], isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio)
-    }
-
-    /// Whether `segment` has a receipt from this plan whose files are all there, at their sizes.
-    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
-        SegmentFiles.manifest(work: work, segment: segment.index)?.plan == fingerprint
-            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: includeAudio, deep: false) == nil
+        SegmentRender.isRendered(segment: segment, work: work)
     }
 }
 

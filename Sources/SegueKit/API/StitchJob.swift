@@ -1,5 +1,8 @@
 import Foundation
 import SegueMedia
+import SegueRender
+import SegueInput
+import SegueModel
 
 /// Everything a stitch is asked to do, as a program says it.
 public struct StitchRequest: Sendable {
@@ -30,6 +33,10 @@ public struct StitchRequest: Sendable {
     public var inputRoots: [String] = []
     /// Whether http(s) inputs may be opened (`--no-remote` turns it off).
     public var allowRemote = true
+    /// Folders an editor's timeline's media is looked for in, by name, when it isn't where the timeline says (`--media-root`).
+    public var mediaRoots: [String] = []
+    /// After a stitch, write what was rendered as an OpenTimelineIO timeline to this file (`--export-otio`).
+    public var exportOTIO: String?
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -54,6 +61,7 @@ public struct StitchRequest: Sendable {
         try check(!output.isEmpty, "-o needs a file name")
         if let problem = options.problem() { throw SegueError.usage(problem) }
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
+        try check(exportOTIO.map { !$0.isEmpty } ?? true, "--export-otio needs a file name")
         try check(OptionLimits.timeout.contains(network.timeout), "--timeout must be \(OptionLimits.timeout.phrase) seconds")
         try check(OptionLimits.retries.contains(network.retries), "--retries must be \(OptionLimits.retries.phrase)")
         try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
@@ -110,7 +118,34 @@ public final class StitchJob {
             }
         }
         report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
+        if let path = request.exportOTIO { try StitchJob.exportOTIO(stitcher.plan, settings: settings, to: path) }
         return report
+    }
+
+    /// Writes what `plan` rendered as an OpenTimelineIO file at `path`, atomically (`--export-otio`).
+    public static func exportOTIO(_ plan: Plan, settings: StitchSettings, to path: String) throws {
+        let rendered = EditTimeline.rendered(from: plan, chapters: settings.chapters,
+                                             currentFolder: FileManager.default.currentDirectoryPath)
+        do {
+            try OutputFile.writeAtomically(rendered.otioJSON(), to: path)
+        } catch {
+            throw OutputFile.writeFailure(error, output: path, doing: "can't write the exported timeline")
+        }
+    }
+
+    /// Where `--export-otio` may write: not over the output or an input, and
+    /// only in overlap mode (a freeze join's inserted frames have no OTIO form).
+    private func checkExport(settings: StitchSettings, entries: [ClipEntry]) throws {
+        guard let path = request.exportOTIO else { return }
+        guard settings.mode == .overlap else { throw SegueError.usage("--export-otio needs --mode overlap") }
+        func same(_ other: String) -> Bool {
+            URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath()
+                == URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        }
+        if same(request.output) || request.inputs.contains(where: same) || entries.contains(where: { same($0.path) }) {
+            throw SegueError.usage("--export-otio \(path) would write over an input or the output")
+        }
+        try OutputFile.checkOutput(path, overwrite: request.overwrite)
     }
 
     /// Everything before the stitch, shared with `PlanJob`: checks the
@@ -124,10 +159,14 @@ public final class StitchJob {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
-        let list = ClipList.expand(request.inputs, access: access)
+        let list = ClipList.expand(request.inputs, access: access, mediaRoots: request.mediaRoots)
         let settings = resolvedSettings(manifest: list.output)
+        if settings.mode == .freeze, list.entries.contains(where: { ($0.edit?.before ?? 0) + ($0.edit?.after ?? 0) > 0 }) {
+            throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
+        }
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
+        try checkExport(settings: settings, entries: list.entries)
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
@@ -148,7 +187,7 @@ public final class StitchJob {
             throw SegueError.badInputs(bad + [problem])
         }
         // So must the font, when anything is written in it.
-        if usable.contains(where: { $0.info.caption != nil || $0.info.card != nil }) || settings.font != nil
+        if usable.contains(where: { $0.info.caption != nil || $0.info.card.map { !$0.text.isEmpty } == true }) || settings.font != nil
             || settings.subtitles == .burn && usable.contains(where: { $0.info.subtitles != nil }),
            let problem = FontFile.check(settings.font, access: access) {
             throw SegueError.badInputs(bad + [problem])
@@ -162,7 +201,7 @@ public final class StitchJob {
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
-        plan.notices += subtitled.notices
+        plan.notices = list.notices + plan.notices + subtitled.notices
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
     }

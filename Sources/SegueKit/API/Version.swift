@@ -1,3 +1,6 @@
+import SegueRender
+import SegueInput
+import SegueModel
 /// Segue's version: the one place it is written. `segue --version` prints it,
 /// and Scripts/package names the Debian package by it.
 public enum SegueVersion {

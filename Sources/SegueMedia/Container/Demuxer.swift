@@ -55,6 +55,8 @@ package struct StreamInfo {
     package var language: String?
     /// Whether the container marks it the default of its kind.
     package var isDefault = false
+    /// Its `timecode` tag (a MOV/MP4 `tmcd` track's, or the video stream's): where its first frame counts from.
+    package var timecode: String?
     /// For a subtitle stream, whether it is text or pictures; nil for other streams.
     package var subtitle: SubtitleForm?
 }
@@ -230,6 +232,12 @@ package final class Demuxer {
         return Double(value) / Double(AV_TIME_BASE)
     }
 
+    /// The container's own `timecode` tag (MXF states it there), nil when none.
+    package var timecode: String? {
+        guard let entry = av_dict_get(context?.pointee.metadata, "timecode", nil, 0), let value = entry.pointee.value else { return nil }
+        return String(cString: value)
+    }
+
     /// The stream libav would pick for a kind (`av_find_best_stream`), or nil.
     package func bestStream(_ kind: StreamInfo.Kind) -> Int? {
         let type = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
@@ -289,6 +297,11 @@ package final class Demuxer {
             info.language = String(cString: value)
         }
         info.isDefault = (stream.pointee.disposition & AV_DISPOSITION_DEFAULT) != 0
+        if let entry = av_dict_get(stream.pointee.metadata, "timecode", nil, 0), let value = entry.pointee.value {
+            info.timecode = String(cString: value)
+            // A timecode track counts at its own rate.
+            info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
+        }
         if parameters.codec_type == AVMEDIA_TYPE_SUBTITLE {
             let properties = avcodec_descriptor_get(parameters.codec_id)?.pointee.props ?? 0
             info.subtitle = (properties & AV_CODEC_PROP_BITMAP_SUB) != 0 ? .bitmap : .text

@@ -1,0 +1,50 @@
+import SegueMedia
+import SegueModel
+
+// What a clip source needs of `--smart`, which copies a clip's encoded
+// packets instead of decoding them. The room that plans the copy (Smart)
+// gives these; Decode names none of its types.
+
+/// The frames of a clip whose encoded packets are handed on undecoded.
+package protocol VideoCopy: Sendable {
+    /// Whether the frame at clip position `position` is copied.
+    func isCopied(_ position: Int) -> Bool
+    /// What hands the copied packets on as the clip is read: it reads through
+    /// `router` and decodes on `video` what comes before a copied run.
+    func runs(demuxer: Demuxer, router: PacketRouter, video: VideoNormaliser, damage: DamagePolicy) throws -> any CopiedPackets
+}
+
+/// A clip's copied packets, met as its file is read.
+package protocol CopiedPackets: AnyObject {
+    /// Whether a copied packet waits to be taken: no picture comes before it is.
+    var isHolding: Bool { get }
+    /// Keeps `packet` if it is copied: its frame position, or nil for a packet to decode.
+    func holdIfCopied(_ packet: Packet) -> Int?
+    /// The next copied frame's packet, in decoding order, and its frame position.
+    func next() throws -> (packet: Packet, position: Int)
+}
+
+/// How a clip's sound is moved to meet its copied AAC packets.
+package protocol SoundMove: Sendable {
+    /// Takes over `sound`, before any of it is read.
+    func moving(_ sound: ClipSound) -> any MovedSound
+}
+
+/// A clip's sound as it is moved (`SoundMove`): late or early by its shift,
+/// with what plays at its edges.
+package protocol MovedSound: AnyObject {
+    /// Samples the sound stands late (negative: early).
+    var shift: Int { get }
+    /// Samples still to play before the clip's own sound (silence, or a lead-in).
+    var delay: Int { get }
+    /// Exactly `count` samples per channel.
+    func next(_ count: Int) throws -> [[Float]]
+    /// Exactly `count` samples past what was handed out, the sound continued
+    /// where it has ended: what runs on into the next clip at a cut.
+    func runOn(_ count: Int) throws -> [[Float]]
+    /// At a cut: `outgoing`'s sound running on plays before this one's own.
+    /// Throws only what reading `outgoing` throws.
+    func leadIn(from outgoing: any MovedSound) throws
+    /// The copied packets met since the last call, in order, each with the output sound frame it stands as.
+    func takeCopied() -> [(packet: Packet, slot: Int)]
+}

@@ -1,0 +1,205 @@
+import SegueMedia
+import SegueModel
+
+/// A clip's video decoded and normalised to the canvas by its filter graph
+/// (fps, transpose, scale, pad or crop, format): packets in, canvas pictures
+/// out, one at a time. It knows where the clip's picture ends and ends the
+/// graph there; holding the last picture after that is its caller's job.
+package final class VideoNormaliser {
+    /// Where the graph is: taking pictures, closed (it returns what it holds), or done.
+    enum Stage { case feeding, closed, done }
+
+    /// What one pull from the graph gave.
+    enum Pull {
+        case picture(Frame)
+        /// Nothing this time (the stage may have moved on).
+        case nothing
+        /// The graph wants more pictures: send it a packet.
+        case needsInput
+    }
+
+    package let decoder: Decoder
+    /// Where the clip's time 0 is, in the decoder's time base.
+    let origin: Int64
+    private let clip: PlannedClip
+    private let canvas: Canvas
+    private let damage: DamagePolicy
+    /// The clip's caption, drawn last in its graph.
+    private let text: TextLayer?
+    /// Built on the first decoded picture, whose real format it must match.
+    private var graph: FilterGraph?
+    private let decoded = Frame()
+    /// Pictures a decoded stretch gave up at its end, ahead of any new ones (`--smart`).
+    private var flushed: [Frame] = []
+    private var delivery: DeliveryCheck
+    /// Clip time of the latest picture decoded (or copied), in seconds.
+    private var lastPictureTime = -Double.infinity
+    /// Where the latest picture decoded ends, in the decoder's time base from time 0.
+    private var pictureEndPTS: Int64?
+    /// Whether packets went to the decoder since it last started afresh (`--smart`).
+    private var stretchOpen = false
+    private(set) var stage = Stage.feeding
+
+    init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: (any VideoCopy)?,
+         damage: DamagePolicy, text: TextLayer? = nil) throws {
+        // One thread per decoder: x264 already keeps every core busy, and each
+        // frame thread would hold pictures of its own.
+        decoder = try Decoder(demuxer: demuxer, streamIndex: stream.index, threads: 1)
+        decoder.failOnDamage = damage.strict
+        origin = clip.info.origin(in: stream)
+        self.clip = clip
+        self.canvas = canvas
+        self.damage = damage
+        self.text = text
+        delivery = DeliveryCheck(frameCount: clip.frameCount, copyPlan: copyPlan)
+    }
+
+    /// No more pictures go into the graph.
+    var isFed: Bool { stage != .feeding }
+    /// The graph has returned its last picture.
+    var isDone: Bool { stage == .done }
+
+    /// Seconds of picture the clip promised but didn't deliver (damaged or
+    /// truncated file); its last picture is held through them. Known at its end.
+    var missingSeconds: Double {
+        guard isFed, lastPictureTime.isFinite else { return 0 }
+        let shortfall = clip.pictureSeconds - (lastPictureTime + 1 / clip.info.frameRate.value)
+        return shortfall > 1.5 / canvas.frameRate.value ? shortfall : 0
+    }
+
+    /// Whether the pictures decoded reach where the probe measured the picture
+    /// ends: past it nothing more comes.
+    var reachedPictureEnd: Bool {
+        guard let pictureEndPTS else { return false }
+        return Double(pictureEndPTS) * decoder.timeBase.value >= clip.pictureSeconds - 0.5 / clip.info.frameRate.value
+    }
+
+    /// The oldest picture a decoded stretch gave up at its end, if any.
+    func takeFlushed() -> Frame? {
+        flushed.isEmpty ? nil : flushed.removeFirst()
+    }
+
+    /// The next picture to deliver out of the graph, or what it needs.
+    func pull() throws -> Pull {
+        if let graph {
+            let picture = Frame()
+            switch try graph.pull(into: picture) {
+            case .ready:
+                return delivery.admits(picture) ? .picture(picture) : .nothing
+            case .endOfStream:
+                stage = .done
+                return .nothing
+            case .needsInput:
+                // Closed and still asking for input: it has nothing more to give.
+                if isFed {
+                    stage = .done
+                    return .nothing
+                }
+            }
+        }
+        guard !isFed else {
+            // Fed and closed, yet silent: nothing was ever decoded.
+            if graph == nil { stage = .done }
+            return .nothing
+        }
+        return .needsInput
+    }
+
+    /// Sends one packet to the decoder and its pictures into the graph; false
+    /// when damage ended the video there.
+    package func decode(_ packet: Packet) throws -> Bool {
+        stretchOpen = true
+        return try damage.survives { try decoder.send(packet); try receive() }
+    }
+
+    /// At the end of the picture: flushes the decoder and closes the graph
+    /// where the picture ends (or the clip, if sooner).
+    func finish() throws {
+        guard stage == .feeding else { return }
+        stage = .closed
+        _ = try damage.survives { try decoder.sendEndOfStream(); try receive() }
+        if damage.strict && missingSeconds > 0 {
+            throw SegueError(.damagedMedia, subject: clip.info.path,
+                             detail: "video ends \(Plan.seconds(missingSeconds)) before its stated duration; stopped because of --strict")
+        }
+        guard let graph else { return }
+        // The hold after the picture is the caller's: one reference, not hundreds of copies.
+        let frame = canvas.frameRate.inverted.rescale(1, to: decoder.timeBase)
+        var end = canvas.frameRate.inverted.rescale(Int64(clip.frameCount), to: decoder.timeBase)
+        // At least one frame: an in point inside a held stretch still shows the picture.
+        if let pictureEndPTS { end = min(end, max(pictureEndPTS, frame)) }
+        try graph.close(atPTS: end)
+    }
+
+    /// A decoded stretch ends where copied GOPs begin (`--smart`): the decoder
+    /// gives up the pictures it holds for reordering and the graph its last
+    /// ones; both start afresh at the next decoded stretch (which starts at an IDR).
+    package func endStretch(before position: Int) throws {
+        guard stretchOpen else { return }
+        stretchOpen = false
+        _ = try damage.survives { try decoder.sendEndOfStream(); try receive() }
+        decoder.reset()
+        guard let graph else { return }
+        try graph.close(atPTS: canvas.frameRate.inverted.rescale(Int64(position), to: decoder.timeBase))
+        while true {
+            let picture = Frame()
+            guard try graph.pull(into: picture) == .ready else { break }
+            if delivery.admits(picture) { flushed.append(picture) }
+        }
+        self.graph = nil
+    }
+
+    /// Counts a copied frame (`--smart`) as shown, for how far the picture reached.
+    package func noteCopied(_ position: Int) {
+        lastPictureTime = max(lastPictureTime, Double(position) / canvas.frameRate.value)
+    }
+
+    /// Takes the decoder's pictures, timed from the clip's time 0, into the graph.
+    private func receive() throws {
+        while try decoder.receive(into: decoded) == .ready {
+            if graph == nil {
+                let description = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour,
+                                                           interlacedPicture: decoded.isInterlaced, text: text)
+                graph = try TextLayer.graph(with: text, videoLike: decoded, timeBase: decoder.timeBase, description: description)
+            }
+            if let pts = decoded.pts.map({ $0 - origin }) {
+                decoded.pts = pts
+                lastPictureTime = max(lastPictureTime, Double(pts) * decoder.timeBase.value)
+                let length = decoded.duration > 0 ? decoded.duration
+                    : clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase)
+                pictureEndPTS = max(pictureEndPTS ?? .min, pts + length)
+            }
+            try graph!.push(decoded)
+        }
+    }
+}
+
+/// Which pictures out of the graph are delivered: those within the clip and,
+/// with `--smart`, neither copied nor repeated by a restarted graph.
+private struct DeliveryCheck {
+    let frameCount: Int
+    let copyPlan: (any VideoCopy)?
+    /// The latest frame position delivered as a picture (`--smart`).
+    private var lastPosition = -1
+
+    init(frameCount: Int, copyPlan: (any VideoCopy)?) {
+        self.frameCount = frameCount
+        self.copyPlan = copyPlan
+    }
+
+    mutating func admits(_ picture: Frame) -> Bool {
+        // After fps the pts counts canvas frames from the clip's start.
+        guard let pts = picture.pts, pts >= 0 && pts < Int64(frameCount) else { return false }
+        guard let copyPlan else { return true }
+        guard Int(pts) > lastPosition, !copyPlan.isCopied(Int(pts)) else { return false }
+        lastPosition = Int(pts)
+        return true
+    }
+}
+
+extension PlannedClip {
+    /// Seconds of picture the clip's own part of the file holds (from its in point).
+    package var pictureSeconds: Double {
+        min(info.duration, info.pictureDuration - info.inPoint)
+    }
+}

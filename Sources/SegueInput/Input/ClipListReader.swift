@@ -1,0 +1,125 @@
+import Foundation
+import SegueMedia
+import SegueModel
+
+/// Reading clip lists from files: through the input access, so a list is
+/// confined to the input roots like any clip; `ClipList` parses what is read.
+extension ClipList {
+    /// Lists may name lists; these bound what a crafted one can ask for.
+    static let deepestNesting = 16
+    static let mostClips = 100_000
+    static let largestListBytes = 16 << 20
+
+    /// The clips `inputs` name, lists read through `access` (so confined to
+    /// its input roots) and lists they name expanded in place. An editor's
+    /// timeline's media not where it says are looked for under `mediaRoots`.
+    public static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = []) -> Contents {
+        var contents = Contents()
+        for input in inputs {
+            guard isClipList(input) else {
+                contents.entries.append(ClipEntry(path: input))
+                continue
+            }
+            var found = Contents()
+            do {
+                try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, into: &found)
+                contents.entries += found.entries
+                contents.notices += found.notices
+                if contents.output == nil { contents.output = found.output }
+            } catch let reason as BadInputReason {
+                contents.bad.append(BadInput(path: input, cause: reason))
+            } catch {
+                contents.bad.append(BadInput(path: input, cause: .cantOpen("\(error)")))
+            }
+        }
+        return contents
+    }
+
+    /// Appends the clips of list `path` to `contents`; `within` holds the real
+    /// paths of the lists that led here, so a list that includes itself is
+    /// found, not followed forever. The first manifest's output settings win.
+    private static func expand(list path: String, within: [String], access: InputAccess, mediaRoots: [String],
+                               into contents: inout Contents) throws {
+        let (data, resolvedPath) = try read(list: path, access: access)
+        guard !within.contains(resolvedPath) else { throw BadInputReason.listIncludesItself(within + [resolvedPath]) }
+        guard within.count < deepestNesting else {
+            throw BadInputReason.badList("lists nest more than \(deepestNesting) deep")
+        }
+        // Entries are relative to the folder of the file the list is (a file: URL's too).
+        guard case .file(let file) = InputLocation(path) else { throw BadInputReason.unreadableList("not a file") }
+        if let format = EditTimelineFormat(path) {
+            let resolver = EditTimelineResolver(timelinePath: file, mediaRoots: mediaRoots, access: access)
+            var timeline = try readTimeline(data, format: format, named: within.isEmpty ? nil : path)
+            if format == .cmx3600, let rate = resolver.mediaRate(of: timeline) {
+                timeline = try readTimeline(data, format: format, named: within.isEmpty ? nil : path, rate: rate)
+            }
+            let resolved = try resolver.resolve(timeline)
+            contents.entries += resolved.entries
+            contents.notices += resolved.notices
+            if contents.output == nil { contents.output = resolved.output }
+            guard contents.entries.count <= mostClips else { throw BadInputReason.badList("names more than \(mostClips) clips") }
+            return
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw BadInputReason.unreadableList("not UTF-8 text") }
+        let folder = (file as NSString).deletingLastPathComponent
+        var listed: [ClipEntry]
+        do {
+            if path.lowercased().hasSuffix(".json") {
+                let manifest = try Manifest.parse(Data(text.utf8), relativeTo: folder)
+                listed = manifest.entries
+                if contents.output == nil { contents.output = manifest.output }
+            } else {
+                listed = try parse(text, relativeTo: folder)
+            }
+        } catch let error as ListError {
+            throw BadInputReason.badList(within.isEmpty ? error.message : "\(path): \(error.message)")
+        }
+        if listed.isEmpty { throw within.isEmpty ? BadInputReason.emptyList : BadInputReason.badList("\(path): names no clips") }
+        for entry in listed {
+            if isClipList(entry.path) {
+                try expand(list: entry.path, within: within + [resolvedPath], access: access, mediaRoots: mediaRoots, into: &contents)
+            } else {
+                contents.entries.append(entry)
+            }
+            guard contents.entries.count <= mostClips else { throw BadInputReason.badList("names more than \(mostClips) clips") }
+        }
+    }
+
+    /// An editor's timeline parsed; what's wrong with it is a bad list naming
+    /// the item (and `named`, the file, when a list led to it). An EDL that
+    /// isn't UTF-8 is read as Latin-1, as older editors wrote them; `rate` is
+    /// an EDL's, which it doesn't state.
+    private static func readTimeline(_ data: Data, format: EditTimelineFormat, named: String?,
+                                     rate: Rational? = nil) throws -> EditTimeline {
+        do {
+            switch format {
+            case .otio: return try EditTimeline.parseOTIO(data)
+            case .fcp7xml: return try EditTimeline.parseFCP7XML(data)
+            case .cmx3600:
+                guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                    throw BadInputReason.unreadableList("not text")
+                }
+                return try EditTimeline.parseCMX3600(text, rate: rate)
+            }
+        } catch let error as EditTimelineError {
+            throw BadInputReason.badList((named.map { "\($0): " } ?? "") + error.message)
+        }
+    }
+
+    /// The bytes of list `path` and its real path, read through `access`.
+    private static func read(list path: String, access: InputAccess) throws -> (Data, String) {
+        do {
+            guard case .file(let local) = try access.location(of: path) else { throw BadInputReason.unreadableList("not a file") }
+            let file = try access.openFile(local)
+            guard let data = file.contents(limit: largestListBytes) else {
+                throw BadInputReason.badList("larger than \(largestListBytes >> 20) MB; not a clip list")
+            }
+            return (data, file.resolvedPath)
+        } catch let error as FFmpegError {
+            guard let code = error.posixCode else { throw BadInputReason.unreadableList(error.message) }
+            throw BadInputReason.unreadableList(code == ENOENT ? "no such file" : String(cString: strerror(code)))
+        } catch BadInputReason.notRegularFile {
+            throw BadInputReason.unreadableList("not a regular file")
+        }
+    }
+}

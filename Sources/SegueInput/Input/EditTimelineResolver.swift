@@ -1,0 +1,165 @@
+import Foundation
+import SegueMedia
+import SegueModel
+
+/// Turns an editor's timeline into the clips Segue plays. Each clip finds its
+/// media (`MediaFinder`) and keeps its source range as an `EditPlacement`,
+/// placed against the media's start timecode once probed. A transition
+/// between two items is centred on their cut, as OTIO has it: the item
+/// before plays `after` frames past its range, the one after starts `before`
+/// frames ahead of its range, and they overlap by both, so the output is as
+/// long as the timeline. Gaps are black, silent cards; a transition from or
+/// to a gap fades from or to black. Every join is the timeline's own, so the
+/// command line's `--transition` doesn't touch it.
+public struct EditTimelineResolver {
+    /// The timeline file, as named: messages name it, relative media paths start from its folder.
+    let timelinePath: String
+    let finder: MediaFinder
+
+    public init(timelinePath: String, mediaRoots: [String], access: InputAccess) {
+        self.timelinePath = timelinePath
+        let folder = (timelinePath as NSString).deletingLastPathComponent
+        finder = MediaFinder(folder: folder, roots: mediaRoots, access: access)
+    }
+
+    /// What a timeline expands to.
+    public struct Resolved: Sendable {
+        public var entries: [ClipEntry]
+        /// The timeline's rate as the output's (a flag still wins).
+        public var output: OutputOptions
+        public var notices: [Warning]
+    }
+
+    /// The rate an EDL counts at, which it doesn't state: its first clip's
+    /// media's, when that counts at the same nominal rate as `timeline`'s
+    /// guess (23.976 material is counted as 24); nil to keep the guess.
+    public func mediaRate(of timeline: EditTimeline) -> Rational? {
+        for case .clip(let clip) in timeline.items {
+            guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""),
+                  let rate = try? Prober.probe(path, access: finder.access).get().frameRate else { return nil }
+            let same = rate.value.rounded() == timeline.rate.value.rounded() && rate != timeline.rate.reduced
+            return same ? rate : nil
+        }
+        return nil
+    }
+
+    /// One item with the transitions either side of it.
+    private struct Span {
+        var item: EditItem
+        var before: Int64 = 0
+        var after: Int64 = 0
+        /// The transition out of it, into the next span.
+        var join: EditTransition?
+    }
+
+    /// The clips of `timeline`; throws the `BadInputReason` naming the item that can't be played.
+    public func resolve(_ timeline: EditTimeline) throws -> Resolved {
+        let rate = timeline.rate
+        guard rate.isValid, rate.value > 0 else { throw BadInputReason.badList("the timeline's rate \(rate) is not a frame rate") }
+        var notices = timeline.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
+        if !timeline.markers.isEmpty {
+            let count = timeline.markers.count
+            notices.append(.timelineNote(path: timelinePath, note: "\(count) marker\(count == 1 ? "" : "s") not used "
+                                         + "(--chapters makes one chapter per clip, titled by its name)"))
+        }
+        let spans = try EditTimelineResolver.spans(of: timeline)
+        var entries: [ClipEntry] = []
+        for (index, span) in spans.enumerated() {
+            var entry: ClipEntry
+            switch span.item {
+            case .clip(let clip):
+                let name = [clip.name, clip.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(index + 1)"
+                entry = ClipEntry(path: try finder.locate(clip.media, clipName: name))
+                entry.title = name
+                entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after)
+                // A photo shows for its record time, transitions included.
+                entry.duration = Double(entry.edit!.recordFrames) / rate.value
+            case .gap(let length):
+                // Black and silence, as long as the gap and the transitions into and out of it.
+                entry = ClipEntry(path: "")
+                entry.card = TextCard(text: "", background: "#000000")
+                entry.title = "Gap"
+                let frames = length.frameCount(at: rate) + span.before + span.after
+                guard frames > 0 else { continue }
+                entry.duration = Double(frames) / rate.value
+            case .transition:
+                continue
+            }
+            entry.join = try joinChoice(span.join, rate: rate, notices: &notices)
+            entries.append(entry)
+        }
+        guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
+        var output = OutputOptions()
+        output.frameRate = rate.reduced
+        return Resolved(entries: entries, output: output, notices: notices)
+    }
+
+    /// The items in record order, each knowing the transitions either side of
+    /// it; a transition at the track's start or end fades from or to black.
+    private static func spans(of timeline: EditTimeline) throws -> [Span] {
+        func sides(_ value: EditTransition) -> (before: Int64, after: Int64) {
+            (value.before.frameCount(at: timeline.rate), value.after.frameCount(at: timeline.rate))
+        }
+        var spans: [Span] = []
+        var pending: EditTransition?
+        for (index, item) in timeline.items.enumerated() {
+            guard case .transition(let transition) = item else {
+                var span = Span(item: item)
+                if let pending {
+                    span.before = sides(pending).before
+                    spans[spans.count - 1].after = sides(pending).after
+                    spans[spans.count - 1].join = pending
+                }
+                pending = nil
+                spans.append(span)
+                continue
+            }
+            guard pending == nil else { throw BadInputReason.badList("item \(index + 1): two transitions in a row") }
+            if spans.isEmpty { spans.append(Span(item: .gap(EditTime(value: 0, rate: timeline.rate.value)))) }
+            pending = transition
+        }
+        if pending != nil { spans.append(Span(item: .gap(EditTime(value: 0, rate: timeline.rate.value)))) }
+        // The last transition (to black) is joined like the others.
+        if let pending, spans.count >= 2 {
+            spans[spans.count - 1].before = sides(pending).before
+            spans[spans.count - 2].after = sides(pending).after
+            spans[spans.count - 2].join = pending
+        }
+        return spans
+    }
+
+    /// How a span meets the next: a cut, or the transition's kind over both its sides.
+    private func joinChoice(_ transition: EditTransition?, rate: Rational, notices: inout [Warning]) throws -> JoinChoice {
+        guard let transition else { return JoinChoice(transition: TransitionKind.none) }
+        let frames = transition.before.frameCount(at: rate) + transition.after.frameCount(at: rate)
+        guard frames > 0 else { return JoinChoice(transition: TransitionKind.none) }
+        guard transition.before.value >= 0, transition.after.value >= 0 else {
+            throw BadInputReason.badList("transition \(transition.name.map { "'\($0)' " } ?? "")has a negative offset")
+        }
+        var kind = TransitionKind.fade
+        if case .wipe(let number) = transition.kind {
+            kind = EditTimelineResolver.closestWipe(number)
+            notices.append(.timelineNote(path: timelinePath, note: "SMPTE wipe \(number) drawn as xfade's \(kind.rawValue), the closest"))
+        }
+        return JoinChoice(transition: kind, duration: Double(frames) / rate.value)
+    }
+
+    /// The xfade transition nearest a SMPTE wipe pattern number (EDL `W nnn`).
+    static func closestWipe(_ number: Int) -> TransitionKind {
+        let name: String
+        switch number {
+        case 1: name = "wiperight" // a vertical edge crossing left to right
+        case 2: name = "wipedown" // a horizontal edge crossing top to bottom
+        case 3: name = "wipetl"
+        case 4: name = "wipetr"
+        case 5: name = "wipebr"
+        case 6: name = "wipebl"
+        case 21: name = "horzopen"
+        case 22: name = "vertopen"
+        case 23...26: name = "diagtl"
+        case 101...199: name = "circleopen" // irises
+        default: name = "wiperight"
+        }
+        return TransitionKind(name: name) ?? .fade
+    }
+}

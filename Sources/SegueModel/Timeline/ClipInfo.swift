@@ -1,0 +1,164 @@
+import SegueMedia
+
+/// The facts about one input clip that planning needs, found by probing it.
+public struct ClipInfo: Sendable, Equatable, Codable {
+    /// The clip as the user named it (a path or a URL).
+    public var path: String
+    /// Where its bytes are read: the path itself, or a cached copy of a URL.
+    public var readPath: String
+    public var container: String
+    public var videoCodec: String
+    /// Size of the stored pictures.
+    public var codedWidth: Int
+    public var codedHeight: Int
+    /// Size as shown: rotation applied, pixel aspect made square.
+    public var displayWidth: Int
+    public var displayHeight: Int
+    /// Clockwise degrees the picture must turn to stand upright (0, 90, 180, 270).
+    public var rotation: Int
+    public var sampleAspectRatio: Rational
+    public var frameRate: Rational
+    public var pixelFormat: String
+    /// Seconds of video used: the whole clip, or from `inPoint` to the out point.
+    public var duration: Double
+    /// Seconds of video in the file.
+    public var sourceDuration: Double
+    /// Seconds into the clip where its use starts.
+    public var inPoint: Double = 0
+    /// Whether frames come at uneven intervals (average and base rates differ).
+    public var variableFrameRate = false
+    public var audio: AudioInfo?
+    /// Seconds of picture in the file, from its first picture. Less than
+    /// `sourceDuration` when the last picture is held under a longer sound.
+    public var pictureDuration: Double
+    /// Seconds the sound runs from the first picture, when known.
+    public var soundDuration: Double?
+    /// Where the clip's time 0 is, in its video stream's time base: its
+    /// earliest picture on its timestamp line (MPEG-TS/PS, measured from the
+    /// packets); nil: the stream's start time.
+    public var videoStart: Int64?
+    /// Jumps in the clip's clock (not wraps), closed up on its timestamp line.
+    public var timestampJumps = 0
+    /// The duration the container states, in seconds, when it states one.
+    public var headerDuration: Double?
+    /// How the stored samples are to be read as colour.
+    public var colour = ColourInfo()
+    public var fieldOrder = FieldOrder.unknown
+    /// Set for Dolby Vision streams (profile 8 plays as its HLG or SDR base layer).
+    public var dolbyVisionProfile: Int?
+    /// HDR10 metadata (mastering display, light levels) its container or first picture states.
+    public var hdrMetadata: HDRMetadata?
+    /// A photo (one picture): shown for `duration` seconds, silent, never sets the canvas.
+    public var isStill = false
+    /// A photo's EXIF orientation (1-8; 1 is upright as stored).
+    public var orientation = 1
+    /// The chapter title the clip list gives it.
+    public var title: String?
+    /// How the clip list says this clip fills the canvas (nil: the output's `fit`).
+    public var fit: Fit?
+    /// The caption the clip list gives it.
+    public var caption: String?
+    /// The text card this clip is, when it is one (no file).
+    public var card: TextCard?
+    /// Its subtitle streams, text and bitmap, as probing found them.
+    public var subtitleStreams: [SubtitleStream] = []
+    /// Subtitle files beside it (clip.srt, clip.en.vtt …), as players look for them.
+    public var sidecars: [String] = []
+    /// The subtitle file its list entry names, which wins over its own streams and sidecars.
+    public var subtitleFile: String?
+    /// The text subtitles it plays with, read when the output carries or burns them.
+    public var subtitles: ClipSubtitles?
+    /// Its sound's measured loudness, when loudness or music asked for it.
+    public var loudness: Loudness?
+    /// Where its first frame counts from, when the file states a start timecode.
+    public var startTimecode: StartTimecode?
+    /// Set for a clip of an editor's timeline: its name, handles and held edge frames.
+    public var edited: EditedClip?
+
+    /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
+    public struct Loudness: Sendable, Equatable, Codable {
+        /// Integrated loudness, LUFS.
+        public var integrated: Double
+        /// True peak, dBTP.
+        public var truePeak: Double
+
+        public init(integrated: Double, truePeak: Double) {
+            self.integrated = integrated
+            self.truePeak = truePeak
+        }
+    }
+
+    public struct AudioInfo: Sendable, Equatable, Codable {
+        public var codec: String
+        public var sampleRate: Int
+        public var channels: Int
+        /// The sound stream's time base, when probed: 1/sampleRate when its
+        /// timestamps count samples (MP4, MOV), coarser in Matroska (1 ms).
+        public var timeBase: Rational? = nil
+
+        package init(codec: String, sampleRate: Int, channels: Int, timeBase: Rational? = nil) {
+            self.codec = codec
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.timeBase = timeBase
+        }
+
+        /// Whether its timestamps name every sample exactly, so sound decoded
+        /// after a seek lands on the samples it has when played from the start.
+        public var timestampsCountSamples: Bool { timeBase?.reduced == Rational(1, sampleRate) }
+    }
+
+    public init(path: String, container: String, videoCodec: String, codedWidth: Int, codedHeight: Int,
+                rotation: Int, sampleAspectRatio: Rational, frameRate: Rational, pixelFormat: String,
+                duration: Double, audio: AudioInfo?) {
+        self.path = path
+        self.readPath = path
+        self.container = container
+        self.videoCodec = videoCodec
+        self.codedWidth = codedWidth
+        self.codedHeight = codedHeight
+        self.rotation = rotation
+        self.sampleAspectRatio = sampleAspectRatio
+        self.frameRate = frameRate
+        self.pixelFormat = pixelFormat
+        self.duration = duration
+        self.sourceDuration = duration
+        self.pictureDuration = duration
+        self.audio = audio
+        // Anamorphic pictures widen (or narrow) to square pixels; a quarter turn swaps the sides.
+        let squareWidth = Int((Double(codedWidth) * sampleAspectRatio.value).rounded())
+        let turned = rotation == 90 || rotation == 270
+        displayWidth = turned ? codedHeight : squareWidth
+        displayHeight = turned ? squareWidth : codedHeight
+    }
+
+    /// What the plan says about the clip's length when its container and its
+    /// packets disagree (by half or double, and over two seconds: a truncated
+    /// file, a broken header), or its clock jumps: the plan goes by the
+    /// packets. Nil when there is nothing to say.
+    public var lengthWarning: Warning? {
+        guard !isStill else { return nil }
+        let disagrees = headerDuration.map { header in
+            abs(header - sourceDuration) > 2 && (header > 2 * sourceDuration || sourceDuration > 2 * header)
+        } ?? false
+        guard disagrees || timestampJumps > 0 else { return nil }
+        return .lengthFromPackets(path: path, stated: disagrees ? headerDuration : nil, measured: sourceDuration,
+                                  jumps: timestampJumps)
+    }
+
+    /// Uses `inPoint..<outPoint` (seconds) of the clip; the caller has checked the range.
+    public mutating func trim(inPoint: Double?, outPoint: Double?) {
+        let start = inPoint ?? 0
+        let end = min(outPoint ?? sourceDuration, sourceDuration)
+        self.inPoint = start
+        duration = end - start
+    }
+}
+
+extension ClipInfo {
+    /// The clip's time 0 (its in point) in `stream`'s time base: where its
+    /// pictures and sound start counting.
+    package func origin(in stream: StreamInfo) -> Int64 {
+        (videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: inPoint)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import SegueMedia
+
+/// What the three timeline parsers share: their bounds, rates and timecode.
+enum EditReading {
+    /// Items (clips, gaps, transitions, markers) or EDL events a timeline may hold.
+    static let maxItems = 100_000
+    /// How deeply JSON brackets or XML elements may nest.
+    static let maxDepth = 64
+    /// The longest time a range may say, in seconds (ten days): beyond it a value is a mistake or an attack.
+    static let maxSeconds = 864_000.0
+
+    /// A frame rate written as a number (OTIO, xmeml's ntsc rates): near-standard
+    /// values snap to the exact fraction (23.976 → 24000/1001); nil unless finite and positive.
+    static func rational(_ rate: Double) -> Rational? {
+        guard rate.isFinite, rate > 0, rate < 1_000_000 else { return nil }
+        if rate == rate.rounded() { return Rational(Int(rate), 1) }
+        let fraction = Rational(Int((rate * 1_000_000).rounded()), 1_000_000).reduced
+        return fraction.snappedToStandard
+    }
+
+    /// `rate` snapped as `rational` does, as OTIO's RationalTime holds it.
+    static func snapped(_ rate: Double) -> Double {
+        rational(rate)?.value ?? rate
+    }
+
+    /// A time whose value and rate are finite, the rate positive, the time
+    /// within `maxSeconds` either side of zero; `what` names it in the error.
+    static func checkedTime(value: Double, rate: Double, _ what: String) throws -> EditTime {
+        guard rate.isFinite, rate > 0 else { throw EditTimelineError("\(what) has rate \(number(rate))") }
+        guard value.isFinite else { throw EditTimelineError("\(what) has value \(number(value))") }
+        let time = EditTime(value: value, rate: snapped(rate))
+        guard abs(time.seconds) <= maxSeconds else {
+            throw EditTimelineError("\(what) is \(number(time.seconds)) s, beyond \(Int(maxSeconds)) s")
+        }
+        return time
+    }
+
+    /// A duration: as `checkedTime`, and not negative.
+    static func checkedDuration(value: Double, rate: Double, _ what: String) throws -> EditTime {
+        let time = try checkedTime(value: value, rate: rate, what)
+        guard time.value >= 0 else { throw EditTimelineError("\(what) is negative (\(number(time.value)))") }
+        return time
+    }
+
+    /// A number as users write it: `24`, not `24.0`.
+    static func number(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// SMPTE timecode `HH:MM:SS:FF` counted out to frames at a rate: drop-frame
+/// (`;` before the frames, or when the caller says so) skips frame numbers
+/// 0 and 1 (0 to 3 at 59.94) each minute but every tenth, as 29.97 and 59.94 count.
+struct Timecode {
+    /// Frames a second the labels count (30 for 29.97).
+    let nominal: Int
+    /// Whether labels skip numbers (only meaningful for 29.97 and 59.94).
+    let dropFrame: Bool
+
+    init(rate: Rational, dropFrame: Bool) {
+        nominal = max(Int(rate.value.rounded()), 1)
+        self.dropFrame = dropFrame && (nominal == 30 || nominal == 60) && rate.denominator == 1001
+    }
+
+    /// Frames per minute of labels skipped.
+    private var dropped: Int { dropFrame ? nominal / 15 : 0 }
+
+    /// The frame count a label names; a bare frame number is taken as is. Nil when it isn't a timecode.
+    func frames(_ text: Substring) -> Int64? {
+        if text.allSatisfy(\.isASCIIDigit), text.count <= 12 { return Int64(text) }
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == ":" || $0 == ";" || $0 == "." }
+        guard parts.count == 4, parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }),
+              let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]), let frame = Int(parts[3]),
+              minutes < 60, seconds < 60, frame < nominal else { return nil }
+        let drops = dropFrame || text.contains(";")
+        let skipped = drops && (nominal == 30 || nominal == 60) ? nominal / 15 : 0
+        if skipped > 0, seconds == 0, minutes % 10 != 0, frame < skipped { return nil }
+        let totalMinutes = hours * 60 + minutes
+        let labels = Int64((totalMinutes * 60 + seconds) * nominal + frame)
+        return labels - Int64(skipped * (totalMinutes - totalMinutes / 10))
+    }
+
+    /// The label for a frame count (for messages and notes).
+    func label(_ frames: Int64) -> String {
+        var count = frames
+        if dropped > 0 {
+            let perTenMinutes = Int64(nominal * 600 - dropped * 9)
+            let tens = count / perTenMinutes, rest = count % perTenMinutes
+            count += Int64(dropped * 9) * tens
+            if rest > Int64(dropped) { count += Int64(dropped) * ((rest - Int64(dropped)) / Int64(nominal * 60 - dropped)) }
+        }
+        let n = Int64(nominal)
+        let separator = dropFrame ? ";" : ":"
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(count / (n * 3600))):\(two(count / (n * 60) % 60)):\(two(count / n % 60))\(separator)\(two(count % n))"
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

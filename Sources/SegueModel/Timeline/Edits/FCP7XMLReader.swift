@@ -1,0 +1,261 @@
+import Foundation
+import SegueMedia
+
+extension EditTimeline {
+    /// A Final Cut Pro 7 XML file (xmeml, as Premiere and Resolve export it),
+    /// read as OTIO's fcp_xml adapter reads it: the first sequence's first
+    /// video track; a clipitem's record `start`/`end` (-1: at the neighbouring
+    /// transition's cut point, which its `alignment` places), its source
+    /// `in` plus its file's timecode; holes become gaps; a transitionitem is a
+    /// dissolve split at its cut point. Other tracks become notes.
+    public static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
+        var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
+        let root: ParsedXMLElement
+        do {
+            root = try xml.read()
+        } catch let failure as BoundedXMLReader.Failure {
+            throw EditTimelineError(failure.description)
+        }
+        guard root.name == "xmeml" else { throw EditTimelineError("not an FCP 7 XML file (its root is <\(root.name)>, not <xmeml>)") }
+        return try FCP7XMLReader(root: root).timeline()
+    }
+}
+
+/// Reads an xmeml tree. Values a child doesn't state it inherits from its
+/// ancestors (a clipitem's `rate` from its track or sequence): a context is
+/// the chain of elements from the sequence down.
+struct FCP7XMLReader {
+    typealias Element = ParsedXMLElement
+    typealias Context = [Element]
+
+    let root: Element
+    /// The first element with each tag and id, in document order: a later
+    /// `<file id="file-1"/>` names the first one's contents.
+    private let byID: [String: Element]
+
+    init(root: Element) {
+        self.root = root
+        var found: [String: Element] = [:]
+        var pending = [root]
+        while let element = pending.popLast() {
+            if let id = element.attributes["id"], found[element.name + "#" + id] == nil { found[element.name + "#" + id] = element }
+            pending.append(contentsOf: element.children.reversed())
+        }
+        byID = found
+    }
+
+    func deref(_ element: Element) -> Element {
+        guard let id = element.attributes["id"] else { return element }
+        return byID[element.name + "#" + id] ?? element
+    }
+
+    func timeline() throws -> EditTimeline {
+        let sequences = topSequences()
+        guard let sequence = sequences.first else { throw EditTimelineError("no sequence") }
+        let label = "sequence" + (sequence.text("name").flatMap { $0.isEmpty ? nil : " '\($0)'" } ?? "")
+        let context = [sequence]
+        guard let rate = Self.rate(context).flatMap(EditReading.rational) else { throw EditTimelineError("\(label): no rate") }
+        guard let media = sequence.child("media").map(deref), let video = media.child("video").map(deref) else {
+            throw EditTimelineError("\(label): no video")
+        }
+        let tracks = video.children("track").map(deref)
+        guard let track = tracks.first else { throw EditTimelineError("\(label): no video track") }
+        var notes = sequences.count > 1 ? ["\(sequences.count - 1) more sequence(s) not used (only the first is rendered)"] : []
+        notes += tracks.indices.dropFirst().map { "video track \($0 + 1) not used (only the first video track is rendered)" }
+        let audioTracks = media.child("audio").map { deref($0).children("track").count } ?? 0
+        if audioTracks > 0 { notes.append("\(audioTracks) audio track(s) not used: each clip's own sound plays") }
+        var reading = XMLTrackReading(reader: self, context: [sequence, media, deref(track)], timelineRate: rate)
+        try reading.read()
+        var markers = try [sequence, media].flatMap { try Self.markers($0, context).map { ($0.name, $0.seconds) } }
+        markers += reading.clipMarkers
+        let start = try sequence.child("timecode").map { try Self.timecode(deref($0), context, label) }
+        return EditTimeline(name: sequence.text("name").flatMap { $0.isEmpty ? nil : $0 }, rate: rate, items: reading.items,
+                            markers: markers.sorted { $0.1 < $1.1 }.map { EditMarker(name: $0.0, time: Self.time(seconds: $0.1, rate: rate.value)) },
+                            notes: notes + reading.notes, start: start.map { Self.time(seconds: $0, rate: rate.value) })
+    }
+
+    /// `xmeml/sequence`, then every `children/sequence` of a project or bin.
+    private func topSequences() -> [Element] {
+        var found = root.children("sequence")
+        var pending = [root]
+        while let element = pending.popLast() {
+            if element.name == "children" { found += element.children("sequence") }
+            pending.append(contentsOf: element.children.reversed())
+        }
+        return found.map(deref)
+    }
+
+    /// The frame rate in effect: the nearest `rate/timebase`, made NTSC
+    /// (× 1000/1001) by the nearest `rate/ntsc` TRUE.
+    static func rate(_ context: Context) -> Double? {
+        guard let timebase = context.reversed().lazy.compactMap({ $0.text("rate/timebase") }).first.flatMap(Double.init) else { return nil }
+        let ntsc = context.reversed().lazy.compactMap { $0.text("rate/ntsc") }.first?.lowercased() == "true"
+        return ntsc ? timebase * 1000 / 1001 : timebase
+    }
+
+    static func checkedRate(_ context: Context, _ label: String) throws -> Double {
+        guard let rate = rate(context), rate.isFinite, rate > 0, rate < 1000 else { throw EditTimelineError("\(label): no usable rate") }
+        return EditReading.snapped(rate)
+    }
+
+    /// A whole number from a child element (frames).
+    static func integer(_ element: Element, _ tag: String, _ label: String) throws -> Int64 {
+        guard let text = element.text(tag) else { throw EditTimelineError("\(label): no <\(tag)>") }
+        guard let value = Int64(text), abs(value) < 1 << 40 else { throw EditTimelineError("\(label): bad <\(tag)> '\(text.prefix(40))'") }
+        return value
+    }
+
+    /// A timecode element in seconds: its `frame`, else its `string` counted at its rate.
+    static func timecode(_ element: Element, _ context: Context, _ label: String) throws -> Double {
+        let rate = try checkedRate(context + [element], "\(label): timecode")
+        if element.text("frame") != nil { return Double(try integer(element, "frame", "\(label): timecode")) / rate }
+        guard let string = element.text("string"), let rational = EditReading.rational(rate) else {
+            throw EditTimelineError("\(label): timecode without frame or string")
+        }
+        let dropFrame = element.text("displayformat")?.uppercased() == "DF"
+        guard let frames = Timecode(rate: rational, dropFrame: dropFrame).frames(string[...]) else {
+            throw EditTimelineError("\(label): bad timecode \(string.prefix(40))")
+        }
+        return Double(frames) / rate
+    }
+
+    /// An element's markers: names and `in` in seconds at the context's rate.
+    static func markers(_ element: Element, _ context: Context) throws -> [(name: String, seconds: Double)] {
+        let list = element.children("marker")
+        guard !list.isEmpty else { return [] }
+        let rate = try checkedRate(context + [element], "marker")
+        return try list.map { (($0.text("name") ?? ""), Double(try integer($0, "in", "marker")) / rate) }
+    }
+
+    /// Seconds as a time at `rate`, rounded to a millionth of a frame (the sums of rescaled times aren't exact).
+    static func time(seconds: Double, rate: Double) -> EditTime {
+        EditTime(value: (seconds * rate * 1_000_000).rounded() / 1_000_000, rate: rate)
+    }
+}
+
+/// One walk along the rendered xmeml track, as the adapter's track reading goes:
+/// a cursor at the last item's record end; a hole before the next item is a gap.
+struct XMLTrackReading {
+    typealias Element = ParsedXMLElement
+    let reader: FCP7XMLReader
+    /// Sequence, media, track.
+    let context: [Element]
+    let timelineRate: Rational
+    var items: [EditItem] = []
+    var notes: [String] = []
+    var clipMarkers: [(String, Double)] = []
+    private var filtersIgnored: [String] = []
+
+    init(reader: FCP7XMLReader, context: [Element], timelineRate: Rational) {
+        self.reader = reader
+        self.context = context
+        self.timelineRate = timelineRate
+    }
+
+    mutating func read() throws {
+        let children = context[context.count - 1].children
+        let trackRate = try FCP7XMLReader.checkedRate(context, "track 1")
+        var cursor = 0.0, head: Element?, number = 0
+        for (index, raw) in children.enumerated() where ["clipitem", "generatoritem", "transitionitem"].contains(raw.name) {
+            number += 1
+            guard number <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) items") }
+            let item = reader.deref(raw)
+            let label = "\(item.name) \(number)" + (item.text("name").flatMap { $0.isEmpty ? nil : " '\($0)'" } ?? "")
+            let next = children.indices.contains(index + 1) && children[index + 1].name == "transitionitem" ? reader.deref(children[index + 1]) : nil
+            let timing = try recordRange(item, head: head, tail: next, label)
+            if cursor < timing.start - 1e-9 {
+                items.append(.gap(FCP7XMLReader.time(seconds: timing.start - cursor, rate: trackRate)))
+            }
+            switch item.name {
+            case "transitionitem":
+                items.append(.transition(try transition(item, label)))
+                head = item
+            case "generatoritem":
+                notes.append("\(label): generator drawn as black")
+                items.append(.gap(FCP7XMLReader.time(seconds: timing.end - timing.start, rate: trackRate)))
+            default:
+                try readClip(item, recordStart: timing.start, duration: timing.end - timing.start, offset: timing.offset, label)
+            }
+            cursor = timing.end
+        }
+        if !filtersIgnored.isEmpty { notes.append("filters not applied: \(filtersIgnored.joined(separator: ", "))") }
+    }
+
+    /// Where the item sits on the record timeline (seconds), and how far past
+    /// its `in` the picture starts when a transition before it sets its start.
+    private func recordRange(_ item: Element, head: Element?, tail: Element?, _ label: String) throws -> (start: Double, end: Double, offset: Double) {
+        let rate = try FCP7XMLReader.checkedRate(context, label)
+        let startValue = try FCP7XMLReader.integer(item, "start", label), endValue = try FCP7XMLReader.integer(item, "end", label)
+        var start = Double(startValue) / rate, end = Double(endValue) / rate, offset = 0.0
+        if startValue == -1 {
+            guard let head else { throw EditTimelineError("\(label): start -1 without a transition before it") }
+            start = try cutPoint(head, label)
+            let headRate = try FCP7XMLReader.checkedRate(context + [head], label)
+            offset = start - Double(try FCP7XMLReader.integer(head, "start", label)) / headRate
+        }
+        if endValue == -1 {
+            guard let tail else { throw EditTimelineError("\(label): end -1 without a transition after it") }
+            end = try cutPoint(tail, label)
+        }
+        guard end >= start else { throw EditTimelineError("\(label): ends before it starts") }
+        return (start, end, offset)
+    }
+
+    /// A transition's cut point: its end, its start, or (centre) the frame halfway, truncated.
+    private func cutPoint(_ transition: Element, _ label: String) throws -> Double {
+        let start = try FCP7XMLReader.integer(transition, "start", label), end = try FCP7XMLReader.integer(transition, "end", label)
+        let rate = try FCP7XMLReader.checkedRate(context + [transition], label)
+        switch transition.text("alignment") ?? "" {
+        case "end", "end-black": return Double(end) / rate
+        case "start", "start-black": return Double(start) / rate
+        default: return Double((start + end) / 2) / rate
+        }
+    }
+
+    private func transition(_ item: Element, _ label: String) throws -> EditTransition {
+        let rate = try FCP7XMLReader.checkedRate(context, label)
+        let cut = try cutPoint(item, label)
+        let start = Double(try FCP7XMLReader.integer(item, "start", label)) / rate
+        let end = Double(try FCP7XMLReader.integer(item, "end", label)) / rate
+        guard start <= cut, cut <= end else { throw EditTimelineError("\(label): its cut point is outside it") }
+        let name = item.text("effect/name").flatMap { $0.isEmpty ? nil : $0 }
+        return EditTransition(kind: .dissolve, name: name, before: FCP7XMLReader.time(seconds: cut - start, rate: rate),
+                              after: FCP7XMLReader.time(seconds: end - cut, rate: rate))
+    }
+
+    private mutating func readClip(_ item: Element, recordStart: Double, duration: Double, offset: Double, _ label: String) throws {
+        let clipContext = context + [item]
+        if item.child("sequence") != nil { throw EditTimelineError("\(label): a nested sequence (flatten it first)") }
+        try checkFilters(item, label)
+        guard let file = item.child("file").map(reader.deref) else { throw EditTimelineError("\(label): no file") }
+        let mediaStart = try file.child("timecode").map { try FCP7XMLReader.timecode($0, clipContext, label) } ?? 0
+        let rate = try FCP7XMLReader.checkedRate(clipContext, label)
+        let sourceStart = Double(try FCP7XMLReader.integer(item, "in", label)) / rate + mediaStart + offset
+        let source = EditRange(start: FCP7XMLReader.time(seconds: sourceStart, rate: rate), duration: FCP7XMLReader.time(seconds: duration, rate: rate))
+        guard abs(sourceStart) + duration <= EditReading.maxSeconds else { throw EditTimelineError("\(label): source range beyond \(Int(EditReading.maxSeconds)) s") }
+        let fileContext = clipContext + [file]
+        let fileRate = try FCP7XMLReader.checkedRate(fileContext, "\(label): file")
+        let fileStart = try file.child("timecode").map { try FCP7XMLReader.timecode($0, fileContext, label) } ?? 0
+        let available = try file.text("duration").map { _ in
+            EditRange(start: FCP7XMLReader.time(seconds: fileStart, rate: fileRate),
+                      duration: EditTime(value: Double(try FCP7XMLReader.integer(file, "duration", label)), rate: fileRate))
+        }
+        let media = EditMedia(location: file.text("pathurl").flatMap { $0.isEmpty ? nil : $0 },
+                              clipName: file.text("name").flatMap { $0.isEmpty ? nil : $0 })
+        items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source, available: available)))
+        for marker in try FCP7XMLReader.markers(item, clipContext) {
+            clipMarkers.append((marker.name, recordStart + marker.seconds - sourceStart))
+        }
+    }
+
+    /// Time remapping changes speed: refused. Other filters (motion, opacity, levels) are noted, not applied.
+    private mutating func checkFilters(_ item: Element, _ label: String) throws {
+        for filter in item.children("filter").map(reader.deref) {
+            let id = filter.text("effect/effectid") ?? "", name = filter.text("effect/name") ?? id
+            if id.lowercased() == "timeremap" || name.lowercased() == "time remap" {
+                throw EditTimelineError("\(label): speed change (Time Remap) can't be rendered")
+            }
+            if !filtersIgnored.contains(name), filtersIgnored.count < 20 { filtersIgnored.append(name) }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import SegueMedia
+
+extension EditTimeline {
+    /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
+    /// item. Other video tracks and the audio tracks become notes (each clip's
+    /// own sound plays); nested stacks, speed changes and effects are refused.
+    public static func parseOTIO(_ data: Data) throws -> EditTimeline {
+        try JSONNesting.check(data, limit: EditReading.maxDepth)
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw EditTimelineError("not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "parse error"))")
+        }
+        guard let object = root as? [String: Any] else { throw EditTimelineError("not an OTIO timeline (no object at the top)") }
+        return try OTIOReader().timeline(object)
+    }
+}
+
+/// Refuses JSON nested deeper than a limit before JSONSerialization recurses into it.
+enum JSONNesting {
+    static func check(_ data: Data, limit: Int) throws {
+        var depth = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { throw EditTimelineError("JSON nested more than \(limit) deep") }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+    }
+}
+
+/// Reads OTIO's JSON objects (`OTIO_SCHEMA` "Name.version") into an `EditTimeline`.
+struct OTIOReader {
+    typealias Object = [String: Any]
+
+    /// The schema's name without its version: "Clip" for "Clip.2".
+    static func schema(_ object: Object) -> String {
+        let full = object["OTIO_SCHEMA"] as? String ?? ""
+        return full.split(separator: ".").first.map(String.init) ?? full
+    }
+
+    func timeline(_ root: Object) throws -> EditTimeline {
+        guard Self.schema(root) == "Timeline" else {
+            throw EditTimelineError("not an OTIO timeline (OTIO_SCHEMA '\(root["OTIO_SCHEMA"] as? String ?? "none")')")
+        }
+        guard let stack = root["tracks"] as? Object, Self.schema(stack) == "Stack" else {
+            throw EditTimelineError("timeline: tracks is not a Stack")
+        }
+        let tracks = (stack["children"] as? [Any] ?? []).compactMap { $0 as? Object }
+        let videoTracks = tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String ?? "Video") == "Video" }
+        guard let track = videoTracks.first else { throw EditTimelineError("timeline: no video track") }
+        var notes = videoTracks.dropFirst().map { "video track '\(Self.name($0) ?? "")' not used (only the first video track is rendered)" }
+        let audio = tracks.filter { ($0["kind"] as? String) == "Audio" }
+        if !audio.isEmpty {
+            notes.append("\(audio.count) audio track\(audio.count == 1 ? "" : "s") not used: each clip's own sound plays")
+        }
+        if track["source_range"] is Object { notes.append("track '\(Self.name(track) ?? "")': its source_range is not applied") }
+        var read = try TrackReading(track)
+        let rate = try read.rate(track: track)
+        for (owner, what) in [(root, "timeline"), (stack, "stack"), (track, "track")] {
+            read.markers += try Self.markers(owner, what).map { EditMarker(name: $0.name, time: $0.start) }
+        }
+        read.markers += read.clipMarkers(at: rate)
+        read.markers = read.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
+        let start = try (root["global_start_time"] as? Object).map { try Self.time($0, "timeline: global_start_time") }
+        let written = ((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []
+        return EditTimeline(name: Self.name(root), rate: rate, items: read.items, markers: read.markers,
+                            notes: written.compactMap { $0 as? String } + notes + read.notes, start: start)
+    }
+
+    static func name(_ object: Object) -> String? {
+        guard let name = object["name"] as? String, !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// A RationalTime.
+    static func time(_ object: Object, _ what: String) throws -> EditTime {
+        guard let value = number(object["value"]), let rate = number(object["rate"]) else {
+            throw EditTimelineError("\(what): not a RationalTime (value and rate)")
+        }
+        return try EditReading.checkedTime(value: value, rate: rate, what)
+    }
+
+    /// A TimeRange: a start and a duration that isn't negative.
+    static func range(_ object: Object, _ what: String) throws -> EditRange {
+        guard let start = object["start_time"] as? Object, let duration = object["duration"] as? Object else {
+            throw EditTimelineError("\(what): not a TimeRange (start_time and duration)")
+        }
+        let length = try time(duration, what)
+        guard length.value >= 0 else { throw EditTimelineError("\(what) has a negative duration (\(EditReading.number(length.value)))") }
+        let range = EditRange(start: try time(start, what), duration: length)
+        guard abs(range.start.seconds + range.duration.seconds) <= EditReading.maxSeconds else {
+            throw EditTimelineError("\(what) ends beyond \(Int(EditReading.maxSeconds)) s")
+        }
+        return range
+    }
+
+    static func number(_ value: Any?) -> Double? {
+        if let number = value as? NSNumber { return number.doubleValue }
+        return value as? Double
+    }
+
+    /// An object's markers: name and where their marked range starts, in the owner's time.
+    static func markers(_ owner: Object, _ what: String) throws -> [(name: String, start: EditTime)] {
+        guard let list = owner["markers"] as? [Any] else { return [] }
+        guard list.count <= EditReading.maxItems else { throw EditTimelineError("\(what): more than \(EditReading.maxItems) markers") }
+        return try list.enumerated().compactMap { index, value in
+            guard let marker = value as? Object else { return nil }
+            let label = "\(what) marker \(index + 1)"
+            guard let range = (marker["marked_range"] ?? marker["range"]) as? Object else {
+                throw EditTimelineError("\(label): no marked_range")
+            }
+            return (name(marker) ?? "", try OTIOReader.range(range, label).start)
+        }
+    }
+}
+
+/// One walk along the rendered track: its items, record position and markers.
+struct TrackReading {
+    typealias Object = OTIOReader.Object
+    var items: [EditItem] = []
+    var markers: [EditMarker] = []
+    var notes: [String] = []
+    /// Where the next item starts on the record timeline, in seconds.
+    private var position = 0.0
+    /// Clip markers, kept in seconds until the timeline's rate is known.
+    private var clipMarkers: [(name: String, seconds: Double)] = []
+
+    init(_ track: Object) throws {
+        let children = track["children"] as? [Any] ?? []
+        guard children.count <= EditReading.maxItems else {
+            throw EditTimelineError("track '\(OTIOReader.name(track) ?? "")': more than \(EditReading.maxItems) items")
+        }
+        for (index, value) in children.enumerated() {
+            guard let child = value as? Object else { throw EditTimelineError("item \(index + 1): not an object") }
+            try read(child, number: index + 1)
+        }
+    }
+
+    /// The timeline's rate: the first clip's, else the track's, else the first gap's.
+    func rate(track: Object) throws -> Rational {
+        let first = items.lazy.compactMap { item -> Double? in
+            if case .clip(let clip) = item { return clip.source.duration.rate }
+            return nil
+        }.first
+        let trackRate = (track["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } }
+        let gapRate = items.lazy.compactMap { item -> Double? in
+            if case .gap(let time) = item { return time.rate }
+            return nil
+        }.first
+        guard let value = first ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
+        guard let rate = EditReading.rational(value) else { throw EditTimelineError("track: rate \(EditReading.number(value))") }
+        return rate
+    }
+
+    /// The clips' markers on the record timeline, at its rate.
+    func clipMarkers(at rate: Rational) -> [EditMarker] {
+        clipMarkers.map { marker in
+            let frames = (marker.seconds * rate.value * 1000).rounded() / 1000
+            return EditMarker(name: marker.name, time: EditTime(value: frames, rate: rate.value))
+        }
+    }
+
+    private mutating func read(_ child: Object, number: Int) throws {
+        let kind = OTIOReader.schema(child)
+        let label = "\(kind.lowercased()) \(number)" + (OTIOReader.name(child).map { " '\($0)'" } ?? "")
+        switch kind {
+        case "Clip":
+            try readClip(child, label)
+        case "Gap":
+            guard let range = child["source_range"] as? Object else { throw EditTimelineError("\(label): no source_range") }
+            let duration = try OTIOReader.range(range, "\(label): source_range").duration
+            items.append(.gap(duration))
+            position += duration.seconds
+        case "Transition":
+            items.append(.transition(try transition(child, label)))
+        case "Stack", "Track":
+            throw EditTimelineError("\(label): a nested \(kind) inside the track (nested stacks can't be rendered; flatten the timeline first)")
+        default:
+            throw EditTimelineError("\(label): unknown item (OTIO_SCHEMA '\(child["OTIO_SCHEMA"] as? String ?? "none")')")
+        }
+        guard items.count + markers.count <= EditReading.maxItems else {
+            throw EditTimelineError("more than \(EditReading.maxItems) items")
+        }
+    }
+
+    private mutating func readClip(_ object: Object, _ label: String) throws {
+        try Self.refuseEffects(object, label)
+        let reference = try Self.mediaReference(object, label)
+        let available = try (reference?["available_range"] as? Object).map { try OTIOReader.range($0, "\(label): available_range") }
+        let sourceRange = try (object["source_range"] as? Object).map { try OTIOReader.range($0, "\(label): source_range") }
+        guard let source = sourceRange ?? available else {
+            throw EditTimelineError("\(label): no source_range, and its media has no available_range")
+        }
+        let enabled = object["enabled"] as? Bool ?? true
+        if !enabled || reference.map({ OTIOReader.schema($0) == "GeneratorReference" }) == true {
+            try Self.checkGenerator(reference, label, enabled: enabled)
+            items.append(.gap(source.duration))
+        } else {
+            let reel = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["reel"] as? String
+            let media = EditMedia(location: try reference.flatMap { try Self.location($0, label) },
+                                  clipName: reference.flatMap(OTIOReader.name), reel: reel)
+            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available)))
+        }
+        for marker in try OTIOReader.markers(object, label) {
+            clipMarkers.append((marker.name, position + marker.start.seconds - source.start.seconds))
+        }
+        position += source.duration.seconds
+    }
+
+    /// The clip's media reference: Clip.2's active one of `media_references`, else `media_reference`.
+    private static func mediaReference(_ clip: Object, _ label: String) throws -> Object? {
+        if let references = clip["media_references"] as? Object {
+            let key = clip["active_media_reference_key"] as? String ?? "DEFAULT_MEDIA"
+            guard let reference = references[key] as? Object else {
+                throw EditTimelineError("\(label): no media reference '\(key)' (its active_media_reference_key)")
+            }
+            return reference
+        }
+        return clip["media_reference"] as? Object
+    }
+
+    /// Where the media is: ExternalReference's `target_url`, an image sequence's
+    /// ffmpeg pattern (`shot.%04d.exr`); nil for a MissingReference.
+    private static func location(_ reference: Object, _ label: String) throws -> String? {
+        switch OTIOReader.schema(reference) {
+        case "ExternalReference":
+            return (reference["target_url"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        case "ImageSequenceReference":
+            let base = reference["target_url_base"] as? String ?? ""
+            let padding = Int(OTIOReader.number(reference["frame_zero_padding"]) ?? 0)
+            let frame = padding > 0 ? "%0\(min(padding, 12))d" : "%d"
+            let name = (reference["name_prefix"] as? String ?? "") + frame + (reference["name_suffix"] as? String ?? "")
+            return base.isEmpty ? name : (base.hasSuffix("/") ? base + name : base + "/" + name)
+        case "MissingReference", "":
+            return nil
+        case let other:
+            throw EditTimelineError("\(label): media reference \(other) can't be read")
+        }
+    }
+
+    /// A generator clip draws black only; a disabled clip is a gap (OTIO's rule).
+    private static func checkGenerator(_ reference: Object?, _ label: String, enabled: Bool) throws {
+        guard enabled, let reference else { return }
+        let kind = reference["generator_kind"] as? String ?? ""
+        guard ["black", "Black", "BL", "BLACK"].contains(kind) else {
+            throw EditTimelineError("\(label): generator '\(kind)' can't be drawn (only black)")
+        }
+    }
+
+    /// Speed changes and other effects would play differently here: refused, named.
+    private static func refuseEffects(_ clip: Object, _ label: String) throws {
+        for case let effect as Object in clip["effects"] as? [Any] ?? [] {
+            let kind = OTIOReader.schema(effect)
+            let name = (effect["effect_name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? OTIOReader.name(effect) ?? kind
+            if ["LinearTimeWarp", "FreezeFrame", "TimeEffect"].contains(kind) {
+                throw EditTimelineError("\(label): speed change (\(kind)) can't be rendered")
+            }
+            throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be rendered")
+        }
+    }
+
+    private func transition(_ object: Object, _ label: String) throws -> EditTransition {
+        let type = object["transition_type"] as? String ?? ""
+        let kind = try Self.transitionKind(type, object, label)
+        guard let inOffset = object["in_offset"] as? Object, let outOffset = object["out_offset"] as? Object else {
+            throw EditTimelineError("\(label): no in_offset or out_offset")
+        }
+        let before = try OTIOReader.time(inOffset, "\(label): in_offset")
+        let after = try OTIOReader.time(outOffset, "\(label): out_offset")
+        guard before.value >= 0, after.value >= 0 else { throw EditTimelineError("\(label): negative offset") }
+        return EditTransition(kind: kind, name: OTIOReader.name(object), before: before, after: after)
+    }
+
+    /// SMPTE_Dissolve; SMPTE_Wipe when its code is known (the cmx_3600 adapter's `Wnnn` in metadata).
+    private static func transitionKind(_ type: String, _ object: Object, _ label: String) throws -> EditTransition.Kind {
+        if type == "SMPTE_Dissolve" { return .dissolve }
+        let edl = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["transition"] as? String ?? ""
+        if type == "SMPTE_Wipe", edl.first == "W", edl.count <= 4, let code = Int(edl.dropFirst()) { return .wipe(code) }
+        throw EditTimelineError("\(label): transition type '\(type)' can't be drawn (SMPTE_Dissolve, or an EDL's SMPTE_Wipe)")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SegueMedia
+
+extension EditTimeline {
+    /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → one
+    /// video Track.1 of Clip.1 / Gap.1 / Transition.1 items, markers on the
+    /// track. What OTIO has no field for rides in metadata as the cmx_3600
+    /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
+    /// `parseOTIO` reads it all back.
+    public func otioJSON() -> Data {
+        let trackMarkers: [[String: Any]] = markers.map(OTIOWriter.marker)
+        let children: [[String: Any]] = items.map(OTIOWriter.item)
+        let track: [String: Any] = OTIOWriter.item("Track.1", name: "V1", [
+            "kind": "Video", "source_range": NSNull(), "effects": [Any](), "markers": trackMarkers, "children": children,
+        ])
+        let stack: [String: Any] = OTIOWriter.item("Stack.1", name: "tracks", [
+            "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "children": [track],
+        ])
+        let startTime: Any = start.map(OTIOWriter.time) ?? NSNull()
+        let metadata: [String: Any] = notes.isEmpty ? [:] : ["segue": ["notes": notes]]
+        let timeline: [String: Any] = [
+            "OTIO_SCHEMA": "Timeline.1", "name": name ?? "", "global_start_time": startTime, "tracks": stack, "metadata": metadata,
+        ]
+        // Every value above is a string, number, array, dictionary or NSNull: serialisation can't fail.
+        return (try? JSONSerialization.data(withJSONObject: timeline, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    }
+}
+
+/// The OTIO objects, as dictionaries JSONSerialization writes.
+enum OTIOWriter {
+    static func item(_ schema: String, name: String?, _ fields: [String: Any]) -> [String: Any] {
+        var object = fields
+        object["OTIO_SCHEMA"] = schema
+        object["name"] = name ?? ""
+        object["metadata"] = object["metadata"] ?? [String: Any]()
+        if schema != "Transition.1" { object["enabled"] = true }
+        return object
+    }
+
+    static func time(_ time: EditTime) -> [String: Any] {
+        ["OTIO_SCHEMA": "RationalTime.1", "value": time.value, "rate": time.rate]
+    }
+
+    static func range(_ range: EditRange) -> [String: Any] {
+        ["OTIO_SCHEMA": "TimeRange.1", "start_time": time(range.start), "duration": time(range.duration)]
+    }
+
+    static func item(_ editItem: EditItem) -> [String: Any] {
+        switch editItem {
+        case .clip(let clip):
+            return item("Clip.1", name: clip.name, [
+                "source_range": range(clip.source),
+                "media_reference": reference(clip.media, available: clip.available),
+                "effects": [Any](),
+                "markers": [Any](),
+                "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
+            ])
+        case .gap(let duration):
+            return item("Gap.1", name: nil, [
+                "source_range": range(EditRange(start: EditTime(value: 0, rate: duration.rate), duration: duration)),
+                "effects": [Any](), "markers": [Any](),
+            ])
+        case .transition(let transition):
+            var metadata: [String: Any] = [:]
+            var type = "SMPTE_Dissolve"
+            if case .wipe(let code) = transition.kind {
+                type = "SMPTE_Wipe"
+                metadata["cmx_3600"] = ["transition": "W" + String(String(code).suffix(3)).leftPadded(to: 3)]
+            }
+            return item("Transition.1", name: transition.name, [
+                "transition_type": type, "in_offset": time(transition.before), "out_offset": time(transition.after),
+                "metadata": metadata,
+            ])
+        }
+    }
+
+    static func reference(_ media: EditMedia, available: EditRange?) -> [String: Any] {
+        var object: [String: Any] = [
+            "name": media.clipName ?? "",
+            "metadata": [String: Any](),
+            "available_range": available.map(range) ?? NSNull(),
+        ]
+        if let location = media.location {
+            object["OTIO_SCHEMA"] = "ExternalReference.1"
+            object["target_url"] = location
+        } else {
+            object["OTIO_SCHEMA"] = "MissingReference.1"
+        }
+        return object
+    }
+
+    static func marker(_ marker: EditMarker) -> [String: Any] {
+        let range = EditRange(start: marker.time, duration: EditTime(value: 0, rate: marker.time.rate))
+        return item("Marker.2", name: marker.name, ["marked_range": self.range(range), "color": "RED", "comment": ""])
+            .filter { $0.key != "enabled" }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

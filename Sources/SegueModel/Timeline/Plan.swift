@@ -1,0 +1,199 @@
+import Foundation
+import SegueMedia
+
+/// The output canvas every clip is normalised to.
+public struct Canvas: Sendable, Equatable, Codable {
+    public var width: Int
+    public var height: Int
+    public var frameRate: Rational
+    public var sampleRate: Int
+    /// How pictures are stored: SDR BT.709 or 10-bit HLG/PQ BT.2020.
+    public var colour: OutputColour = .sdr
+    /// HDR10 metadata written into the stream; nil for SDR or HLG without any.
+    public var hdrMetadata: HDRMetadata?
+
+    package init(width: Int, height: Int, frameRate: Rational, sampleRate: Int, colour: OutputColour = .sdr,
+                 hdrMetadata: HDRMetadata? = nil) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.sampleRate = sampleRate
+        self.colour = colour
+        self.hdrMetadata = hdrMetadata
+    }
+
+    /// The sound sample at which frame `frame` starts (rounded to the nearest).
+    public func sampleIndex(atFrame frame: Int) -> Int {
+        let numerator = frame * sampleRate * frameRate.denominator
+        return (numerator + frameRate.numerator / 2) / frameRate.numerator
+    }
+}
+
+/// Where a clip's picture lands on the canvas: scaled to `scaledWidth` x
+/// `scaledHeight`, then placed at (`x`, `y`) (contain) or cropped from there (cover).
+public struct Placement: Sendable, Equatable {
+    public var scaledWidth: Int
+    public var scaledHeight: Int
+    public var x: Int
+    public var y: Int
+
+    package init(scaledWidth: Int, scaledHeight: Int, x: Int, y: Int) {
+        self.scaledWidth = scaledWidth
+        self.scaledHeight = scaledHeight
+        self.x = x
+        self.y = y
+    }
+
+    /// Even sizes and offsets keep 4:2:0 chroma aligned.
+    public static func fit(displayWidth: Int, displayHeight: Int, into canvas: Canvas, mode: Fit) -> Placement {
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+        let scaleX = Double(canvas.width) / Double(max(displayWidth, 1))
+        let scaleY = Double(canvas.height) / Double(max(displayHeight, 1))
+        switch mode {
+        case .stretch:
+            return Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0)
+        case .contain, .cover, .blur:
+            // Blur places the picture as contain does; the fill behind it is the clip's filter graph's.
+            let contains = mode != .cover
+            let scale = contains ? min(scaleX, scaleY) : max(scaleX, scaleY)
+            var width = even(Double(displayWidth) * scale), height = even(Double(displayHeight) * scale)
+            if contains { width = min(width, canvas.width); height = min(height, canvas.height) }
+            else { width = max(width, canvas.width); height = max(height, canvas.height) }
+            let x = (abs(canvas.width - width) / 4) * 2, y = (abs(canvas.height - height) / 4) * 2
+            return Placement(scaledWidth: width, scaledHeight: height, x: x, y: y)
+        }
+    }
+}
+
+/// One clip's place in the output.
+public struct PlannedClip: Sendable {
+    public var index: Int
+    public var info: ClipInfo
+    /// Output frames this clip contributes, overlaps included.
+    public var frameCount: Int
+    /// Output frame at which the clip starts.
+    public var startFrame: Int
+    public var placement: Placement
+    /// How it fills the canvas: its list entry's choice, else the output's.
+    public var fit: Fit = .contain
+}
+
+/// The meeting of clip `index` and clip `index + 1`.
+public struct PlannedJoin: Sendable {
+    public var index: Int
+    public var transition: TransitionKind
+    /// Frames during which both clips show (0 for a cut).
+    public var frameCount: Int
+
+    package init(index: Int, transition: TransitionKind, frameCount: Int) {
+        self.index = index
+        self.transition = transition
+        self.frameCount = frameCount
+    }
+}
+
+/// Who plays when, in whole output frames, and exactly how many audio samples
+/// belong to each stretch of frames.
+public struct Plan: Sendable {
+    public var canvas: Canvas
+    public var clips: [PlannedClip]
+    public var joins: [PlannedJoin]
+    public var mode: TransitionMode
+    /// Why the output has its dynamic range (`canvas.colour`), as the report says it.
+    public var colourReason: String
+    /// What the user should know about the plan.
+    public var notices: [Warning]
+    /// The notices as the user reads them.
+    public var warnings: [String] { notices.map(\.description) }
+
+    public var totalFrames: Int {
+        guard let last = clips.last else { return 0 }
+        return last.startFrame + last.frameCount
+    }
+
+    public var duration: Double { Double(totalFrames) / canvas.frameRate.value }
+
+    /// Frames of the join into clip `index` (0 for the first clip, or a cut).
+    public func joinFrames(before index: Int) -> Int { index > 0 ? joins[index - 1].frameCount : 0 }
+
+    /// Frames of the join out of clip `index` (0 for the last clip, or a cut).
+    public func joinFrames(after index: Int) -> Int { index < joins.count ? joins[index].frameCount : 0 }
+
+    /// The first audio sample of output frame `frame`. Rounding each boundary
+    /// from the frame count (rather than adding per-frame sizes) never drifts.
+    public func sampleIndex(atFrame frame: Int) -> Int {
+        canvas.sampleIndex(atFrame: frame)
+    }
+
+    /// Plans `infos` in order; `joins[i]`, where given, overrides how clip i meets clip i + 1.
+    public init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?] = []) throws {
+        guard let firstClip = infos.first else { throw SegueError.usage("no clips to stitch") }
+        // A still never sets the canvas: the first video does; with only stills, full HD of the first photo's shape.
+        let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
+        var rate = settings.frameRate ?? first.frameRate
+        if !rate.isValid { rate = Rational(30, 1) }
+        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
+                        height: settings.size?.height ?? evenCeiling(first.displayHeight),
+                        frameRate: rate.reduced, sampleRate: settings.sampleRate)
+        let colour = try OutputColourChoice(settings.hdr, codec: settings.codec, clips: infos)
+        canvas.colour = colour.colour
+        canvas.hdrMetadata = colour.metadata
+        colourReason = colour.reason
+        mode = settings.mode
+        let layout = JoinLayout(mode: mode)
+        notices = infos.compactMap(\.lengthWarning) + colour.notices
+            + infos.compactMap { info in info.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
+        let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
+
+        // What each join asks for, before fitting it to its clips; `random` becomes its pick here.
+        let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
+            let choice = index < choices.count ? choices[index] : nil
+            var kind = choice?.transition ?? settings.transition
+            if kind == .random { kind = TransitionCatalogue.pick(join: index, from: infos[index].path, to: infos[index + 1].path) }
+            let seconds = choice?.duration ?? settings.transitionDuration ?? kind.defaultDuration
+            return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())))
+        }
+        joins = []
+        for (index, request) in requests.enumerated() {
+            var frames = request.frames
+            if layout.overlaps && frames > 0 {
+                // A clip overlapping on both sides gives at most half of itself to each.
+                let left = index > 0 && requests[index - 1].frames > 0 ? counts[index] / 2 : counts[index]
+                let right = index + 1 < requests.count && requests[index + 1].frames > 0 ? counts[index + 1] / 2 : counts[index + 1]
+                frames = min(frames, left, right)
+                if frames < request.frames {
+                    notices.append(.transitionShortened(join: index + 1, from: infos[index].path, to: infos[index + 1].path,
+                                                        asked: Double(request.frames) / rate.value,
+                                                        given: Double(frames) / rate.value))
+                }
+            }
+            joins.append(PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames))
+        }
+
+        clips = []
+        var start = 0
+        for (index, info) in infos.enumerated() {
+            let fit = info.fit ?? settings.fit
+            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight, into: canvas, mode: fit)
+            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
+                                     fit: fit))
+            start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
+        }
+    }
+
+    /// The canvas of a reel made only of photos: 1920x1080, or 1080x1920 for a portrait first photo, at 30 fps.
+    static func stillsCanvas(portrait: Bool) -> ClipInfo {
+        ClipInfo(path: "", container: "", videoCodec: "", codedWidth: portrait ? 1080 : 1920, codedHeight: portrait ? 1920 : 1080,
+                 rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
+                 audio: nil)
+    }
+
+    package static func seconds(_ value: Double) -> String {
+        String(format: "%.2f s", value)
+    }
+
+    /// A number as people write it: 3600, not 3600.0; -12.5 stays.
+    public static func decimal(_ value: Double) -> String { decimalText(value) }
+}
+
+private func evenCeiling(_ value: Int) -> Int { max(2, (value + 1) / 2 * 2) }

@@ -1,0 +1,212 @@
+import SegueMedia
+
+/// Everything about the output, resolved: one stored property per setting,
+/// its initial value Segue's default. Nil means "from the first clip" (size,
+/// rate) or "off". `OutputOption.all` below says how each is named, read and
+/// checked, so the command line, manifests, plan.json and help all take it
+/// from there.
+public struct StitchSettings: Sendable, Equatable {
+    public var size: Size?
+    public var frameRate: Rational?
+    public var fit: Fit = .contain
+    public var transition: TransitionKind = .none
+    /// Seconds; nil means the transition's default.
+    public var transitionDuration: Double?
+    public var mode: TransitionMode = .overlap
+    public var codec: VideoCodecChoice = .h264
+    /// The output's dynamic range: SDR, HLG, PQ, or as the clips are.
+    public var hdr: HDRChoice = .auto
+    public var crf = 23
+    public var preset = "medium"
+    public var audioBitRate = 128_000
+    public var includeAudio = true
+    /// Not an option: the rate every output is written at.
+    public var sampleRate = OutputAudio.sampleRate
+    /// Copy the encoded video of clips that can stand unchanged; re-encode only
+    /// the GOPs a transition, trim or held frame touches.
+    public var smart = false
+    /// Seconds a photo lasts unless its list entry says otherwise.
+    public var stillDuration = 3.0
+    public var stillMotion: StillMotion = .none
+    /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
+    public var loudness: Double?
+    /// A file or URL whose sound is laid under the whole output.
+    public var music: String?
+    /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
+    public var musicVolume = -12.0
+    /// dB the music is lowered by while a clip's own sound is present; 0: never.
+    public var duck = 12.0
+    /// One MP4 chapter per clip.
+    public var chapters = false
+
+    // The reel look: a logo over everything, and the font of captions and text cards.
+    /// A picture (PNG, JPEG, WebP; alpha honoured) drawn over the whole output.
+    public var overlay: String?
+    public var overlayPosition: OverlayPosition = .bottomRight
+    /// The overlay's width as a fraction of the canvas's.
+    public var overlayWidth = 0.15
+    public var overlayOpacity = 1.0
+    /// The font file of captions and text cards; nil: a sans-serif the system has.
+    public var font: String?
+
+    /// What becomes of the clips' text subtitles (their own streams and sidecar files).
+    public var subtitles: SubtitleMode = .auto
+    /// The subtitle track's language (ISO 639-2); nil: the first subtitled clip's, else "und".
+    public var subtitleLanguage: String?
+
+    public init() {}
+
+    /// The defaults, with `options`' choices where it makes them.
+    public init(options: OutputOptions) { self = options.values }
+}
+
+extension OutputOption {
+    /// Every output option, in the order help lists them: the one definition
+    /// of each one's names, its reading, its range and its help.
+    public static let all: [OutputOption] = [
+        option("transition", \.transition, .transition, valueName: "name",
+               help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...) or random; `segue transitions` lists them all"),
+        option("transitionDuration", \.transitionDuration, OptionReader.seconds(OptionLimits.transitionSeconds).optional,
+               valueName: "S", help: "Seconds each transition lasts", defaultText: "0.3 for a slide, 1.0 for fade and the rest"),
+        option("mode", \.mode, .choice(), valueName: "mode",
+               help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time"),
+        option("size", \.size, OptionReader.size.optional, valueName: "WxH",
+               help: "Output size", defaultText: "the first clip's display size"),
+        option("fps", \.frameRate, OptionReader.frameRate.optional, valueName: "rate",
+               help: "Output frame rate, e.g. 30 or 30000/1001", defaultText: "the first clip's"),
+        option("fit", \.fit, .choice(), valueName: "fit",
+               help: "How a clip of another shape fills the canvas: contain, cover, stretch or blur (contained over a blurred copy of itself)"),
+        option("codec", \.codec, .choice(), valueName: "codec",
+               help: "Video codec: h264 (libx264), hevc (libx265, tagged hvc1) or av1 (libsvtav1, 10-bit)"),
+        option("hdr", \.hdr, .choice(), valueName: "mode",
+               help: "Dynamic range: off (SDR BT.709, HDR clips tone-mapped), hlg or pq (10-bit BT.2100; hevc or av1), auto (HDR when a clip is and the codec carries it)"),
+        option("crf", \.crf, .wholeNumber(Limit(lower: 0, upper: 51)), valueName: "n",
+               help: "Constant rate factor, lower is better quality"),
+        option("preset", \.preset, .preset, valueName: "name", help: "Encoder preset, ultrafast ... veryslow"),
+        option("audioBitrate", \.audioBitRate, .bitRate, valueName: "rate",
+               help: "AAC bit rate in bits per second, or with k, e.g. 192k", defaultText: "128k"),
+        option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out (in a manifest: \"audio\": false)"),
+        option("smart", \.smart, .yesNo, flag: true,
+               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins"),
+        option("stillDuration", \.stillDuration, .seconds(OptionLimits.stillSeconds), valueName: "S",
+               help: "Seconds a photo lasts, unless its list entry says"),
+        option("stillMotion", \.stillMotion, .choice(), valueName: "motion",
+               help: "none, or zoom: a slow, smooth 100 → 110 % zoom on each photo"),
+        option("loudness", \.loudness, OptionReader.number(Limit(lower: -40, upper: -5), unit: "LUFS").optional, valueName: "LUFS",
+               help: "Bring each clip's sound to this integrated loudness", defaultText: "off"),
+        option("music", \.music, OptionReader.path.optional, valueName: "FILE",
+               help: "Lay this file's (or URL's) sound under the whole output, looped or cut to its length"),
+        option("musicVolume", \.musicVolume, .number(Limit(lower: -60, upper: 12), unit: "dB"), valueName: "DB",
+               help: "The music's level relative to the clips' sound"),
+        option("duck", \.duck, .number(Limit(lower: 0, upper: 60), unit: "dB"), valueName: "DB",
+               help: "How much lower the music goes while a clip's own sound plays, 0 is off"),
+        option("chapters", \.chapters, .yesNo, flag: true,
+               help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name"),
+        option("overlay", \.overlay, OptionReader.path.optional, valueName: "FILE",
+               help: "A picture (PNG, JPEG or WebP; its alpha honoured) drawn over the whole output, e.g. a logo"),
+        option("overlayPosition", \.overlayPosition, .choice(), valueName: "where",
+               help: "Where the overlay sits, 3 % of the canvas height from the edges: top-left, top-right, bottom-left, bottom-right or center"),
+        option("overlayWidth", \.overlayWidth, .number(Limit(lower: 0, upper: 1, excludesLower: true)), valueName: "F",
+               help: "The overlay's width as a fraction of the canvas width"),
+        option("overlayOpacity", \.overlayOpacity, .number(Limit(lower: 0, upper: 1, excludesLower: true)), valueName: "A",
+               help: "The overlay's opacity"),
+        option("font", \.font, OptionReader.path.optional, valueName: "FILE",
+               help: "The font file of captions and text cards", defaultText: "DejaVu Sans, or a sans-serif font the system has"),
+        option("subtitles", \.subtitles, .choice(), valueName: "mode",
+               help: "The clips' text subtitles (their own streams, or a sidecar clip.srt, .vtt or .ass): auto: one soft subtitle track with every cue at its new time; none: left out; burn: drawn into the picture"),
+        option("subtitleLanguage", \.subtitleLanguage, OptionReader.language.optional, valueName: "LANG",
+               help: "The subtitle track's language, ISO 639-2 (e.g. eng)", defaultText: "the first subtitled clip's, else und"),
+    ]
+}
+
+/// The output's size in pixels.
+public struct Size: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// How transitions use time.
+public enum TransitionMode: String, Sendable, CaseIterable, Codable {
+    /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.
+    case overlap
+    /// The last frame of one clip and the first of the next are held and blended over T inserted seconds.
+    case freeze
+}
+
+/// How a clip fills a canvas of another shape.
+public enum Fit: String, Sendable, CaseIterable, Codable {
+    /// Whole picture visible, bars where the shapes differ.
+    case contain
+    /// Canvas filled, the overflow cropped.
+    case cover
+    /// Canvas filled, the picture distorted.
+    case stretch
+    /// Whole picture visible (as `contain`) over a blurred, darkened copy of itself that covers the canvas.
+    case blur
+}
+
+/// What becomes of the clips' text subtitles.
+public enum SubtitleMode: String, Sendable, CaseIterable, Codable {
+    /// One soft (mov_text) track holding every clip's cues, when any clip has some.
+    case auto
+    /// No subtitle track.
+    case none
+    /// The cues drawn into the picture; no track.
+    case burn
+}
+
+/// Where the overlay sits on the canvas.
+public enum OverlayPosition: String, Sendable, CaseIterable, Codable {
+    case topLeft = "top-left"
+    case topRight = "top-right"
+    case bottomLeft = "bottom-left"
+    case bottomRight = "bottom-right"
+    case center
+}
+
+/// How a photo moves while it shows.
+public enum StillMotion: String, Sendable, CaseIterable, Codable {
+    /// Held as it is.
+    case none
+    /// A slow, eased, centred zoom from 100 % to 110 %.
+    case zoom
+}
+
+extension VideoCodecChoice: Codable {}
+
+/// How a stitch runs, apart from what it makes (`StitchSettings`): choices
+/// about the run, not the output. Network behaviour belongs to `InputAccess`.
+public struct RunOptions: Sendable {
+    /// Replace an existing output file.
+    public var overwrite = false
+    /// Any decode error ends the stitch instead of being concealed.
+    public var strict = false
+    /// Debugging: open each clip only when it is needed, to measure what preloading hides.
+    public var preload = true
+
+    public init(overwrite: Bool = false, strict: Bool = false, preload: Bool = true) {
+        self.overwrite = overwrite
+        self.strict = strict
+        self.preload = preload
+    }
+}
+
+/// How network operations behave.
+public struct NetworkSettings: Sendable, Equatable, Codable {
+    /// Seconds any one network operation (connect, a read) may take.
+    public var timeout: Double = 30
+    /// Extra attempts after a transient failure (refused, reset, timed out, HTTP 5xx).
+    public var retries: Int = 3
+
+    public init(timeout: Double = 30, retries: Int = 3) {
+        self.timeout = timeout
+        self.retries = retries
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import SegueMedia
+
+/// One cue of a clip's text subtitles, on the clip's own clock: seconds from
+/// its first picture (its in point not taken off).
+public struct Cue: Sendable, Equatable, Codable {
+    public var start: Double
+    public var end: Double
+    /// Plain text, lines joined by "\n": what the soft track shows.
+    public var text: String
+    /// The cue as an ASS event (`Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`), its
+    /// format's own styling kept: what burn-in draws.
+    public var event: String
+
+    public init(start: Double, end: Double, text: String, event: String) {
+        self.start = start
+        self.end = end
+        self.text = text
+        self.event = event
+    }
+}
+
+/// The text subtitles chosen for one clip: a stream of its own or a sidecar file.
+public struct ClipSubtitles: Sendable, Equatable, Codable {
+    /// Where they come from, as the report says it: a sidecar's path, or "stream 2 (subrip, eng)".
+    public var source: String
+    /// ISO 639-2, when the source says.
+    public var language: String?
+    /// An ASS source's script header (its styles), which burn-in keeps; "" for other formats.
+    public var styles: String
+    public var cues: [Cue]
+
+    public init(source: String, language: String?, styles: String = "", cues: [Cue]) {
+        self.source = source
+        self.language = language
+        self.styles = styles
+        self.cues = cues
+    }
+}
+
+/// A subtitle stream of a clip, as probing finds it.
+public struct SubtitleStream: Sendable, Equatable, Codable {
+    public var index: Int
+    public var codec: String
+    public var language: String?
+    public var isDefault: Bool
+    /// Pictures (DVD, DVB, PGS), not text: they can't become a text track.
+    public var isBitmap: Bool
+
+    public init(index: Int, codec: String, language: String?, isDefault: Bool, isBitmap: Bool) {
+        self.index = index
+        self.codec = codec
+        self.language = language
+        self.isDefault = isDefault
+        self.isBitmap = isBitmap
+    }
+}
+
+/// The output's soft subtitle track.
+public struct SubtitleTrack: Sendable, Equatable {
+    /// ISO 639-2.
+    public var language: String
+    public var cues: [TrackCue]
+}
+
+/// A stretch of the output's subtitle track, in milliseconds.
+public struct TrackCue: Sendable, Equatable, Codable {
+    public var start: Int
+    public var end: Int
+    public var text: String
+}
+
+extension Plan {
+    /// The soft subtitle track `settings` give the output, nil for none
+    /// (`--subtitles none` or `burn`, or no clip with cues). Its language:
+    /// `--subtitle-language`, else the first subtitled clip's, else "und".
+    public func subtitleTrack(_ settings: StitchSettings) -> SubtitleTrack? {
+        guard settings.subtitles == .auto else { return nil }
+        let cues = subtitleCues
+        guard !cues.isEmpty else { return nil }
+        let language = settings.subtitleLanguage ?? clips.lazy.compactMap(\.info.subtitles).first?.language ?? "und"
+        return SubtitleTrack(language: language, cues: cues)
+    }
+
+    /// Every clip's cues at their output times, in milliseconds. A cue plays
+    /// at its clip's output start plus its time after the clip's in point,
+    /// cut to the time the clip is on screen: in an overlap join, an outgoing
+    /// clip's cues end where its picture ends and an incoming clip's start
+    /// where its picture starts; in a freeze, a cue showing on a held edge
+    /// picture is held with it. An MP4 text track shows one sample at a time,
+    /// so where cues overlap the track is cut at every start and end, each
+    /// stretch holding all the cues showing then (clip order, then start).
+    public var subtitleCues: [TrackCue] {
+        var placed: [TrackCue] = []
+        for clip in clips {
+            guard let subtitles = clip.info.subtitles else { continue }
+            placed += placedCues(subtitles.cues, of: clip)
+        }
+        return Plan.flattened(placed)
+    }
+
+    /// `cues` of `clip` at their output times (milliseconds), in order.
+    func placedCues(_ cues: [Cue], of clip: PlannedClip) -> [TrackCue] {
+        let rate = canvas.frameRate.value
+        let start = Double(clip.startFrame) / rate, end = Double(clip.startFrame + clip.frameCount) / rate
+        let firstPicture = start, lastPicture = end - 1 / rate
+        let held = heldEdges(of: clip)
+        let heldBefore = Double(joinFrames(before: clip.index)) / rate, heldAfter = Double(joinFrames(after: clip.index)) / rate
+        let outputEnd = duration
+        return cues.compactMap { cue in
+            var from = max(start, start + cue.start - clip.info.inPoint)
+            var to = min(end, start + cue.end - clip.info.inPoint)
+            guard to > from else { return nil }
+            if held.first && from <= firstPicture && firstPicture < to { from -= heldBefore }
+            if held.last && from <= lastPicture && lastPicture < to { to += heldAfter }
+            let first = Plan.milliseconds(max(0, from)), last = Plan.milliseconds(min(outputEnd, to))
+            return last > first ? TrackCue(start: first, end: last, text: cue.text) : nil
+        }
+    }
+
+    /// `cues` (in clip order) cut where any starts or ends, so none overlap;
+    /// each stretch shows every cue showing then, one per line.
+    static func flattened(_ cues: [TrackCue]) -> [TrackCue] {
+        let edges = Set(cues.flatMap { [$0.start, $0.end] }).sorted()
+        var track: [TrackCue] = []
+        var showing: [Int] = [] // indices into cues, in clip order
+        var next = 0, lastShown: [Int] = []
+        let byStart = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
+        for (from, to) in zip(edges, edges.dropFirst()) {
+            showing.removeAll { cues[$0].end <= from }
+            while next < byStart.count && cues[byStart[next]].start <= from {
+                showing.append(byStart[next])
+                next += 1
+            }
+            showing.sort()
+            guard !showing.isEmpty else { continue }
+            // The same cues on and on are one stretch; two cues of the same text one after the other stay two.
+            if let last = track.last, last.end == from, showing == lastShown {
+                track[track.count - 1].end = to
+            } else {
+                track.append(TrackCue(start: from, end: to, text: showing.map { cues[$0].text }.joined(separator: "\n")))
+            }
+            lastShown = showing
+        }
+        return track
+    }
+
+    static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+}

@@ -1,0 +1,208 @@
+import SegueMedia
+
+/// How clips meet: a transition by its name, as the command line, a manifest,
+/// a plan and a report write it. Segue's own `none`, `fade` and `slide-*`,
+/// every transition of libavfilter's `xfade` under xfade's own name, and
+/// `random` (resolved per join when the plan is made).
+///
+/// Codable as its name alone (a plan or a manifest holds a plain string); a
+/// name this FFmpeg doesn't know fails to decode.
+public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Every transition by its name, `random` last (`slide` is an alias, not a case).
+    public static var allCases: [TransitionKind] { TransitionCatalogue.kinds }
+
+    /// A known name (see `TransitionCatalogue.entries`); `slide` is `init(name:)`'s alias, not a name.
+    public init?(rawValue: String) {
+        guard TransitionCatalogue.kinds.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known name: String) { rawValue = name }
+
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let kind = TransitionKind(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: TransitionCatalogue.unknown(name))
+        }
+        self = kind
+    }
+
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let none = TransitionKind(known: "none")
+    /// Segue's cross-dissolve (not xfade's `fade`).
+    public static let fade = TransitionKind(known: "fade")
+    public static let slideLeft = TransitionKind(known: "slide-left")
+    public static let slideRight = TransitionKind(known: "slide-right")
+    public static let slideUp = TransitionKind(known: "slide-up")
+    public static let slideDown = TransitionKind(known: "slide-down")
+    /// A transition per join picked from the catalogue, the same for the same inputs.
+    public static let random = TransitionKind(known: "random")
+
+    /// Segue's own transitions, drawn by its own pixel code, in listing order.
+    static let own: [TransitionKind] = [.none, .fade, .slideLeft, .slideRight, .slideUp, .slideDown]
+
+    /// Parses the command line's and manifests' names; plain `slide` means left.
+    public init?(name: String) {
+        if name == "slide" { self = .slideLeft } else { self.init(rawValue: name) }
+    }
+
+    public var description: String { rawValue }
+
+    /// 1 s for a fade (and every xfade transition), 0.3 s for a slide, as a
+    /// feed player's covers last; `random` takes its pick's.
+    public var defaultDuration: Double {
+        switch self {
+        case .none: return 0
+        case .slideLeft, .slideRight, .slideUp, .slideDown: return 0.3
+        default: return 1.0
+        }
+    }
+
+    /// How the pictures of a join are drawn.
+    package enum Drawing: Equatable {
+        case cut
+        /// Segue's integer blend.
+        case blend
+        /// Segue's row copies.
+        case slide(Frame.SlideDirection)
+        /// libavfilter's xfade, by its name.
+        case xfade(String)
+    }
+
+    package var drawing: Drawing {
+        switch self {
+        case .none, .random: return .cut // random is always resolved before anything is drawn
+        case .fade: return .blend
+        case .slideLeft: return .slide(.left)
+        case .slideRight: return .slide(.right)
+        case .slideUp: return .slide(.up)
+        case .slideDown: return .slide(.down)
+        default: return .xfade(rawValue)
+        }
+    }
+}
+
+/// Every transition Segue accepts, with a few words on each: the list
+/// `segue transitions` prints and `random` picks from.
+public enum TransitionCatalogue {
+    public struct Entry: Sendable, Equatable {
+        /// The name as `--transition` and manifests take it.
+        public var name: String
+        /// A few words on what it does.
+        public var summary: String
+    }
+
+    /// Every accepted name, in listing order: Segue's own (and the `slide`
+    /// alias), xfade's in the library's order, then `random`.
+    public static let entries: [Entry] = {
+        var entries = [
+            Entry(name: "none", summary: "a cut: the next clip starts at once"),
+            Entry(name: "fade", summary: "cross-dissolve (Segue's own blend)"),
+            Entry(name: "slide", summary: "same as slide-left"),
+            Entry(name: "slide-left", summary: "the next clip pushes the current one out to the left (Segue's own)"),
+            Entry(name: "slide-right", summary: "the next clip pushes the current one out to the right (Segue's own)"),
+            Entry(name: "slide-up", summary: "the next clip pushes the current one out upwards (Segue's own)"),
+            Entry(name: "slide-down", summary: "the next clip pushes the current one out downwards (Segue's own)"),
+        ]
+        for (name, help) in xfadeNames {
+            entries.append(Entry(name: name, summary: xfadeSummaries[name] ?? "xfade: \(help)"))
+        }
+        entries.append(Entry(name: "random", summary: "a transition per join from this list, the same on every run for the same inputs"))
+        return entries
+    }()
+
+    /// Every transition by its name (`slide` and `random` aside), in listing order.
+    static let kinds: [TransitionKind] = TransitionKind.own + xfadeNames.map { TransitionKind(xfade: $0.name) } + [.random]
+
+    /// What `random` picks from: every transition that draws something (not
+    /// `none`, not an alias).
+    public static var pickable: [TransitionKind] { kinds.filter { $0 != .none && $0 != .random } }
+
+    /// xfade's transitions from the library, less its `fade` (the name is Segue's own cross-dissolve).
+    private static var xfadeNames: [(name: String, help: String)] {
+        XfadeGraph.transitionNames.filter { $0.name != "fade" }
+    }
+
+    /// What an unknown transition name is told.
+    public static func unknown(_ name: String) -> String {
+        "unknown transition '\(name)' (run `segue transitions` for the list)"
+    }
+
+    /// `random`'s pick for join `index` from `from` to `to` (the clips' paths
+    /// as given): a 64-bit FNV-1a hash of the three, never Swift's per-process
+    /// seeded `hashValue`, so a rerun picks the same.
+    public static func pick(join index: Int, from: String, to: String) -> TransitionKind {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array("\(index)\u{0}\(from)\u{0}\(to)".utf8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        // splitmix64's finaliser spreads the low bits the modulo looks at.
+        hash ^= hash >> 30; hash = hash &* 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 27; hash = hash &* 0x94d0_49bb_1331_11eb
+        hash ^= hash >> 31
+        let choices = pickable
+        return choices[Int(hash % UInt64(choices.count))]
+    }
+
+    /// A few words on each xfade transition (FFmpeg 5.1's); one a later
+    /// FFmpeg adds is listed with its own help text.
+    private static let xfadeSummaries: [String: String] = [
+        "wipeleft": "a hard edge sweeps right to left, uncovering the next clip",
+        "wiperight": "a hard edge sweeps left to right, uncovering the next clip",
+        "wipeup": "a hard edge sweeps bottom to top, uncovering the next clip",
+        "wipedown": "a hard edge sweeps top to bottom, uncovering the next clip",
+        "wipetl": "a corner wipe from the bottom right towards the top left",
+        "wipetr": "a corner wipe from the bottom left towards the top right",
+        "wipebl": "a corner wipe from the top right towards the bottom left",
+        "wipebr": "a corner wipe from the top left towards the bottom right",
+        "slideleft": "xfade's slide: both clips move left together",
+        "slideright": "xfade's slide: both clips move right together",
+        "slideup": "xfade's slide: both clips move up together",
+        "slidedown": "xfade's slide: both clips move down together",
+        "smoothleft": "a soft-edged wipe moving left",
+        "smoothright": "a soft-edged wipe moving right",
+        "smoothup": "a soft-edged wipe moving up",
+        "smoothdown": "a soft-edged wipe moving down",
+        "circlecrop": "the picture shrinks to a circle in black, then the next opens from one",
+        "rectcrop": "the picture shrinks to a rectangle in black, then the next opens from one",
+        "circleopen": "the next clip appears in a circle growing from the centre",
+        "circleclose": "the current clip shrinks away inside a closing circle",
+        "vertopen": "the next clip opens from a vertical line in the middle, like doors",
+        "vertclose": "the next clip closes in from the left and right edges",
+        "horzopen": "the next clip opens from a horizontal line in the middle",
+        "horzclose": "the next clip closes in from the top and bottom edges",
+        "distance": "pixels change over by how far their colours differ",
+        "fadeblack": "fades out to black, then in from black",
+        "fadewhite": "fades out to white, then in from white",
+        "fadegrays": "fades through a grey (colourless) picture",
+        "fadefast": "a cross-dissolve weighted towards a quick change",
+        "fadeslow": "a cross-dissolve weighted towards a slow change",
+        "radial": "a clock-hand sweep around the centre",
+        "dissolve": "random pixels switch over one by one",
+        "pixelize": "the picture breaks into big blocks and rebuilds as the next",
+        "diagtl": "a soft diagonal wipe towards the top left",
+        "diagtr": "a soft diagonal wipe towards the top right",
+        "diagbl": "a soft diagonal wipe towards the bottom left",
+        "diagbr": "a soft diagonal wipe towards the bottom right",
+        "hlslice": "vertical slices switch to the next clip, sweeping left",
+        "hrslice": "vertical slices switch to the next clip, sweeping right",
+        "vuslice": "horizontal slices switch to the next clip, sweeping up",
+        "vdslice": "horizontal slices switch to the next clip, sweeping down",
+        "hblur": "a horizontal blur that melts one clip into the next",
+        "squeezeh": "the current clip squeezes into a horizontal line, revealing the next",
+        "squeezev": "the current clip squeezes into a vertical line, revealing the next",
+        "zoomin": "zooms into the current clip as the next fades in",
+    ]
+}
+
+extension TransitionKind {
+    fileprivate init(xfade name: String) { self.init(known: name) }
+}

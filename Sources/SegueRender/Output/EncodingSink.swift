@@ -1,0 +1,180 @@
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// Encoders and a muxer writing one MP4, used from one thread: the output
+/// writer's thread in a stitch, the caller's when tests make fixture clips.
+final class EncodingSink {
+    /// What the file will hold.
+    struct Format {
+        var width: Int
+        var height: Int
+        var frameRate: Rational
+        var codec: VideoCodecChoice = .h264
+        /// How pictures are stored and tagged, and the HDR10 metadata the stream states.
+        var colour = OutputColour.sdr
+        var hdrMetadata: HDRMetadata?
+        var crf = 23
+        var preset = "medium"
+        /// Nil for a file without audio.
+        var audio: AudioFormat? = AudioFormat()
+        /// Clockwise degrees a player should turn the picture (fixtures only).
+        var rotation = 0
+        /// A video track laid out apart (`--smart`: copied packets between re-encoded stretches).
+        var smart: (any VideoTrackLayout)?
+        /// A sound track laid out apart (`--smart`: copied AAC frames between re-encoded windows).
+        var smartSound: (any SoundTrackLayout)?
+        /// Chapters, in output frames.
+        var chapters: [Chapter] = []
+        /// A soft subtitle track (MP4 timed text), nil for none.
+        var subtitles: SubtitleTrack?
+
+        /// The output of a plan: the canvas's size, rate and colour, the settings' codec, quality and sound.
+        init(canvas: Canvas, settings: StitchSettings) {
+            self.init(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate, codec: settings.codec,
+                      colour: canvas.colour, hdrMetadata: canvas.hdrMetadata, crf: settings.crf, preset: settings.preset)
+            audio = settings.includeAudio
+                ? AudioFormat(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
+        }
+
+        init(width: Int, height: Int, frameRate: Rational, codec: VideoCodecChoice = .h264, colour: OutputColour = .sdr,
+             hdrMetadata: HDRMetadata? = nil, crf: Int = 23, preset: String = "medium") {
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.codec = codec
+            self.colour = colour
+            self.hdrMetadata = hdrMetadata
+            self.crf = crf
+            self.preset = preset
+        }
+
+        struct AudioFormat {
+            var sampleRate = OutputAudio.sampleRate
+            var channels = OutputAudio.channels
+            var bitRate = 128_000
+        }
+    }
+
+    private let muxer: Muxer
+    /// The video track, encoded whole or (`--smart`) copied with re-encoded stretches.
+    private let video: VideoTrack
+    /// The sound track, encoded whole or (`--smart`) copied with re-encoded windows; nil without audio.
+    private let sound: SoundTrack?
+    /// The sound track's stream, -1 without audio.
+    private let audioStream: Int
+    /// Samples per audio frame the encoder takes (1024 for AAC).
+    let audioFrameSize: Int
+    /// The subtitle track's cues, written as the pictures reach their times.
+    private var subtitles: SubtitleWriter?
+
+    init(path: String, format: Format) throws {
+        let muxer = try Muxer(path: path, format: "mp4")
+        self.muxer = muxer
+        let globalHeader = muxer.needsGlobalHeader
+        let makeEncoder = { (crf: Int) in try EncodingSink.videoEncoder(format, crf: crf, globalHeader: globalHeader) }
+        if let smart = format.smart {
+            video = try smart.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
+        } else {
+            video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), rotation: format.rotation)
+        }
+        if let audio = format.audio {
+            let makeEncoder = {
+                try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
+                                globalHeader: globalHeader)
+            }
+            let encoder = try makeEncoder()
+            let stream = try muxer.addStream(for: encoder)
+            audioStream = stream
+            audioFrameSize = max(encoder.frameSize, 1)
+            if let layout = format.smartSound {
+                sound = try layout.makeTrack(muxer: muxer, stream: stream, sampleRate: audio.sampleRate, makeEncoder: makeEncoder)
+            } else {
+                sound = EncodedSound(muxer: muxer, encoder: encoder, stream: stream)
+            }
+        } else {
+            sound = nil
+            audioStream = -1
+            audioFrameSize = OutputAudio.frameSize
+        }
+        for (index, chapter) in format.chapters.enumerated() {
+            try muxer.addChapter(id: index + 1, timeBase: format.frameRate.inverted, start: Int64(chapter.startFrame),
+                                 end: Int64(chapter.endFrame), title: chapter.title)
+        }
+        if let track = format.subtitles {
+            subtitles = SubtitleWriter(muxer: muxer, stream: try muxer.addTextTrack(language: track.language), cues: track.cues,
+                                       frameRate: format.frameRate)
+        }
+        try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
+    }
+
+    private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
+        try Encoder.video(codec: format.codec, width: format.width, height: format.height,
+                          frameRate: format.frameRate, crf: crf, preset: format.preset,
+                          colour: format.colour, metadata: format.hdrMetadata, codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
+    }
+
+    /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says
+    /// at what quality; a new one starts a new stretch.
+    func encode(picture: Frame, crf: Int? = nil) throws {
+        try subtitles?.write(upToFrame: picture.pts ?? 0)
+        try video.encode(picture, crf: crf)
+    }
+
+    /// Writes a copied packet as output frame `frame` (`--smart` only).
+    func copy(_ packet: Packet, frame: Int64) throws {
+        try subtitles?.write(upToFrame: frame)
+        try video.copy(packet, frame: frame)
+    }
+
+    /// Writes an encoded AAC packet as it is (a segmented render's join), its pts counting samples.
+    func copy(sound packet: Packet) throws {
+        guard sound != nil else { return }
+        try muxer.write(packet, stream: audioStream)
+    }
+
+    /// Encodes planar-float audio whose pts counts samples.
+    func encode(sound block: Frame) throws {
+        try sound?.encode(block)
+    }
+
+    /// Writes a copied AAC packet as output frame `slot` (`--smart` only).
+    func copy(sound packet: Packet, slot: Int) throws {
+        try sound?.copy(packet, slot: slot)
+    }
+
+    /// Flushes both encoders (decoder, encoder, trailer: the documented order) and closes the file.
+    func finish() throws {
+        try subtitles?.write(upToFrame: .max)
+        try video.finish()
+        try sound?.finish()
+        try muxer.finish()
+    }
+}
+
+/// Writes a subtitle track's cues into the muxer as the pictures reach
+/// their times, so the file interleaves them with the pictures they belong to.
+private struct SubtitleWriter {
+    let muxer: Muxer
+    let stream: Int
+    let cues: [TrackCue]
+    let frameRate: Rational
+    private var next = 0
+
+    init(muxer: Muxer, stream: Int, cues: [TrackCue], frameRate: Rational) {
+        self.muxer = muxer
+        self.stream = stream
+        self.cues = cues
+        self.frameRate = frameRate
+    }
+
+    /// Writes the cues that start by the end of output frame `frame`.
+    mutating func write(upToFrame frame: Int64) throws {
+        let limit = frame == .max ? Int.max : Int((Double(frame + 1) * 1000 / frameRate.value).rounded(.up))
+        while next < cues.count && cues[next].start <= limit {
+            let cue = cues[next]
+            try muxer.writeText(cue.text, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            next += 1
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// Encodes and muxes on its own thread, fed through a bounded queue so the
+/// stitcher can prepare the next pictures while the encoder works, and memory
+/// stays flat however long the output is.
+final class OutputWriter {
+    /// Room for two pictures and some sound (as when the room was four items,
+    /// every other one a sound block): enough to keep the encoder busy while
+    /// the next picture is made, few enough that decoder buffers are not held
+    /// long. Sound blocks and copied packets are small, and with `--smart` a
+    /// copied stretch's encoder work is all AAC: so each weighs 1 (a large
+    /// packet, its bytes in a 96th of a picture's), a picture 96, and with no
+    /// picture queued the stitcher can run some 100 frames (3 s at 30 fps) ahead,
+    /// over its waits for the core it shares, so the encoder seldom stands idle.
+    private let queue = BoundedQueue<Handoff<Item>>(capacity: 256)
+    private static let pictureWeight = 96
+    /// The bytes of one canvas picture (4:2:0, one or two bytes a sample).
+    private let pictureBytes: Int
+    /// The encoder's thread; its value is the failure that stopped it, if any.
+    private var worker: BackgroundTask<Void>!
+    let audioFrameSize: Int
+
+    private enum Item {
+        case picture(Frame, crf: Int?)
+        case copied(Packet, frame: Int64)
+        case sound(Frame)
+        case copiedSound(Packet, slot: Int)
+        case end
+    }
+
+    /// Draws `--overlay` on each picture before it is queued; nil without one.
+    private let overlay: PictureOverlay?
+
+    /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
+    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
+         smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil,
+         overlay: PictureOverlay? = nil) throws {
+        self.overlay = overlay
+        pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
+        var format = EncodingSink.Format(canvas: canvas, settings: settings)
+        format.smart = smart
+        format.smartSound = settings.includeAudio ? smartSound : nil
+        format.chapters = chapters
+        format.subtitles = subtitles
+        // The sink is made here and from then on touched only by the encoder thread.
+        let sink = Handoff(value: try EncodingSink(path: path, format: format))
+        audioFrameSize = sink.value.audioFrameSize
+        worker = BackgroundTask(name: "segue-encoder") { [queue] cancellation in
+            try OutputWriter.encode(from: queue, into: sink.value)
+        }
+    }
+
+    /// Queues a picture whose pts counts output frames; the writer takes it over.
+    /// `crf` (with `--smart`) says at what quality.
+    func submit(picture: Frame, crf: Int? = nil) throws {
+        let picture = try overlay?.draw(picture) ?? picture
+        try submit(.picture(picture, crf: crf), weight: OutputWriter.pictureWeight)
+    }
+
+    /// Queues a copied packet to stand as output frame `frame`; the writer takes it over.
+    func submit(copied packet: Packet, frame: Int) throws {
+        let weight = max(1, (packet.size * OutputWriter.pictureWeight + pictureBytes - 1) / pictureBytes)
+        try submit(.copied(packet, frame: Int64(frame)), weight: weight)
+    }
+
+    /// Queues planar-float stereo audio whose pts counts output samples.
+    func submit(sound: Frame) throws {
+        try submit(.sound(sound))
+    }
+
+    /// Queues a copied AAC packet to stand as output sound frame `slot`; the writer takes it over.
+    func submit(copiedSound packet: Packet, slot: Int) throws {
+        try submit(.copiedSound(packet, slot: slot))
+    }
+
+    /// Flushes the encoders, writes the trailer and closes the file.
+    func finish() throws {
+        try submit(.end)
+        try worker.value()
+    }
+
+    /// Stops at once without finishing the file (the caller removes it):
+    /// queued frames are dropped, nothing more is encoded.
+    func abandon() {
+        queue.discard()
+        worker.join()
+    }
+
+    private func submit(_ item: Item, weight: Int = 1) throws {
+        if !queue.push(Handoff(value: item), weight: weight) {
+            // The encoder stopped: its failure says why.
+            try worker.value()
+            throw SegueError(.writeFailed, detail: "the encoder stopped")
+        }
+    }
+
+    /// The encoder thread's loop: encodes what arrives until the end item (or
+    /// the queue is discarded); on a failure, drops what is queued and stops.
+    private static func encode(from queue: BoundedQueue<Handoff<Item>>, into sink: EncodingSink) throws {
+        do {
+            while let item = queue.pop()?.value {
+                switch item {
+                case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
+                case .copied(let packet, let frame): try sink.copy(packet, frame: frame)
+                case .sound(let frame): try sink.encode(sound: frame)
+                case .copiedSound(let packet, let slot): try sink.copy(sound: packet, slot: slot)
+                case .end:
+                    try sink.finish()
+                    queue.close()
+                }
+            }
+        } catch {
+            queue.discard() // releases queued frames, and the stitcher's next push fails
+            throw error
+        }
+    }
+}

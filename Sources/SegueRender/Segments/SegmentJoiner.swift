@@ -1,0 +1,150 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// Writes the joined MP4 from checked segments: every segment's video
+/// packets copied, as they are, into one track (each segment starts with an
+/// IDR, all made with the same encoder settings, so the first segment's
+/// parameter sets serve them all), and every segment's AAC packets, each its
+/// stretch of the whole output's AAC frame grid (`SegmentSound`), laid end to
+/// end from the first segment's priming packet, so nothing is encoded here.
+/// Written to a temporary file beside the target and renamed on success.
+package struct SegmentJoiner {
+    let record: SegmentPlan
+    let plan: Plan
+    let work: String
+    let manifests: [SegmentManifest]
+
+    package init(record: SegmentPlan, plan: Plan, work: String, manifests: [SegmentManifest]) {
+        self.record = record
+        self.plan = plan
+        self.work = work
+        self.manifests = manifests
+    }
+
+    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+
+    /// Writes the output; returns the audio samples written.
+    package func write(stop: StopRequest) throws -> Int {
+        try OutputFile.write(record.output, stop: stop) { try writeFile($0, stop: stop) }
+    }
+
+    private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
+        let frameBase = plan.canvas.frameRate.inverted
+        // The track's header and reordering come from the first segment.
+        let (extradata, sampleEntry, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
+        let sink = try makeSink(path, extradata: extradata, sampleEntry: sampleEntry, reorderDelay: reorderDelay)
+        // Where the next AAC packet's decoded samples start: the priming packet first.
+        var sound = SoundCursor(next: -Int64(SegmentSound.blockSize), total: Int64(plan.sampleIndex(atFrame: plan.totalFrames)))
+        for (segment, manifest) in zip(record.segments, manifests) {
+            try copy(segment, manifest, extradata: extradata, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
+        }
+        try OutputFile.writing(to: record.output) { try sink.finish() }
+        return record.settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
+    }
+
+    /// The output's writer: the settings of the whole, the video copied with the first segment's header.
+    private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) throws -> EncodingSink {
+        let settings = record.settings
+        let canvas = plan.canvas
+        var format = EncodingSink.Format(canvas: canvas, settings: settings)
+        format.chapters = settings.chapters ? plan.chapters : []
+        format.subtitles = plan.subtitleTrack(settings)
+        format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
+                                  reorderDelay: reorderDelay)
+        return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
+    }
+
+    /// Where the joined sound has got to: the output sample the next AAC packet's block starts at.
+    private struct SoundCursor {
+        var next: Int64
+        let total: Int64
+        let packet = Packet()
+    }
+
+    /// Copies one segment's pictures, and its sound as the pictures go, so the
+    /// muxer interleaves without holding a segment; checks both against the plan.
+    private func copy(_ segment: SegmentPlan.Segment, _ manifest: SegmentManifest, extradata: [UInt8], frameBase: Rational,
+                      into sink: EncodingSink, sound: inout SoundCursor, stop: StopRequest) throws {
+        let demuxer = try InputAccess().openDemuxer(inWork(manifest.video))
+        guard let video = demuxer.bestStream(.video) else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
+        }
+        let timeBase = demuxer.streams[video].timeBase
+        guard demuxer.streams[video].extradata == extradata else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video),
+                             detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
+        }
+        let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
+        let packet = Packet()
+        var copied = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == video else { packet.unref(); continue }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            guard let pts = packet.pts else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
+            }
+            let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
+            guard segment.startFrame..<segment.endFrame ~= frame else {
+                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                                 detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
+            }
+            try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+            copied += 1
+            try copySound(from: sounds, into: sink, cursor: &sound,
+                          upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
+        }
+        guard copied == segment.frames else {
+            throw SegueError(.readFailed, subject: inWork(manifest.video),
+                             detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
+        }
+        try copySound(from: sounds, into: sink, cursor: &sound, upTo: .max)
+        if sounds != nil, segment.index + 1 < record.segments.count, sound.next != Int64(segment.audioEnd) {
+            throw SegueError(.readFailed, subject: inWork(manifest.sound ?? ""),
+                             detail: "segment \(segment.index)'s sound ends at sample \(sound.next), the plan's grid at \(segment.audioEnd)")
+        }
+    }
+
+    /// Copies a segment's AAC packets whose blocks start before `sample`, each
+    /// stamped on the output's grid; the last lasts to the end of the sound, as
+    /// the whole stitch's encoder says.
+    private func copySound(from sounds: Demuxer?, into sink: EncodingSink, cursor: inout SoundCursor, upTo sample: Int64) throws {
+        guard let sounds else { return }
+        let packet = cursor.packet
+        while cursor.next < sample, try sounds.read(into: packet) {
+            let duration = min(Int64(SegmentSound.blockSize), cursor.total - cursor.next)
+            guard duration > 0 else {
+                packet.unref()
+                continue
+            }
+            packet.pts = cursor.next
+            packet.dts = cursor.next
+            packet.duration = duration
+            cursor.next += Int64(SegmentSound.blockSize)
+            try OutputFile.writing(to: record.output) { try sink.copy(sound: packet) }
+        }
+    }
+
+    /// The first segment's parameter sets, its sample entry (hev1 when `--smart`
+    /// copied HEVC samples carrying their own sets), and how many frames its
+    /// decoding times run behind its pictures (the encoder's reordering).
+    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) {
+        guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
+        let demuxer = try InputAccess().openDemuxer(inWork(first.video))
+        guard let video = demuxer.bestStream(.video) else {
+            throw SegueError(.readFailed, subject: inWork(first.video), detail: "segment 0 holds no video")
+        }
+        let stream = demuxer.streams[video]
+        let packet = Packet()
+        var delay = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == video else { continue }
+            if let dts = packet.dts, let pts = packet.pts {
+                delay = max(0, Int(stream.timeBase.rescale(pts - dts, to: frameBase)))
+            }
+            break
+        }
+        return (stream.extradata, stream.codecTag.isEmpty ? nil : stream.codecTag, delay)
+    }
+}

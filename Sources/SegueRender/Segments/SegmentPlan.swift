@@ -1,0 +1,223 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// A stitch cut into segments at output frame positions, as `DIR/plan.json`
+/// holds it: self-contained, so any machine that sees the same storage can
+/// render a segment of it (`segue render`) or join them (`segue join`).
+/// Paths are absolute (or URLs); the settings are resolved; the clips are
+/// the probed facts (with their measured loudness when asked for), so no
+/// segment probes or measures a clip again.
+public struct SegmentPlan: Codable, Sendable {
+    public static let fileName = "plan.json"
+    /// Bumped when the file's meaning changes; a render refuses another version.
+    public static let currentVersion = 6
+
+    public var version = SegmentPlan.currentVersion
+    /// The MP4 the join writes (absolute).
+    public var output: String
+    /// `-y`: the join may replace an existing output.
+    public var overwrite: Bool
+    public var strict: Bool
+    public var network: NetworkSettings
+    /// The input policy every render applies (`--input-root`, resolved; `--no-remote`).
+    public var inputRoots: [String]
+    public var allowRemote: Bool
+    public var settings: StitchSettings
+    /// Every clip, as probed (and measured), in playing order.
+    public var clips: [ClipInfo]
+    /// How clip i meets clip i + 1, where its list entry chose (nil: the settings').
+    public var joins: [JoinChoice?]
+    /// The planned timeline, for people and checks: output frames and samples.
+    public var totalFrames: Int
+    public var totalSamples: Int
+    public var canvas: Canvas
+    public var segments: [Segment]
+
+    /// One segment: output frames `startFrame..<endFrame`, and exactly the
+    /// audio samples that belong to them.
+    public struct Segment: Codable, Sendable, Equatable {
+        public var index: Int
+        public var startFrame: Int
+        public var endFrame: Int
+        public var startSample: Int
+        public var endSample: Int
+        /// The segment's stretch of the AAC frame grid: it encodes the packets
+        /// whose decoded 1024 samples start in `audioStart..<audioEnd` (output
+        /// samples; `audioStart` is `startSample` rounded down to the grid).
+        public var audioStart: Int
+        public var audioEnd: Int
+        public var frames: Int { endFrame - startFrame }
+        public var samples: Int { endSample - startSample }
+
+        /// The AAC packets a segment that isn't the last holds: its blocks, and the priming packet in the first.
+        public var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
+    }
+
+    /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
+    /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
+    public init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
+                network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
+        self.output = SegmentPlan.absolute(output)
+        overwrite = run.overwrite
+        strict = run.strict
+        self.network = network
+        inputRoots = policy.roots
+        allowRemote = policy.allowRemote
+        var settings = settings
+        settings.music = settings.music.map(SegmentPlan.absolute)
+        self.settings = settings
+        clips = plan.clips.map { clip in
+            var info = clip.info
+            if !InputAccess.isRemote(info.path) { info.path = SegmentPlan.absolute(info.path) }
+            // A cached copy is the planning machine's: every node reads the clip itself.
+            info.readPath = info.path
+            return info
+        }
+        self.joins = joins
+        totalFrames = plan.totalFrames
+        totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
+        canvas = plan.canvas
+        let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
+        var starts: [Int] = [0]
+        for nominal in stride(from: length, to: plan.totalFrames, by: length) {
+            let moved = boundary(nominal)
+            if moved > starts.last!, moved < plan.totalFrames { starts.append(moved) }
+        }
+        let grid = SegmentSound.blockSize
+        let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / grid * grid }
+        segments = starts.enumerated().map { index, start in
+            let end = index + 1 < starts.count ? starts[index + 1] : plan.totalFrames
+            return Segment(index: index, startFrame: start, endFrame: end, startSample: plan.sampleIndex(atFrame: start),
+                           endSample: plan.sampleIndex(atFrame: end), audioStart: audioStarts[index],
+                           audioEnd: index + 1 < starts.count ? audioStarts[index + 1] : plan.sampleIndex(atFrame: plan.totalFrames))
+        }
+    }
+
+    /// The run options every segment renders with (the join decides about the output).
+    public var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict) }
+
+    /// The plan again, made from the recorded clips and settings; checked
+    /// against the recorded timeline, so a render never works from another.
+    public func timeline() throws -> Plan {
+        let plan = try Plan(clips: clips, settings: settings, joins: joins)
+        guard plan.totalFrames == totalFrames, plan.sampleIndex(atFrame: plan.totalFrames) == totalSamples else {
+            throw SegueError.usage("the plan's timeline does not come out the same here (\(plan.totalFrames) frames, not \(totalFrames)): plan again with this version of segue")
+        }
+        return plan
+    }
+
+    // MARK: files
+
+    /// Reads `DIR/plan.json`; a missing or unreadable plan is a usage error (exit 2).
+    public static func load(work: String) throws -> SegmentPlan {
+        let path = SegmentPlan.path(work: work)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SegueError.usage("\(path): no plan here (make one with segue plan ... --work \(work))")
+        }
+        return try read(data, from: path)
+    }
+
+    /// A plan from the bytes of `path`, checked (its version, its fields' ranges).
+    static func read(_ data: Data, from path: String) throws -> SegmentPlan {
+        let plan: SegmentPlan
+        do {
+            plan = try JSONDecoder().decode(SegmentPlan.self, from: data)
+        } catch {
+            throw SegueError.usage("\(path): not a plan segue can read (\(error))")
+        }
+        guard plan.version == currentVersion else {
+            throw SegueError.usage("\(path): plan version \(plan.version), this segue reads \(currentVersion)")
+        }
+        if let problem = plan.problem {
+            throw SegueError.usage("\(path): not a plan segue can read (\(problem))")
+        }
+        return plan
+    }
+
+    /// What in a plan read from a file lies outside what `segue plan` writes
+    /// (a plan can be edited or damaged), checked by the same limits as the
+    /// command line; nil when every field a render or join uses is in range.
+    var problem: String? {
+        func outside(_ value: Double?, _ limit: Limit) -> Bool { value.map { !limit.contains($0) } ?? false }
+        func badRate(_ rate: Rational) -> Bool {
+            !rate.isValid || !OptionLimits.frameRateTerm.contains(rate.numerator)
+                || !OptionLimits.frameRateTerm.contains(rate.denominator) || rate.value > 1000
+        }
+        if canvas.sampleRate != settings.sampleRate { return "settings.sampleRate \(settings.sampleRate)" }
+        if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
+        if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
+            return "canvas"
+        }
+        for (index, clip) in clips.enumerated() {
+            // A timeline's clip may start before its media's first picture (that picture held): in by at most its length.
+            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.edited == nil ? clip.inPoint : abs(clip.inPoint)]
+            // Sound may end before the picture starts (an MPEG-PS whose sound leads): negative, but bounded.
+            let sound = clip.soundDuration ?? 0
+            guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.duration > 0,
+                  sound.isFinite, abs(sound) <= Prober.longestClip,
+                  !badRate(clip.frameRate), clip.sampleAspectRatio.isValid,
+                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.numerator),
+                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.denominator),
+                  (1...1 << 16).contains(clip.codedWidth), (1...1 << 16).contains(clip.codedHeight),
+                  (1...1 << 16).contains(clip.displayWidth), (1...1 << 16).contains(clip.displayHeight)
+            else { return "clips[\(index)]" }
+        }
+        for (index, join) in joins.enumerated() {
+            if let join, outside(join.duration, OptionLimits.transitionSeconds) {
+                return "joins[\(index)]"
+            }
+        }
+        guard joins.count == max(0, clips.count - 1) || joins.count == clips.count, !clips.isEmpty else { return "clips or joins" }
+        guard (1...Int(Prober.longestClip * 1000)).contains(totalFrames), (0...Int(Prober.longestClip * 192_000)).contains(totalSamples)
+        else { return "totalFrames or totalSamples" }
+        var next = 0
+        for (index, segment) in segments.enumerated() {
+            guard segment.index == index, segment.startFrame == next, segment.endFrame > segment.startFrame,
+                  segment.endFrame <= totalFrames, segment.startSample <= segment.endSample,
+                  segment.audioStart <= segment.audioEnd, segment.audioStart >= 0, segment.audioEnd <= totalSamples
+            else { return "segments[\(index)]" }
+            next = segment.endFrame
+        }
+        return next == totalFrames ? nil : "segments don't cover the timeline"
+    }
+
+    /// Writes the plan to `DIR/plan.json` (temporary file, then rename), making `DIR` if needed.
+    public func write(work: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(self)
+            // The same plan again leaves the file (and so every receipt made from it) as it is.
+            if FileManager.default.contents(atPath: SegmentPlan.path(work: work)) == data { return }
+            try OutputFile.writeAtomically(data, to: SegmentPlan.path(work: work))
+        } catch let error as SegueError {
+            throw error
+        } catch {
+            throw SegueError.outputFolder(work, reason: "can't write the plan there (\(error.localizedDescription))")
+        }
+    }
+
+    /// The SHA-256 of `DIR/plan.json`: what every segment's receipt names.
+    public static func fingerprint(work: String) throws -> String {
+        do {
+            return try Checksum.sha256(file: path(work: work))
+        } catch {
+            throw SegueError.usage("\(path(work: work)): can't read the plan (\(error))")
+        }
+    }
+
+    public static func path(work: String) -> String { (work as NSString).appendingPathComponent(fileName) }
+
+    static func absolute(_ path: String) -> String {
+        switch InputLocation(path) {
+        case .remote: return path
+        case .file(let file) where file != path: return absolute(file) // a file: URL
+        default: break
+        }
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return url.standardizedFileURL.path
+    }
+}

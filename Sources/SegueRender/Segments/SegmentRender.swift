@@ -1,0 +1,118 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// One segment of a plan rendered into its work folder. Idempotent: a segment
+/// already rendered from this plan is left as it is; a render writes its
+/// files under names of its own and commits them with its receipt (a
+/// rename), so overlapping runs of one segment can't corrupt it.
+package struct SegmentRender {
+    package let work: String
+    package let segment: Int
+
+    /// What a run did: nothing (`alreadyDone`), or rendered `frames` in `wallSeconds`.
+    package struct Outcome {
+        package var alreadyDone: Bool
+        package var frames: Int
+        package var wallSeconds: Double
+    }
+
+    package init(work: String, segment: Int) {
+        self.work = work
+        self.segment = segment
+    }
+
+    package func run(stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Outcome {
+        let started = monotonicSeconds()
+        let record = try SegmentPlan.load(work: work)
+        guard record.segments.indices.contains(segment) else {
+            throw SegueError.usage("segment \(segment) is not in the plan (it has segments 0 to \(record.segments.count - 1))")
+        }
+        let fingerprint = try SegmentPlan.fingerprint(work: work)
+        let wanted = record.segments[segment]
+        let isLast = segment == record.segments.count - 1
+        let done = Outcome(alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
+        if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+            return done
+        }
+        SegmentFiles.removeAbandoned(segment: segment, work: work)
+        let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let files = Files(work: work, video: SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4"),
+                          sound: record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil)
+        do {
+            let (warmUp, packets) = try render(wanted, of: record, isLast: isLast, into: files, stop: stop, progress: progress)
+            for name in files.names {
+                try OutputFile.moveIntoPlace(files.partial(name), over: files.inWork(name), what: "it")
+            }
+            let receipt = try SegmentManifest(
+                plan: fingerprint, segment: segment, frames: wanted.frames,
+                samples: wanted.audioEnd - wanted.audioStart, audioPackets: files.sound == nil ? nil : packets,
+                video: files.video, videoBytes: files.size(files.video), videoSHA256: try Checksum.sha256(file: files.inWork(files.video)),
+                sound: files.sound, soundBytes: files.sound.map(files.size),
+                soundSHA256: try files.sound.map { try Checksum.sha256(file: files.inWork($0)) },
+                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
+            // Another run of this segment finished first: its files stand, ours go.
+            if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+                files.names.forEach { unlink(files.inWork($0)) }
+                return done
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try OutputFile.writeAtomically(try encoder.encode(receipt), to: SegmentFiles.manifestPath(work: work, segment: segment))
+            return Outcome(alreadyDone: false, frames: wanted.frames, wallSeconds: receipt.wallSeconds)
+        } catch {
+            files.names.forEach { unlink(files.partial($0)) }
+            throw error
+        }
+    }
+
+    /// Renders `wanted` into the files' partial names; returns its warm-up
+    /// frames and its sound's packet count. Fails when it made fewer frames than planned.
+    private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
+                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> (warmUp: Int, packets: Int) {
+        let plan = try record.timeline()
+        let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
+                                 policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
+        let planned: PlannedStitch
+        do {
+            planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
+        } catch {
+            throw OutputFile.writeFailure(error, output: files.partial(files.video), doing: "can't start writing")
+        }
+        let stitcher = Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
+        let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
+                                                                   soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
+        guard report.frames >= wanted.endFrame else {
+            throw SegueError(.writeFailed, subject: record.output,
+                             detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
+        }
+        return (warmUp, packets)
+    }
+
+    /// Whether segment `segment` of the plan in `work` is rendered (from that plan, its files all there).
+    package static func isRendered(segment: Int, work: String) -> Bool {
+        guard let record = try? SegmentPlan.load(work: work), record.segments.indices.contains(segment),
+              let fingerprint = try? SegmentPlan.fingerprint(work: work) else { return false }
+        return isDone(record.segments[segment], isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint,
+                      includeAudio: record.settings.includeAudio)
+    }
+
+    /// Whether `segment` has a receipt from this plan whose files are all there, at their sizes.
+    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
+        SegmentFiles.manifest(work: work, segment: segment.index)?.plan == fingerprint
+            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: includeAudio, deep: false) == nil
+    }
+
+    /// A render's files: written under partial names, then moved into place in the work folder.
+    private struct Files {
+        let work: String
+        let video: String
+        let sound: String?
+
+        var names: [String] { [video, sound].compactMap { $0 } }
+        func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+        func partial(_ name: String) -> String { inWork("." + name + ".partial") }
+        func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
+    }
+}

@@ -1,0 +1,105 @@
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// How two clips meet (`TransitionMode`): how a join's frames are drawn and
+/// heard, where `JoinLayout` has placed them. A new join mode is one more
+/// case of the layout and one more conforming type.
+protocol JoinStrategy {
+    /// Shapes the sound of own frame `position` (e.g. ramps next to held
+    /// frames); `soundDelay` samples of silence come before the clip's own
+    /// sound in its first frame (`ClipSource.soundDelay`).
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int)
+    /// Plays `join`'s frames from the clip going out and the clip coming in.
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws
+}
+
+extension JoinLayout {
+    /// The strategy that draws and sounds joins laid out this way.
+    var strategy: JoinStrategy {
+        switch mode {
+        case .overlap: OverlapJoin()
+        case .freeze: FreezeJoin()
+        }
+    }
+}
+
+/// The last frames of one clip and the first of the next play at once; the
+/// sound crossfades over the same frames.
+struct OverlapJoin: JoinStrategy {
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {}
+
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
+        let transitionStart = clock.nextSampleIndex
+        let transitionSamples = clock.samples(forFrames: join.frameCount)
+        let painter = try TransitionPainter(join, canvas: clock.canvas)
+        for step in 0..<join.frameCount {
+            let picture = try painter.draw(step: step, from: outgoing.nextPicture(), to: incoming.nextPicture())
+            var sound: [[Float]]?
+            if clock.includeAudio {
+                let count = clock.samplesForNextFrame
+                sound = try AudioChunker.crossfade(outgoing.nextSamples(count), incoming.nextSamples(count),
+                                                   offset: clock.nextSampleIndex - transitionStart, length: transitionSamples)
+            }
+            try clock.emit(picture, sound, clipIndex: join.index)
+        }
+    }
+}
+
+/// A feed player's cover, literally: the last picture of one clip and the
+/// first of the next are held and blended over inserted frames, in silence
+/// reached through short ramps, so no content is lost.
+struct FreezeJoin: JoinStrategy {
+    func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {
+        // The ramp up starts where the clip's own sound does.
+        if joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound, from: soundDelay) }
+        if joinAfter > 0 && position == clip.frameCount - 1 { AudioChunker.fadeOut(&sound) }
+    }
+
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
+        let held = try outgoing.heldPicture()
+        let waiting = try incoming.peekPicture()
+        let painter = try TransitionPainter(join, canvas: clock.canvas)
+        for step in 0..<join.frameCount {
+            let picture = try painter.draw(step: step, from: held, to: waiting)
+            let silence = clock.includeAudio
+                ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: OutputAudio.channels) : nil
+            try clock.emit(picture, silence, clipIndex: join.index)
+        }
+    }
+}
+
+/// The pictures of one join's transition, drawn step by step. Segue's own
+/// fade and slides are its pixel code; every other transition is libavfilter's
+/// xfade, through one graph built for the join and used for all its frames
+/// (freed with the painter: nothing grows from join to join).
+final class TransitionPainter {
+    private let join: PlannedJoin
+    private let canvas: Canvas
+    private let xfade: XfadeGraph?
+
+    init(_ join: PlannedJoin, canvas: Canvas) throws {
+        self.join = join
+        self.canvas = canvas
+        if case .xfade(let name) = join.transition.drawing, join.frameCount > 0 {
+            xfade = try XfadeGraph(transition: name, width: canvas.width, height: canvas.height,
+                                   pixelFormat: canvas.colour.pixelFormat, steps: join.frameCount)
+        } else {
+            xfade = nil
+        }
+    }
+
+    /// Step `step` of the join's frames (in order), drawn between `outgoing`
+    /// and `incoming`, `(step + 1) / (frames + 1)` of the way to `incoming`.
+    func draw(step: Int, from outgoing: Frame, to incoming: Frame) throws -> Frame {
+        if let xfade { return try xfade.draw(outgoing, incoming, step: step) }
+        let picture = try Frame.video(width: canvas.width, height: canvas.height, pixelFormat: canvas.colour.pixelFormat)
+        let position = Double(step + 1) / Double(join.frameCount + 1)
+        switch join.transition.drawing {
+        case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
+        case .slide(let direction): Frame.slide(outgoing, incoming, fraction: position, direction: direction, into: picture)
+        case .cut, .xfade: break
+        }
+        return picture
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// What a stitch did, for the summary line and `--report` (`json(plan:settings:)`, in API).
+public struct StitchReport: Sendable {
+    public struct Join: Sendable {
+        public var index: Int
+        public var transition: TransitionKind
+        public var frames: Int
+        public var seconds: Double
+        /// How long the stitcher waited for the next clip to be ready.
+        public var stallSeconds: Double
+    }
+
+    public var output: String
+    public var canvas: Canvas
+    public var clipCount: Int
+    public var frames: Int
+    public var audioSamples: Int
+    public var plannedDuration: Double
+    public var joins: [Join]
+    /// Time to open and prime the first clip.
+    public var startupSeconds: Double
+    public var warnings: [String]
+    public var wallSeconds: Double
+    public var peakMemoryBytes: Int
+    /// With `--smart`: what became of each clip's video.
+    public var smart: [SmartClip]? = nil
+
+    /// One clip's video under `--smart`.
+    public struct SmartClip: Sendable {
+        public var index: Int
+        /// Frames whose packets were copied from the clip unchanged.
+        public var framesCopied: Int
+        /// The clip's frames decoded and encoded again (transition frames included).
+        public var framesReencoded: Int
+        /// Why the clip, or part of it, was not copied; nil when all of it was.
+        public var reason: String?
+        /// What became of its sound; nil without audio.
+        public var sound: SmartSound? = nil
+        /// The reasons as values (`reason` is their text).
+        var notCopied: [NotCopied] = []
+    }
+
+    /// One clip's sound under `--smart`.
+    public struct SmartSound: Sendable {
+        /// Samples its sound stands from its exact place (output − exact, at
+        /// most 512 either way): a copied clip's own, another's as the
+        /// re-encoded windows around it read it.
+        public var shiftSamples: Int
+        /// AAC frames copied from the clip unchanged, and encoded again (around its seams, or all of them).
+        public var framesCopied: Int
+        public var framesReencoded: Int
+        /// Why its sound was not copied; nil when it was.
+        public var reason: String?
+    }
+
+    /// Output frames copied under `--smart`.
+    public var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
+    /// Output AAC frames copied, and encoded, under `--smart`.
+    public var audioFramesCopied: Int { smart?.reduce(0) { $0 + ($1.sound?.framesCopied ?? 0) } ?? 0 }
+    public var audioFramesReencoded: Int { smart?.reduce(0) { $0 + ($1.sound?.framesReencoded ?? 0) } ?? 0 }
+    /// The music bed, when there was one.
+    public var music: Music? = nil
+
+    public struct Music: Sendable {
+        public var path: String
+        public var loudness: ClipInfo.Loudness?
+        /// dB applied to it before fades and ducking.
+        public var gain: Double
+        /// dB asked for relative to the clips' sound, and dB it is lowered by under them.
+        public var volume: Double
+        public var ducking: Double
+    }
+
+    public var duration: Double { Double(frames) / canvas.frameRate.value }
+    public var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
+    public var worstStallSeconds: Double { joins.map(\.stallSeconds).max() ?? 0 }
+
+    /// The one line a finished stitch prints.
+    public var summary: String {
+        let transitions = Dictionary(grouping: joins.filter { $0.frames > 0 }, by: \.transition)
+            .map { "\($0.key.rawValue) ×\($0.value.count)" }.sorted().joined(separator: ", ")
+        let speed = wallSeconds > 0 ? duration / wallSeconds : 0
+        var line = "Stitched \(clipCount) clip\(clipCount == 1 ? "" : "s") → \(output): "
+            + String(format: "%.2f s, %d frames, %dx%d @ %@ fps", duration, frames,
+                     canvas.width, canvas.height, canvas.frameRate.description)
+            + (canvas.colour == .sdr ? "" : ", \(canvas.colour)")
+            + (transitions.isEmpty ? ", cuts" : ", \(transitions)")
+            + String(format: "; took %.1f s (%.1f× realtime), peak memory %d MB", wallSeconds, speed,
+                     peakMemoryBytes / 1_000_000)
+        if smart != nil {
+            line += String(format: "; smart: %d of %d frames copied (%.1f %%)", framesCopied, frames,
+                           frames > 0 ? 100 * Double(framesCopied) / Double(frames) : 0)
+            let soundFrames = audioFramesCopied + audioFramesReencoded
+            if soundFrames > 0 {
+                line += String(format: ", %d of %d sound frames (%.1f %%)", audioFramesCopied, soundFrames,
+                               100 * Double(audioFramesCopied) / Double(soundFrames))
+            }
+        }
+        if let worst = joins.max(by: { $0.stallSeconds < $1.stallSeconds }) {
+            line += String(format: "; join stall total %.1f ms, worst %.1f ms (join %d)",
+                           totalStallSeconds * 1000, worst.stallSeconds * 1000, worst.index + 1)
+        }
+        return line
+    }
+}
+
+/// How far a stitch has got, reported a few times a second.
+public struct StitchProgress: Sendable, CustomStringConvertible {
+    public var framesDone: Int
+    public var totalFrames: Int
+    public var clipIndex: Int
+    public var clipCount: Int
+    public var elapsedSeconds: Double
+    public var frameRate: Double
+
+    public var fraction: Double { totalFrames == 0 ? 1 : Double(framesDone) / Double(totalFrames) }
+    /// Output seconds made per wall-clock second.
+    public var speed: Double { elapsedSeconds > 0 ? Double(framesDone) / frameRate / elapsedSeconds : 0 }
+    public var etaSeconds: Double? {
+        guard framesDone > 0, elapsedSeconds > 0 else { return nil }
+        return elapsedSeconds / Double(framesDone) * Double(totalFrames - framesDone)
+    }
+
+    /// One line of facts, as the progress display shows them.
+    public var description: String {
+        let eta = etaSeconds.map { String(format: "%.0f s", $0) } ?? "?"
+        return String(format: "%3d%%  frame %d/%d  clip %d/%d  %.1f× realtime  %.0f s elapsed  ETA %@",
+                      Int(fraction * 100), framesDone, totalFrames, clipIndex + 1, clipCount, speed, elapsedSeconds, eta)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import SegueMedia
+import SegueInput
+import SegueModel
+
+/// Joins the planned clips into one MP4: the current clip plays while the next
+/// is pre-opened in the background; at each join the two swap, and the
+/// transition is drawn from the last frames of one and the first of the other.
+///
+/// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
+/// renamed only on success and removed on any failure.
+public final class Stitcher {
+    /// The plan, its loudness measured (see `PlannedStitch`).
+    public let plan: Plan
+    public let settings: StitchSettings
+    public let outputPath: String
+    /// How the run goes (overwrite, strict, preload), apart from what it makes.
+    public let options: RunOptions
+    /// Opens every input of the run, clips and music alike, with its network settings and cache.
+    public let access: InputAccess
+    /// What `--smart` copies of the whole stitch; nil without it.
+    let smart: SmartPlan?
+
+    public init(planned: PlannedStitch, outputPath: String, options: RunOptions = RunOptions()) {
+        plan = planned.plan
+        settings = planned.settings
+        access = planned.access
+        smart = planned.smart
+        self.outputPath = outputPath
+        self.options = options
+    }
+
+    /// Runs the whole stitch; `progress` is called a few times a second, and
+    /// raising `stop` ends it within a frame, with nothing written.
+    public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
+        try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
+        ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
+        let started = monotonicSeconds()
+        var report = try OutputFile.write(outputPath, stop: stop) { temporary in
+            let writer: OutputWriter
+            do {
+                let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+                writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                                          chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
+                                          smart: copying?.outputTrack,
+                                          smartSound: smart?.soundTrack, overlay: try overlay())
+            } catch {
+                throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
+            }
+            do {
+                let played = try withoutActuallyEscaping(progress) { progress in
+                    try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
+                }
+                try OutputFile.writing(to: outputPath) { try writer.finish() }
+                return self.report(of: played, smart: smart)
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
+        report.wallSeconds = monotonicSeconds() - started
+        report.peakMemoryBytes = peakMemoryBytes()
+        return report
+    }
+
+    /// The `--overlay` picture ready to draw, nil without one (checked before
+    /// any encoding: see `StitchJob.prepare`).
+    private func overlay() throws -> PictureOverlay? {
+        guard let path = settings.overlay else { return nil }
+        let logo = try OverlayPicture.load(path, access: access).mapError { SegueError.badInputs([$0]) }.get()
+        return try PictureOverlay(picture: logo.picture, orientation: logo.orientation, canvas: plan.canvas, position: settings.overlayPosition,
+                                  widthFraction: settings.overlayWidth, opacity: settings.overlayOpacity)
+    }
+
+    /// Renders `segment`'s output frames alone, as the whole stitch would make
+    /// them: the video (its own file, starting with an IDR, the encoder
+    /// settings of the whole) to `videoPath`, its stretch of the whole
+    /// stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing without audio).
+    /// Both paths are written in place: the caller renames them.
+    package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+        let started = monotonicSeconds()
+        var videoOnly = settings
+        videoOnly.includeAudio = false
+        let writer: OutputWriter
+        let smart: SmartPlan?
+        do {
+            // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
+            // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
+            let whole = self.smart
+            smart = whole?.cut(at: segment.startFrame, segment.endFrame)
+            let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack,
+                                      overlay: try overlay())
+        } catch {
+            throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
+        }
+        do {
+            let frames = segment.startFrame..<segment.endFrame
+            let sound = try settings.includeAudio ? soundPath.map {
+                try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
+                                 bitRate: settings.audioBitRate)
+            } : nil
+            let settle = MusicBed.settleSeconds(settings)
+            let copied = Set(smart?.clips.indices.filter { smart?.clips[$0].copy != nil } ?? [])
+            let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
+                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
+                                       seekable: { !copied.contains($0.index) })
+            let played = try withoutActuallyEscaping(progress) { progress in
+                try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
+            }
+            var report = report(of: played, smart: smart)
+            try OutputFile.writing(to: videoPath) { try writer.finish() }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            report.wallSeconds = monotonicSeconds() - started
+            report.peakMemoryBytes = peakMemoryBytes()
+            return (report, frames.lowerBound - window.warmUpFrame, sound?.packetsKept ?? 0)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// What playing the clips came to; `report(of:)` tells it.
+    struct Played {
+        var frames: Int
+        var audioSamples: Int
+        var joins: [StitchReport.Join]
+        var startupSeconds: Double
+        var notices: [Warning]
+        var music: MusicBed?
+    }
+
+    /// Plays the clips in order through a clock: each clip's own frames (with
+    /// `--smart`, copied GOPs as packets), then its join with the next, drawn
+    /// by the plan's join strategy.
+    private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
+                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> Played {
+        let music = try musicBed(window: window)
+        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
+                               outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
+        let lookahead = self.lookahead(smart: smart, window: window)
+        defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
+        var played = try play(through: clock, from: lookahead, window: window, stop: stop)
+        try clock.finish()
+        played.frames = clock.frame
+        played.audioSamples = clock.samplesWritten
+        played.music = music
+        return played
+    }
+
+    /// The music bed, mixed under every frame's sound by the clock; a segment's starts where its warm-up does.
+    private func musicBed(window: SegmentWindow?) throws -> MusicBed? {
+        guard settings.includeAudio, let path = settings.music else { return nil }
+        do {
+            let music = try MusicBed(path: path, plan: plan, settings: settings, access: access)
+            if let window { try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame)) }
+            return music
+        } catch {
+            throw ClipSource.failure(error, reading: path)
+        }
+    }
+
+    /// The clips' loader. A segment opens (and fetches ahead) only the clips
+    /// it needs: a remote one is read by no other segment.
+    private func lookahead(smart: SmartPlan?, window: SegmentWindow?) -> Lookahead {
+        let last = window?.lastClip ?? plan.clips.count - 1
+        var opened = Array(plan.clips.prefix(last + 1))
+        if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
+        return Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
+                         copyPlans: smart?.clips.map(\.copy) ?? [],
+                         // A segment's sound goes to its own encoder: none of it is copied there.
+                         soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
+    }
+
+    /// Plays every clip (a segment: from the turn of the first it needs) and every join between them.
+    private func play(through clock: FrameClock, from lookahead: Lookahead, window: SegmentWindow?, stop: StopRequest) throws -> Played {
+        let clips = plan.clips
+        let strategy = plan.layout.strategy
+        // A segment starts at the turn of the first clip it needs; the clips before are never opened.
+        let first = window?.firstClip ?? 0
+        lookahead.prepare(first)
+        var (current, startup) = try lookahead.take(first, stop: stop)
+        lookahead.prepare(first + 1)
+        if let window { try skipPlayedInJoin(of: current, window: window, clock: clock) }
+        var played = Played(frames: 0, audioSamples: 0, joins: [], startupSeconds: startup, notices: plan.notices)
+        do { // a segment ends where the clock reaches its last frame
+            for (index, clip) in clips.enumerated() where index >= first {
+                // A segment that sought into its first clip starts that far in.
+                let skipped = index == first ? window?.framesSkipped ?? 0 : 0
+                try playOwnFrames(of: clip, from: current, skipping: skipped, strategy: strategy, through: clock)
+                // The segment's end: the next clip is not opened at all.
+                guard index + 1 < clips.count, clock.frame < window?.tailEnd ?? .max else {
+                    played.notices += notes(on: current)
+                    break
+                }
+                let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
+                let join = plan.joins[index]
+                // A cut: the outgoing clip's sound runs on until the incoming one's starts (late, with --smart).
+                if join.frameCount == 0, clock.includeAudio { try incoming.leadIn(from: current) }
+                try strategy.play(join, from: current, to: incoming, through: clock)
+                played.joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                                      seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                                      stallSeconds: waited))
+                played.notices += notes(on: current)
+                current = incoming // releases the finished clip: never more than two open
+                lookahead.prepare(index + 2)
+            }
+        } catch is SegmentWindow.Reached {}
+        return played
+    }
+
+    /// What an overlap join into a segment's first clip played of it, taken as that join took it.
+    private func skipPlayedInJoin(of current: ClipSource, window: SegmentWindow, clock: FrameClock) throws {
+        for frame in window.playedInJoin {
+            _ = try current.nextPicture()
+            if clock.includeAudio { _ = try current.nextSamples(clock.samples(forFrame: frame)) }
+        }
+    }
+
+    /// A clip's own frames, outside its joins, from `skipped` on.
+    private func playOwnFrames(of clip: PlannedClip, from current: ClipSource, skipping skipped: Int, strategy: JoinStrategy,
+                               through clock: FrameClock) throws {
+        let before = plan.joinFrames(before: clip.index), after = plan.joinFrames(after: clip.index)
+        for position in plan.ownFrames(of: clip) where position >= skipped {
+            // With --smart, a copied frame comes as its source packet instead of a picture.
+            let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
+            let picture = copied == nil ? try current.nextPicture() : nil
+            let delay = current.soundDelay
+            var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
+            try clock.copy(sound: current.takeCopiedSound())
+            strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
+            if let copied {
+                try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: clip.index)
+            } else if let picture {
+                try clock.emit(picture, sound, clipIndex: clip.index)
+            }
+        }
+    }
+
+    /// Warnings about a finished clip: pictures held or audio made up at its end.
+    private func notes(on source: ClipSource) -> [Warning] {
+        var notes: [Warning] = []
+        let path = source.clip.info.path
+        let rate = plan.canvas.frameRate.value
+        let missing = max(source.missingVideoSeconds, Double(max(0, source.picturesRepeated - 1)) / rate)
+        if missing > 0 { notes.append(.videoEndedEarly(path: path, seconds: missing)) }
+        if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
+        // A timeline's held edge frames are silent by design, not sound that ended early.
+        let held = source.clip.info.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
+        if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds - held > 0.1 {
+            notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds - held))
+        }
+        return notes
+    }
+}

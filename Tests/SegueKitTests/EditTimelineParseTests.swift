@@ -1,0 +1,216 @@
+import Foundation
+import SegueMedia
+import XCTest
+@testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
+
+/// The OTIO, CMX 3600 and FCP 7 XML parsers and the OTIO writer, judged by
+/// OpenTimelineIO and its own adapters (Tests/Support/edit_timelines.py in
+/// Scripts/setup's .build/pyenv): the package writes each timeline in the three
+/// formats, and what it reads back from a file is what Segue must read from it.
+final class EditTimelineParseTests: XCTestCase {
+    static let python = SegueTool.repository.appendingPathComponent(".build/pyenv/bin/python3").path
+    static let script = SegueTool.repository.appendingPathComponent("Tests/Support/edit_timelines.py").path
+    /// The cases edit_timelines.py makes, with the rate their EDL is read at.
+    static let cases: [(name: String, rate: Rational)] = [
+        ("cuts24", Rational(24, 1)), ("dissolves23976", Rational(24000, 1001)), ("dropframe2997", Rational(30000, 1001)),
+    ]
+    nonisolated(unsafe) static var madeFolder: URL?
+
+    /// The package's files, made once for the whole class.
+    static func folder() throws -> URL {
+        if let madeFolder { return madeFolder }
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-edits-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try runPython(["make", folder.path])
+        madeFolder = folder
+        return folder
+    }
+
+    static func runPython(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments
+        let result = try SegueTool.capture(process)
+        guard result.status == 0 else { throw EditTimelineError("edit_timelines.py \(arguments.joined(separator: " ")): \(result.standardError)") }
+        return Data(result.standardOutput.utf8)
+    }
+
+    /// What the package reads from `path`.
+    static func packageReading(_ path: String, rate: Rational? = nil) throws -> Reading {
+        let data = try runPython(["dump", path] + (rate.map { ["\($0.numerator)/\($0.denominator)"] } ?? []))
+        return try JSONDecoder().decode(Reading.self, from: data)
+    }
+
+    // MARK: parsed as the package reads the same file
+
+    func testOTIOFilesReadAsTheOpenTimelineIOPackageReadsThem() throws {
+        for (name, _) in Self.cases {
+            let path = try Self.folder().appendingPathComponent("\(name).otio").path
+            let parsed = try EditTimeline.parseOTIO(Data(contentsOf: URL(fileURLWithPath: path)))
+            assertSame(Reading(parsed), try Self.packageReading(path), name + ".otio")
+        }
+    }
+
+    func testEDLsReadAsTheCMX3600AdapterReadsThem() throws {
+        for (name, rate) in Self.cases {
+            let folder = try Self.folder()
+            let path = folder.appendingPathComponent("\(name).edl").path
+            let parsed = try EditTimeline.parseCMX3600(String(contentsOfFile: path, encoding: .utf8), rate: rate)
+            var expected = try Self.packageReading(path, rate: rate)
+            // The adapter gives a dissolve's incoming clip the outgoing one's `FROM CLIP` file;
+            // the `TO CLIP` line names the right one, the file the timeline was made with.
+            let original = try Self.packageReading(folder.appendingPathComponent("\(name).otio").path)
+            for index in expected.items.indices where expected.items[index].kind == "clip" {
+                expected.items[index].url = original.items[index].url
+            }
+            assertSame(Reading(parsed), expected, name + ".edl")
+            XCTAssertEqual(parsed.rate, rate)
+        }
+    }
+
+    func testFCP7XMLFilesReadAsTheFCPAdapterReadsThem() throws {
+        for (name, _) in Self.cases {
+            let path = try Self.folder().appendingPathComponent("\(name).xml").path
+            let parsed = try EditTimeline.parseFCP7XML(Data(contentsOf: URL(fileURLWithPath: path)))
+            assertSame(Reading(parsed), try Self.packageReading(path), name + ".xml")
+        }
+    }
+
+    func testAnEDLWithDropFrameTimecodeIsRead2997ByDefault() throws {
+        let path = try Self.folder().appendingPathComponent("dropframe2997.edl").path
+        let parsed = try EditTimeline.parseCMX3600(String(contentsOfFile: path, encoding: .utf8))
+        XCTAssertEqual(parsed.rate, Rational(30000, 1001))
+        let plain = try EditTimeline.parseCMX3600("001 AX V C 01:00:00:00 01:00:01:00 01:00:00:00 01:00:01:00\n")
+        XCTAssertEqual(plain.rate, Rational(24, 1))
+        let said = try EditTimeline.parseCMX3600("FCM: DROP FRAME\n001 AX V C 01:00:00:00 01:01:00:02 01:00:00:00 01:01:00:02\n")
+        XCTAssertEqual(said.rate, Rational(30000, 1001))
+        // A minute of drop-frame labels is 1798 frames: 00 and 01 of minute one are skipped.
+        guard case .clip(let clip) = said.items.first else { return XCTFail("no clip") }
+        XCTAssertEqual(clip.source.duration.value, 1800)
+        XCTAssertEqual(clip.source.start.value, 107_892)
+    }
+
+    func testEDLEventsBeyondTheVideoAreSkippedAndBlackIsAGap() throws {
+        let parsed = try EditTimeline.parseCMX3600("""
+            TITLE: mixed
+            001 AX V C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
+            * FROM CLIP NAME: a.mov
+            * SOURCE FILE: /media/a.mov
+            002 AX AA C 00:00:00:00 00:00:05:00 01:00:00:00 01:00:05:00
+            003 BL V C 00:00:00:00 00:00:00:12 01:00:01:00 01:00:01:12
+            004 R2 V W001 006 00:00:02:00 00:00:03:00 01:00:02:00 01:00:03:00
+            """, rate: Rational(24, 1))
+        XCTAssertEqual(parsed.name, "mixed")
+        XCTAssertEqual(parsed.items.count, 5)
+        guard case .clip(let first) = parsed.items[0], case .gap(let black) = parsed.items[1], case .gap(let hole) = parsed.items[2],
+              case .transition(let wipe) = parsed.items[3], case .clip(let last) = parsed.items[4] else { return XCTFail("\(parsed.items)") }
+        XCTAssertEqual(first.media, EditMedia(location: "/media/a.mov", clipName: "a.mov"))
+        XCTAssertEqual(black.value, 12)
+        XCTAssertEqual(hole.value, 12)
+        XCTAssertEqual(wipe.kind, .wipe(1))
+        XCTAssertEqual(wipe.after.value, 6)
+        XCTAssertEqual(last.media.reel, "R2")
+    }
+
+    // MARK: the writer
+
+    func testWrittenOTIOIsReadByThePackageAsTheTimelineSays() throws {
+        for timeline in try everyParsedTimeline() {
+            let path = try Self.folder().appendingPathComponent("written-\(timeline.name ?? "none").otio")
+            try timeline.otioJSON().write(to: path)
+            assertSame(Reading(timeline), try Self.packageReading(path.path), "written \(timeline.name ?? "")")
+        }
+    }
+
+    func testWrittenOTIOParsesBackToTheSameTimeline() throws {
+        for timeline in try everyParsedTimeline() + [try wipeTimeline()] {
+            XCTAssertEqual(try EditTimeline.parseOTIO(timeline.otioJSON()), timeline)
+        }
+    }
+
+    private func everyParsedTimeline() throws -> [EditTimeline] {
+        let folder = try Self.folder()
+        return try Self.cases.flatMap { name, rate -> [EditTimeline] in
+            let file = { (suffix: String) in folder.appendingPathComponent(name + suffix) }
+            return [try EditTimeline.parseOTIO(Data(contentsOf: file(".otio"))),
+                    try EditTimeline.parseCMX3600(String(contentsOf: file(".edl"), encoding: .utf8), rate: rate),
+                    try EditTimeline.parseFCP7XML(Data(contentsOf: file(".xml")))]
+        }
+    }
+
+    private func wipeTimeline() throws -> EditTimeline {
+        var timeline = try EditTimeline.parseCMX3600("""
+            001 AX V C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
+            002 AX V C 00:00:01:00 00:00:01:00 01:00:01:00 01:00:01:00
+            002 R2 V W011 006 00:00:02:00 00:00:03:00 01:00:01:00 01:00:02:00
+            * LOC: 00:00:02:12 RED half way
+            """, rate: Rational(25, 1))
+        timeline.notes = ["a note"]
+        return timeline
+    }
+
+    // MARK: comparison
+
+    private func assertSame(_ actual: Reading, _ expected: Reading, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(actual.items.map(\.kind), expected.items.map(\.kind), "\(what): kinds", file: file, line: line)
+        XCTAssertEqual(actual.name, expected.name, "\(what): name", file: file, line: line)
+        if let start = expected.start { XCTAssertEqual(actual.start ?? -1, start, accuracy: 1e-3, "\(what): start", file: file, line: line) }
+        for (index, (mine, theirs)) in zip(actual.items, expected.items).enumerated() {
+            let label = "\(what) item \(index + 1)"
+            XCTAssertEqual(mine.name, theirs.name, "\(label): name", file: file, line: line)
+            XCTAssertEqual(mine.url, theirs.url, "\(label): url", file: file, line: line)
+            for (a, b, field) in [(mine.start, theirs.start, "start"), (mine.duration, theirs.duration, "duration"),
+                                  (mine.before, theirs.before, "before"), (mine.after, theirs.after, "after")] {
+                XCTAssertEqual(a ?? -1, b ?? -1, accuracy: 1e-3, "\(label): \(field)", file: file, line: line)
+            }
+        }
+        XCTAssertEqual(actual.markers.map(\.name), expected.markers.map(\.name), "\(what): markers", file: file, line: line)
+        for (mine, theirs) in zip(actual.markers, expected.markers) {
+            XCTAssertEqual(mine.time, theirs.time, accuracy: 1e-3, "\(what): marker \(mine.name)", file: file, line: line)
+        }
+    }
+}
+
+/// A timeline as edit_timelines.py dumps it: times in seconds.
+struct Reading: Decodable {
+    struct Item: Decodable {
+        var kind: String
+        var name: String?
+        var url: String?
+        var start: Double?
+        var duration: Double?
+        var before: Double?
+        var after: Double?
+    }
+    struct Marker: Decodable {
+        var name: String
+        var time: Double
+    }
+    var name: String?
+    var start: Double?
+    var items: [Item]
+    var markers: [Marker]
+
+    init(_ timeline: EditTimeline) {
+        name = timeline.name
+        start = timeline.start?.seconds
+        items = timeline.items.map { item in
+            switch item {
+            case .clip(let clip):
+                return Item(kind: "clip", name: clip.name, url: clip.media.location, start: clip.source.start.seconds,
+                            duration: clip.source.duration.seconds)
+            case .gap(let duration):
+                return Item(kind: "gap", duration: duration.seconds)
+            case .transition(let transition):
+                return Item(kind: "transition", before: transition.before.seconds, after: transition.after.seconds)
+            }
+        }
+        markers = timeline.markers.map { Marker(name: $0.name, time: $0.time.seconds) }
+    }
+}
