@@ -1,0 +1,217 @@
+"""Helpers shared by Scripts/bench, differential, identical and smart-sound-check: running commands,
+probing and decoding with ffprobe and ffmpeg, timing and peak memory, Markdown tables, the corpus.
+
+Each script sets sys.dont_write_bytecode before importing this, so no __pycache__ lands in Scripts/.
+"""
+import csv
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def logger(name):
+    """A function printing `NAME: message` on stderr, at once."""
+    return lambda message: print(f"{name}: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- commands and files
+
+def run(command, **options):
+    """subprocess.run with stdout and stderr captured as text."""
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+def ffprobe(*args):
+    """ffprobe's stdout (errors only on stderr, not shown)."""
+    return run(["ffprobe", "-v", "error", *args]).stdout
+
+
+def ffprobe_json(args):
+    """ffprobe's answer as JSON; RuntimeError naming the arguments when it fails."""
+    result = run(["ffprobe", "-v", "error", "-of", "json"] + args)
+    if result.returncode != 0:
+        raise RuntimeError("ffprobe %s: %s" % (" ".join(args), result.stderr.strip()[:200]))
+    return json.loads(result.stdout or "{}")
+
+
+def sha256(path):
+    """The file's SHA-256, read a megabyte at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_lines(path, lines):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+
+
+def last_line(log, width, skip="", prefer=""):
+    """A log's last non-empty line (progress redrawn with \\r counts as lines) cut to `width`, for a one-line
+    failure reason: lines starting with `skip` left out, the first holding `prefer` (any case) if any."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            lines = f.read().replace("\r", "\n").split("\n")
+    except OSError:
+        return ""
+    lines = [l.strip() if skip else l for l in lines if l.strip() and not (skip and l.startswith(skip))]
+    chosen = next((l for l in lines if prefer and prefer in l.lower()), lines[-1] if lines else "")
+    return chosen[:width]
+
+
+def corpus_manifest(folder):
+    """The rows of the real-world corpus's MANIFEST.tsv (name, container, damaged, ...)."""
+    with open(os.path.join(folder, "MANIFEST.tsv"), newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+# ---------------------------------------------------------------- frames, samples and packets
+
+def packet_digests(path, stream):
+    """The MD5 of each packet's bytes of the first video (v) or audio (a) stream, in file order."""
+    listing = ffprobe("-select_streams", stream + ":0", "-show_entries", "packet=pos,size", "-of", "compact=p=0", path)
+    digests = []
+    with open(path, "rb") as f:
+        for line in listing.splitlines():
+            fields = dict(kv.split("=", 1) for kv in line.split("|") if "=" in kv)
+            if fields.get("pos", "").isdigit() and fields.get("size", "").isdigit():
+                f.seek(int(fields["pos"]))
+                digests.append(hashlib.md5(f.read(int(fields["size"]))).digest())
+    return digests
+
+
+def samples(path, channels, args, check=False):
+    """The sound ffmpeg decodes to float samples (frames x channels, float64); `args` go before the output
+    (the stream's map, a resampler); with `check`, CalledProcessError if ffmpeg fails."""
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, *args, "-f", "f32le", "-"],
+                         capture_output=True, check=check).stdout
+    data = np.frombuffer(raw, dtype="<f4")
+    return data[:len(data) // channels * channels].reshape(-1, channels).astype(np.float64)
+
+
+def frames(path, width, height, deep):
+    """Each decoded picture of the first video stream, as the bytes of one yuv420p (or, `deep`,
+    yuv420p10le) frame, one at a time (the same buffer, refilled)."""
+    chroma = ((width + 1) // 2) * ((height + 1) // 2)
+    size = (width * height + 2 * chroma) * (2 if deep else 1)
+    proc = subprocess.Popen(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode",
+                             "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p10le" if deep else "yuv420p", "-"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    while True:
+        got = 0
+        while got < size:
+            n = proc.stdout.readinto(view[got:])
+            if not n:
+                break
+            got += n
+        if got < size:
+            break
+        yield buffer
+    proc.stderr.read()
+    proc.wait()
+
+
+# ---------------------------------------------------------------- timing, peak memory, tables
+
+def timed(command, timefile, logfile):
+    """Runs command under GNU time (/usr/bin/time -v), its output in logfile: (exit status, wall seconds,
+    peak RSS MB, user + system CPU seconds), the numbers as printed ("%.2f", "%.0f"), "" when unknown."""
+    with open(logfile, "wb") as out:
+        rc = subprocess.run(["/usr/bin/time", "-v", "-o", timefile] + command, stdout=out, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL).returncode
+    wall = rss = cpu = ""
+    cpu_total = None
+    try:
+        report = open(timefile, encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        report = []
+    for line in report:
+        value = line.rsplit(": ", 1)[-1].strip()
+        if "Elapsed (wall clock) time" in line:
+            seconds = 0.0
+            for part in value.split(":"):   # h:mm:ss or m:ss
+                seconds = seconds * 60 + float(part)
+            wall = "%.2f" % seconds
+        elif "Maximum resident set size" in line:
+            rss = "%.0f" % (float(value) / 1024)
+        elif "User time (seconds)" in line or "System time (seconds)" in line:
+            cpu_total = (cpu_total or 0.0) + float(value)
+    if cpu_total is not None:
+        cpu = "%.2f" % cpu_total
+    return rc, wall, rss, cpu
+
+
+def median(values):
+    """The middle value as measured (odd count), the mean of the middle two to 2 places (even), "" for none."""
+    if not values:
+        return ""
+    ordered = sorted(values, key=float)
+    n = len(ordered)
+    if n % 2:
+        return ordered[n // 2]
+    return "%.2f" % ((float(ordered[n // 2 - 1]) + float(ordered[n // 2])) / 2)
+
+
+def ratio(a, b):
+    """a/b to two places, or an em dash when either is missing or b is 0."""
+    if not a or not b or float(b) <= 0:
+        return "—"
+    return "%.2f" % (float(a) / float(b))
+
+
+def num(text):
+    """A number as text, 0 when it is none."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def row(*cells):
+    """A Markdown table row; a cell of None is left out (`| |`), "" is an empty value (`|  |`)."""
+    return "|" + "".join(" |" if cell is None else f" {cell} |" for cell in cells)
+
+
+def table(header, align, rows):
+    """Header, alignment row (l or r per column) and rows, as Markdown lines."""
+    return [row(*header), "|" + "".join("---|" if a == "l" else "---:|" for a in align)] + [row(*r) for r in rows]
+
+
+# ---------------------------------------------------------------- options
+
+class Usage(Exception):
+    """A usage error: the script says it and exits 2."""
+
+
+def parse_options(argv, opts, valued, other, doc):
+    """Reads argv into opts: `--name VALUE` or `--name=VALUE` for each name in `valued` (option -> key),
+    -h/--help prints `doc` and exits; every other argument goes to other(argv, i), which returns the
+    index of the next argument to read."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            print(doc)
+            sys.exit(0)
+        name, eq, inline = arg.partition("=")
+        if name in valued:
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise Usage("%s needs a value" % name)
+                i += 1
+                inline = argv[i]
+            opts[valued[name]] = inline
+            i += 1
+        else:
+            i = other(argv, i)
+    return opts
