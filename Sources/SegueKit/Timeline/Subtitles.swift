@@ -10,12 +10,53 @@ public struct Cue: Sendable, Equatable, Codable {
     /// The cue as an ASS event (`Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`), its
     /// format's own styling kept: what burn-in draws.
     public var event: String
+    /// The bold, italic and underlined runs of `text`, in order, none overlapping.
+    public var styles: [StyleRun]
 
-    public init(start: Double, end: Double, text: String, event: String) {
+    public init(start: Double, end: Double, text: String, event: String, styles: [StyleRun] = []) {
         self.start = start
         self.end = end
         self.text = text
         self.event = event
+        self.styles = styles
+    }
+
+    private enum CodingKeys: String, CodingKey { case start, end, text, event, styles }
+
+    // A plan written before styles were kept has none.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
+                  text: try container.decode(String.self, forKey: .text), event: try container.decode(String.self, forKey: .event),
+                  styles: try container.decodeIfPresent([StyleRun].self, forKey: .styles) ?? [])
+    }
+}
+
+/// How a stretch of cue text is set: the face styles a 3GPP timed-text
+/// style record carries (its raw value is the record's face-style flags).
+public struct TextStyle: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    public static let bold = TextStyle(rawValue: 1)
+    public static let italic = TextStyle(rawValue: 2)
+    public static let underline = TextStyle(rawValue: 4)
+}
+
+/// A run of a cue's text in one style: `start` up to `end` (excluded),
+/// counted in Unicode scalars of the text, as 3GPP style records count characters.
+public struct StyleRun: Sendable, Equatable, Codable {
+    public var start: Int
+    public var end: Int
+    public var style: TextStyle
+
+    public init(start: Int, end: Int, style: TextStyle) {
+        self.start = start
+        self.end = end
+        self.style = style
     }
 }
 
@@ -67,6 +108,8 @@ public struct TrackCue: Sendable, Equatable, Codable {
     public var start: Int
     public var end: Int
     public var text: String
+    /// The styled runs of `text` (see `Cue.styles`).
+    public var styles: [StyleRun] = []
 }
 
 extension Plan {
@@ -113,7 +156,7 @@ extension Plan {
             if held.first && from <= firstPicture && firstPicture < to { from -= heldBefore }
             if held.last && from <= lastPicture && lastPicture < to { to += heldAfter }
             let first = Plan.milliseconds(max(0, from)), last = Plan.milliseconds(min(outputEnd, to))
-            return last > first ? TrackCue(start: first, end: last, text: cue.text) : nil
+            return last > first ? TrackCue(start: first, end: last, text: cue.text, styles: cue.styles) : nil
         }
     }
 
@@ -137,11 +180,26 @@ extension Plan {
             if let last = track.last, last.end == from, showing == lastShown {
                 track[track.count - 1].end = to
             } else {
-                track.append(TrackCue(start: from, end: to, text: showing.map { cues[$0].text }.joined(separator: "\n")))
+                track.append(joined(showing.map { cues[$0] }, from: from, to: to))
             }
             lastShown = showing
         }
         return track
+    }
+
+    /// `cues` shown together from `from` to `to`: their texts one per line, their style runs moved with them.
+    static func joined(_ cues: [TrackCue], from: Int, to: Int) -> TrackCue {
+        var text = "", styles: [StyleRun] = [], offset = 0
+        for cue in cues {
+            if !text.isEmpty {
+                text += "\n"
+                offset += 1
+            }
+            text += cue.text
+            styles += cue.styles.map { StyleRun(start: $0.start + offset, end: $0.end + offset, style: $0.style) }
+            offset += cue.text.unicodeScalars.count
+        }
+        return TrackCue(start: from, end: to, text: text, styles: styles)
     }
 
     static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
