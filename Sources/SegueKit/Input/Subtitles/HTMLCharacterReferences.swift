@@ -2,9 +2,6 @@
 /// references"), as `name=hex.hex` pairs: a name with its `;`, and the legacy
 /// names browsers also accept without one. WebVTT cue text uses HTML's table.
 enum HTMLCharacterReferences {
-    /// The longest name in the table, `;` included.
-    static let longestName = 32
-
     /// The table: name to its text.
     static let table: [String: String] = {
         var table: [String: String] = [:]
@@ -26,18 +23,26 @@ enum HTMLCharacterReferences {
         let start = position + 1
         guard start < scalars.count else { return nil }
         if scalars[start] == "#" { return numeric(scalars, at: &position) }
+        // Longer and longer names while some name in the table begins so; the longest in it wins.
+        var name = String.UnicodeScalarView(), found: (text: String, end: Int)?
         var end = start
-        while end < scalars.count && end - start < longestName && isAlphanumeric(scalars[end]) { end += 1 }
-        if end < scalars.count && end - start < longestName && scalars[end] == ";" { end += 1 }
-        for length in stride(from: end - start, to: 0, by: -1) {
-            let name = String(String.UnicodeScalarView(scalars[start..<start + length]))
-            if let text = table[name] {
-                position = start + length
-                return text
-            }
+        while end < scalars.count && (isAlphanumeric(scalars[end]) || scalars[end] == ";") {
+            name.append(scalars[end])
+            end += 1
+            let candidate = String(name)
+            guard beginnings.contains(candidate) else { break }
+            if let text = table[candidate] { found = (text, end) }
+            if scalars[end - 1] == ";" { break }
         }
-        return nil
+        guard let found else { return nil }
+        position = found.end
+        return found.text
     }
+
+    /// Every beginning of every name in the table, the names included.
+    private static let beginnings: Set<String> = Set(table.keys.flatMap { name in
+        (1...name.count).map { String(name.prefix($0)) }
+    })
 
     /// `&#…`: the character its number names; 0, surrogates and numbers past
     /// Unicode are U+FFFD; 0x80 to 0x9F are read as Windows-1252, as HTML does.

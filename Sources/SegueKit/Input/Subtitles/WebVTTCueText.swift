@@ -11,50 +11,52 @@ enum WebVTTCueText {
     /// The elements cue text may nest; any other tag name is ignored.
     enum Element: String {
         case c, i, b, u, ruby, rt, v, lang
+
+        /// The style its text takes on.
+        var style: TextStyle {
+            switch self {
+            case .b: return .bold
+            case .i: return .italic
+            case .u: return .underline
+            default: return []
+            }
+        }
     }
 
     static func styled(_ text: String) -> (text: String, styles: [StyleRun]) {
-        var out = StyledText(), open: [Element] = []
-        var style: TextStyle {
-            var style: TextStyle = []
-            for element in open {
-                switch element {
-                case .b: style.insert(.bold)
-                case .i: style.insert(.italic)
-                case .u: style.insert(.underline)
-                default: break
-                }
-            }
-            return style
-        }
+        var out = StyledText()
+        // The open elements, innermost last, each with the style inside it.
+        var open: [(element: Element, style: TextStyle)] = []
         var tokens = Tokenizer(Array(text.unicodeScalars))
         while let token = tokens.next() {
+            let style = open.last?.style ?? []
             switch token {
             case .text(let text):
                 out.append(text, style)
             case .startTag(let name):
                 // `rt` only inside a `ruby`.
-                guard let element = Element(rawValue: name), element != .rt || open.last == .ruby else { continue }
+                guard let element = Element(rawValue: name), element != .rt || open.last?.element == .ruby else { continue }
                 if element == .rt { out.append("(", style) }
-                open.append(element)
+                open.append((element, style.union(element.style)))
             case .endTag(let name):
-                if open.last?.rawValue == name {
-                    close(&open, into: &out, style)
-                } else if name == "ruby" && open.last == .rt {
-                    close(&open, into: &out, style)
-                    close(&open, into: &out, style)
+                if open.last?.element.rawValue == name {
+                    close(&open, into: &out)
+                } else if name == "ruby" && open.last?.element == .rt {
+                    close(&open, into: &out)
+                    close(&open, into: &out)
                 }
             case .timestamp:
                 break
             }
         }
-        while !open.isEmpty { close(&open, into: &out, style) }
+        while !open.isEmpty { close(&open, into: &out) }
         return out.finished(blank: StyledText.isSpaceOrTab, collapsingBlanks: true)
     }
 
-    /// Closes the innermost element; an annotation's closing parenthesis is in its own style.
-    private static func close(_ open: inout [Element], into out: inout StyledText, _ style: TextStyle) {
-        if open.removeLast() == .rt { out.append(")", style) }
+    /// Closes the innermost element; an annotation's closing parenthesis is in its style.
+    private static func close(_ open: inout [(element: Element, style: TextStyle)], into out: inout StyledText) {
+        let closed = open.removeLast()
+        if closed.element == .rt { out.append(")", closed.style) }
     }
 
     /// A token of cue text: its text (character references resolved), or a tag.
