@@ -93,6 +93,23 @@ final class SubtitleStyleTests: XCTestCase {
             TrackCue(start: 1000, end: 1500, text: "two", styles: [StyleRun(start: 0, end: 3, style: .italic)])])
     }
 
+    func testAPileUpOfCuesIsBoundedInLinesSampleTextAndTrackText() {
+        let pile = (0..<20).map { TrackCue(start: 0, end: 1000 + $0, text: "line \($0)") }
+        let flat = Plan.flattened(pile)
+        XCTAssertEqual(flat.first?.text.split(separator: "\n").count, Plan.maxCuesShowing, "at most 16 cues show at once")
+        XCTAssertEqual(flat.map(\.end).last, 1015, "the cues left out never show")
+        let long = TrackCue(start: 0, end: 10, text: String(repeating: "é", count: 40_000), styles: [StyleRun(start: 0, end: 40_000, style: .bold)])
+        let cut = Plan.flattened([TrackCue(start: 0, end: 10, text: "first"), long])
+        XCTAssertEqual(cut.first?.text.utf8.count, 65_534, "within the sample's 65535 bytes, at a character's edge: 5 + 1 + 2 × 32764")
+        XCTAssertEqual(cut.first?.styles, [StyleRun(start: 6, end: 6 + 32_764, style: .bold)])
+        // One long cue under a thousand short ones: the track stops at its text budget.
+        let hostile = [TrackCue(start: 0, end: 1_000_000, text: String(repeating: "x", count: 60_000))]
+            + (0..<2000).map { TrackCue(start: $0 * 10, end: $0 * 10 + 5, text: "y") }
+        let bounded = Plan.flattened(hostile)
+        XCTAssertLessThanOrEqual(bounded.reduce(0) { $0 + $1.text.utf8.count }, Plan.maxTrackTextBytes)
+        XCTAssertLessThan(bounded.count, 4000, "stretches past the budget are left out")
+    }
+
     func testAPlanWrittenBeforeStylesReadsWithNone() throws {
         let old = #"{"start":1,"end":2,"text":"t","event":"0,Default,,0,0,0,,t"}"#
         let cue = try JSONDecoder().decode(SegueKit.Cue.self, from: Data(old.utf8))

@@ -160,18 +160,26 @@ extension Plan {
         }
     }
 
+    /// More cues showing at once than any screen holds: a cue that starts
+    /// while this many show is left out (a damaged or hostile file's pile-up).
+    static let maxCuesShowing = 16
+    /// The most text a track holds (its stretches' UTF-8 together); the
+    /// stretches after it are left out, so no file can make the track huge.
+    static let maxTrackTextBytes = 64 << 20
+
     /// `cues` (in clip order) cut where any starts or ends, so none overlap;
-    /// each stretch shows every cue showing then, one per line.
+    /// each stretch shows every cue showing then, one per line (at most
+    /// `maxCuesShowing`, and as much text as a timed-text sample holds).
     static func flattened(_ cues: [TrackCue]) -> [TrackCue] {
         let edges = Set(cues.flatMap { [$0.start, $0.end] }).sorted()
         var track: [TrackCue] = []
         var showing: [Int] = [] // indices into cues, in clip order
-        var next = 0, lastShown: [Int] = []
+        var next = 0, lastShown: [Int] = [], trackBytes = 0
         let byStart = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
         for (from, to) in zip(edges, edges.dropFirst()) {
             showing.removeAll { cues[$0].end <= from }
             while next < byStart.count && cues[byStart[next]].start <= from {
-                showing.append(byStart[next])
+                if showing.count < maxCuesShowing { showing.append(byStart[next]) }
                 next += 1
             }
             showing.sort()
@@ -180,24 +188,44 @@ extension Plan {
             if let last = track.last, last.end == from, showing == lastShown {
                 track[track.count - 1].end = to
             } else {
-                track.append(joined(showing.map { cues[$0] }, from: from, to: to))
+                let stretch = joined(showing.map { cues[$0] }, from: from, to: to)
+                trackBytes += stretch.text.utf8.count
+                guard trackBytes <= maxTrackTextBytes else { break }
+                track.append(stretch)
             }
             lastShown = showing
         }
         return track
     }
 
-    /// `cues` shown together from `from` to `to`: their texts one per line, their style runs moved with them.
+    /// The most UTF-8 a timed-text sample's text holds (its length is 16 bits).
+    static let maxSampleTextBytes = Int(UInt16.max)
+
+    /// `cues` shown together from `from` to `to`: their texts one per line,
+    /// their style runs moved with them; cut where a sample's text must end.
     static func joined(_ cues: [TrackCue], from: Int, to: Int) -> TrackCue {
         var text = "", styles: [StyleRun] = [], offset = 0
         for cue in cues {
-            if !text.isEmpty {
-                text += "\n"
-                offset += 1
+            let separator = text.isEmpty ? "" : "\n"
+            let room = maxSampleTextBytes - text.utf8.count - separator.utf8.count
+            guard room > 0 else { break }
+            var kept = Substring(cue.text)
+            if cue.text.utf8.count > room {
+                // Whole characters, as many as fit.
+                var bytes = 0
+                kept = cue.text.unicodeScalars.prefix { scalar in
+                    bytes += UTF8.width(scalar)
+                    return bytes <= room
+                }.reduce(into: "") { $0.unicodeScalars.append($1) }[...]
             }
-            text += cue.text
-            styles += cue.styles.map { StyleRun(start: $0.start + offset, end: $0.end + offset, style: $0.style) }
-            offset += cue.text.unicodeScalars.count
+            text += separator + kept
+            offset += separator.unicodeScalars.count
+            let length = kept.unicodeScalars.count
+            styles += cue.styles.compactMap { run in
+                let end = min(run.end, length)
+                return run.start < end ? StyleRun(start: run.start + offset, end: end + offset, style: run.style) : nil
+            }
+            offset += length
         }
         return TrackCue(start: from, end: to, text: text, styles: styles)
     }
