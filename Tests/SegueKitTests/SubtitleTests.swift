@@ -75,8 +75,9 @@ final class SubtitleTests: XCTestCase {
         XCTAssertTrue(try SubtitleTrack.streams(clip).isEmpty, "the sidecar's clip has no stream of its own")
         _ = try SubtitleFixture.assSidecar(store)
         let ass = try SubtitleTrack.cues(store.folder.appendingPathComponent("side-ass.en.ass").path)
-        XCTAssertEqual(ass,
-                       SubtitleFixture.ass.map { Cue(start: $0.start, end: $0.end, text: $0.shown) })
+        // ffmpeg's SRT of an ASS script names its style's font too: compare without tags.
+        XCTAssertEqual(ass.map { Cue(start: $0.start, end: $0.end, text: SubtitleTrack.untagged($0.text)) },
+                       SubtitleFixture.ass.map { Cue(start: $0.start, end: $0.end, text: SubtitleTrack.untagged($0.shown)) })
     }
 
     func testTheExpectedTrackFollowsTheRulesWrittenOutByHand() throws {

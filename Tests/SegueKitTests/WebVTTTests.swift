@@ -57,6 +57,14 @@ final class WebVTTTests: XCTestCase {
         }
     }
 
+    func testTextIsUTF8WithBadBytesAndNULAsReplacementCharacters() throws {
+        var bytes = Array("WEBVTT\n\n00:01.000 --> 00:02.000\nbad ".utf8) + [0xE9] + Array(" nul ".utf8) + [0x00] + Array(" end".utf8)
+        XCTAssertEqual(try WebVTT.cues(Data(bytes)).map(\.text), ["bad \u{FFFD} nul \u{FFFD} end"])
+        // UTF-16 with its byte-order mark is not WebVTT's encoding, but is read.
+        bytes = [0xFF, 0xFE] + Array("WEBVTT\n\n00:01.000 --> 00:02.000\nwide café".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        XCTAssertEqual(try WebVTT.cues(Data(bytes)).map(\.text), ["wide café"])
+    }
+
     func testStyleRegionAndNoteBlocksGiveNoCueAndCostNone() throws {
         let vtt = """
             WEBVTT Kind: captions
