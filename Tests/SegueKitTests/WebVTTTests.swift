@@ -202,6 +202,28 @@ final class WebVTTTests: XCTestCase {
         XCTAssertEqual(try parsed("WEBVTT\n\nNOTE\n00:01.000 --> 00:02.000\nnot a note\n").map(\.identifier), ["NOTE"])
     }
 
+    /// Behaviours the web-platform-tests' WebVTT file-parsing suite checks browsers for.
+    func testWhatBrowsersAreTestedFor() throws {
+        // An arrow alone or glued to words is a failed timings line; the real timings after it start the cue.
+        let arrows = "WEBVTT\n\n-->\n00:00.000 --> 00:01.000\none\nfoo-->\n00:00.000 --> 00:01.000\ntwo\n-->-->\n"
+            + "00:00.000 --> 00:01.000\nthree\n\n00:00.000 -a -->\n\n00:00.000 -- -->\n"
+        XCTAssertEqual(try parsed(arrows).map(\.text), ["one", "two", "three"])
+        // Identifiers are kept as written, spaces and near-arrows included.
+        let ids = "WEBVTT\n\n lead\n00:00.000 --> 00:01.000\na\n\ntrail \n00:00.000 --> 00:01.000\nb\n\n-- >\n00:00.000 --> 00:01.000\nc\n"
+        XCTAssertEqual(try parsed(ids).map(\.identifier), [" lead", "trail ", "-- >"])
+        // Form feed is whitespace around the times; a vertical tab is not.
+        let blanks = "WEBVTT\n\n\u{0C}00:00.000\u{0C}-->\u{0C}00:01.000\u{0C}\nform feed\n\n\u{0B}00:00.000 --> 00:01.000\nvertical tab\n"
+        XCTAssertEqual(try parsed(blanks).map(\.text), ["form feed"])
+        // A NUL is U+FFFD: a header line of it keeps the next line in the header; inside a time it breaks the time.
+        let nulls = "WEBVTT\n\u{0}\nstill header\n00:00.000 --> 00:01.000\none\n\nid\u{0}\n00:00.000 --> 00:01.000\nt\u{0}wo\n\n"
+            + "00:00\u{0}.000 --> 00:01.000\nnever\n"
+        XCTAssertEqual(try parsed(nulls).map(\.text), ["one", "t\u{FFFD}wo"])
+        XCTAssertEqual(try parsed(nulls).map(\.identifier), ["", "id\u{FFFD}"])
+        // Hours of three digits are hours; minutes or seconds of three digits are no time.
+        let long = "WEBVTT\n\n000:00:00.000 --> 00:00:01.000\nhours\n\n00:000:00.000 --> 00:00:01.000\nno\n\n000:00.000 --> 00:01.000\nno\n"
+        XCTAssertEqual(try parsed(long).map(\.text), ["hours"])
+    }
+
     func testEmptyCuesAndCuesEndingAtOrBeforeTheirStartAreCuesThatShowNothing() throws {
         let vtt = """
             WEBVTT
