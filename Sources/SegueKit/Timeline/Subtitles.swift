@@ -23,7 +23,7 @@ public struct Cue: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey { case start, end, text, event, styles }
 
-    // A plan written before styles were kept has none.
+    // A cue written without `styles` has none.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
