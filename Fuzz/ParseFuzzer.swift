@@ -1,5 +1,6 @@
 // libFuzzer entry point over the text Segue reads from strangers: clip lists
-// and ffconcat scripts, JSON manifests, option values and plan.json. The first
+// and ffconcat scripts, JSON manifests, option values, plan.json, and
+// WebVTT files and ASS cue text (SubRip's arrives as ASS). The first
 // byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
 // together with SegueKit's sources; not part of the package.
 import Foundation
@@ -9,7 +10,7 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let body = Data(bytes: data + 1, count: size - 1)
     let text = String(decoding: body, as: UTF8.self)
-    switch data[0] % 4 {
+    switch data[0] % 5 {
     case 0:
         _ = try? ClipList.parse(text, relativeTo: "/clips")
     case 1:
@@ -23,6 +24,12 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = TimeValue.seconds(line)
             _ = TransitionKind(name: line)
         }
+    case 4:
+        // A WebVTT file as a sidecar is read; its cues' burn-in events; the same text as ASS cue text.
+        for cue in (try? WebVTT.cues(body)) ?? [] {
+            _ = StyledText.assText(cue.text, styles: cue.styles)
+        }
+        _ = CueText.styled(text, base: .italic, named: CueText.styles(inHeader: text))
     default:
         // A plan as render and join read it: decoded, checked, then its timeline made.
         guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }

@@ -17,8 +17,9 @@ struct Cue: Equatable, CustomStringConvertible {
 }
 
 /// A cue written into a fixture: milliseconds on its clip's own clock (its
-/// first picture is 0), the text as written, and the plain text the output's
-/// soft track must show for it (formatting removed).
+/// first picture is 0), the text as written, and the text the output's soft
+/// track must give back through ffmpeg's SRT writer: bold, italic and
+/// underline as `<b>`, `<i>`, `<u>`, other formatting removed.
 struct SourceCue {
     var start: Int
     var end: Int
@@ -247,13 +248,13 @@ enum SubtitleFixture {
     static let frames = 45
 
     /// In the Matroska fixture (SRT, eng): one cue inside, one near the end, one running a second past the picture.
-    static let alpha = [SourceCue(300, 700, "Alpha one"), SourceCue(900, 1100, "Alpha <i>two</i>", shown: "Alpha two"),
+    static let alpha = [SourceCue(300, 700, "Alpha one"), SourceCue(900, 1100, "Alpha <i>two</i>"),
                         SourceCue(1300, 2500, "Alpha three")]
     /// In the MP4 fixture (mov_text, fra): from the first picture, two lines, and up to the last picture's end.
-    static let bravo = [SourceCue(0, 500, "Bravo <b>one</b>", shown: "Bravo one"), SourceCue(700, 900, "Bravo two\nline two"),
+    static let bravo = [SourceCue(0, 500, "Bravo <b>one</b>"), SourceCue(700, 900, "Bravo two\nline two"),
                         SourceCue(1250, 1500, "Bravo three")]
     /// In the WebM fixture (WebVTT, ita): neither at the first nor at the last picture.
-    static let charlie = [SourceCue(100, 600, "Charlie <i>one</i>", shown: "Charlie one"), SourceCue(1000, 1400, "Charlie two")]
+    static let charlie = [SourceCue(100, 600, "Charlie <i>one</i>"), SourceCue(1000, 1400, "Charlie two")]
 
     static func marker(_ store: FixtureStore, _ clip: Int, frames: Int = frames) throws -> String {
         try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
@@ -330,16 +331,16 @@ enum SubtitleFixture {
     }
 
     /// Written as Windows-1252 bytes: é, è, û and € (0x80, which ISO 8859-1 has no letter for).
-    static let windows1252 = [SourceCue(200, 700, "Un café <b>noir</b>", shown: "Un café noir"), SourceCue(900, 1300, "Crème brûlée 5 €")]
+    static let windows1252 = [SourceCue(200, 700, "Un café <b>noir</b>"), SourceCue(900, 1300, "Crème brûlée 5 €")]
 
     /// Marker clip 1 with a Windows-1252 SRT beside it (no language in its name).
     static func windows1252Sidecar(_ store: FixtureStore) throws -> String {
         try withSidecar(store, "side-cp1252.mp4", clip: 1, sidecar: "side-cp1252.srt", SubtitleText.windows1252(SubtitleText.srt(windows1252)))
     }
 
-    /// ASS overrides removed, `\N` a line break.
-    static let ass = [SourceCue(300, 1000, #"{\b1}Delta{\b0} one\Nsecond line"#, shown: "Delta one\nsecond line"),
-                      SourceCue(1100, 1400, #"{\i1}Delta two{\i0}"#, shown: "Delta two")]
+    /// ASS bold and italic overrides kept as styles, `\N` a line break.
+    static let ass = [SourceCue(300, 1000, #"{\b1}Delta{\b0} one\Nsecond line"#, shown: "<b>Delta</b> one\nsecond line"),
+                      SourceCue(1100, 1400, #"{\i1}Delta two{\i0}"#, shown: "<i>Delta two</i>")]
 
     /// Marker clip 2 with an English ASS script beside it (`.en.ass`).
     static func assSidecar(_ store: FixtureStore) throws -> String {

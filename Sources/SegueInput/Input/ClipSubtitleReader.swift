@@ -121,17 +121,28 @@ package enum ClipSubtitleReader {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: local, isDirectory: &isFolder) else { throw BadInputReason.noSuchFile }
         if isFolder.boolValue { throw BadInputReason.isAFolder }
+        let language = Language.code(sidecarLanguage(path, clip: clip.path))
+        let sidecar = try openSidecar(local, access: access)
+        if WebVTT.isWebVTT(name: local, start: sidecar.prefix(16)) {
+            let cues = try WebVTT.cues(sidecar.contents(limit: maxSidecarBytes) ?? Data())
+            return ClipSubtitles(source: path, language: language, cues: cues)
+        }
         let text = try decoded { encoding in
-            let file = try access.openFile(local)
-            guard file.size > 0 else { throw BadInputReason.emptyFile }
-            guard file.size <= maxSidecarBytes else { throw BadInputReason.unreadableSubtitles("over \(maxSidecarBytes >> 20) MB") }
+            let file = try openSidecar(local, access: access)
             let demuxer = try Demuxer(file: file, maxPictureArea: access.policy.maxPictureArea, formats: MediaFormats.subtitles)
             guard let stream = demuxer.streams.first(where: { $0.subtitle == .text }) else { throw BadInputReason.notSubtitles }
             return try SubtitleReader.read(demuxer, stream: stream.index, characterEncoding: encoding)
         }
-        let language = Language.code(sidecarLanguage(path, clip: clip.path))
         return ClipSubtitles(source: path, language: language, styles: isStyled(path) ? text.header : "",
-                             cues: cues(text.cues, origin: 0, clipEnd: clip.sourceDuration))
+                             cues: cues(text.cues, header: text.header, origin: 0, clipEnd: clip.sourceDuration))
+    }
+
+    /// A sidecar file opened for reading, after the checks every sidecar passes.
+    private static func openSidecar(_ local: String, access: InputAccess) throws -> LocalFile {
+        let file = try access.openFile(local)
+        guard file.size > 0 else { throw BadInputReason.emptyFile }
+        guard file.size <= maxSidecarBytes else { throw BadInputReason.unreadableSubtitles("over \(maxSidecarBytes >> 20) MB") }
+        return file
     }
 
     private static func readStream(_ stream: SubtitleStream, of info: ClipInfo, access: InputAccess) throws -> ClipSubtitles {
@@ -145,7 +156,7 @@ package enum ClipSubtitleReader {
         }
         return ClipSubtitles(source: describe(stream), language: Language.code(stream.language),
                              styles: ["ass", "ssa"].contains(stream.codec) ? text.header : "",
-                             cues: cues(text.cues, origin: origin, clipEnd: info.sourceDuration))
+                             cues: cues(text.cues, header: text.header, origin: origin, clipEnd: info.sourceDuration))
     }
 
     /// Reads as UTF-8, and text that isn't (a Windows-1252 .srt, common) as Windows-1252.
@@ -163,48 +174,18 @@ package enum ClipSubtitleReader {
 
     /// Cues on the clip's clock (`origin`: its time 0 on theirs); a cue
     /// without an end lasts until the next one starts (or the clip ends);
-    /// cues with no text left are dropped.
-    static func cues(_ read: [TextCue], origin: Double, clipEnd: Double) -> [Cue] {
-        read.indices.compactMap { index in
+    /// cues with no text left are dropped. `header` is the decoder's ASS
+    /// script header, whose styles say which cues are bold, italic or underlined.
+    static func cues(_ read: [TextCue], header: String, origin: Double, clipEnd: Double) -> [Cue] {
+        let named = CueText.styles(inHeader: header)
+        return read.indices.compactMap { index in
             let cue = read[index]
             let next = index + 1 < read.count ? read[index + 1].start : max(clipEnd + origin, cue.start)
-            let text = CueText.plain(cue.assText)
+            let (text, styles) = CueText.styled(cue.assText, base: CueText.style(ofEvent: cue.event, named: named), named: named)
             guard !text.isEmpty else { return nil }
             let end = cue.end ?? next
-            return end > cue.start ? Cue(start: cue.start - origin, end: end - origin, text: text, event: cue.event) : nil
+            return end > cue.start ? Cue(start: cue.start - origin, end: end - origin, text: text, event: cue.event, styles: styles) : nil
         }
-    }
-}
-
-/// The text of an ASS event as plain text: override blocks (`{\i1}`)
-/// removed, `\N` and `\n` line breaks, `\h` a space, `\{` `\}` braces.
-enum CueText {
-    static func plain(_ ass: String) -> String {
-        var out = ""
-        var scalars = ass.unicodeScalars.makeIterator()
-        var inBlock = false
-        while let scalar = scalars.next() {
-            if inBlock {
-                if scalar == "}" { inBlock = false }
-                continue
-            }
-            switch scalar {
-            case "{": inBlock = true
-            case "\\":
-                guard let next = scalars.next() else { out += "\\"; break }
-                switch next {
-                case "N", "n": out += "\n"
-                case "h": out += " "
-                case "{", "}": out.unicodeScalars.append(next)
-                default: out += "\\"; out.unicodeScalars.append(next)
-                }
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-            .joined(separator: "\n")
     }
 }
 

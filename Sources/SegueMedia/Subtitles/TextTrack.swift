@@ -1,8 +1,23 @@
 import CFFmpeg
 
+/// A run of a timed-text sample's text in one style: characters (Unicode
+/// scalars) `start` up to `end`, excluded, and its 3GPP face-style flags
+/// (bold 1, italic 2, underline 4).
+package struct TimedTextStyle: Equatable, Sendable {
+    package var start: Int
+    package var end: Int
+    package var flags: UInt8
+
+    package init(start: Int, end: Int, flags: UInt8) {
+        self.start = start
+        self.end = end
+        self.flags = flags
+    }
+}
+
 /// A 3GPP timed-text track (MP4 `mov_text`, sample entry `tx3g`): what
 /// QuickTime, iOS, VLC, mpv and browsers play as soft subtitles. Its samples
-/// are plain UTF-8 text, so a cue's text is never read as markup.
+/// are UTF-8 text and style records, so a cue's text is never read as markup.
 extension Muxer {
     /// Adds a timed-text stream in `language` (ISO 639-2), counting milliseconds; returns its index.
     package func addTextTrack(language: String) throws -> Int {
@@ -22,20 +37,48 @@ extension Muxer {
         return appendTimeBase(Rational(1, 1000), stream: stream)
     }
 
-    /// Writes `text` on timed-text stream `stream` from `start` to `end` (milliseconds).
-    package func writeText(_ text: String, start: Int64, end: Int64, stream: Int) throws {
-        // A sample is the text's length (16 bits, big-endian) and its UTF-8 bytes.
-        let bytes = Array(text.utf8.prefix(Int(UInt16.max)))
+    /// Writes `text` with its `styles` on timed-text stream `stream` from `start` to `end` (milliseconds).
+    package func writeText(_ text: String, styles: [TimedTextStyle] = [], start: Int64, end: Int64, stream: Int) throws {
+        let sample = Muxer.textSample(text, styles: styles)
         let packet = Packet()
-        try check(av_new_packet(packet.pointer, Int32(bytes.count + 2)), "av_new_packet")
-        let data = packet.pointer.pointee.data!
-        data[0] = UInt8(bytes.count >> 8)
-        data[1] = UInt8(bytes.count & 0xFF)
-        (data + 2).update(from: bytes, count: bytes.count)
+        try check(av_new_packet(packet.pointer, Int32(sample.count)), "av_new_packet")
+        packet.pointer.pointee.data!.update(from: sample, count: sample.count)
         packet.pts = start
         packet.dts = start
         packet.duration = max(0, end - start)
         try write(packet, stream: stream)
+    }
+
+    /// A 3GPP timed-text sample (TS 26.245 TextSample): the text's length in
+    /// bytes (16 bits, big-endian) and its UTF-8, cut at a character's edge to
+    /// what 16 bits count; then, when any of it is styled, a 'styl' box of one
+    /// style record per run. A record counts characters (Unicode scalars, as
+    /// libavcodec's mov_text encoder and decoder count them), names font 1,
+    /// size 16 and white (the sample description's defaults) and carries the
+    /// run's face-style flags.
+    package static func textSample(_ text: String, styles: [TimedTextStyle]) -> [UInt8] {
+        var bytes: [UInt8] = [], characters = 0
+        for scalar in text.unicodeScalars {
+            let width = UTF8.width(scalar)
+            guard bytes.count + width <= Int(UInt16.max) else { break }
+            UTF8.encode(scalar) { bytes.append($0) }
+            characters += 1
+        }
+        var sample = bigEndian(bytes.count, bytes: 2) + bytes
+        let records = styles.compactMap { run -> TimedTextStyle? in
+            let end = min(run.end, characters)
+            return run.flags != 0 && run.start >= 0 && run.start < end ? TimedTextStyle(start: run.start, end: end, flags: run.flags) : nil
+        }
+        guard !records.isEmpty else { return sample }
+        sample += bigEndian(10 + 12 * records.count, bytes: 4) + Array("styl".utf8) + bigEndian(records.count, bytes: 2)
+        for record in records {
+            sample += bigEndian(record.start, bytes: 2) + bigEndian(record.end, bytes: 2) + [0, 1, record.flags, 0x10, 0xFF, 0xFF, 0xFF, 0xFF]
+        }
+        return sample
+    }
+
+    private static func bigEndian(_ value: Int, bytes count: Int) -> [UInt8] {
+        (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 
     /// The track's sample description (3GPP TS 26.245 TextSampleEntry), as

@@ -147,6 +147,10 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     case unreadableSubtitles(String)
     case notSubtitles
     case remoteSubtitles
+    /// A `.vtt` file that doesn't begin with `WEBVTT` and a space, tab or line break, as WebVTT must.
+    case notWebVTT
+    /// A subtitle file with more cues than any film has (damage).
+    case tooManyCues(limit: Int)
     // Refused by the input policy (`InputPolicy`):
     /// A format libavformat recognised and Segue doesn't open (a playlist, text, an image sequence).
     case refusedFormat(name: String, longName: String)
@@ -203,6 +207,8 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
         case .unreadableSubtitles(let detail): return "can't read them (\(detail))"
         case .notSubtitles: return "not a subtitle file (SubRip .srt, WebVTT .vtt or ASS/SSA .ass)"
         case .remoteSubtitles: return "a subtitle file must be a local file"
+        case .notWebVTT: return "not a WebVTT file: it must begin with the line WEBVTT (alone, or then a space or tab and any text)"
+        case .tooManyCues(let limit): return "holds over \(limit) cues (damaged?)"
         case .refusedFormat(let name, let longName): return BadInputReason.refusal(format: name, longName: longName)
         case .refusedProtocol(let scheme):
             return "names the '\(scheme):' protocol; only files and http(s) URLs are opened"

@@ -11,12 +11,53 @@ public struct Cue: Sendable, Equatable, Codable {
     /// The cue as an ASS event (`Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`), its
     /// format's own styling kept: what burn-in draws.
     public var event: String
+    /// The bold, italic and underlined runs of `text`, in order, none overlapping.
+    public var styles: [StyleRun]
 
-    public init(start: Double, end: Double, text: String, event: String) {
+    public init(start: Double, end: Double, text: String, event: String, styles: [StyleRun] = []) {
         self.start = start
         self.end = end
         self.text = text
         self.event = event
+        self.styles = styles
+    }
+
+    private enum CodingKeys: String, CodingKey { case start, end, text, event, styles }
+
+    // A cue written without `styles` has none.
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
+                  text: try container.decode(String.self, forKey: .text), event: try container.decode(String.self, forKey: .event),
+                  styles: try container.decodeIfPresent([StyleRun].self, forKey: .styles) ?? [])
+    }
+}
+
+/// How a stretch of cue text is set: the face styles a 3GPP timed-text
+/// style record carries (its raw value is the record's face-style flags).
+public struct TextStyle: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    public static let bold = TextStyle(rawValue: 1)
+    public static let italic = TextStyle(rawValue: 2)
+    public static let underline = TextStyle(rawValue: 4)
+}
+
+/// A run of a cue's text in one style: `start` up to `end` (excluded),
+/// counted in Unicode scalars of the text, as 3GPP style records count characters.
+public struct StyleRun: Sendable, Equatable, Codable {
+    public var start: Int
+    public var end: Int
+    public var style: TextStyle
+
+    public init(start: Int, end: Int, style: TextStyle) {
+        self.start = start
+        self.end = end
+        self.style = style
     }
 }
 
@@ -68,6 +109,8 @@ public struct TrackCue: Sendable, Equatable, Codable {
     public var start: Int
     public var end: Int
     public var text: String
+    /// The styled runs of `text` (see `Cue.styles`).
+    public var styles: [StyleRun] = []
 }
 
 extension Plan {
@@ -114,22 +157,30 @@ extension Plan {
             if held.first && from <= firstPicture && firstPicture < to { from -= heldBefore }
             if held.last && from <= lastPicture && lastPicture < to { to += heldAfter }
             let first = Plan.milliseconds(max(0, from)), last = Plan.milliseconds(min(outputEnd, to))
-            return last > first ? TrackCue(start: first, end: last, text: cue.text) : nil
+            return last > first ? TrackCue(start: first, end: last, text: cue.text, styles: cue.styles) : nil
         }
     }
 
+    /// More cues showing at once than any screen holds: a cue that starts
+    /// while this many show is left out (a damaged or hostile file's pile-up).
+    static let maxCuesShowing = 16
+    /// The most text a track holds (its stretches' UTF-8 together); the
+    /// stretches after it are left out, so no file can make the track huge.
+    static let maxTrackTextBytes = 64 << 20
+
     /// `cues` (in clip order) cut where any starts or ends, so none overlap;
-    /// each stretch shows every cue showing then, one per line.
+    /// each stretch shows every cue showing then, one per line (at most
+    /// `maxCuesShowing`, and as much text as a timed-text sample holds).
     static func flattened(_ cues: [TrackCue]) -> [TrackCue] {
         let edges = Set(cues.flatMap { [$0.start, $0.end] }).sorted()
         var track: [TrackCue] = []
         var showing: [Int] = [] // indices into cues, in clip order
-        var next = 0, lastShown: [Int] = []
+        var next = 0, lastShown: [Int] = [], trackBytes = 0
         let byStart = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
         for (from, to) in zip(edges, edges.dropFirst()) {
             showing.removeAll { cues[$0].end <= from }
             while next < byStart.count && cues[byStart[next]].start <= from {
-                showing.append(byStart[next])
+                if showing.count < maxCuesShowing { showing.append(byStart[next]) }
                 next += 1
             }
             showing.sort()
@@ -138,11 +189,46 @@ extension Plan {
             if let last = track.last, last.end == from, showing == lastShown {
                 track[track.count - 1].end = to
             } else {
-                track.append(TrackCue(start: from, end: to, text: showing.map { cues[$0].text }.joined(separator: "\n")))
+                let stretch = joined(showing.map { cues[$0] }, from: from, to: to)
+                trackBytes += stretch.text.utf8.count
+                guard trackBytes <= maxTrackTextBytes else { break }
+                track.append(stretch)
             }
             lastShown = showing
         }
         return track
+    }
+
+    /// The most UTF-8 a timed-text sample's text holds (its length is 16 bits).
+    static let maxSampleTextBytes = Int(UInt16.max)
+
+    /// `cues` shown together from `from` to `to`: their texts one per line,
+    /// their style runs moved with them; cut where a sample's text must end.
+    static func joined(_ cues: [TrackCue], from: Int, to: Int) -> TrackCue {
+        var text = "", styles: [StyleRun] = [], offset = 0
+        for cue in cues {
+            let separator = text.isEmpty ? "" : "\n"
+            let room = maxSampleTextBytes - text.utf8.count - separator.utf8.count
+            guard room > 0 else { break }
+            var kept = Substring(cue.text)
+            if cue.text.utf8.count > room {
+                // Whole characters, as many as fit.
+                var bytes = 0
+                kept = cue.text.unicodeScalars.prefix { scalar in
+                    bytes += UTF8.width(scalar)
+                    return bytes <= room
+                }.reduce(into: "") { $0.unicodeScalars.append($1) }[...]
+            }
+            text += separator + kept
+            offset += separator.unicodeScalars.count
+            let length = kept.unicodeScalars.count
+            styles += cue.styles.compactMap { run in
+                let end = min(run.end, length)
+                return run.start < end ? StyleRun(start: run.start + offset, end: end + offset, style: run.style) : nil
+            }
+            offset += length
+        }
+        return TrackCue(start: from, end: to, text: text, styles: styles)
     }
 
     static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }

@@ -173,7 +173,8 @@ private struct SubtitleWriter {
         let limit = frame == .max ? Int.max : Int((Double(frame + 1) * 1000 / frameRate.value).rounded(.up))
         while next < cues.count && cues[next].start <= limit {
             let cue = cues[next]
-            try muxer.writeText(cue.text, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            let styles = cue.styles.map { TimedTextStyle(start: $0.start, end: $0.end, flags: $0.style.rawValue) }
+            try muxer.writeText(cue.text, styles: styles, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
             next += 1
         }
     }
