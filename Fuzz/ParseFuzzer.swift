@@ -2,8 +2,12 @@
 // and ffconcat scripts, JSON manifests, option values, plan.json, and
 // WebVTT files and ASS cue text (SubRip's arrives as ASS). The first
 // byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
-// together with SegueKit's sources; not part of the package.
+// with the tiers' modules; not part of the package.
 import Foundation
+@testable import SegueModel
+@testable import SegueInput
+@testable import SegueRender
+@testable import SegueKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,7 +1,11 @@
 // libFuzzer entry point over Segue's probe path (open, find streams, decode a
-// first picture). Built by Scripts/fuzz-probe together with SegueKit's sources;
+// first picture). Built by Scripts/fuzz-probe with the tiers' modules;
 // not part of the package.
 import Foundation
+@testable import SegueModel
+@testable import SegueInput
+@testable import SegueRender
+@testable import SegueKit
 
 private let scratchPath = "/dev/shm/segue-fuzz-\(getpid()).mp4"
 

@@ -3,6 +3,10 @@
 // Built by Scripts/fuzz records; not part of the package.
 import Foundation
 import SegueBitstream
+@testable import SegueModel
+@testable import SegueInput
+@testable import SegueRender
+@testable import SegueKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func segueFuzzRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,7 +1,11 @@
 // libFuzzer entry point over a whole stitch: the mutated input and a small
 // good clip, a tiny canvas, a fade between them, ultrafast. Built by
-// Scripts/fuzz stitch together with SegueKit's sources; not part of the package.
+// Scripts/fuzz stitch with the tiers' modules; not part of the package.
 import Foundation
+@testable import SegueModel
+@testable import SegueInput
+@testable import SegueRender
+@testable import SegueKit
 
 private let scratchPath = "/dev/shm/segue-fuzz-\(getpid()).mp4"
 private let outputPath = "/dev/shm/segue-fuzz-out-\(getpid()).mp4"
