@@ -46,7 +46,7 @@ struct CMX3600Reader {
     static func events(_ text: String) throws -> (title: String?, list: [CMX3600Event], dropFrameSaid: Bool) {
         var title: String?, list: [CMX3600Event] = [], dropFrame = false, dropFrameSaid = false, lineCount = 0
         for raw in Lines(text) {
-            let line = raw.trimmingCharacters(in: .whitespaces)[...]
+            let line = Lines.trimmed(raw)
             guard let first = line.first else { continue }
             if line.hasPrefix("TITLE:") {
                 title = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
@@ -249,9 +249,17 @@ struct Lines: Sequence, IteratorProtocol {
         position = self.text.startIndex
     }
 
+    /// Without the spaces and tabs around it.
+    static func trimmed(_ line: Substring) -> Substring {
+        var line = line
+        while let first = line.first, first.isWhitespace { line.removeFirst() }
+        while let last = line.last, last.isWhitespace { line.removeLast() }
+        return line
+    }
+
     mutating func next() -> Substring? {
         guard position < text.endIndex else { return nil }
-        let end = text[position...].firstIndex(where: \.isNewline) ?? text.endIndex
+        let end = text.utf8[position...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? text.endIndex
         defer { position = end < text.endIndex ? text.index(after: end) : end }
         return text[position..<end]
     }
