@@ -17,8 +17,10 @@ extension EditTimeline {
         for event in events.list { try reader.add(event) }
         guard !reader.items.isEmpty else { throw EditTimelineError("no video events") }
         reader.markers = reader.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
-        return EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
-                            notes: reader.notes, start: reader.start)
+        let timeline = EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
+                                    notes: reader.notes, start: reader.start)
+        try EditReading.checkBounds(timeline)
+        return timeline
     }
 }
 

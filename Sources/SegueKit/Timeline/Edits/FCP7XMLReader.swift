@@ -18,7 +18,9 @@ extension EditTimeline {
             throw EditTimelineError(failure.description)
         }
         guard root.name == "xmeml" else { throw EditTimelineError("not an FCP 7 XML file (its root is <\(root.name)>, not <xmeml>)") }
-        return try FCP7XMLReader(root: root).timeline()
+        let timeline = try FCP7XMLReader(root: root).timeline()
+        try EditReading.checkBounds(timeline)
+        return timeline
     }
 }
 
@@ -106,6 +108,7 @@ struct FCP7XMLReader {
         if audioTracks > 0 { notes.append("\(audioTracks) audio track(s) not used: each clip's own sound plays") }
         var reading = XMLTrackReading(reader: self, track: deref(track), context: Context([sequence, media, deref(track)]))
         try reading.read()
+        guard !reading.items.isEmpty else { throw EditTimelineError("\(label): its first video track is empty") }
         var markers = try [sequence, media].flatMap { try Self.markers($0, context).map { ($0.name, $0.seconds) } }
         markers += reading.clipMarkers
         let start = try sequence.child("timecode").map { try Self.timecode(deref($0), context, label) }
