@@ -29,6 +29,12 @@ final class EditTimelineParseTests: XCTestCase {
         return folder
     }
 
+    override class func tearDown() {
+        if let madeFolder { try? FileManager.default.removeItem(at: madeFolder) }
+        madeFolder = nil
+        super.tearDown()
+    }
+
     static func runPython(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

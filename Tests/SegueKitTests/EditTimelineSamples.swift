@@ -1,7 +1,7 @@
 /// Timelines written by hand the way editors export them, for EditTimelineParseTests.
 enum EditSamples {
     /// xmeml as Premiere writes it: a DOCTYPE, NTSC 30, a sequence timecode, a
-    /// second clip naming its file by id only, a transition aligned at its end,
+    /// second clip naming its file by id only, transitions aligned at their end and start,
     /// a hole, a sequence marker, a second video track, audio, entities and CDATA.
     static let premiereXML = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -41,6 +41,15 @@ enum EditSamples {
                     <name>After the hole</name>
                     <start>180</start><end>240</end><in>0</in><out>60</out>
                     <file id="file-2"><name>c.mov</name><pathurl>file://localhost/media/c.mov</pathurl><duration>600</duration></file>
+                  </clipitem>
+                  <transitionitem>
+                    <start>240</start><end>250</end><alignment>start</alignment>
+                    <effect><name>Dip to White</name><effectid>Dip to White</effectid></effect>
+                  </transitionitem>
+                  <clipitem id="clipitem-4">
+                    <name>From the start</name>
+                    <start>-1</start><end>300</end><in>100</in><out>160</out>
+                    <file id="file-2"/>
                   </clipitem>
                 </track>
                 <track>
