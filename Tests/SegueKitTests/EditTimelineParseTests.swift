@@ -99,7 +99,7 @@ final class EditTimelineParseTests: XCTestCase {
         XCTAssertEqual(clip.source.start.value, 107_892)
     }
 
-    func testEDLEventsBeyondTheVideoAreSkippedAndBlackIsAGap() throws {
+    func testEDLSoundOnlyEventsAndLinesAreSkippedAndBlackIsAGap() throws {
         let parsed = try EditTimeline.parseCMX3600("""
             TITLE: mixed
             001 AX V C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
@@ -108,17 +108,22 @@ final class EditTimelineParseTests: XCTestCase {
             002 AX AA C 00:00:00:00 00:00:05:00 01:00:00:00 01:00:05:00
             003 BL V C 00:00:00:00 00:00:00:12 01:00:01:00 01:00:01:12
             004 R2 V W001 006 00:00:02:00 00:00:03:00 01:00:02:00 01:00:03:00
+            005 R3 A C 00:00:05:00 00:00:06:00 01:00:03:00 01:00:04:00
+            005 R3 V C 00:00:05:00 00:00:06:00 01:00:03:00 01:00:04:00
             """, rate: Rational(24, 1))
         XCTAssertEqual(parsed.name, "mixed")
-        XCTAssertEqual(parsed.items.count, 5)
+        XCTAssertEqual(parsed.items.count, 6)
         guard case .clip(let first) = parsed.items[0], case .gap(let black) = parsed.items[1], case .gap(let hole) = parsed.items[2],
-              case .transition(let wipe) = parsed.items[3], case .clip(let last) = parsed.items[4] else { return XCTFail("\(parsed.items)") }
+              case .transition(let wipe) = parsed.items[3], case .clip(let wiped) = parsed.items[4], case .clip(let last) = parsed.items[5] else {
+            return XCTFail("\(parsed.items)")
+        }
         XCTAssertEqual(first.media, EditMedia(location: "/media/a.mov", clipName: "a.mov"))
         XCTAssertEqual(black.value, 12)
         XCTAssertEqual(hole.value, 12)
         XCTAssertEqual(wipe.kind, .wipe(1))
         XCTAssertEqual(wipe.after.value, 6)
-        XCTAssertEqual(last.media.reel, "R2")
+        XCTAssertEqual(wiped.media.reel, "R2")
+        XCTAssertEqual(last.source.start.value, 120, "an event's video line, though its sound line comes first")
     }
 
     func testAPremiereStyleXMLReadsAsTheFCPAdapterReadsIt() throws {

@@ -80,9 +80,11 @@ struct CMX3600Reader {
     /// One event: skipped when audio only, else its transition (if any) and its clip or black, after any gap.
     mutating func add(_ event: CMX3600Event) throws {
         let label = "event \(event.number)"
-        guard event.lines.count <= 2 else { throw EditTimelineError("\(label): more than one transition") }
-        let line = try CMX3600Line(event.lines[event.lines.count - 1], label: label)
-        guard line.isVideo else { return }
+        let lines = try event.lines.map { try CMX3600Line($0, label: label) }
+        let transitions = lines.filter { $0.transitionType != nil }
+        guard transitions.count <= 1 else { throw EditTimelineError("\(label): more than one transition") }
+        // A transition's line is the incoming clip; else the event's first video line (an event may list its sound apart).
+        guard let line = transitions.first ?? lines.first(where: \.isVideo), line.isVideo else { return }
         let comments = CMX3600Comments(event.comments)
         if let speed = comments.speed { throw EditTimelineError("\(label): speed change (M2 \(speed)) can't be rendered") }
         if comments.freezeFrame { throw EditTimelineError("\(label): freeze frame can't be rendered") }
@@ -103,7 +105,7 @@ struct CMX3600Reader {
         if line.isBlack {
             items.append(.gap(duration))
         } else {
-            let incoming = event.lines.count == 2 || line.transitionType != nil
+            let incoming = line.transitionType != nil
             let media = comments.media(incoming: incoming, reel: line.reel)
             items.append(.clip(EditClip(name: comments.name(location: media.location),
                                         media: media, source: EditRange(start: time(source.0), duration: duration))))
