@@ -1,6 +1,8 @@
 // libFuzzer entry point over the text Segue reads from strangers: clip lists
-// and ffconcat scripts, JSON manifests, option values, plan.json, and
-// WebVTT files and ASS cue text (SubRip's arrives as ASS). The first
+// and ffconcat scripts, JSON manifests, option values, plan.json, WebVTT
+// files and ASS cue text (SubRip's arrives as ASS), and editors' timelines
+// (OTIO, CMX 3600 EDL, FCP 7 XML; what parses is written as OTIO and must
+// parse back the same). The first
 // byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
 // with the tiers' modules; not part of the package.
 import Foundation
@@ -14,7 +16,7 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let body = Data(bytes: data + 1, count: size - 1)
     let text = String(decoding: body, as: UTF8.self)
-    switch data[0] % 5 {
+    switch data[0] % 8 {
     case 0:
         _ = try? ClipList.parse(text, relativeTo: "/clips")
     case 1:
@@ -34,10 +36,29 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = StyledText.assText(cue.text, styles: cue.styles)
         }
         _ = CueText.styled(text, base: .italic, named: CueText.styles(inHeader: text))
+    case 5:
+        roundTrip(try? EditTimeline.parseOTIO(body))
+    case 6:
+        roundTrip(try? EditTimeline.parseCMX3600(text))
+    case 7:
+        roundTrip(try? EditTimeline.parseFCP7XML(body))
     default:
         // A plan as render and join read it: decoded, checked, then its timeline made.
         guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }
         _ = try? plan.timeline()
     }
     return 0
+}
+
+/// A timeline that parsed is written as OTIO, which must read back as the same
+/// timeline (but its rate: OTIO has none, so it comes back as the first clip's).
+private func roundTrip(_ timeline: EditTimeline?) {
+    guard var timeline else { return }
+    guard let again = try? EditTimeline.parseOTIO(timeline.otioJSON()) else {
+        fatalError("otioJSON doesn't read back")
+    }
+    timeline.rate = again.rate
+    guard again == timeline else {
+        fatalError("otioJSON doesn't read back as the timeline it was written from")
+    }
 }

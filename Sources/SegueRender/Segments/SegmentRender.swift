@@ -45,7 +45,7 @@ package struct SegmentRender {
             for name in files.names {
                 try OutputFile.moveIntoPlace(files.partial(name), over: files.inWork(name), what: "it")
             }
-            let receipt = try SegmentManifest(
+            let receipt = SegmentManifest(
                 plan: fingerprint, segment: segment, frames: wanted.frames,
                 samples: wanted.audioEnd - wanted.audioStart, audioPackets: files.sound == nil ? nil : packets,
                 video: files.video, videoBytes: files.size(files.video), videoSHA256: try Checksum.sha256(file: files.inWork(files.video)),

@@ -17,8 +17,10 @@ extension EditTimeline {
         for event in events.list { try reader.add(event) }
         guard !reader.items.isEmpty else { throw EditTimelineError("no video events") }
         reader.markers = reader.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
-        return EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
-                            notes: reader.notes, start: reader.start)
+        let timeline = EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
+                                    notes: reader.notes, start: reader.start)
+        try EditReading.checkBounds(timeline)
+        return timeline
     }
 }
 
@@ -46,7 +48,7 @@ struct CMX3600Reader {
     static func events(_ text: String) throws -> (title: String?, list: [CMX3600Event], dropFrameSaid: Bool) {
         var title: String?, list: [CMX3600Event] = [], dropFrame = false, dropFrameSaid = false, lineCount = 0
         for raw in Lines(text) {
-            let line = raw.trimmingCharacters(in: .whitespaces)[...]
+            let line = Lines.trimmed(raw)
             guard let first = line.first else { continue }
             if line.hasPrefix("TITLE:") {
                 title = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
@@ -78,9 +80,11 @@ struct CMX3600Reader {
     /// One event: skipped when audio only, else its transition (if any) and its clip or black, after any gap.
     mutating func add(_ event: CMX3600Event) throws {
         let label = "event \(event.number)"
-        guard event.lines.count <= 2 else { throw EditTimelineError("\(label): more than one transition") }
-        let line = try CMX3600Line(event.lines[event.lines.count - 1], label: label)
-        guard line.isVideo else { return }
+        let lines = try event.lines.map { try CMX3600Line($0, label: label) }
+        let transitions = lines.filter { $0.transitionType != nil }
+        guard transitions.count <= 1 else { throw EditTimelineError("\(label): more than one transition") }
+        // A transition's line is the incoming clip; else the event's first video line (an event may list its sound apart).
+        guard let line = transitions.first ?? lines.first(where: \.isVideo), line.isVideo else { return }
         let comments = CMX3600Comments(event.comments)
         if let speed = comments.speed { throw EditTimelineError("\(label): speed change (M2 \(speed)) can't be rendered") }
         if comments.freezeFrame { throw EditTimelineError("\(label): freeze frame can't be rendered") }
@@ -101,7 +105,7 @@ struct CMX3600Reader {
         if line.isBlack {
             items.append(.gap(duration))
         } else {
-            let incoming = event.lines.count == 2 || line.transitionType != nil
+            let incoming = line.transitionType != nil
             let media = comments.media(incoming: incoming, reel: line.reel)
             items.append(.clip(EditClip(name: comments.name(location: media.location),
                                         media: media, source: EditRange(start: time(source.0), duration: duration))))
@@ -249,9 +253,17 @@ struct Lines: Sequence, IteratorProtocol {
         position = self.text.startIndex
     }
 
+    /// Without the spaces and tabs around it.
+    static func trimmed(_ line: Substring) -> Substring {
+        var line = line
+        while let first = line.first, first.isWhitespace { line.removeFirst() }
+        while let last = line.last, last.isWhitespace { line.removeLast() }
+        return line
+    }
+
     mutating func next() -> Substring? {
         guard position < text.endIndex else { return nil }
-        let end = text[position...].firstIndex(where: \.isNewline) ?? text.endIndex
+        let end = text.utf8[position...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? text.endIndex
         defer { position = end < text.endIndex ? text.index(after: end) : end }
         return text[position..<end]
     }

@@ -43,6 +43,29 @@ enum EditReading {
         return time
     }
 
+    /// Every time in the timeline within `maxSeconds` (the EDL and xmeml
+    /// parsers count frames unchecked; OTIO checks each time as it reads it).
+    static func checkBounds(_ timeline: EditTimeline) throws {
+        func check(_ time: EditTime, _ what: @autoclosure () -> String) throws {
+            guard time.value.isFinite, abs(time.seconds) <= maxSeconds else {
+                throw EditTimelineError("\(what()): \(number(time.seconds)) s is beyond \(Int(maxSeconds)) s")
+            }
+        }
+        for (index, item) in timeline.items.enumerated() {
+            switch item {
+            case .clip(let clip):
+                try check(clip.source.start, "clip \(index + 1)")
+                try check(EditTime(value: clip.source.start.value + clip.source.duration.value, rate: clip.source.start.rate), "clip \(index + 1)")
+            case .gap(let duration): try check(duration, "gap \(index + 1)")
+            case .transition(let transition):
+                try check(transition.before, "transition \(index + 1)")
+                try check(transition.after, "transition \(index + 1)")
+            }
+        }
+        for marker in timeline.markers { try check(marker.time, "marker '\(marker.name)'") }
+        if let start = timeline.start { try check(start, "the timeline's start") }
+    }
+
     /// A number as users write it: `24`, not `24.0`.
     static func number(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
@@ -55,16 +78,16 @@ enum EditReading {
 struct Timecode {
     /// Frames a second the labels count (30 for 29.97).
     let nominal: Int
-    /// Whether labels skip numbers (only meaningful for 29.97 and 59.94).
+    /// Whether the rate is 29.97 or 59.94, the rates drop-frame labels exist for.
+    let dropRate: Bool
+    /// Whether labels skip numbers even when written with `:`.
     let dropFrame: Bool
 
     init(rate: Rational, dropFrame: Bool) {
         nominal = max(Int(rate.value.rounded()), 1)
-        self.dropFrame = dropFrame && (nominal == 30 || nominal == 60) && rate.denominator == 1001
+        dropRate = (nominal == 30 || nominal == 60) && rate.denominator == 1001
+        self.dropFrame = dropFrame && dropRate
     }
-
-    /// Frames per minute of labels skipped.
-    private var dropped: Int { dropFrame ? nominal / 15 : 0 }
 
     /// The frame count a label names; a bare frame number is taken as is. Nil when it isn't a timecode.
     func frames(_ text: Substring) -> Int64? {
@@ -73,27 +96,11 @@ struct Timecode {
         guard parts.count == 4, parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }),
               let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]), let frame = Int(parts[3]),
               minutes < 60, seconds < 60, frame < nominal else { return nil }
-        let drops = dropFrame || text.contains(";")
-        let skipped = drops && (nominal == 30 || nominal == 60) ? nominal / 15 : 0
+        let skipped = dropRate && (dropFrame || text.contains(";")) ? nominal / 15 : 0
         if skipped > 0, seconds == 0, minutes % 10 != 0, frame < skipped { return nil }
         let totalMinutes = hours * 60 + minutes
         let labels = Int64((totalMinutes * 60 + seconds) * nominal + frame)
         return labels - Int64(skipped * (totalMinutes - totalMinutes / 10))
-    }
-
-    /// The label for a frame count (for messages and notes).
-    func label(_ frames: Int64) -> String {
-        var count = frames
-        if dropped > 0 {
-            let perTenMinutes = Int64(nominal * 600 - dropped * 9)
-            let tens = count / perTenMinutes, rest = count % perTenMinutes
-            count += Int64(dropped * 9) * tens
-            if rest > Int64(dropped) { count += Int64(dropped) * ((rest - Int64(dropped)) / Int64(nominal * 60 - dropped)) }
-        }
-        let n = Int64(nominal)
-        let separator = dropFrame ? ";" : ":"
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(count / (n * 3600))):\(two(count / (n * 60) % 60)):\(two(count / n % 60))\(separator)\(two(count % n))"
     }
 }
 

@@ -9,6 +9,7 @@ extension EditTimeline {
     /// `in` plus its file's timecode; holes become gaps; a transitionitem is a
     /// dissolve split at its cut point. Other tracks become notes.
     public static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
+        try FCP7XMLReader.checkItemCount(data)
         var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
         let root: ParsedXMLElement
         do {
@@ -17,7 +18,9 @@ extension EditTimeline {
             throw EditTimelineError(failure.description)
         }
         guard root.name == "xmeml" else { throw EditTimelineError("not an FCP 7 XML file (its root is <\(root.name)>, not <xmeml>)") }
-        return try FCP7XMLReader(root: root).timeline()
+        let timeline = try FCP7XMLReader(root: root).timeline()
+        try EditReading.checkBounds(timeline)
+        return timeline
     }
 }
 
@@ -26,7 +29,27 @@ extension EditTimeline {
 /// the chain of elements from the sequence down.
 struct FCP7XMLReader {
     typealias Element = ParsedXMLElement
-    typealias Context = [Element]
+
+    /// What an element inherits: the nearest `rate/timebase` and, separately,
+    /// the nearest `rate/ntsc` from the sequence down (the adapter's lookup).
+    struct Context {
+        var timebase: String?
+        var ntsc: String?
+
+        init(_ elements: [Element] = []) { self = Context.none + elements }
+        private init(timebase: String?, ntsc: String?) { (self.timebase, self.ntsc) = (timebase, ntsc) }
+        private static let none = Context(timebase: nil, ntsc: nil)
+
+        static func + (context: Context, elements: [Element]) -> Context {
+            var result = context
+            for element in elements {
+                let rates = element.children("rate")
+                if let timebase = rates.lazy.compactMap({ $0.text("timebase") }).first { result.timebase = timebase }
+                if let ntsc = rates.lazy.compactMap({ $0.text("ntsc") }).first { result.ntsc = ntsc }
+            }
+            return result
+        }
+    }
 
     let root: Element
     /// The first element with each tag and id, in document order: a later
@@ -44,6 +67,24 @@ struct FCP7XMLReader {
         byID = found
     }
 
+    /// Refuses a file with more than `maxItems` track items before building its tree.
+    static func checkItemCount(_ data: Data) throws {
+        let tags = ["clipitem", "transitionitem", "generatoritem"].map { Array($0.utf8) }
+        let count = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
+            guard var cursor = bytes.baseAddress else { return 0 }
+            let end = cursor + bytes.count
+            var count = 0
+            // memchr finds each '<'; memcmp asks whether an item's tag follows.
+            while count <= EditReading.maxItems, let found = memchr(cursor, Int32(UInt8(ascii: "<")), end - cursor) {
+                let next = UnsafeRawPointer(found) + 1
+                if tags.contains(where: { tag in end - next >= tag.count && memcmp(next, tag, tag.count) == 0 }) { count += 1 }
+                cursor = next
+            }
+            return count
+        }
+        guard count <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) items") }
+    }
+
     func deref(_ element: Element) -> Element {
         guard let id = element.attributes["id"] else { return element }
         return byID[element.name + "#" + id] ?? element
@@ -53,8 +94,9 @@ struct FCP7XMLReader {
         let sequences = topSequences()
         guard let sequence = sequences.first else { throw EditTimelineError("no sequence") }
         let label = "sequence" + (sequence.text("name").flatMap { $0.isEmpty ? nil : " '\($0)'" } ?? "")
-        let context = [sequence]
-        guard let rate = Self.rate(context).flatMap(EditReading.rational) else { throw EditTimelineError("\(label): no rate") }
+        let context = Context([sequence])
+        guard let value = Self.rate(context) else { throw EditTimelineError("\(label): no rate") }
+        guard let rate = EditReading.rational(value) else { throw EditTimelineError("\(label): rate \(EditReading.number(value)) is not a frame rate") }
         guard let media = sequence.child("media").map(deref), let video = media.child("video").map(deref) else {
             throw EditTimelineError("\(label): no video")
         }
@@ -64,8 +106,9 @@ struct FCP7XMLReader {
         notes += tracks.indices.dropFirst().map { "video track \($0 + 1) not used (only the first video track is rendered)" }
         let audioTracks = media.child("audio").map { deref($0).children("track").count } ?? 0
         if audioTracks > 0 { notes.append("\(audioTracks) audio track(s) not used: each clip's own sound plays") }
-        var reading = XMLTrackReading(reader: self, context: [sequence, media, deref(track)], timelineRate: rate)
+        var reading = XMLTrackReading(reader: self, track: deref(track), context: Context([sequence, media, deref(track)]))
         try reading.read()
+        guard !reading.items.isEmpty else { throw EditTimelineError("\(label): its first video track is empty") }
         var markers = try [sequence, media].flatMap { try Self.markers($0, context).map { ($0.name, $0.seconds) } }
         markers += reading.clipMarkers
         let start = try sequence.child("timecode").map { try Self.timecode(deref($0), context, label) }
@@ -88,9 +131,8 @@ struct FCP7XMLReader {
     /// The frame rate in effect: the nearest `rate/timebase`, made NTSC
     /// (× 1000/1001) by the nearest `rate/ntsc` TRUE.
     static func rate(_ context: Context) -> Double? {
-        guard let timebase = context.reversed().lazy.compactMap({ $0.text("rate/timebase") }).first.flatMap(Double.init) else { return nil }
-        let ntsc = context.reversed().lazy.compactMap { $0.text("rate/ntsc") }.first?.lowercased() == "true"
-        return ntsc ? timebase * 1000 / 1001 : timebase
+        guard let timebase = context.timebase.flatMap(Double.init) else { return nil }
+        return context.ntsc?.lowercased() == "true" ? timebase * 1000 / 1001 : timebase
     }
 
     static func checkedRate(_ context: Context, _ label: String) throws -> Double {
@@ -138,22 +180,22 @@ struct FCP7XMLReader {
 struct XMLTrackReading {
     typealias Element = ParsedXMLElement
     let reader: FCP7XMLReader
-    /// Sequence, media, track.
-    let context: [Element]
-    let timelineRate: Rational
+    let track: Element
+    /// The track's, inherited from its sequence.
+    let context: FCP7XMLReader.Context
     var items: [EditItem] = []
     var notes: [String] = []
     var clipMarkers: [(String, Double)] = []
     private var filtersIgnored: [String] = []
 
-    init(reader: FCP7XMLReader, context: [Element], timelineRate: Rational) {
+    init(reader: FCP7XMLReader, track: Element, context: FCP7XMLReader.Context) {
         self.reader = reader
+        self.track = track
         self.context = context
-        self.timelineRate = timelineRate
     }
 
     mutating func read() throws {
-        let children = context[context.count - 1].children
+        let children = track.children
         let trackRate = try FCP7XMLReader.checkedRate(context, "track 1")
         var cursor = 0.0, head: Element?, number = 0
         for (index, raw) in children.enumerated() where ["clipitem", "generatoritem", "transitionitem"].contains(raw.name) {

@@ -21,21 +21,26 @@ extension EditTimeline {
 /// Refuses JSON nested deeper than a limit before JSONSerialization recurses into it.
 enum JSONNesting {
     static func check(_ data: Data, limit: Int) throws {
-        var depth = 0, inString = false, escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
+        let deepest = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
+            var depth = 0, deepest = 0, inString = false, escaped = false
+            for byte in bytes {
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    deepest = max(deepest, depth)
+                    if depth > limit { return deepest }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
             }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { throw EditTimelineError("JSON nested more than \(limit) deep") }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
+            return deepest
         }
+        if deepest > limit { throw EditTimelineError("JSON nested more than \(limit) deep") }
     }
 }
 
