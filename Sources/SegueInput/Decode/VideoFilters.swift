@@ -10,9 +10,40 @@ enum VideoFilters {
     /// `text`: the clip's caption, drawn last, over the fitted canvas picture.
     static func description(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool,
                             text: TextLayer? = nil) -> String {
-        let info = clip.info
-        let colour = firstPicture.filled(from: info.colour)
+        let colour = firstPicture.filled(from: clip.info.colour)
         let placement = clip.placement
+        let conversion = ColourConversion.filters(from: colour, codedHeight: clip.info.codedHeight, width: placement.scaledWidth,
+                                                  height: placement.scaledHeight, to: canvas.colour)
+        return fitted(upright(clip, canvas: canvas, interlacedPicture: interlacedPicture) + conversion, clip: clip, canvas: canvas,
+                      text: text)
+    }
+
+    /// The clip's graph as `description` makes it, or split around a
+    /// `ColourTable` when the colour is converted by one (HDR into 8-bit SDR):
+    /// the table runs on whichever of the upright picture (`uprightWidth` x
+    /// `uprightHeight`) and the placed one is smaller.
+    static func stages(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool,
+                       uprightWidth: Int, uprightHeight: Int, text: TextLayer? = nil) -> VideoStages {
+        let colour = firstPicture.filled(from: clip.info.colour)
+        guard let table = ColourConversion.table(from: colour, codedHeight: clip.info.codedHeight, to: canvas.colour) else {
+            return .single(description(for: clip, canvas: canvas, firstPicture: firstPicture, interlacedPicture: interlacedPicture,
+                                       text: text))
+        }
+        let placement = clip.placement
+        let shrinks = placement.scaledWidth * placement.scaledHeight <= uprightWidth * uprightHeight
+        let (width, height) = shrinks ? (placement.scaledWidth, placement.scaledHeight) : (uprightWidth, uprightHeight)
+        // 8-bit 4:2:0 stays as it is; every other source is read at 10 bits.
+        let format = firstPicture.bitDepth <= 8 && clip.info.colour.bitDepth <= 8 ? "yuv420p" : "yuv420p10le"
+        let front = upright(clip, canvas: canvas, interlacedPicture: interlacedPicture)
+            + ["scale=\(width):\(height):flags=bicubic", "format=\(format)"]
+        let grow = shrinks ? [] : ["scale=\(placement.scaledWidth):\(placement.scaledHeight):flags=bicubic"]
+        return .split(front: front.joined(separator: ","), table: table, colour: canvas.colour,
+                      back: fitted(grow.isEmpty ? ["null"] : grow, clip: clip, canvas: canvas, text: text))
+    }
+
+    /// Deinterlaced, at the canvas rate, turned upright.
+    private static func upright(_ clip: PlannedClip, canvas: Canvas, interlacedPicture: Bool) -> [String] {
+        let info = clip.info
         var filters: [String] = []
         // Each picture is rebuilt from its fields (bwdif), so none is combed;
         // on a canvas at twice the clip's rate or more, each field becomes a
@@ -29,8 +60,14 @@ enum VideoFilters {
         case 270: filters.append("transpose=cclock")
         default: break
         }
-        filters += ColourConversion.filters(from: colour, codedHeight: info.codedHeight, width: placement.scaledWidth,
-                                            height: placement.scaledHeight, to: canvas.colour)
+        return filters
+    }
+
+    /// `filters` (ending in the placed picture, in the canvas's colour)
+    /// padded or cropped to the canvas (or over its blurred fill), the text drawn last.
+    private static func fitted(_ filters: [String], clip: PlannedClip, canvas: Canvas, text: TextLayer?) -> String {
+        var filters = filters
+        let placement = clip.placement
         if placement.scaledWidth < canvas.width || placement.scaledHeight < canvas.height {
             if clip.fit == .blur {
                 filters.append("setsar=1")
@@ -144,4 +181,11 @@ enum VideoFilters {
         return ",split[fill][picture];[fill]\(background)[blurred];\(fills);\(order)\(across ? "vstack" : "hstack")=inputs=\(bars.count + 1),"
             + regions.joined(separator: ",")
     }
+}
+
+/// A clip's filters: one graph, or two with a `ColourTable` between them
+/// (`front`'s pictures converted by `table` into `colour`, then `back`).
+enum VideoStages {
+    case single(String)
+    case split(front: String, table: ColourTable, colour: OutputColour, back: String)
 }

@@ -27,7 +27,7 @@ package final class VideoNormaliser {
     /// The clip's caption, drawn last in its graph.
     private let text: TextLayer?
     /// Built on the first decoded picture, whose real format it must match.
-    private var graph: FilterGraph?
+    private var graph: ClipGraph?
     private let decoded = Frame()
     /// Pictures a decoded stretch gave up at its end, ahead of any new ones (`--smart`).
     private var flushed: [Frame] = []
@@ -158,9 +158,12 @@ package final class VideoNormaliser {
     private func receive() throws {
         while try decoder.receive(into: decoded) == .ready {
             if graph == nil {
-                let description = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour,
-                                                           interlacedPicture: decoded.isInterlaced, text: text)
-                graph = try TextLayer.graph(with: text, videoLike: decoded, timeBase: decoder.timeBase, description: description)
+                let turned = clip.info.rotation == 90 || clip.info.rotation == 270
+                let stages = VideoFilters.stages(for: clip, canvas: canvas, firstPicture: decoded.colour,
+                                                 interlacedPicture: decoded.isInterlaced,
+                                                 uprightWidth: turned ? decoded.height : decoded.width,
+                                                 uprightHeight: turned ? decoded.width : decoded.height, text: text)
+                graph = try ClipGraph(stages, text: text, videoLike: decoded, timeBase: decoder.timeBase)
             }
             if let pts = decoded.pts.map({ $0 - origin }) {
                 decoded.pts = pts

@@ -146,6 +146,24 @@ package final class Frame {
         }
     }
 
+    /// Sets a rectangle of one plane of this (writable, planar 8- or 16-bit) picture to `value`.
+    package func fill(plane index: Int, x: Int, y: Int, width: Int, height: Int, with value: Int) {
+        precondition(sampleBytes > 0 && index >= 0 && index < planeCount, "fill(plane:…) writes a plane of a planar picture")
+        let size = planeSize(index)
+        precondition(x >= 0 && y >= 0 && x + width <= size.width && y + height <= size.height, "a rectangle inside the plane")
+        guard let base = dataPointer(index) else { return }
+        for row in y..<y + height {
+            let line = UnsafeMutableRawPointer(base + row * lineSize(index))
+            for column in x..<x + width {
+                if sampleBytes == 1 {
+                    line.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: column, as: UInt8.self)
+                } else {
+                    line.storeBytes(of: UInt16(truncatingIfNeeded: value), toByteOffset: 2 * column, as: UInt16.self)
+                }
+            }
+        }
+    }
+
     /// The samples of one channel of a planar-float frame, copied out.
     package func samples(channel: Int) -> [Float] {
         precondition(isPlanarFloat, "samples(channel:) reads planar float samples")

@@ -32,6 +32,17 @@ package enum ColourConversion {
                 "scale=" + output.dropFirst(), "format=\(target.pixelFormatName)"]
     }
 
+    /// The Y'CbCr tables that convert a clip of `colour` in one pass, in
+    /// place of the lut3d chain of `filters`: for HDR into 8-bit SDR (where
+    /// that chain cost most, against the SDR stitch it is measured by); nil
+    /// for every other conversion, which `filters` makes.
+    static func table(from colour: ColourInfo, codedHeight: Int, to target: OutputColour) -> ColourTable? {
+        let matrix = colour.matrix(height: codedHeight)
+        guard colour.dynamicRange.isHDR, target == .sdr, matrix != .rgb else { return nil }
+        let mapping = ColourMapping(from: colour.dynamicRange, primaries: .bt2020, to: .sdr)
+        return ColourTables.table(for: .init(mapping: mapping, matrix: matrix, fullRange: colour.isFullRange))
+    }
+
     /// Filters taking an SDR BT.709 limited-range picture with alpha
     /// (yuva420p: captions, logos) to the target's colour, alpha kept.
     package static func overlayFilters(to target: OutputColour) -> [String] {
