@@ -11,9 +11,6 @@ import SegueModel
 /// (`warmUpFrame` up to the segment's first frame), and ends at the segment's end (or a few frames
 /// past it, for its sound encoder's post-roll). Its sound goes to `sound`.
 final class SegmentWindow {
-    /// Thrown by the clock at the segment's end: the stitch stops there.
-    struct Reached: Error {}
-
     let frames: Range<Int>
     /// The clip whose turn in the stitch holds the segment's first frame.
     let firstClip: Int

@@ -23,7 +23,7 @@ final class FrameClock {
     /// A segment's output frames: frames around it are made but their
     /// pictures not written (the warm-up before it, the sound's post-roll
     /// after it; their sound goes to the segment's encoder), and reaching
-    /// `tailEnd` ends the stitch (`SegmentWindow.Reached`). Nil: the whole output.
+    /// `tailEnd` ends the stitch (`reachedWindowEnd`). Nil: the whole output.
     private let window: SegmentWindow?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
@@ -62,6 +62,10 @@ final class FrameClock {
 
     var canvas: Canvas { plan.canvas }
 
+    /// Whether a segment's stitch has made every frame it needs: its window's
+    /// tail end (never, for the whole output). Nothing more is emitted then.
+    var reachedWindowEnd: Bool { window.map { frame >= $0.tailEnd } ?? false }
+
     /// Sends one frame's picture (and sound) to the writer.
     func emit(_ picture: Frame, _ sound: [[Float]]?, clipIndex: Int) throws {
         // A segment's pictures count from its first frame: its file starts at 0.
@@ -78,7 +82,7 @@ final class FrameClock {
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-        if let window, frame >= window.tailEnd { throw SegmentWindow.Reached() }
+        precondition(!reachedWindowEnd, "a frame past the segment's window")
         var sound = sound
         if let music, let clipSound = sound {
             do {

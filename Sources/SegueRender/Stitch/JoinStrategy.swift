@@ -10,8 +10,9 @@ protocol JoinStrategy {
     /// frames); `soundDelay` samples of silence come before the clip's own
     /// sound in its first frame (`ClipSource.soundDelay`).
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int)
-    /// Plays `join`'s frames from the clip going out and the clip coming in.
-    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws
+    /// Plays `join`'s frames from the clip going out and the clip coming in;
+    /// false when a segment's window ended before the join did.
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws -> Bool
 }
 
 extension JoinLayout {
@@ -29,11 +30,12 @@ extension JoinLayout {
 struct OverlapJoin: JoinStrategy {
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {}
 
-    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws -> Bool {
         let transitionStart = clock.nextSampleIndex
         let transitionSamples = clock.samples(forFrames: join.frameCount)
         let painter = try TransitionPainter(join, canvas: clock.canvas)
         for step in 0..<join.frameCount {
+            if clock.reachedWindowEnd { return false }
             let picture = try painter.draw(step: step, from: outgoing.nextPicture(), to: incoming.nextPicture())
             var sound: [[Float]]?
             if clock.includeAudio {
@@ -43,6 +45,7 @@ struct OverlapJoin: JoinStrategy {
             }
             try clock.emit(picture, sound, clipIndex: join.index)
         }
+        return true
     }
 }
 
@@ -56,16 +59,19 @@ struct FreezeJoin: JoinStrategy {
         if joinAfter > 0 && position == clip.frameCount - 1 { AudioChunker.fadeOut(&sound) }
     }
 
-    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws {
+    func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws -> Bool {
+        if clock.reachedWindowEnd { return false }
         let held = try outgoing.heldPicture()
         let waiting = try incoming.peekPicture()
         let painter = try TransitionPainter(join, canvas: clock.canvas)
         for step in 0..<join.frameCount {
+            if clock.reachedWindowEnd { return false }
             let picture = try painter.draw(step: step, from: held, to: waiting)
             let silence = clock.includeAudio
                 ? [[Float]](repeating: [Float](repeating: 0, count: clock.samplesForNextFrame), count: OutputAudio.channels) : nil
             try clock.emit(picture, silence, clipIndex: join.index)
         }
+        return true
     }
 }
 

@@ -184,29 +184,28 @@ public final class Stitcher {
         lookahead.prepare(first + 1)
         if let window { try skipPlayedInJoin(of: current, window: window, clock: clock) }
         var played = Played(frames: 0, audioSamples: 0, joins: [], startupSeconds: startup, notices: plan.notices)
-        do { // a segment ends where the clock reaches its last frame
-            for (index, clip) in clips.enumerated() where index >= first {
-                // A segment that sought into its first clip starts that far in.
-                let skipped = index == first ? window?.framesSkipped ?? 0 : 0
-                try playOwnFrames(of: clip, from: current, skipping: skipped, strategy: strategy, through: clock)
-                // The segment's end: the next clip is not opened at all.
-                guard index + 1 < clips.count, clock.frame < window?.tailEnd ?? .max else {
-                    played.notices += notes(on: current)
-                    break
-                }
-                let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
-                let join = plan.joins[index]
-                // A cut: the outgoing clip's sound runs on until the incoming one's starts (late, with --smart).
-                if join.frameCount == 0, clock.includeAudio { try incoming.leadIn(from: current) }
-                try strategy.play(join, from: current, to: incoming, through: clock)
-                played.joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
-                                                      seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
-                                                      stallSeconds: waited))
+        // A segment ends where the clock reaches its window's end, inside a clip or a join.
+        for (index, clip) in clips.enumerated() where index >= first {
+            // A segment that sought into its first clip starts that far in.
+            let skipped = index == first ? window?.framesSkipped ?? 0 : 0
+            guard try playOwnFrames(of: clip, from: current, skipping: skipped, strategy: strategy, through: clock) else { break }
+            // The segment's end: the next clip is not opened at all.
+            guard index + 1 < clips.count, !clock.reachedWindowEnd else {
                 played.notices += notes(on: current)
-                current = incoming // releases the finished clip: never more than two open
-                lookahead.prepare(index + 2)
+                break
             }
-        } catch is SegmentWindow.Reached {}
+            let (incoming, waited) = try lookahead.take(index + 1, stop: stop)
+            let join = plan.joins[index]
+            // A cut: the outgoing clip's sound runs on until the incoming one's starts (late, with --smart).
+            if join.frameCount == 0, clock.includeAudio { try incoming.leadIn(from: current) }
+            guard try strategy.play(join, from: current, to: incoming, through: clock) else { break }
+            played.joins.append(StitchReport.Join(index: index, transition: join.transition, frames: join.frameCount,
+                                                  seconds: Double(join.frameCount) / plan.canvas.frameRate.value,
+                                                  stallSeconds: waited))
+            played.notices += notes(on: current)
+            current = incoming // releases the finished clip: never more than two open
+            lookahead.prepare(index + 2)
+        }
         return played
     }
 
@@ -218,11 +217,13 @@ public final class Stitcher {
         }
     }
 
-    /// A clip's own frames, outside its joins, from `skipped` on.
+    /// A clip's own frames, outside its joins, from `skipped` on; false when
+    /// a segment's window ended before they did.
     private func playOwnFrames(of clip: PlannedClip, from current: ClipSource, skipping skipped: Int, strategy: JoinStrategy,
-                               through clock: FrameClock) throws {
+                               through clock: FrameClock) throws -> Bool {
         let before = plan.joinFrames(before: clip.index), after = plan.joinFrames(after: clip.index)
         for position in plan.ownFrames(of: clip) where position >= skipped {
+            if clock.reachedWindowEnd { return false }
             // With --smart, a copied frame comes as its source packet instead of a picture.
             let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
             let picture = copied == nil ? try current.nextPicture() : nil
@@ -236,6 +237,7 @@ public final class Stitcher {
                 try clock.emit(picture, sound, clipIndex: clip.index)
             }
         }
+        return true
     }
 
     /// Warnings about a finished clip: pictures held or audio made up at its end.
