@@ -42,7 +42,7 @@ package final class PicturePool {
             try withUnsafeMutablePointer(to: &picture.pointee.linesize) { lines in
                 try data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 4) { planes in
                     try lines.withMemoryRebound(to: Int32.self, capacity: 4) { strides in
-                        try check(av_image_fill_arrays(planes, strides, buffer.pointee.data, AVPixelFormat(pixelFormat.rawValue),
+                        _ = try check(av_image_fill_arrays(planes, strides, buffer.pointee.data, AVPixelFormat(pixelFormat.rawValue),
                                                        Int32(width), Int32(height), Self.alignment), "av_image_fill_arrays")
                     }
                 }
