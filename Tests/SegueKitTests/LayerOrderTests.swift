@@ -83,4 +83,28 @@ final class LayerOrderTests: XCTestCase {
             XCTAssertLessThanOrEqual(files.count, 12, "\(folder.path) holds \(files.count) files")
         }
     }
+
+    /// `public` is what the command line and docs/architecture.md's "Use from
+    /// Swift" example use, and no less: both type-check as a module outside
+    /// the package (no `-package-name`), against the modules this build made.
+    func testTheCommandLineAndTheDocumentedExampleNeedOnlyPublicNames() throws {
+        let bundle = Bundle(for: LayerOrderTests.self).bundleURL
+        let modules = try XCTUnwrap([bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("Modules") }
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("SegueKit.swiftmodule").path) })
+        let guide = try String(contentsOf: LayerOrderTests.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let fence = try XCTUnwrap(guide.range(of: "## Use from Swift").flatMap { guide.range(of: "```swift\n", range: $0.upperBound..<guide.endIndex) })
+        let end = try XCTUnwrap(guide.range(of: "```", range: fence.upperBound..<guide.endIndex))
+        let example = guide[fence.upperBound..<end.lowerBound].replacingOccurrences(of: "import SegueKit\n", with: "")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("public-api-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exampleFile = folder.appendingPathComponent("Example.swift")
+        try "import Foundation\nimport SegueKit\nfunc example() throws {\n\(example)}\n".write(to: exampleFile, atomically: true, encoding: .utf8)
+        let commandLine = try FileManager.default.contentsOfDirectory(atPath: LayerOrderTests.sources.appendingPathComponent("segue").path)
+            .filter { $0.hasSuffix(".swift") }.map { LayerOrderTests.sources.appendingPathComponent("segue/\($0)").path }
+        let result = try Tool.run("swiftc", ["-typecheck", "-parse-as-library", "-module-name", "Outside", "-I", modules.path,
+                                             "-I", LayerOrderTests.sources.appendingPathComponent("CFFmpeg").path]
+                                            + commandLine + [exampleFile.path])
+        XCTAssertEqual(result.status, 0, "names the command line or the example use are not public:\n\(result.standardError.prefix(3000))")
+    }
 }

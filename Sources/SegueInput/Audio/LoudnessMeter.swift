@@ -5,16 +5,16 @@ import SegueModel
 /// Measures sound with libavfilter's `ebur128` (EBU R128: integrated loudness
 /// and true peak) in an audio-only pass: video packets are read past, never
 /// decoded. `--loudness` turns each measurement into one static gain.
-public enum LoudnessMeter {
+package enum LoudnessMeter {
     /// Clips quieter than this (LUFS) are near-silent and left alone.
-    public static let silenceFloor = -50.0
+    package static let silenceFloor = -50.0
     /// The highest true peak (dBTP) a gain may push a clip to.
-    public static let peakCeiling = -1.0
+    package static let peakCeiling = -1.0
 
     /// Measures every clip with sound, several at once; stills and clips
     /// without sound keep no measurement. A clip that can't be measured is
     /// left as it is (the stitch reports its damage, if any).
-    public static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> [ClipInfo] {
+    package static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> [ClipInfo] {
         let results = concurrentMap(clips.count) { index -> ClipInfo.Loudness? in
             let clip = clips[index]
             guard !clip.isStill, clip.audio != nil else { return nil }
@@ -59,7 +59,7 @@ public enum LoudnessMeter {
 
     /// What `--loudness target` does to a clip: its gain in dB, and whether a
     /// limiter must hold its true peak under the ceiling. Nil: left alone.
-    public static func adjustment(for loudness: ClipInfo.Loudness?, target: Double?) -> (gain: Double, limited: Bool)? {
+    package static func adjustment(for loudness: ClipInfo.Loudness?, target: Double?) -> (gain: Double, limited: Bool)? {
         guard let target, let loudness, loudness.integrated >= silenceFloor else { return nil }
         let gain = target - loudness.integrated
         return (gain, loudness.truePeak + gain > peakCeiling)

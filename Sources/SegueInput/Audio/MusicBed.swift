@@ -6,7 +6,7 @@ import SegueModel
 /// (memory stays flat however long the file), looped or cut to the output's
 /// length, faded in over 1 s and out over the last 2 s, set `musicVolume` dB
 /// under the clips' sound and ducked by `duck` dB while a clip's own sound plays.
-public final class MusicBed {
+package final class MusicBed {
     package let path: String
     /// dB applied to the music before fades and ducking.
     package let gain: Double
@@ -44,7 +44,7 @@ public final class MusicBed {
     }
 
     /// Why `path` can't be a music bed, or nil when its sound decodes.
-    public static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
+    package static func check(_ path: String, access: InputAccess = InputAccess()) -> BadInput? {
         func bad(_ reason: BadInputReason) -> BadInput { BadInput(path: path, cause: .music(reason)) }
         do {
             if case .file(let local) = try access.location(of: path), !FileManager.default.fileExists(atPath: local) {

@@ -13,7 +13,7 @@ extension ClipList {
     /// The clips `inputs` name, lists read through `access` (so confined to
     /// its input roots) and lists they name expanded in place. An editor's
     /// timeline's media not where it says are looked for under `mediaRoots`.
-    public static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = []) -> Contents {
+    package static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = []) -> Contents {
         var contents = Contents()
         for input in inputs {
             guard isClipList(input) else {

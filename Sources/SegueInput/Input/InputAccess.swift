@@ -6,15 +6,15 @@ import SegueModel
 /// through libavformat's own network protocols with a timeout and retries,
 /// or, with a cache, through the cache's local copy; local files through a
 /// descriptor of our own, checked against the input roots once opened.
-public struct InputAccess: Sendable {
-    public var network: NetworkSettings
-    public var cache: RemoteCache?
-    public var policy: InputPolicy
+package struct InputAccess: Sendable {
+    package var network: NetworkSettings
+    package var cache: RemoteCache?
+    package var policy: InputPolicy
     /// Folders of Segue's own copies of remote clips (a staging folder): not
     /// the user's inputs, so not confined to the input roots.
     var ownFolders: [String] = []
 
-    public init(network: NetworkSettings = NetworkSettings(), cache: RemoteCache? = nil, policy: InputPolicy = InputPolicy()) {
+    package init(network: NetworkSettings = NetworkSettings(), cache: RemoteCache? = nil, policy: InputPolicy = InputPolicy()) {
         self.network = network
         self.cache = cache
         self.policy = policy
@@ -22,7 +22,7 @@ public struct InputAccess: Sendable {
 
     /// Whether `path` is reached over the network (then with the timeout,
     /// retries and cache of `network`): `InputLocation`'s answer.
-    public static func isRemote(_ path: String) -> Bool { InputLocation(path).isRemote }
+    package static func isRemote(_ path: String) -> Bool { InputLocation(path).isRemote }
 
     /// Where `path` is, or why it may not be opened (a refused protocol, a
     /// URL under `--no-remote`): nothing is opened or requested.

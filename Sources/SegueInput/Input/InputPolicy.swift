@@ -9,14 +9,14 @@ import SegueModel
 public struct InputPolicy: Sendable, Equatable {
     /// The most pixels one picture may have (a video frame or a photo) before
     /// it is refused, undecoded: 100 megapixels, today's largest camera photos.
-    public static let defaultMaxPictureArea = 100_000_000
+    package static let defaultMaxPictureArea = 100_000_000
 
     /// Real paths (symlinks and `..` resolved) that every local input must lie
     /// in; empty: anywhere.
-    public private(set) var roots: [String] = []
+    package private(set) var roots: [String] = []
     /// Whether http(s) inputs may be opened.
-    public var allowRemote = true
-    public var maxPictureArea = InputPolicy.defaultMaxPictureArea
+    package var allowRemote = true
+    package var maxPictureArea = InputPolicy.defaultMaxPictureArea
 
     public init() {}
 
@@ -30,7 +30,7 @@ public struct InputPolicy: Sendable, Equatable {
 
     /// Confines local inputs to `folders` (resolved now); throws a usage
     /// error naming a folder that doesn't exist.
-    public mutating func confine(to folders: [String]) throws {
+    package mutating func confine(to folders: [String]) throws {
         roots = try folders.map { folder in
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,

@@ -4,10 +4,10 @@ import SegueModel
 
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.
-public enum Prober {
+package enum Prober {
     /// One result per entry, in order, probed several at once: one per core
     /// for files, more for URLs, whose probing is mostly waiting.
-    public static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
+    package static func probeEach(_ entries: [ClipEntry], access: InputAccess = InputAccess(),
                                  photoSeconds: Double? = nil) -> [Result<ClipInfo, BadInput>] {
         let width = entries.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         return concurrentMap(entries.count, width: width) { index in
@@ -18,7 +18,7 @@ public enum Prober {
     /// Probes one clip and applies its trim. A photo without a duration of
     /// its own lasts `photoSeconds` (nil: the default), and so does a text
     /// card, which opens no file; `number` (from 1) names a card in messages.
-    public static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
+    package static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
                              photoSeconds: Double? = nil, number: Int? = nil) -> Result<ClipInfo, BadInput> {
         if let card = entry.card { return cardInfo(card, entry: entry, number: number, defaultDuration: photoSeconds) }
         return probe(entry.path, access: access).flatMap { info in
@@ -47,7 +47,7 @@ public enum Prober {
     }
 
     /// Probes one input: opens it, checks that a picture decodes, and measures it.
-    public static func probe(_ path: String, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
+    package static func probe(_ path: String, access: InputAccess = InputAccess()) -> Result<ClipInfo, BadInput> {
         do {
             return .success(try facts(of: path, access: access))
         } catch let reason as BadInputReason {

@@ -12,12 +12,12 @@ import SegueModel
 /// under a temporary name and renamed only when complete and of the announced
 /// length, so the cache never serves a partial file. Past `maxBytes` the least
 /// recently used copies are evicted.
-public final class RemoteCache: Sendable {
+package final class RemoteCache: Sendable {
     // The folder's files are the shared state: each URL's copy is written under
     // a unique temporary name, then renamed atomically; `state` serialises the
     // index updates and evictions.
-    public let folder: String
-    public let maxBytes: Int?
+    package let folder: String
+    package let maxBytes: Int?
     /// URLs already fetched or checked in this run, and per-URL locks so a clip
     /// named twice is fetched once.
     private let state = Mutex<(checked: Set<String>, fetching: [String: NSLock])>(([], [:]))
@@ -31,7 +31,7 @@ public final class RemoteCache: Sendable {
         var lastUsed: Double
     }
 
-    public init(folder: String, maxBytes: Int? = nil) throws {
+    package init(folder: String, maxBytes: Int? = nil) throws {
         self.folder = folder
         self.maxBytes = maxBytes
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

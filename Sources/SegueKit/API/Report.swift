@@ -7,7 +7,7 @@ import SegueModel
 /// The report as JSON: a clip's probed facts, and the whole report as `--report` writes it.
 extension ClipInfo {
     /// The probed facts as JSON values, shared by `segue probe --json` and the report.
-    public var jsonFacts: [String: Any] {
+    package var jsonFacts: [String: Any] {
         var facts: [String: Any] = [
             "path": path, "container": container, "videoCodec": videoCodec,
             "codedWidth": codedWidth, "codedHeight": codedHeight,
@@ -70,7 +70,7 @@ extension StitchReport {
     /// The report as `--report` writes it: inputs with their probed facts, the
     /// output's settings and facts, planned against actual duration, each join
     /// with its stall, warnings, wall time and peak memory.
-    public func json(plan: Plan, settings: StitchSettings) throws -> Data {
+    package func json(plan: Plan, settings: StitchSettings) throws -> Data {
         let rounded = Self.rounded
         let stalls = joins.map(\.stallSeconds).sorted()
         var object: [String: Any] = [

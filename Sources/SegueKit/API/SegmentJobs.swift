@@ -10,9 +10,9 @@ import SegueModel
 /// segments already rendered stay good (a rerun resumes); a different plan
 /// makes them stale (each receipt names the plan it was made from).
 public final class PlanJob {
-    public let request: StitchRequest
-    public let work: String
-    public let segmentSeconds: Double
+    package let request: StitchRequest
+    package let work: String
+    package let segmentSeconds: Double
 
     public static let defaultSegmentSeconds = 60.0
     public static let segmentSecondsLimit = Limit(lower: 0.1, upper: 86_400)
@@ -48,7 +48,7 @@ public final class PlanJob {
 
 /// What `RenderJob` did.
 public struct RenderOutcome: Sendable {
-    public var segment: Int
+    package var segment: Int
     /// The segment was already rendered (from this plan): nothing was done.
     public var alreadyDone: Bool
     public var frames: Int
@@ -60,8 +60,8 @@ public struct RenderOutcome: Sendable {
 /// files under names of its own and commits them with its receipt (a
 /// rename), so overlapping runs of one segment can't corrupt it.
 public final class RenderJob {
-    public let work: String
-    public let segment: Int
+    package let work: String
+    package let segment: Int
 
     /// The array-job engines' index variables, in the order they are asked.
     public static let indexVariables = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"]
@@ -99,21 +99,21 @@ public final class RenderJob {
 /// What a join did, for its summary line and `--report`.
 public struct JoinReport: Sendable {
     public struct Segment: Sendable {
-        public var index: Int
-        public var frames: Int
-        public var wallSeconds: Double
-        public var host: String
+        package var index: Int
+        package var frames: Int
+        package var wallSeconds: Double
+        package var host: String
     }
 
-    public var output: String
-    public var canvas: Canvas
-    public var frames: Int
-    public var audioSamples: Int
-    public var segments: [Segment]
-    public var wallSeconds: Double
+    package var output: String
+    package var canvas: Canvas
+    package var frames: Int
+    package var audioSamples: Int
+    package var segments: [Segment]
+    package var wallSeconds: Double
 
-    public var duration: Double { Double(frames) / canvas.frameRate.value }
-    public var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
+    package var duration: Double { Double(frames) / canvas.frameRate.value }
+    package var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
 
     public var summary: String {
         let share = renderSeconds > 0 ? 100 * wallSeconds / renderSeconds : 0
@@ -123,7 +123,7 @@ public struct JoinReport: Sendable {
                      renderSeconds)
     }
 
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let object: [String: Any] = [
             "output": output, "frames": frames, "duration": duration, "audioSamples": audioSamples,
             "joinSeconds": wallSeconds, "renderSeconds": renderSeconds,
@@ -139,8 +139,8 @@ public struct JoinReport: Sendable {
 /// and their AAC packets into one sound track, each at its place on the
 /// output's time line: nothing is decoded or encoded.
 public final class JoinJob {
-    public let work: String
-    public let reportPath: String?
+    package let work: String
+    package let reportPath: String?
 
     public init(work: String, reportPath: String? = nil) {
         self.work = work

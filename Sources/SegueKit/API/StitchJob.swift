@@ -7,9 +7,9 @@ import SegueModel
 /// Everything a stitch is asked to do, as a program says it.
 public struct StitchRequest: Sendable {
     /// Media files, URLs and clip lists (text, ffconcat, JSON manifests), in playing order.
-    public var inputs: [String]
+    package var inputs: [String]
     /// The MP4 file to write.
-    public var output: String
+    package var output: String
     /// The caller's choices about the output; what it leaves nil comes from a
     /// manifest's `output`, then from the defaults (`StitchSettings`).
     public var options = OutputOptions()
@@ -91,7 +91,7 @@ public final class StitchJob {
         case progress(StitchProgress)
     }
 
-    public let request: StitchRequest
+    package let request: StitchRequest
 
     public init(_ request: StitchRequest) {
         self.request = request

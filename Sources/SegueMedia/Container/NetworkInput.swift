@@ -4,7 +4,7 @@ import Foundation
 /// What counts as a network input, and how long to wait between tries: the
 /// one definition the demuxer, the resuming input, the input access and the
 /// cache all use.
-public enum Network {
+package enum Network {
     /// The URL schemes Segue opens over the network; every other protocol is refused.
     static let schemes: Set<String> = ["http", "https"]
     /// What those need underneath (libavformat's `protocol_whitelist`): no
@@ -12,7 +12,7 @@ public enum Network {
     static let protocols = "http,https,tcp,tls,httpproxy"
 
     /// Whether `url` is an http(s) URL, read over the network.
-    public static func isNetworkURL(_ url: String) -> Bool {
+    package static func isNetworkURL(_ url: String) -> Bool {
         guard url.contains("://"), let scheme = url.split(separator: ":", maxSplits: 1).first else { return false }
         return schemes.contains(scheme.lowercased())
     }
@@ -20,7 +20,7 @@ public enum Network {
     /// Every protocol this libavformat knows for input (`file`, `pipe`,
     /// `concat`, `subfile`, `rtmp` …): a name that starts with one and a colon
     /// would be read through it, were it given to libavformat.
-    public static let knownProtocols: Set<String> = {
+    package static let knownProtocols: Set<String> = {
         var names: Set<String> = []
         var opaque: UnsafeMutableRawPointer?
         while let name = avio_enum_protocols(&opaque, 0) { names.insert(String(cString: name)) }
@@ -29,7 +29,7 @@ public enum Network {
 
     /// Seconds to wait before try `tries + 1` after `tries` failed ones:
     /// 0.25 s, 0.5 s, 1 s … up to 8 s.
-    public static func backoff(afterTries tries: Int) -> Double {
+    package static func backoff(afterTries tries: Int) -> Double {
         min(8, 0.25 * pow(2, Double(max(tries, 1) - 1)))
     }
 }
@@ -49,16 +49,16 @@ extension Cancellation {
 
 /// A network input whose connection failed and could not be resumed: how far
 /// it got and how often it was tried. Never a damaged file.
-public struct ConnectionLost: Error, Sendable, CustomStringConvertible {
-    public var url: String
+package struct ConnectionLost: Error, Sendable, CustomStringConvertible {
+    package var url: String
     /// Bytes received before the connection was given up.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// Attempts made at the failing position, the first included.
-    public var tries: Int
+    package var tries: Int
     /// What the last attempt failed with.
-    public var cause: FFmpegError
+    package var cause: FFmpegError
 
-    public var description: String {
+    package var description: String {
         let cut = cause == .inputOutput || cause == .endOfFile ? "" : " (\(cause.message))"
         return "connection lost after \(bytesReceived) bytes\(cut); gave up after \(tries) \(tries == 1 ? "try" : "tries")"
     }

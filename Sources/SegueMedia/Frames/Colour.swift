@@ -3,21 +3,21 @@ import CFFmpeg
 /// How a stream's or a picture's samples are to be read as colour, by role:
 /// the matrix, primaries and transfer as FFmpeg names them (nil when the file
 /// doesn't say), the range (nil when unsaid), and the bits per sample.
-public struct ColourInfo: Sendable, Equatable, Codable {
+package struct ColourInfo: Sendable, Equatable, Codable {
     /// YUV matrix, e.g. "bt709", "smpte170m", "bt470bg", "bt2020nc".
-    public var matrix: String?
+    package var matrix: String?
     /// Primaries, e.g. "bt709", "smpte170m", "bt2020".
-    public var primaries: String?
+    package var primaries: String?
     /// Transfer, e.g. "bt709", "smpte2084" (PQ), "arib-std-b67" (HLG).
-    public var transfer: String?
+    package var transfer: String?
     /// True for full range (0-255), false for limited (16-235); nil when unsaid.
-    public var fullRange: Bool?
+    package var fullRange: Bool?
     /// Bits per sample of the stored pictures (8, 10, 12).
-    public var bitDepth: Int
+    package var bitDepth: Int
     /// Whether the pixel format itself says full range (the yuvj formats).
-    public var fullRangeFormat: Bool
+    package var fullRangeFormat: Bool
 
-    public init(matrix: String? = nil, primaries: String? = nil, transfer: String? = nil, fullRange: Bool? = nil,
+    package init(matrix: String? = nil, primaries: String? = nil, transfer: String? = nil, fullRange: Bool? = nil,
                 bitDepth: Int = 8, fullRangeFormat: Bool = false) {
         self.matrix = matrix
         self.primaries = primaries
@@ -52,7 +52,7 @@ public struct ColourInfo: Sendable, Equatable, Codable {
     }
 
     /// These facts, with whatever `other` says filling what these leave unsaid.
-    public func filled(from other: ColourInfo) -> ColourInfo {
+    package func filled(from other: ColourInfo) -> ColourInfo {
         var merged = self
         merged.matrix = matrix ?? other.matrix
         merged.primaries = primaries ?? other.primaries
@@ -64,20 +64,20 @@ public struct ColourInfo: Sendable, Equatable, Codable {
 
 /// A picture's dynamic range by its transfer: SDR, or BT.2100 HDR as PQ
 /// (HDR10, smpte2084) or HLG (arib-std-b67).
-public enum DynamicRange: String, Sendable, Codable {
+package enum DynamicRange: String, Sendable, Codable {
     case sdr = "SDR", hlg = "HLG", pq = "PQ"
 
-    public var isHDR: Bool { self != .sdr }
+    package var isHDR: Bool { self != .sdr }
 }
 
 /// How the output's pictures are stored and tagged: SDR on BT.709
 /// primaries and matrix, or HDR (HLG or PQ) on BT.2020 (BT.2100); 8 or 10
 /// bits, 4:2:0, limited range.
-public struct OutputColour: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var dynamicRange: DynamicRange
-    public var bitDepth: Int
+package struct OutputColour: Sendable, Equatable, Codable, CustomStringConvertible {
+    package var dynamicRange: DynamicRange
+    package var bitDepth: Int
 
-    public init(_ dynamicRange: DynamicRange, bitDepth: Int) {
+    package init(_ dynamicRange: DynamicRange, bitDepth: Int) {
         precondition(bitDepth == 8 || bitDepth == 10, "an output of 8 or 10 bits, not \(bitDepth)")
         precondition(dynamicRange == .sdr || bitDepth == 10, "HDR output is 10-bit")
         self.dynamicRange = dynamicRange
@@ -85,29 +85,29 @@ public struct OutputColour: Sendable, Equatable, Codable, CustomStringConvertibl
     }
 
     /// 8-bit SDR BT.709: the output unless HDR or AV1 asks for more.
-    public static let sdr = OutputColour(.sdr, bitDepth: 8)
+    package static let sdr = OutputColour(.sdr, bitDepth: 8)
 
     /// The pixel format pictures are composed and encoded in.
     package var pixelFormat: PixelFormat { bitDepth > 8 ? .yuv420p10 : .yuv420p }
     /// The same, as libavfilter's `format` filter names it.
-    public var pixelFormatName: String { bitDepth > 8 ? "yuv420p10le" : "yuv420p" }
+    package var pixelFormatName: String { bitDepth > 8 ? "yuv420p10le" : "yuv420p" }
     /// Primaries, transfer and matrix as FFmpeg names them.
-    public var primariesName: String { dynamicRange == .sdr ? "bt709" : "bt2020" }
-    public var transferName: String {
+    package var primariesName: String { dynamicRange == .sdr ? "bt709" : "bt2020" }
+    package var transferName: String {
         switch dynamicRange {
         case .sdr: return "bt709"
         case .hlg: return "arib-std-b67"
         case .pq: return "smpte2084"
         }
     }
-    public var matrixName: String { dynamicRange == .sdr ? "bt709" : "bt2020nc" }
+    package var matrixName: String { dynamicRange == .sdr ? "bt709" : "bt2020nc" }
 
     /// Limited-range code of black and of nominal peak white for luma, and of
     /// neutral chroma, at this depth (16, 235, 128 scaled by 2^(depth-8)).
-    public var blackCode: Int { 16 << (bitDepth - 8) }
-    public var greyChromaCode: Int { 128 << (bitDepth - 8) }
+    package var blackCode: Int { 16 << (bitDepth - 8) }
+    package var greyChromaCode: Int { 128 << (bitDepth - 8) }
 
-    public var description: String {
+    package var description: String {
         dynamicRange == .sdr ? "SDR BT.709, \(bitDepth)-bit" : "\(dynamicRange.rawValue) BT.2020, \(bitDepth)-bit"
     }
 
@@ -125,20 +125,20 @@ public struct OutputColour: Sendable, Equatable, Codable, CustomStringConvertibl
 /// HDR10 static metadata: the mastering display (SMPTE ST 2086) and the
 /// content light levels (CTA-861.3), as a clip states them or as Segue
 /// chooses when none does.
-public struct HDRMetadata: Sendable, Equatable, Codable {
+package struct HDRMetadata: Sendable, Equatable, Codable {
     /// Chromaticities (x, y) of the display's red, green and blue primaries and white point.
-    public var red: [Double]
-    public var green: [Double]
-    public var blue: [Double]
-    public var whitePoint: [Double]
+    package var red: [Double]
+    package var green: [Double]
+    package var blue: [Double]
+    package var whitePoint: [Double]
     /// The display's luminance range in cd/m².
-    public var minLuminance: Double
-    public var maxLuminance: Double
+    package var minLuminance: Double
+    package var maxLuminance: Double
     /// Maximum content light level and maximum frame-average light level, cd/m²; nil when unstated.
-    public var maxCLL: Int?
-    public var maxFALL: Int?
+    package var maxCLL: Int?
+    package var maxFALL: Int?
 
-    public init(red: [Double], green: [Double], blue: [Double], whitePoint: [Double], minLuminance: Double, maxLuminance: Double,
+    package init(red: [Double], green: [Double], blue: [Double], whitePoint: [Double], minLuminance: Double, maxLuminance: Double,
                 maxCLL: Int? = nil, maxFALL: Int? = nil) {
         self.red = red
         self.green = green
@@ -152,13 +152,13 @@ public struct HDRMetadata: Sendable, Equatable, Codable {
 
     /// BT.2020 primaries, D65, 1000 cd/m² peak and 0.0001 black: the
     /// mastering display BT.2408 takes as typical, for output whose clips state none.
-    public static let typical = HDRMetadata(red: [0.708, 0.292], green: [0.170, 0.797], blue: [0.131, 0.046],
+    package static let typical = HDRMetadata(red: [0.708, 0.292], green: [0.170, 0.797], blue: [0.131, 0.046],
                                             whitePoint: [0.3127, 0.3290], minLuminance: 0.0001, maxLuminance: 1000,
                                             maxCLL: 1000, maxFALL: 400)
 
     /// Why these values can't be passed on (a luminance of 0 or above 10,000
     /// cd/m², a chromaticity outside 0...1), nil when they can.
-    public var implausibility: String? {
+    package var implausibility: String? {
         let points = [red, green, blue, whitePoint]
         if !points.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 > 0 && $0 < 1 } }) { return "a chromaticity outside 0 to 1" }
         if !(maxLuminance > 0 && maxLuminance <= 10_000) { return "a peak luminance of \(maxLuminance) cd/m²" }
@@ -225,7 +225,7 @@ extension HDRMetadata {
 }
 
 /// How a stream's pictures are scanned.
-public enum FieldOrder: String, Sendable, Equatable, Codable {
+package enum FieldOrder: String, Sendable, Equatable, Codable {
     case progressive, unknown
     /// Interlaced, top field first (coded and shown), and the other orders.
     case topFirst = "tt", bottomFirst = "bb", topCodedBottomShown = "tb", bottomCodedTopShown = "bt"
@@ -241,7 +241,7 @@ public enum FieldOrder: String, Sendable, Equatable, Codable {
         }
     }
 
-    public var isInterlaced: Bool { self != .progressive && self != .unknown }
+    package var isInterlaced: Bool { self != .progressive && self != .unknown }
 }
 
 extension Frame {

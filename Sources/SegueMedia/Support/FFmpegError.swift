@@ -5,66 +5,66 @@ import Glibc
 /// cases to `catch` by (`catch FFmpegError.invalidData`), POSIX codes through
 /// `posix(_:)`, HTTP failures as FFmpeg tags them, and the call that failed
 /// for the message. Two errors are equal when their codes are.
-public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The negative code libav returned.
-    public let code: Int32
+    package let code: Int32
     /// The call that returned it ("" for a case used as a pattern).
-    public let call: String
+    package let call: String
 
-    public init(code: Int32, call: String = "") {
+    package init(code: Int32, call: String = "") {
         self.code = code
         self.call = call
     }
 
     /// `av_strerror`'s text for the code.
-    public var message: String {
+    package var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
         return string(fromCString: buffer)
     }
 
-    public var description: String { call.isEmpty ? message : "\(call): \(message)" }
+    package var description: String { call.isEmpty ? message : "\(call): \(message)" }
 
-    public static func == (a: FFmpegError, b: FFmpegError) -> Bool { a.code == b.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package static func == (a: FFmpegError, b: FFmpegError) -> Bool { a.code == b.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Lets `catch FFmpegError.invalidData` match any error with that code.
-    public static func ~= (pattern: FFmpegError, error: any Error) -> Bool {
+    package static func ~= (pattern: FFmpegError, error: any Error) -> Bool {
         (error as? FFmpegError)?.code == pattern.code
     }
 
     /// AVERROR(errno) for a POSIX error number.
-    public static func posix(_ errno: Int32) -> FFmpegError { FFmpegError(code: cffmpeg_averror(errno)) }
+    package static func posix(_ errno: Int32) -> FFmpegError { FFmpegError(code: cffmpeg_averror(errno)) }
 
     /// The POSIX errno behind an AVERROR(errno), if it is one.
-    public var posixCode: Int32? {
+    package var posixCode: Int32? {
         let errno = -code
         return errno > 0 && errno < 4096 ? errno : nil
     }
 
     /// AVERROR_EOF: the end of a file or stream.
-    public static let endOfFile = FFmpegError(code: cffmpeg_averror_eof())
+    package static let endOfFile = FFmpegError(code: cffmpeg_averror_eof())
     /// AVERROR(EAGAIN): "feed me more input" or "drain me first".
-    public static let tryAgain = posix(EAGAIN)
+    package static let tryAgain = posix(EAGAIN)
     /// AVERROR_INVALIDDATA: a corrupt packet or an unrecognised file.
-    public static let invalidData = FFmpegError(code: tag(UInt8(ascii: "I"), "N", "D", "A"))
+    package static let invalidData = FFmpegError(code: tag(UInt8(ascii: "I"), "N", "D", "A"))
     /// AVERROR_EXIT: an operation stopped by the interrupt callback (cancelled).
-    public static let exit = FFmpegError(code: tag(UInt8(ascii: "E"), "X", "I", "T"))
+    package static let exit = FFmpegError(code: tag(UInt8(ascii: "E"), "X", "I", "T"))
     /// AVERROR(ENOSPC).
-    public static let noSpace = posix(ENOSPC)
+    package static let noSpace = posix(ENOSPC)
     /// AVERROR(EIO): a read or write failed (a connection that ended early, among others).
-    public static let inputOutput = posix(EIO)
+    package static let inputOutput = posix(EIO)
 
-    public static let httpBadRequest = FFmpegError(code: tag(0xF8, "4", "0", "0"))
-    public static let httpUnauthorized = FFmpegError(code: tag(0xF8, "4", "0", "1"))
-    public static let httpForbidden = FFmpegError(code: tag(0xF8, "4", "0", "3"))
-    public static let httpNotFound = FFmpegError(code: tag(0xF8, "4", "0", "4"))
-    public static let httpOther4xx = FFmpegError(code: tag(0xF8, "4", "X", "X"))
-    public static let httpServerError = FFmpegError(code: tag(0xF8, "5", "X", "X"))
+    package static let httpBadRequest = FFmpegError(code: tag(0xF8, "4", "0", "0"))
+    package static let httpUnauthorized = FFmpegError(code: tag(0xF8, "4", "0", "1"))
+    package static let httpForbidden = FFmpegError(code: tag(0xF8, "4", "0", "3"))
+    package static let httpNotFound = FFmpegError(code: tag(0xF8, "4", "0", "4"))
+    package static let httpOther4xx = FFmpegError(code: tag(0xF8, "4", "X", "X"))
+    package static let httpServerError = FFmpegError(code: tag(0xF8, "5", "X", "X"))
 
     /// Whether the network or the disk failed, rather than the data being bad:
     /// worth retrying, and never to be concealed as damage.
-    public var isTransport: Bool {
+    package var isTransport: Bool {
         if self == .httpServerError { return true }
         guard let errno = posixCode else { return false }
         return [EIO, ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EAGAIN]
@@ -74,7 +74,7 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether reading or decoding a file's data failed for what the data
     /// holds: what a damaged or truncated file does. Not a lost connection or
     /// disk, not memory, and nothing a filter graph or encoder said.
-    public var isDamage: Bool {
+    package var isDamage: Bool {
         guard !isTransport, self != .exit, posixCode != ENOMEM else { return false }
         return FFmpegError.readingAndDecodingCalls.contains { call.hasPrefix($0) }
     }
@@ -112,11 +112,11 @@ func step(_ code: Int32, _ call: @autoclosure () -> String) throws -> Step {
 
 /// Process-wide libav and allocator policy. A library sets none of it by
 /// itself: a program calls these once, at its start, if it wants them.
-public enum LibAV {
+package enum LibAV {
     /// Keeps libav's own log to fatal messages only, so that the program's
     /// messages, which name the clip, are the ones users read; SVT-AV1, which
     /// logs to stderr by itself, to its errors (unless `SVT_LOG` says otherwise).
-    public static func quietLogs() {
+    package static func quietLogs() {
         cffmpeg_set_log_level(AV_LOG_FATAL)
         setenv("SVT_LOG", "1", 0)
     }
@@ -124,10 +124,10 @@ public enum LibAV {
     /// Large buffers (pictures) always come from, and go straight back to, the
     /// system, so freed pictures don't stay in a fragmented heap. Measured: long
     /// runs' peak memory crept up by tens of MB with glibc's dynamic threshold.
-    public static func returnLargeBuffersToTheSystem() { cffmpeg_fix_mmap_threshold(256 * 1024) }
+    package static func returnLargeBuffersToTheSystem() { cffmpeg_fix_mmap_threshold(256 * 1024) }
 
     /// Gives freed heap memory back to the system (e.g. what probing left behind).
-    public static func trimHeap() { cffmpeg_trim_heap() }
+    package static func trimHeap() { cffmpeg_trim_heap() }
 }
 
 /// The text of a NUL-terminated C buffer.

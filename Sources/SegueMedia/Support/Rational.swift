@@ -2,24 +2,24 @@ import CFFmpeg
 
 /// An exact fraction, as FFmpeg uses for frame rates and time bases.
 public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var numerator: Int
-    public var denominator: Int
+    package var numerator: Int
+    package var denominator: Int
 
-    public init(_ numerator: Int, _ denominator: Int) {
+    package init(_ numerator: Int, _ denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
     }
 
     public var value: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
-    public var inverted: Rational { Rational(denominator, numerator) }
-    public var isValid: Bool { numerator > 0 && denominator > 0 }
+    package var inverted: Rational { Rational(denominator, numerator) }
+    package var isValid: Bool { numerator > 0 && denominator > 0 }
 
     public var description: String {
         denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
     }
 
     /// Reduced to lowest terms.
-    public var reduced: Rational {
+    package var reduced: Rational {
         func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? abs(a) : gcd(b, a % b) }
         let divisor = Swift.max(gcd(numerator, denominator), 1)
         return Rational(numerator / divisor, denominator / divisor)
@@ -27,7 +27,7 @@ public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The standard rates a camera or encoder means when it writes one nearly:
     /// film, PAL, NTSC and their multiples.
-    public static let standardRates: [Rational] = [
+    package static let standardRates: [Rational] = [
         Rational(24000, 1001), Rational(24, 1), Rational(25, 1), Rational(30000, 1001), Rational(30, 1),
         Rational(48000, 1001), Rational(48, 1), Rational(50, 1), Rational(60000, 1001), Rational(60, 1),
         Rational(15, 1), Rational(12, 1), Rational(10, 1), Rational(100, 1), Rational(120000, 1001),
@@ -35,7 +35,7 @@ public struct Rational: Hashable, Sendable, Codable, CustomStringConvertible {
     ]
 
     /// The standard rate within 0.1 % of this one (29.97 becomes 30000/1001), or this rate.
-    public var snappedToStandard: Rational {
+    package var snappedToStandard: Rational {
         guard isValid else { return self }
         let candidates = Rational.standardRates.filter { abs($0.value - value) <= 0.001 * $0.value }
         return candidates.min { abs($0.value - value) < abs($1.value - value) } ?? self
@@ -46,7 +46,7 @@ extension Rational {
     /// `value` counted in this time base, counted in `other` instead: exact
     /// integer maths (`av_rescale_q`), rounded to nearest.
     /// Saturates at ±`Timestamp.limit` where the result doesn't fit.
-    public func rescale(_ value: Int64, to other: Rational) -> Int64 {
+    package func rescale(_ value: Int64, to other: Rational) -> Int64 {
         guard isValid, other.isValid else { return 0 }
         let rounding = AVRounding(AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue)
         let result = av_rescale_q_rnd(value, avRational, other.avRational, rounding)
@@ -56,7 +56,7 @@ extension Rational {
     }
 
     /// `seconds` counted in this time base, rounded to nearest (saturating).
-    public func ticks(seconds: Double) -> Int64 {
+    package func ticks(seconds: Double) -> Int64 {
         Int64(saturatingSeconds: seconds * Double(denominator) / Double(numerator))
     }
 

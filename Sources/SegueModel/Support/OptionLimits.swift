@@ -3,10 +3,10 @@ import SegueMedia
 
 /// A number option's allowed range, and how messages say it.
 public struct Limit: Sendable {
-    public var lower: Double
-    public var upper: Double
+    package var lower: Double
+    package var upper: Double
     /// The lower bound itself is not allowed ("more than 0").
-    public var excludesLower = false
+    package var excludesLower = false
 
     package init(lower: Double, upper: Double, excludesLower: Bool = false) {
         self.lower = lower
@@ -18,7 +18,7 @@ public struct Limit: Sendable {
         value <= upper && (excludesLower ? value > lower : value >= lower)
     }
 
-    public func contains(_ value: Int) -> Bool { contains(Double(value)) }
+    package func contains(_ value: Int) -> Bool { contains(Double(value)) }
 
     /// "from -40 to -5", or "more than 0 and at most 60".
     public var phrase: String {
@@ -29,28 +29,28 @@ public struct Limit: Sendable {
 
 /// Ranges more than one reader shares: the table's entries, a clip list's
 /// per-clip and per-join values, the run's options and plan.json's checks.
-public enum OptionLimits {
+package enum OptionLimits {
     /// A transition's seconds, from the option or a manifest's join.
-    public static let transitionSeconds = Limit(lower: 0, upper: 60, excludesLower: true)
+    package static let transitionSeconds = Limit(lower: 0, upper: 60, excludesLower: true)
     /// A photo's seconds, from the option or a list entry.
-    public static let stillSeconds = Limit(lower: 0, upper: 3600, excludesLower: true)
-    public static let timeout = Limit(lower: 0, upper: 3600, excludesLower: true)
-    public static let retries = Limit(lower: 0, upper: 20)
+    package static let stillSeconds = Limit(lower: 0, upper: 3600, excludesLower: true)
+    package static let timeout = Limit(lower: 0, upper: 3600, excludesLower: true)
+    package static let retries = Limit(lower: 0, upper: 20)
     /// Each side of the output's size, in pixels (and even).
-    public static let side = Limit(lower: 2, upper: 8192)
+    package static let side = Limit(lower: 2, upper: 8192)
     /// Frames a second.
-    public static let frameRate = Limit(lower: 0.001, upper: 240)
+    package static let frameRate = Limit(lower: 0.001, upper: 240)
     /// Each term of a frame rate written as a fraction: libav keeps them in 32 bits.
-    public static let frameRateTerm = Limit(lower: 1, upper: Double(Int32.max))
+    package static let frameRateTerm = Limit(lower: 1, upper: Double(Int32.max))
     /// `--cache-max`, bytes (with a k, M, G or T suffix: binary multiples).
-    public static let byteSize = Limit(lower: 1, upper: 0x1p62)
+    package static let byteSize = Limit(lower: 1, upper: 0x1p62)
     /// AAC bits a second.
-    public static let audioBitRate = Limit(lower: 8000, upper: 512_000)
+    package static let audioBitRate = Limit(lower: 8000, upper: 512_000)
     /// The presets libx264 and libx265 share.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 }
 
 /// A number as options and messages write it: 3, not 3.0; 0.5 as 0.5.
-public func decimalText(_ value: Double) -> String {
+package func decimalText(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

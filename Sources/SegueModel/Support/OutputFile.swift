@@ -59,7 +59,7 @@ public enum OutputFile {
     /// With `folderMayBeMade` (a plan, whose join writes later and makes the
     /// folder), a missing folder is fine when it can be made: the nearest
     /// part of its path that exists is a writable folder.
-    public static func checkOutput(_ output: String, overwrite: Bool, folderMayBeMade: Bool = false) throws {
+    package static func checkOutput(_ output: String, overwrite: Bool, folderMayBeMade: Bool = false) throws {
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

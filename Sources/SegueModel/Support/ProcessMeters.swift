@@ -9,7 +9,7 @@ package func monotonicSeconds() -> Double {
 }
 
 /// This process's peak resident memory in bytes (Linux reports kilobytes).
-public func peakMemoryBytes() -> Int {
+package func peakMemoryBytes() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024

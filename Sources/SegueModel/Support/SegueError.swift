@@ -34,11 +34,11 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
 
     public var reason: Reason
     /// The file, URL or folder the error is about ("" when none).
-    public var subject: String
+    package var subject: String
     /// What happened, in words.
-    public var detail: String
+    package var detail: String
     /// The lower-level error behind it, e.g. an `FFmpegError`.
-    public var underlying: (any Error)?
+    package var underlying: (any Error)?
 
     public init(_ reason: Reason, subject: String = "", detail: String = "", underlying: (any Error)? = nil) {
         self.reason = reason
@@ -77,10 +77,10 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
 
     // The common cases, spelt as they read at the call site.
 
-    public static func badInputs(_ inputs: [BadInput]) -> SegueError { SegueError(.badInputs(inputs)) }
+    package static func badInputs(_ inputs: [BadInput]) -> SegueError { SegueError(.badInputs(inputs)) }
     public static func usage(_ message: String) -> SegueError { SegueError(.usage, detail: message) }
-    public static func outputExists(_ path: String) -> SegueError { SegueError(.outputExists, subject: path) }
-    public static func outputFolder(_ path: String, reason: String) -> SegueError {
+    package static func outputExists(_ path: String) -> SegueError { SegueError(.outputExists, subject: path) }
+    package static func outputFolder(_ path: String, reason: String) -> SegueError {
         SegueError(.outputFolder, subject: path, detail: reason)
     }
     public static func interrupted(signal: Int32) -> SegueError { SegueError(.interrupted(signal: signal)) }
@@ -90,18 +90,18 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
 public struct BadInput: Error, Equatable, Sendable {
     public var path: String
     /// Why, as a value to compare.
-    public var cause: BadInputReason
+    package var cause: BadInputReason
     /// Why, as the user reads it.
     public var reason: String { cause.description }
 
-    public init(path: String, cause: BadInputReason) {
+    package init(path: String, cause: BadInputReason) {
         self.path = path
         self.cause = cause
     }
 }
 
 /// Why an input can't be used; `description` says it as the user reads it.
-public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringConvertible {
+package indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchFile
     case isAFolder
     case permissionDenied
@@ -168,7 +168,7 @@ public indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCon
     /// An editor's timeline's clip whose media is nowhere it was looked for.
     case mediaNotFound(clip: String, named: String, looked: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSuchFile: return "no such file"
         case .isAFolder: return "is a folder, not a media file"

@@ -11,7 +11,7 @@ public final class StopRequest: Sendable {
     public init() {}
 
     /// Asks the stitch to stop because of `signal` (the first request wins).
-    public func stop(signal: Int32) {
+    package func stop(signal: Int32) {
         _ = requested.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
     }
 

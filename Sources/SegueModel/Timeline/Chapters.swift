@@ -2,16 +2,16 @@ import Foundation
 import SegueMedia
 
 /// One MP4 chapter: a clip's stretch of the output, in output frames.
-public struct Chapter: Sendable, Equatable {
-    public var title: String
-    public var startFrame: Int
-    public var endFrame: Int
+package struct Chapter: Sendable, Equatable {
+    package var title: String
+    package var startFrame: Int
+    package var endFrame: Int
 }
 
 extension Plan {
     /// One chapter per clip, starting where the clip first appears (the start
     /// of the transition into it), titled by its list entry or its file name.
-    public var chapters: [Chapter] {
+    package var chapters: [Chapter] {
         let starts = clips.map(firstSeen)
         return clips.indices.map { index in
             Chapter(title: Plan.chapterTitle(clips[index].info), startFrame: starts[index],

@@ -3,26 +3,26 @@ import SegueMedia
 /// What a clip's pictures are, as the user reads them in `probe` and as the
 /// video filters convert them: the facts the file states, and the usual
 /// assumptions where it states nothing.
-public enum ColourMatrix: String, Sendable {
+package enum ColourMatrix: String, Sendable {
     case bt601, bt709, bt2020, rgb
 }
 
 extension ClipInfo {
     /// PQ (HDR10, smpte2084) or HLG (arib-std-b67) by the transfer, SDR otherwise.
-    public var dynamicRange: DynamicRange { colour.dynamicRange }
+    package var dynamicRange: DynamicRange { colour.dynamicRange }
 
     /// The matrix the file names; when it names none, BT.601 for SD (height
     /// under 720, as players assume) and BT.709 for HD.
-    public var colourMatrix: ColourMatrix { colour.matrix(height: codedHeight) }
+    package var colourMatrix: ColourMatrix { colour.matrix(height: codedHeight) }
 
     /// Full range (0-255) when the file or its yuvj pixel format says so; limited otherwise.
-    public var fullRange: Bool { colour.isFullRange }
+    package var fullRange: Bool { colour.isFullRange }
 
-    public var interlaced: Bool { fieldOrder.isInterlaced }
+    package var interlaced: Bool { fieldOrder.isInterlaced }
 }
 
 extension ColourInfo {
-    public var dynamicRange: DynamicRange {
+    package var dynamicRange: DynamicRange {
         switch transfer {
         case "smpte2084": return .pq
         case "arib-std-b67": return .hlg
@@ -30,7 +30,7 @@ extension ColourInfo {
         }
     }
 
-    public func matrix(height: Int) -> ColourMatrix {
+    package func matrix(height: Int) -> ColourMatrix {
         switch matrix {
         case "bt709", "smpte240m": return .bt709
         case "smpte170m", "bt470bg", "fcc": return .bt601
@@ -43,5 +43,5 @@ extension ColourInfo {
         }
     }
 
-    public var isFullRange: Bool { fullRange ?? fullRangeFormat }
+    package var isFullRange: Bool { fullRange ?? fullRangeFormat }
 }

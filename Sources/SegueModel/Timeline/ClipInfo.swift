@@ -5,96 +5,96 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     /// The clip as the user named it (a path or a URL).
     public var path: String
     /// Where its bytes are read: the path itself, or a cached copy of a URL.
-    public var readPath: String
-    public var container: String
-    public var videoCodec: String
+    package var readPath: String
+    package var container: String
+    package var videoCodec: String
     /// Size of the stored pictures.
-    public var codedWidth: Int
-    public var codedHeight: Int
+    package var codedWidth: Int
+    package var codedHeight: Int
     /// Size as shown: rotation applied, pixel aspect made square.
-    public var displayWidth: Int
-    public var displayHeight: Int
+    package var displayWidth: Int
+    package var displayHeight: Int
     /// Clockwise degrees the picture must turn to stand upright (0, 90, 180, 270).
-    public var rotation: Int
-    public var sampleAspectRatio: Rational
+    package var rotation: Int
+    package var sampleAspectRatio: Rational
     public var frameRate: Rational
-    public var pixelFormat: String
+    package var pixelFormat: String
     /// Seconds of video used: the whole clip, or from `inPoint` to the out point.
     public var duration: Double
     /// Seconds of video in the file.
-    public var sourceDuration: Double
+    package var sourceDuration: Double
     /// Seconds into the clip where its use starts.
-    public var inPoint: Double = 0
+    package var inPoint: Double = 0
     /// Whether frames come at uneven intervals (average and base rates differ).
-    public var variableFrameRate = false
-    public var audio: AudioInfo?
+    package var variableFrameRate = false
+    package var audio: AudioInfo?
     /// Seconds of picture in the file, from its first picture. Less than
     /// `sourceDuration` when the last picture is held under a longer sound.
-    public var pictureDuration: Double
+    package var pictureDuration: Double
     /// Seconds the sound runs from the first picture, when known.
-    public var soundDuration: Double?
+    package var soundDuration: Double?
     /// Where the clip's time 0 is, in its video stream's time base: its
     /// earliest picture on its timestamp line (MPEG-TS/PS, measured from the
     /// packets); nil: the stream's start time.
-    public var videoStart: Int64?
+    package var videoStart: Int64?
     /// Jumps in the clip's clock (not wraps), closed up on its timestamp line.
-    public var timestampJumps = 0
+    package var timestampJumps = 0
     /// The duration the container states, in seconds, when it states one.
-    public var headerDuration: Double?
+    package var headerDuration: Double?
     /// How the stored samples are to be read as colour.
-    public var colour = ColourInfo()
-    public var fieldOrder = FieldOrder.unknown
+    package var colour = ColourInfo()
+    package var fieldOrder = FieldOrder.unknown
     /// Set for Dolby Vision streams (profile 8 plays as its HLG or SDR base layer).
-    public var dolbyVisionProfile: Int?
+    package var dolbyVisionProfile: Int?
     /// HDR10 metadata (mastering display, light levels) its container or first picture states.
-    public var hdrMetadata: HDRMetadata?
+    package var hdrMetadata: HDRMetadata?
     /// A photo (one picture): shown for `duration` seconds, silent, never sets the canvas.
-    public var isStill = false
+    package var isStill = false
     /// A photo's EXIF orientation (1-8; 1 is upright as stored).
-    public var orientation = 1
+    package var orientation = 1
     /// The chapter title the clip list gives it.
-    public var title: String?
+    package var title: String?
     /// How the clip list says this clip fills the canvas (nil: the output's `fit`).
-    public var fit: Fit?
+    package var fit: Fit?
     /// The caption the clip list gives it.
-    public var caption: String?
+    package var caption: String?
     /// The text card this clip is, when it is one (no file).
-    public var card: TextCard?
+    package var card: TextCard?
     /// Its subtitle streams, text and bitmap, as probing found them.
-    public var subtitleStreams: [SubtitleStream] = []
+    package var subtitleStreams: [SubtitleStream] = []
     /// Subtitle files beside it (clip.srt, clip.en.vtt …), as players look for them.
-    public var sidecars: [String] = []
+    package var sidecars: [String] = []
     /// The subtitle file its list entry names, which wins over its own streams and sidecars.
-    public var subtitleFile: String?
+    package var subtitleFile: String?
     /// The text subtitles it plays with, read when the output carries or burns them.
-    public var subtitles: ClipSubtitles?
+    package var subtitles: ClipSubtitles?
     /// Its sound's measured loudness, when loudness or music asked for it.
-    public var loudness: Loudness?
+    package var loudness: Loudness?
     /// Where its first frame counts from, when the file states a start timecode.
-    public var startTimecode: StartTimecode?
+    package var startTimecode: StartTimecode?
     /// Set for a clip of an editor's timeline: its name, handles and held edge frames.
-    public var edited: EditedClip?
+    package var edited: EditedClip?
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
-    public struct Loudness: Sendable, Equatable, Codable {
+    package struct Loudness: Sendable, Equatable, Codable {
         /// Integrated loudness, LUFS.
-        public var integrated: Double
+        package var integrated: Double
         /// True peak, dBTP.
-        public var truePeak: Double
+        package var truePeak: Double
 
-        public init(integrated: Double, truePeak: Double) {
+        package init(integrated: Double, truePeak: Double) {
             self.integrated = integrated
             self.truePeak = truePeak
         }
     }
 
-    public struct AudioInfo: Sendable, Equatable, Codable {
-        public var codec: String
-        public var sampleRate: Int
-        public var channels: Int
+    package struct AudioInfo: Sendable, Equatable, Codable {
+        package var codec: String
+        package var sampleRate: Int
+        package var channels: Int
         /// The sound stream's time base, when probed: 1/sampleRate when its
         /// timestamps count samples (MP4, MOV), coarser in Matroska (1 ms).
-        public var timeBase: Rational? = nil
+        package var timeBase: Rational? = nil
 
         package init(codec: String, sampleRate: Int, channels: Int, timeBase: Rational? = nil) {
             self.codec = codec
@@ -105,10 +105,10 @@ public struct ClipInfo: Sendable, Equatable, Codable {
 
         /// Whether its timestamps name every sample exactly, so sound decoded
         /// after a seek lands on the samples it has when played from the start.
-        public var timestampsCountSamples: Bool { timeBase?.reduced == Rational(1, sampleRate) }
+        package var timestampsCountSamples: Bool { timeBase?.reduced == Rational(1, sampleRate) }
     }
 
-    public init(path: String, container: String, videoCodec: String, codedWidth: Int, codedHeight: Int,
+    package init(path: String, container: String, videoCodec: String, codedWidth: Int, codedHeight: Int,
                 rotation: Int, sampleAspectRatio: Rational, frameRate: Rational, pixelFormat: String,
                 duration: Double, audio: AudioInfo?) {
         self.path = path
@@ -136,7 +136,7 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     /// packets disagree (by half or double, and over two seconds: a truncated
     /// file, a broken header), or its clock jumps: the plan goes by the
     /// packets. Nil when there is nothing to say.
-    public var lengthWarning: Warning? {
+    package var lengthWarning: Warning? {
         guard !isStill else { return nil }
         let disagrees = headerDuration.map { header in
             abs(header - sourceDuration) > 2 && (header > 2 * sourceDuration || sourceDuration > 2 * header)
@@ -147,7 +147,7 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     }
 
     /// Uses `inPoint..<outPoint` (seconds) of the clip; the caller has checked the range.
-    public mutating func trim(inPoint: Double?, outPoint: Double?) {
+    package mutating func trim(inPoint: Double?, outPoint: Double?) {
         let start = inPoint ?? 0
         let end = min(outPoint ?? sourceDuration, sourceDuration)
         self.inPoint = start

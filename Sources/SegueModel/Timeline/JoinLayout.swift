@@ -6,13 +6,13 @@ import SegueMedia
 /// from the held last picture of one and first picture of the next.
 /// Counts are output frames; `joinBefore` and `joinAfter` are the frames of
 /// a clip's joins (0 for none, or a cut).
-public struct JoinLayout: Sendable, Equatable {
-    public let mode: TransitionMode
+package struct JoinLayout: Sendable, Equatable {
+    package let mode: TransitionMode
 
-    public init(mode: TransitionMode) { self.mode = mode }
+    package init(mode: TransitionMode) { self.mode = mode }
 
     /// Whether a join's frames are the clips' own, played at once.
-    public var overlaps: Bool { mode == .overlap }
+    package var overlaps: Bool { mode == .overlap }
 
     /// Where the clip after one of `frameCount` frames starting at `start` starts.
     func nextStart(after start: Int, frameCount: Int, joinAfter: Int) -> Int {
@@ -52,7 +52,7 @@ public struct JoinLayout: Sendable, Equatable {
 
 extension Plan {
     /// How this plan's joins sit in time.
-    public var layout: JoinLayout { JoinLayout(mode: mode) }
+    package var layout: JoinLayout { JoinLayout(mode: mode) }
 
     /// The frames clip `clip` plays as its own, between the frames its joins take.
     package func ownFrames(of clip: PlannedClip) -> Range<Int> {

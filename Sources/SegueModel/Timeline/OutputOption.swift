@@ -32,10 +32,10 @@ public struct OutputOption: @unchecked Sendable {
     let decode: (KeyedDecodingContainer<SettingKey>, inout StitchSettings) throws -> Void
 
     /// The flag as typed: `--transition-duration`.
-    public var flag: String { "--" + flagName }
+    package var flag: String { "--" + flagName }
 
     /// The option named by a manifest key.
-    public static func named(_ key: String) -> OutputOption? { all.first { $0.key == key } }
+    package static func named(_ key: String) -> OutputOption? { all.first { $0.key == key } }
 
     /// One table entry. `flag`: the flag takes no value and sets this one.
     static func option<Value: Codable & Equatable & Sendable>(
@@ -237,7 +237,7 @@ public struct OutputOptions: Sendable, Equatable {
     }
 
     /// Whether the option was chosen here.
-    public func chose(_ option: OutputOption) -> Bool { chosen.contains(option.key) }
+    package func chose(_ option: OutputOption) -> Bool { chosen.contains(option.key) }
 
     /// Reads `option` from the command line's text; nil when taken, else the message naming the flag.
     mutating func read(_ option: OutputOption, text: String) -> String? {
@@ -254,7 +254,7 @@ public struct OutputOptions: Sendable, Equatable {
     }
 
     /// Sets a flag that takes no value (`--smart`).
-    public mutating func set(_ option: OutputOption) {
+    package mutating func set(_ option: OutputOption) {
         guard let set = option.setFlag else { return }
         set(&values)
         chosen.insert(option.key)
@@ -273,7 +273,7 @@ public struct OutputOptions: Sendable, Equatable {
     }
 
     /// These choices, with `fallback`'s where these make none.
-    public func overriding(_ fallback: OutputOptions?) -> OutputOptions {
+    package func overriding(_ fallback: OutputOptions?) -> OutputOptions {
         guard let fallback else { return self }
         var merged = self
         for option in OutputOption.all where !chose(option) && fallback.chose(option) {
@@ -374,7 +374,7 @@ public enum OutputValues {
         return Int(bytes)
     }
 
-    public static func size(_ text: String) -> Size? {
+    package static func size(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
               OptionLimits.side.contains(width), OptionLimits.side.contains(height), width % 2 == 0, height % 2 == 0 else { return nil }
@@ -382,7 +382,7 @@ public enum OutputValues {
     }
 
     /// A frame rate within `OptionLimits.frameRate`, whose terms fit the 32 bits libav keeps them in.
-    public static func frameRate(_ text: String) -> Rational? {
+    package static func frameRate(_ text: String) -> Rational? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         var rate: Rational?
         let term = OptionLimits.frameRateTerm
@@ -398,7 +398,7 @@ public enum OutputValues {
         return rate.reduced
     }
 
-    public static func bitRate(_ text: String) -> Int? {
+    package static func bitRate(_ text: String) -> Int? {
         let lowered = text.lowercased()
         let thousands = lowered.hasSuffix("k")
         guard let number = Int(thousands ? lowered.dropLast() : lowered[...]) else { return nil }

@@ -3,14 +3,14 @@ import SegueMedia
 
 /// The output canvas every clip is normalised to.
 public struct Canvas: Sendable, Equatable, Codable {
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     public var frameRate: Rational
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// How pictures are stored: SDR BT.709 or 10-bit HLG/PQ BT.2020.
-    public var colour: OutputColour = .sdr
+    package var colour: OutputColour = .sdr
     /// HDR10 metadata written into the stream; nil for SDR or HLG without any.
-    public var hdrMetadata: HDRMetadata?
+    package var hdrMetadata: HDRMetadata?
 
     package init(width: Int, height: Int, frameRate: Rational, sampleRate: Int, colour: OutputColour = .sdr,
                  hdrMetadata: HDRMetadata? = nil) {
@@ -23,7 +23,7 @@ public struct Canvas: Sendable, Equatable, Codable {
     }
 
     /// The sound sample at which frame `frame` starts (rounded to the nearest).
-    public func sampleIndex(atFrame frame: Int) -> Int {
+    package func sampleIndex(atFrame frame: Int) -> Int {
         let numerator = frame * sampleRate * frameRate.denominator
         return (numerator + frameRate.numerator / 2) / frameRate.numerator
     }
@@ -31,11 +31,11 @@ public struct Canvas: Sendable, Equatable, Codable {
 
 /// Where a clip's picture lands on the canvas: scaled to `scaledWidth` x
 /// `scaledHeight`, then placed at (`x`, `y`) (contain) or cropped from there (cover).
-public struct Placement: Sendable, Equatable {
-    public var scaledWidth: Int
-    public var scaledHeight: Int
-    public var x: Int
-    public var y: Int
+package struct Placement: Sendable, Equatable {
+    package var scaledWidth: Int
+    package var scaledHeight: Int
+    package var x: Int
+    package var y: Int
 
     package init(scaledWidth: Int, scaledHeight: Int, x: Int, y: Int) {
         self.scaledWidth = scaledWidth
@@ -45,7 +45,7 @@ public struct Placement: Sendable, Equatable {
     }
 
     /// Even sizes and offsets keep 4:2:0 chroma aligned.
-    public static func fit(displayWidth: Int, displayHeight: Int, into canvas: Canvas, mode: Fit) -> Placement {
+    package static func fit(displayWidth: Int, displayHeight: Int, into canvas: Canvas, mode: Fit) -> Placement {
         func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
         let scaleX = Double(canvas.width) / Double(max(displayWidth, 1))
         let scaleY = Double(canvas.height) / Double(max(displayHeight, 1))
@@ -66,24 +66,24 @@ public struct Placement: Sendable, Equatable {
 }
 
 /// One clip's place in the output.
-public struct PlannedClip: Sendable {
-    public var index: Int
-    public var info: ClipInfo
+package struct PlannedClip: Sendable {
+    package var index: Int
+    package var info: ClipInfo
     /// Output frames this clip contributes, overlaps included.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Output frame at which the clip starts.
-    public var startFrame: Int
-    public var placement: Placement
+    package var startFrame: Int
+    package var placement: Placement
     /// How it fills the canvas: its list entry's choice, else the output's.
-    public var fit: Fit = .contain
+    package var fit: Fit = .contain
 }
 
 /// The meeting of clip `index` and clip `index + 1`.
-public struct PlannedJoin: Sendable {
-    public var index: Int
-    public var transition: TransitionKind
+package struct PlannedJoin: Sendable {
+    package var index: Int
+    package var transition: TransitionKind
     /// Frames during which both clips show (0 for a cut).
-    public var frameCount: Int
+    package var frameCount: Int
 
     package init(index: Int, transition: TransitionKind, frameCount: Int) {
         self.index = index
@@ -95,33 +95,33 @@ public struct PlannedJoin: Sendable {
 /// Who plays when, in whole output frames, and exactly how many audio samples
 /// belong to each stretch of frames.
 public struct Plan: Sendable {
-    public var canvas: Canvas
-    public var clips: [PlannedClip]
-    public var joins: [PlannedJoin]
-    public var mode: TransitionMode
+    package var canvas: Canvas
+    package var clips: [PlannedClip]
+    package var joins: [PlannedJoin]
+    package var mode: TransitionMode
     /// Why the output has its dynamic range (`canvas.colour`), as the report says it.
-    public var colourReason: String
+    package var colourReason: String
     /// What the user should know about the plan.
-    public var notices: [Warning]
+    package var notices: [Warning]
     /// The notices as the user reads them.
-    public var warnings: [String] { notices.map(\.description) }
+    package var warnings: [String] { notices.map(\.description) }
 
-    public var totalFrames: Int {
+    package var totalFrames: Int {
         guard let last = clips.last else { return 0 }
         return last.startFrame + last.frameCount
     }
 
-    public var duration: Double { Double(totalFrames) / canvas.frameRate.value }
+    package var duration: Double { Double(totalFrames) / canvas.frameRate.value }
 
     /// Frames of the join into clip `index` (0 for the first clip, or a cut).
-    public func joinFrames(before index: Int) -> Int { index > 0 ? joins[index - 1].frameCount : 0 }
+    package func joinFrames(before index: Int) -> Int { index > 0 ? joins[index - 1].frameCount : 0 }
 
     /// Frames of the join out of clip `index` (0 for the last clip, or a cut).
-    public func joinFrames(after index: Int) -> Int { index < joins.count ? joins[index].frameCount : 0 }
+    package func joinFrames(after index: Int) -> Int { index < joins.count ? joins[index].frameCount : 0 }
 
     /// The first audio sample of output frame `frame`. Rounding each boundary
     /// from the frame count (rather than adding per-frame sizes) never drifts.
-    public func sampleIndex(atFrame frame: Int) -> Int {
+    package func sampleIndex(atFrame frame: Int) -> Int {
         canvas.sampleIndex(atFrame: frame)
     }
 

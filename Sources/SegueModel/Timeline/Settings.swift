@@ -6,58 +6,58 @@ import SegueMedia
 /// checked, so the command line, manifests, plan.json and help all take it
 /// from there.
 public struct StitchSettings: Sendable, Equatable {
-    public var size: Size?
-    public var frameRate: Rational?
-    public var fit: Fit = .contain
+    package var size: Size?
+    package var frameRate: Rational?
+    package var fit: Fit = .contain
     public var transition: TransitionKind = .none
     /// Seconds; nil means the transition's default.
     public var transitionDuration: Double?
-    public var mode: TransitionMode = .overlap
-    public var codec: VideoCodecChoice = .h264
+    package var mode: TransitionMode = .overlap
+    package var codec: VideoCodecChoice = .h264
     /// The output's dynamic range: SDR, HLG, PQ, or as the clips are.
-    public var hdr: HDRChoice = .auto
-    public var crf = 23
-    public var preset = "medium"
-    public var audioBitRate = 128_000
-    public var includeAudio = true
+    package var hdr: HDRChoice = .auto
+    package var crf = 23
+    package var preset = "medium"
+    package var audioBitRate = 128_000
+    package var includeAudio = true
     /// Not an option: the rate every output is written at.
-    public var sampleRate = OutputAudio.sampleRate
+    package var sampleRate = OutputAudio.sampleRate
     /// Copy the encoded video of clips that can stand unchanged; re-encode only
     /// the GOPs a transition, trim or held frame touches.
-    public var smart = false
+    package var smart = false
     /// Seconds a photo lasts unless its list entry says otherwise.
-    public var stillDuration = 3.0
-    public var stillMotion: StillMotion = .none
+    package var stillDuration = 3.0
+    package var stillMotion: StillMotion = .none
     /// Target integrated loudness in LUFS each clip with sound is brought to; nil: left as recorded.
-    public var loudness: Double?
+    package var loudness: Double?
     /// A file or URL whose sound is laid under the whole output.
-    public var music: String?
+    package var music: String?
     /// dB of the music relative to the clips' sound (with `loudness`, relative to the target).
-    public var musicVolume = -12.0
+    package var musicVolume = -12.0
     /// dB the music is lowered by while a clip's own sound is present; 0: never.
-    public var duck = 12.0
+    package var duck = 12.0
     /// One MP4 chapter per clip.
-    public var chapters = false
+    package var chapters = false
 
     // The reel look: a logo over everything, and the font of captions and text cards.
     /// A picture (PNG, JPEG, WebP; alpha honoured) drawn over the whole output.
-    public var overlay: String?
-    public var overlayPosition: OverlayPosition = .bottomRight
+    package var overlay: String?
+    package var overlayPosition: OverlayPosition = .bottomRight
     /// The overlay's width as a fraction of the canvas's.
-    public var overlayWidth = 0.15
-    public var overlayOpacity = 1.0
+    package var overlayWidth = 0.15
+    package var overlayOpacity = 1.0
     /// The font file of captions and text cards; nil: a sans-serif the system has.
-    public var font: String?
+    package var font: String?
 
     /// What becomes of the clips' text subtitles (their own streams and sidecar files).
-    public var subtitles: SubtitleMode = .auto
+    package var subtitles: SubtitleMode = .auto
     /// The subtitle track's language (ISO 639-2); nil: the first subtitled clip's, else "und".
-    public var subtitleLanguage: String?
+    package var subtitleLanguage: String?
 
-    public init() {}
+    package init() {}
 
     /// The defaults, with `options`' choices where it makes them.
-    public init(options: OutputOptions) { self = options.values }
+    package init(options: OutputOptions) { self = options.values }
 }
 
 extension OutputOption {
@@ -120,20 +120,20 @@ extension OutputOption {
 }
 
 /// The output's size in pixels.
-public struct Size: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
+package struct Size: Sendable, Equatable, Codable, CustomStringConvertible {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }
 
 /// How transitions use time.
-public enum TransitionMode: String, Sendable, CaseIterable, Codable {
+package enum TransitionMode: String, Sendable, CaseIterable, Codable {
     /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.
     case overlap
     /// The last frame of one clip and the first of the next are held and blended over T inserted seconds.
@@ -141,7 +141,7 @@ public enum TransitionMode: String, Sendable, CaseIterable, Codable {
 }
 
 /// How a clip fills a canvas of another shape.
-public enum Fit: String, Sendable, CaseIterable, Codable {
+package enum Fit: String, Sendable, CaseIterable, Codable {
     /// Whole picture visible, bars where the shapes differ.
     case contain
     /// Canvas filled, the overflow cropped.
@@ -153,7 +153,7 @@ public enum Fit: String, Sendable, CaseIterable, Codable {
 }
 
 /// What becomes of the clips' text subtitles.
-public enum SubtitleMode: String, Sendable, CaseIterable, Codable {
+package enum SubtitleMode: String, Sendable, CaseIterable, Codable {
     /// One soft (mov_text) track holding every clip's cues, when any clip has some.
     case auto
     /// No subtitle track.
@@ -163,7 +163,7 @@ public enum SubtitleMode: String, Sendable, CaseIterable, Codable {
 }
 
 /// Where the overlay sits on the canvas.
-public enum OverlayPosition: String, Sendable, CaseIterable, Codable {
+package enum OverlayPosition: String, Sendable, CaseIterable, Codable {
     case topLeft = "top-left"
     case topRight = "top-right"
     case bottomLeft = "bottom-left"
@@ -172,7 +172,7 @@ public enum OverlayPosition: String, Sendable, CaseIterable, Codable {
 }
 
 /// How a photo moves while it shows.
-public enum StillMotion: String, Sendable, CaseIterable, Codable {
+package enum StillMotion: String, Sendable, CaseIterable, Codable {
     /// Held as it is.
     case none
     /// A slow, eased, centred zoom from 100 % to 110 %.
@@ -183,15 +183,15 @@ extension VideoCodecChoice: Codable {}
 
 /// How a stitch runs, apart from what it makes (`StitchSettings`): choices
 /// about the run, not the output. Network behaviour belongs to `InputAccess`.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
     /// Replace an existing output file.
-    public var overwrite = false
+    package var overwrite = false
     /// Any decode error ends the stitch instead of being concealed.
-    public var strict = false
+    package var strict = false
     /// Debugging: open each clip only when it is needed, to measure what preloading hides.
-    public var preload = true
+    package var preload = true
 
-    public init(overwrite: Bool = false, strict: Bool = false, preload: Bool = true) {
+    package init(overwrite: Bool = false, strict: Bool = false, preload: Bool = true) {
         self.overwrite = overwrite
         self.strict = strict
         self.preload = preload

@@ -3,18 +3,18 @@ import SegueMedia
 
 /// One cue of a clip's text subtitles, on the clip's own clock: seconds from
 /// its first picture (its in point not taken off).
-public struct Cue: Sendable, Equatable, Codable {
-    public var start: Double
-    public var end: Double
+package struct Cue: Sendable, Equatable, Codable {
+    package var start: Double
+    package var end: Double
     /// Plain text, lines joined by "\n": what the soft track shows.
-    public var text: String
+    package var text: String
     /// The cue as an ASS event (`Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`), its
     /// format's own styling kept: what burn-in draws.
-    public var event: String
+    package var event: String
     /// The bold, italic and underlined runs of `text`, in order, none overlapping.
-    public var styles: [StyleRun]
+    package var styles: [StyleRun]
 
-    public init(start: Double, end: Double, text: String, event: String, styles: [StyleRun] = []) {
+    package init(start: Double, end: Double, text: String, event: String, styles: [StyleRun] = []) {
         self.start = start
         self.end = end
         self.text = text
@@ -25,7 +25,7 @@ public struct Cue: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey { case start, end, text, event, styles }
 
     // A cue written without `styles` has none.
-    public init(from decoder: any Swift.Decoder) throws {
+    package init(from decoder: any Swift.Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
                   text: try container.decode(String.self, forKey: .text), event: try container.decode(String.self, forKey: .event),
@@ -35,26 +35,26 @@ public struct Cue: Sendable, Equatable, Codable {
 
 /// How a stretch of cue text is set: the face styles a 3GPP timed-text
 /// style record carries (its raw value is the record's face-style flags).
-public struct TextStyle: OptionSet, Sendable, Hashable, Codable {
-    public let rawValue: UInt8
+package struct TextStyle: OptionSet, Sendable, Hashable, Codable {
+    package let rawValue: UInt8
 
-    public init(rawValue: UInt8) {
+    package init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
-    public static let bold = TextStyle(rawValue: 1)
-    public static let italic = TextStyle(rawValue: 2)
-    public static let underline = TextStyle(rawValue: 4)
+    package static let bold = TextStyle(rawValue: 1)
+    package static let italic = TextStyle(rawValue: 2)
+    package static let underline = TextStyle(rawValue: 4)
 }
 
 /// A run of a cue's text in one style: `start` up to `end` (excluded),
 /// counted in Unicode scalars of the text, as 3GPP style records count characters.
-public struct StyleRun: Sendable, Equatable, Codable {
-    public var start: Int
-    public var end: Int
-    public var style: TextStyle
+package struct StyleRun: Sendable, Equatable, Codable {
+    package var start: Int
+    package var end: Int
+    package var style: TextStyle
 
-    public init(start: Int, end: Int, style: TextStyle) {
+    package init(start: Int, end: Int, style: TextStyle) {
         self.start = start
         self.end = end
         self.style = style
@@ -62,16 +62,16 @@ public struct StyleRun: Sendable, Equatable, Codable {
 }
 
 /// The text subtitles chosen for one clip: a stream of its own or a sidecar file.
-public struct ClipSubtitles: Sendable, Equatable, Codable {
+package struct ClipSubtitles: Sendable, Equatable, Codable {
     /// Where they come from, as the report says it: a sidecar's path, or "stream 2 (subrip, eng)".
-    public var source: String
+    package var source: String
     /// ISO 639-2, when the source says.
-    public var language: String?
+    package var language: String?
     /// An ASS source's script header (its styles), which burn-in keeps; "" for other formats.
-    public var styles: String
-    public var cues: [Cue]
+    package var styles: String
+    package var cues: [Cue]
 
-    public init(source: String, language: String?, styles: String = "", cues: [Cue]) {
+    package init(source: String, language: String?, styles: String = "", cues: [Cue]) {
         self.source = source
         self.language = language
         self.styles = styles
@@ -80,15 +80,15 @@ public struct ClipSubtitles: Sendable, Equatable, Codable {
 }
 
 /// A subtitle stream of a clip, as probing finds it.
-public struct SubtitleStream: Sendable, Equatable, Codable {
-    public var index: Int
-    public var codec: String
-    public var language: String?
-    public var isDefault: Bool
+package struct SubtitleStream: Sendable, Equatable, Codable {
+    package var index: Int
+    package var codec: String
+    package var language: String?
+    package var isDefault: Bool
     /// Pictures (DVD, DVB, PGS), not text: they can't become a text track.
-    public var isBitmap: Bool
+    package var isBitmap: Bool
 
-    public init(index: Int, codec: String, language: String?, isDefault: Bool, isBitmap: Bool) {
+    package init(index: Int, codec: String, language: String?, isDefault: Bool, isBitmap: Bool) {
         self.index = index
         self.codec = codec
         self.language = language
@@ -98,26 +98,26 @@ public struct SubtitleStream: Sendable, Equatable, Codable {
 }
 
 /// The output's soft subtitle track.
-public struct SubtitleTrack: Sendable, Equatable {
+package struct SubtitleTrack: Sendable, Equatable {
     /// ISO 639-2.
-    public var language: String
-    public var cues: [TrackCue]
+    package var language: String
+    package var cues: [TrackCue]
 }
 
 /// A stretch of the output's subtitle track, in milliseconds.
-public struct TrackCue: Sendable, Equatable, Codable {
-    public var start: Int
-    public var end: Int
-    public var text: String
+package struct TrackCue: Sendable, Equatable, Codable {
+    package var start: Int
+    package var end: Int
+    package var text: String
     /// The styled runs of `text` (see `Cue.styles`).
-    public var styles: [StyleRun] = []
+    package var styles: [StyleRun] = []
 }
 
 extension Plan {
     /// The soft subtitle track `settings` give the output, nil for none
     /// (`--subtitles none` or `burn`, or no clip with cues). Its language:
     /// `--subtitle-language`, else the first subtitled clip's, else "und".
-    public func subtitleTrack(_ settings: StitchSettings) -> SubtitleTrack? {
+    package func subtitleTrack(_ settings: StitchSettings) -> SubtitleTrack? {
         guard settings.subtitles == .auto else { return nil }
         let cues = subtitleCues
         guard !cues.isEmpty else { return nil }
@@ -133,7 +133,7 @@ extension Plan {
     /// picture is held with it. An MP4 text track shows one sample at a time,
     /// so where cues overlap the track is cut at every start and end, each
     /// stretch holding all the cues showing then (clip order, then start).
-    public var subtitleCues: [TrackCue] {
+    package var subtitleCues: [TrackCue] {
         var placed: [TrackCue] = []
         for clip in clips {
             guard let subtitles = clip.info.subtitles else { continue }

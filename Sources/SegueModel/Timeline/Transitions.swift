@@ -35,15 +35,15 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         try container.encode(rawValue)
     }
 
-    public static let none = TransitionKind(known: "none")
+    package static let none = TransitionKind(known: "none")
     /// Segue's cross-dissolve (not xfade's `fade`).
     public static let fade = TransitionKind(known: "fade")
-    public static let slideLeft = TransitionKind(known: "slide-left")
-    public static let slideRight = TransitionKind(known: "slide-right")
-    public static let slideUp = TransitionKind(known: "slide-up")
-    public static let slideDown = TransitionKind(known: "slide-down")
+    package static let slideLeft = TransitionKind(known: "slide-left")
+    package static let slideRight = TransitionKind(known: "slide-right")
+    package static let slideUp = TransitionKind(known: "slide-up")
+    package static let slideDown = TransitionKind(known: "slide-down")
     /// A transition per join picked from the catalogue, the same for the same inputs.
-    public static let random = TransitionKind(known: "random")
+    package static let random = TransitionKind(known: "random")
 
     /// Segue's own transitions, drawn by its own pixel code, in listing order.
     static let own: [TransitionKind] = [.none, .fade, .slideLeft, .slideRight, .slideUp, .slideDown]
@@ -57,7 +57,7 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
 
     /// 1 s for a fade (and every xfade transition), 0.3 s for a slide, as a
     /// feed player's covers last; `random` takes its pick's.
-    public var defaultDuration: Double {
+    package var defaultDuration: Double {
         switch self {
         case .none: return 0
         case .slideLeft, .slideRight, .slideUp, .slideDown: return 0.3
@@ -123,7 +123,7 @@ public enum TransitionCatalogue {
 
     /// What `random` picks from: every transition that draws something (not
     /// `none`, not an alias).
-    public static var pickable: [TransitionKind] { kinds.filter { $0 != .none && $0 != .random } }
+    package static var pickable: [TransitionKind] { kinds.filter { $0 != .none && $0 != .random } }
 
     /// xfade's transitions from the library, less its `fade` (the name is Segue's own cross-dissolve).
     private static var xfadeNames: [(name: String, help: String)] {
@@ -131,14 +131,14 @@ public enum TransitionCatalogue {
     }
 
     /// What an unknown transition name is told.
-    public static func unknown(_ name: String) -> String {
+    package static func unknown(_ name: String) -> String {
         "unknown transition '\(name)' (run `segue transitions` for the list)"
     }
 
     /// `random`'s pick for join `index` from `from` to `to` (the clips' paths
     /// as given): a 64-bit FNV-1a hash of the three, never Swift's per-process
     /// seeded `hashValue`, so a rerun picks the same.
-    public static func pick(join index: Int, from: String, to: String) -> TransitionKind {
+    package static func pick(join index: Int, from: String, to: String) -> TransitionKind {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in Array("\(index)\u{0}\(from)\u{0}\(to)".utf8) {
             hash ^= UInt64(byte)

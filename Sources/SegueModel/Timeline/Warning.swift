@@ -3,7 +3,7 @@ import SegueMedia
 
 /// Something the user should know about a stitch that goes on: a value to
 /// compare, whose `description` is the line the user reads.
-public enum Warning: Equatable, Sendable, CustomStringConvertible {
+package enum Warning: Equatable, Sendable, CustomStringConvertible {
     /// A transition longer than a clip next to it allows, shortened.
     case transitionShortened(join: Int, from: String, to: String, asked: Double, given: Double)
     /// A clip whose container's stated length and packets disagree, or whose clock jumps: planned by its packets.
@@ -32,7 +32,7 @@ public enum Warning: Equatable, Sendable, CustomStringConvertible {
     /// An editor's timeline's clip asking for frames its media lacks: its edge pictures held in silence.
     case edgeFramesHeld(path: String, held: EditedClip)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .transitionShortened(join, from, to, asked, given):
             return "join \(join) (\(from) → \(to)): clip too short for a \(Plan.seconds(asked)) transition, shortened to "

@@ -8,39 +8,39 @@ import SegueModel
 /// done, and it vouches for the files it names with their sizes and SHA-256.
 /// Each render names its files afresh, so two runs of one segment that
 /// overlap (a requeue, a pre-empted node) never write into the same file.
-public struct SegmentManifest: Codable, Sendable {
+package struct SegmentManifest: Codable, Sendable {
     /// The SHA-256 of the plan.json it was rendered from.
-    public var plan: String
-    public var segment: Int
-    public var frames: Int
+    package var plan: String
+    package var segment: Int
+    package var frames: Int
     /// Samples of the segment's stretch of the sound (its AAC grid stretch).
-    public var samples: Int
+    package var samples: Int
     /// AAC packets in its sound file.
-    public var audioPackets: Int?
+    package var audioPackets: Int?
     /// File names inside the work folder.
-    public var video: String
-    public var videoBytes: Int
-    public var videoSHA256: String
-    public var sound: String?
-    public var soundBytes: Int?
-    public var soundSHA256: String?
-    public var wallSeconds: Double
-    public var host: String
+    package var video: String
+    package var videoBytes: Int
+    package var videoSHA256: String
+    package var sound: String?
+    package var soundBytes: Int?
+    package var soundSHA256: String?
+    package var wallSeconds: Double
+    package var host: String
     /// Frames made before the segment's first and not written (the warm-up
     /// from its first clip's start, or from where it sought to).
-    public var warmUpFrames: Int
+    package var warmUpFrames: Int
 }
 
 /// Where a plan's segments live in its work folder, and how they are written.
-public enum SegmentFiles {
+package enum SegmentFiles {
     /// This machine's name, as receipts and reports give it.
-    public static var hostName: String {
+    package static var hostName: String {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count) == 0 else { return "unknown" }
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public static func manifestPath(work: String, segment: Int) -> String {
+    package static func manifestPath(work: String, segment: Int) -> String {
         (work as NSString).appendingPathComponent(String(format: "segment-%05d.json", segment))
     }
 
@@ -62,7 +62,7 @@ public enum SegmentFiles {
     }
 
     /// The manifest of `segment`, if one is there and reads.
-    public static func manifest(work: String, segment: Int) -> SegmentManifest? {
+    package static func manifest(work: String, segment: Int) -> SegmentManifest? {
         FileManager.default.contents(atPath: manifestPath(work: work, segment: segment))
             .flatMap { try? JSONDecoder().decode(SegmentManifest.self, from: $0) }
     }
@@ -70,7 +70,7 @@ public enum SegmentFiles {
     /// Why `segment` can't be joined, or nil when it can. `deep` checks the
     /// checksums too (the join); without it, presence and sizes (a render
     /// deciding whether it is done).
-    public static func problem(with segment: SegmentPlan.Segment, isLast: Bool, work: String, includeAudio: Bool,
+    package static func problem(with segment: SegmentPlan.Segment, isLast: Bool, work: String, includeAudio: Bool,
                                deep: Bool) -> String? {
         guard let manifest = manifest(work: work, segment: segment.index) else {
             return FileManager.default.fileExists(atPath: manifestPath(work: work, segment: segment.index))

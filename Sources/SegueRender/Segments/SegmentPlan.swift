@@ -10,20 +10,20 @@ import SegueModel
 /// the probed facts (with their measured loudness when asked for), so no
 /// segment probes or measures a clip again.
 public struct SegmentPlan: Codable, Sendable {
-    public static let fileName = "plan.json"
+    package static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    public static let currentVersion = 6
+    package static let currentVersion = 6
 
-    public var version = SegmentPlan.currentVersion
+    package var version = SegmentPlan.currentVersion
     /// The MP4 the join writes (absolute).
-    public var output: String
+    package var output: String
     /// `-y`: the join may replace an existing output.
-    public var overwrite: Bool
-    public var strict: Bool
-    public var network: NetworkSettings
+    package var overwrite: Bool
+    package var strict: Bool
+    package var network: NetworkSettings
     /// The input policy every render applies (`--input-root`, resolved; `--no-remote`).
-    public var inputRoots: [String]
-    public var allowRemote: Bool
+    package var inputRoots: [String]
+    package var allowRemote: Bool
     public var settings: StitchSettings
     /// Every clip, as probed (and measured), in playing order.
     public var clips: [ClipInfo]
@@ -31,7 +31,7 @@ public struct SegmentPlan: Codable, Sendable {
     public var joins: [JoinChoice?]
     /// The planned timeline, for people and checks: output frames and samples.
     public var totalFrames: Int
-    public var totalSamples: Int
+    package var totalSamples: Int
     public var canvas: Canvas
     public var segments: [Segment]
 
@@ -39,25 +39,25 @@ public struct SegmentPlan: Codable, Sendable {
     /// audio samples that belong to them.
     public struct Segment: Codable, Sendable, Equatable {
         public var index: Int
-        public var startFrame: Int
-        public var endFrame: Int
-        public var startSample: Int
-        public var endSample: Int
+        package var startFrame: Int
+        package var endFrame: Int
+        package var startSample: Int
+        package var endSample: Int
         /// The segment's stretch of the AAC frame grid: it encodes the packets
         /// whose decoded 1024 samples start in `audioStart..<audioEnd` (output
         /// samples; `audioStart` is `startSample` rounded down to the grid).
-        public var audioStart: Int
-        public var audioEnd: Int
-        public var frames: Int { endFrame - startFrame }
-        public var samples: Int { endSample - startSample }
+        package var audioStart: Int
+        package var audioEnd: Int
+        package var frames: Int { endFrame - startFrame }
+        package var samples: Int { endSample - startSample }
 
         /// The AAC packets a segment that isn't the last holds: its blocks, and the priming packet in the first.
-        public var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
+        package var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
     }
 
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
     /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
-    public init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
+    package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
                 network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
         self.output = SegmentPlan.absolute(output)
         overwrite = run.overwrite
@@ -96,11 +96,11 @@ public struct SegmentPlan: Codable, Sendable {
     }
 
     /// The run options every segment renders with (the join decides about the output).
-    public var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict) }
+    package var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict) }
 
     /// The plan again, made from the recorded clips and settings; checked
     /// against the recorded timeline, so a render never works from another.
-    public func timeline() throws -> Plan {
+    package func timeline() throws -> Plan {
         let plan = try Plan(clips: clips, settings: settings, joins: joins)
         guard plan.totalFrames == totalFrames, plan.sampleIndex(atFrame: plan.totalFrames) == totalSamples else {
             throw SegueError.usage("the plan's timeline does not come out the same here (\(plan.totalFrames) frames, not \(totalFrames)): plan again with this version of segue")
@@ -111,7 +111,7 @@ public struct SegmentPlan: Codable, Sendable {
     // MARK: files
 
     /// Reads `DIR/plan.json`; a missing or unreadable plan is a usage error (exit 2).
-    public static func load(work: String) throws -> SegmentPlan {
+    package static func load(work: String) throws -> SegmentPlan {
         let path = SegmentPlan.path(work: work)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SegueError.usage("\(path): no plan here (make one with segue plan ... --work \(work))")
@@ -184,7 +184,7 @@ public struct SegmentPlan: Codable, Sendable {
     }
 
     /// Writes the plan to `DIR/plan.json` (temporary file, then rename), making `DIR` if needed.
-    public func write(work: String) throws {
+    package func write(work: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
@@ -201,7 +201,7 @@ public struct SegmentPlan: Codable, Sendable {
     }
 
     /// The SHA-256 of `DIR/plan.json`: what every segment's receipt names.
-    public static func fingerprint(work: String) throws -> String {
+    package static func fingerprint(work: String) throws -> String {
         do {
             return try Checksum.sha256(file: path(work: work))
         } catch {

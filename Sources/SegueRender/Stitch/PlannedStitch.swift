@@ -7,17 +7,17 @@ import SegueMedia
 /// loudness measured where the settings need it (the loudness pass), and
 /// with `--smart` what is copied (every clip scanned). Whoever stitches makes
 /// it once: `StitchJob`, `PlanJob` (for every segment), `RenderJob`.
-public struct PlannedStitch: Sendable {
+package struct PlannedStitch: Sendable {
     /// The plan, its clips' loudness measured where `--loudness` or `--music` need it.
-    public private(set) var plan: Plan
-    public let settings: StitchSettings
+    package private(set) var plan: Plan
+    package let settings: StitchSettings
     /// Opens every input of the run, clips and music alike, with its network settings and cache.
-    public let access: InputAccess
+    package let access: InputAccess
     /// What `--smart` copies; nil without it.
     package let smart: SmartPlan?
 
     /// `copiesSound`: false for segments, whose sound is encoded on their own.
-    public init(plan: Plan, settings: StitchSettings, access: InputAccess = InputAccess(), copiesSound: Bool = true) throws {
+    package init(plan: Plan, settings: StitchSettings, access: InputAccess = InputAccess(), copiesSound: Bool = true) throws {
         self.plan = PlannedStitch.measuringLoudness(of: plan, settings: settings, access: access)
         self.settings = settings
         self.access = access

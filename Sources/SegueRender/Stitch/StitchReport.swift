@@ -5,79 +5,79 @@ import SegueModel
 
 /// What a stitch did, for the summary line and `--report` (`json(plan:settings:)`, in API).
 public struct StitchReport: Sendable {
-    public struct Join: Sendable {
-        public var index: Int
-        public var transition: TransitionKind
-        public var frames: Int
-        public var seconds: Double
+    package struct Join: Sendable {
+        package var index: Int
+        package var transition: TransitionKind
+        package var frames: Int
+        package var seconds: Double
         /// How long the stitcher waited for the next clip to be ready.
-        public var stallSeconds: Double
+        package var stallSeconds: Double
     }
 
-    public var output: String
-    public var canvas: Canvas
-    public var clipCount: Int
-    public var frames: Int
-    public var audioSamples: Int
-    public var plannedDuration: Double
-    public var joins: [Join]
+    package var output: String
+    package var canvas: Canvas
+    package var clipCount: Int
+    package var frames: Int
+    package var audioSamples: Int
+    package var plannedDuration: Double
+    package var joins: [Join]
     /// Time to open and prime the first clip.
-    public var startupSeconds: Double
-    public var warnings: [String]
-    public var wallSeconds: Double
-    public var peakMemoryBytes: Int
+    package var startupSeconds: Double
+    package var warnings: [String]
+    package var wallSeconds: Double
+    package var peakMemoryBytes: Int
     /// With `--smart`: what became of each clip's video.
-    public var smart: [SmartClip]? = nil
+    package var smart: [SmartClip]? = nil
 
     /// One clip's video under `--smart`.
-    public struct SmartClip: Sendable {
-        public var index: Int
+    package struct SmartClip: Sendable {
+        package var index: Int
         /// Frames whose packets were copied from the clip unchanged.
-        public var framesCopied: Int
+        package var framesCopied: Int
         /// The clip's frames decoded and encoded again (transition frames included).
-        public var framesReencoded: Int
+        package var framesReencoded: Int
         /// Why the clip, or part of it, was not copied; nil when all of it was.
-        public var reason: String?
+        package var reason: String?
         /// What became of its sound; nil without audio.
-        public var sound: SmartSound? = nil
+        package var sound: SmartSound? = nil
         /// The reasons as values (`reason` is their text).
         var notCopied: [NotCopied] = []
     }
 
     /// One clip's sound under `--smart`.
-    public struct SmartSound: Sendable {
+    package struct SmartSound: Sendable {
         /// Samples its sound stands from its exact place (output − exact, at
         /// most 512 either way): a copied clip's own, another's as the
         /// re-encoded windows around it read it.
-        public var shiftSamples: Int
+        package var shiftSamples: Int
         /// AAC frames copied from the clip unchanged, and encoded again (around its seams, or all of them).
-        public var framesCopied: Int
-        public var framesReencoded: Int
+        package var framesCopied: Int
+        package var framesReencoded: Int
         /// Why its sound was not copied; nil when it was.
-        public var reason: String?
+        package var reason: String?
     }
 
     /// Output frames copied under `--smart`.
-    public var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
+    package var framesCopied: Int { smart?.reduce(0) { $0 + $1.framesCopied } ?? 0 }
     /// Output AAC frames copied, and encoded, under `--smart`.
-    public var audioFramesCopied: Int { smart?.reduce(0) { $0 + ($1.sound?.framesCopied ?? 0) } ?? 0 }
-    public var audioFramesReencoded: Int { smart?.reduce(0) { $0 + ($1.sound?.framesReencoded ?? 0) } ?? 0 }
+    package var audioFramesCopied: Int { smart?.reduce(0) { $0 + ($1.sound?.framesCopied ?? 0) } ?? 0 }
+    package var audioFramesReencoded: Int { smart?.reduce(0) { $0 + ($1.sound?.framesReencoded ?? 0) } ?? 0 }
     /// The music bed, when there was one.
-    public var music: Music? = nil
+    package var music: Music? = nil
 
-    public struct Music: Sendable {
-        public var path: String
-        public var loudness: ClipInfo.Loudness?
+    package struct Music: Sendable {
+        package var path: String
+        package var loudness: ClipInfo.Loudness?
         /// dB applied to it before fades and ducking.
-        public var gain: Double
+        package var gain: Double
         /// dB asked for relative to the clips' sound, and dB it is lowered by under them.
-        public var volume: Double
-        public var ducking: Double
+        package var volume: Double
+        package var ducking: Double
     }
 
-    public var duration: Double { Double(frames) / canvas.frameRate.value }
-    public var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
-    public var worstStallSeconds: Double { joins.map(\.stallSeconds).max() ?? 0 }
+    package var duration: Double { Double(frames) / canvas.frameRate.value }
+    package var totalStallSeconds: Double { joins.reduce(0) { $0 + $1.stallSeconds } }
+    package var worstStallSeconds: Double { joins.map(\.stallSeconds).max() ?? 0 }
 
     /// The one line a finished stitch prints.
     public var summary: String {
@@ -110,17 +110,17 @@ public struct StitchReport: Sendable {
 
 /// How far a stitch has got, reported a few times a second.
 public struct StitchProgress: Sendable, CustomStringConvertible {
-    public var framesDone: Int
-    public var totalFrames: Int
-    public var clipIndex: Int
-    public var clipCount: Int
+    package var framesDone: Int
+    package var totalFrames: Int
+    package var clipIndex: Int
+    package var clipCount: Int
     public var elapsedSeconds: Double
-    public var frameRate: Double
+    package var frameRate: Double
 
     public var fraction: Double { totalFrames == 0 ? 1 : Double(framesDone) / Double(totalFrames) }
     /// Output seconds made per wall-clock second.
-    public var speed: Double { elapsedSeconds > 0 ? Double(framesDone) / frameRate / elapsedSeconds : 0 }
-    public var etaSeconds: Double? {
+    package var speed: Double { elapsedSeconds > 0 ? Double(framesDone) / frameRate / elapsedSeconds : 0 }
+    package var etaSeconds: Double? {
         guard framesDone > 0, elapsedSeconds > 0 else { return nil }
         return elapsedSeconds / Double(framesDone) * Double(totalFrames - framesDone)
     }

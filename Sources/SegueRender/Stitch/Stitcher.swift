@@ -9,19 +9,19 @@ import SegueModel
 ///
 /// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
 /// renamed only on success and removed on any failure.
-public final class Stitcher {
+package final class Stitcher {
     /// The plan, its loudness measured (see `PlannedStitch`).
-    public let plan: Plan
-    public let settings: StitchSettings
-    public let outputPath: String
+    package let plan: Plan
+    package let settings: StitchSettings
+    package let outputPath: String
     /// How the run goes (overwrite, strict, preload), apart from what it makes.
-    public let options: RunOptions
+    package let options: RunOptions
     /// Opens every input of the run, clips and music alike, with its network settings and cache.
-    public let access: InputAccess
+    package let access: InputAccess
     /// What `--smart` copies of the whole stitch; nil without it.
     let smart: SmartPlan?
 
-    public init(planned: PlannedStitch, outputPath: String, options: RunOptions = RunOptions()) {
+    package init(planned: PlannedStitch, outputPath: String, options: RunOptions = RunOptions()) {
         plan = planned.plan
         settings = planned.settings
         access = planned.access
@@ -32,7 +32,7 @@ public final class Stitcher {
 
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
-    public func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
+    package func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
         try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
         let started = monotonicSeconds()

@@ -11,29 +11,29 @@ import SegueModel
 /// long as the timeline. Gaps are black, silent cards; a transition from or
 /// to a gap fades from or to black. Every join is the timeline's own, so the
 /// command line's `--transition` doesn't touch it.
-public struct EditTimelineResolver {
+package struct EditTimelineResolver {
     /// The timeline file, as named: messages name it, relative media paths start from its folder.
     let timelinePath: String
     let finder: MediaFinder
 
-    public init(timelinePath: String, mediaRoots: [String], access: InputAccess) {
+    package init(timelinePath: String, mediaRoots: [String], access: InputAccess) {
         self.timelinePath = timelinePath
         let folder = (timelinePath as NSString).deletingLastPathComponent
         finder = MediaFinder(folder: folder, roots: mediaRoots, access: access)
     }
 
     /// What a timeline expands to.
-    public struct Resolved: Sendable {
-        public var entries: [ClipEntry]
+    package struct Resolved: Sendable {
+        package var entries: [ClipEntry]
         /// The timeline's rate as the output's (a flag still wins).
-        public var output: OutputOptions
-        public var notices: [Warning]
+        package var output: OutputOptions
+        package var notices: [Warning]
     }
 
     /// The rate an EDL counts at, which it doesn't state: its first clip's
     /// media's, when that counts at the same nominal rate as `timeline`'s
     /// guess (23.976 material is counted as 24); nil to keep the guess.
-    public func mediaRate(of timeline: EditTimeline) -> Rational? {
+    package func mediaRate(of timeline: EditTimeline) -> Rational? {
         for case .clip(let clip) in timeline.items {
             guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""),
                   let rate = try? Prober.probe(path, access: finder.access).get().frameRate else { return nil }
@@ -53,7 +53,7 @@ public struct EditTimelineResolver {
     }
 
     /// The clips of `timeline`; throws the `BadInputReason` naming the item that can't be played.
-    public func resolve(_ timeline: EditTimeline) throws -> Resolved {
+    package func resolve(_ timeline: EditTimeline) throws -> Resolved {
         let rate = timeline.rate
         guard rate.isValid, rate.value > 0 else { throw BadInputReason.badList("the timeline's rate \(rate) is not a frame rate") }
         var notices = timeline.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }

@@ -9,7 +9,7 @@ extension EditTimeline {
     /// filling it). Audio-only events are skipped; `BL` is black.
     /// An EDL doesn't say its rate: `rate`, else 30000/1001 when its `FCM:`
     /// says DROP FRAME (or its first event's timecode has `;`), else 24.
-    public static func parseCMX3600(_ text: String, rate: Rational? = nil) throws -> EditTimeline {
+    package static func parseCMX3600(_ text: String, rate: Rational? = nil) throws -> EditTimeline {
         let events = try CMX3600Reader.events(text)
         let rate = rate ?? CMX3600Reader.defaultRate(events)
         guard rate.isValid, rate.value < 1000 else { throw EditTimelineError("rate \(rate) is not a frame rate") }

@@ -5,19 +5,19 @@ import SegueMedia
 /// beyond that range for the transitions either side (a centred transition
 /// takes them from the media's handles). `ClipInfo.place` turns it into an in
 /// point and a duration once the media is probed.
-public struct EditPlacement: Sendable, Equatable {
+package struct EditPlacement: Sendable, Equatable {
     /// The clip's name in the editor, for messages.
-    public var name: String
+    package var name: String
     /// The frames the timeline names, in the media's timecode.
-    public var source: EditRange
+    package var source: EditRange
     /// The timeline's rate, which `before`, `after` and the clip's length count at.
-    public var recordRate: Rational
+    package var recordRate: Rational
     /// Record frames played before the source range (the transition into the clip).
-    public var before: Int64
+    package var before: Int64
     /// Record frames played after it (the transition out of the clip).
-    public var after: Int64
+    package var after: Int64
 
-    public init(name: String, source: EditRange, recordRate: Rational, before: Int64 = 0, after: Int64 = 0) {
+    package init(name: String, source: EditRange, recordRate: Rational, before: Int64 = 0, after: Int64 = 0) {
         self.name = name
         self.source = source
         self.recordRate = recordRate
@@ -26,28 +26,28 @@ public struct EditPlacement: Sendable, Equatable {
     }
 
     /// Record frames the clip plays: its source range and both extensions.
-    public var recordFrames: Int64 { source.duration.frameCount(at: recordRate) + before + after }
+    package var recordFrames: Int64 { source.duration.frameCount(at: recordRate) + before + after }
 }
 
 /// A clip placed from an editor's timeline, as the plan and the export need
 /// it: its name, the record frames it plays beyond its source range for the
 /// transitions either side, and those of its frames the media lacks (its
 /// first picture held for `heldBefore`, its last for `heldAfter`, in silence).
-public struct EditedClip: Sendable, Equatable, Codable {
-    public var name: String
-    public var before: Int64
-    public var after: Int64
-    public var heldBefore: Int64 = 0
-    public var heldAfter: Int64 = 0
+package struct EditedClip: Sendable, Equatable, Codable {
+    package var name: String
+    package var before: Int64
+    package var after: Int64
+    package var heldBefore: Int64 = 0
+    package var heldAfter: Int64 = 0
 
     /// Whether any frame is a held edge picture.
-    public var isHeld: Bool { heldBefore + heldAfter > 0 }
+    package var isHeld: Bool { heldBefore + heldAfter > 0 }
 }
 
 extension EditTime {
     /// Frames at `rate`: the value itself when it counts at the same nominal
     /// rate (timecode counts 23.976 material at 24), else converted by seconds.
-    public func frameCount(at rate: Rational) -> Int64 {
+    package func frameCount(at rate: Rational) -> Int64 {
         if self.rate.rounded() == rate.value.rounded(), abs(self.rate - rate.value) < 0.1 { return Int64(value.rounded()) }
         return frames(at: rate)
     }
@@ -60,7 +60,7 @@ extension ClipInfo {
     /// (`edited`). In points land exactly on a source frame's time, so the
     /// frame-rate filter's rounding (half a frame either way) can't pick a
     /// neighbour. Throws when the source range itself misses the media.
-    public mutating func place(_ placement: EditPlacement) throws {
+    package mutating func place(_ placement: EditPlacement) throws {
         let mediaRate = frameRate
         let origin = startTimecode.map { code in
             code.rate.value.rounded() == mediaRate.value.rounded() ? code.frames : Int64((code.seconds * mediaRate.value).rounded())

@@ -2,7 +2,7 @@ import Foundation
 import SegueMedia
 
 /// The editors' timeline formats Segue reads, by file name.
-public enum EditTimelineFormat: String, Sendable {
+package enum EditTimelineFormat: String, Sendable {
     /// OpenTimelineIO's JSON (`.otio`).
     case otio
     /// CMX 3600 EDL (`.edl`).
@@ -10,7 +10,7 @@ public enum EditTimelineFormat: String, Sendable {
     /// Final Cut Pro 7 XML, an `xmeml` root (`.xml`).
     case fcp7xml
 
-    public init?(_ path: String) {
+    package init?(_ path: String) {
         switch (path as NSString).pathExtension.lowercased() {
         case "otio": self = .otio
         case "edl": self = .cmx3600

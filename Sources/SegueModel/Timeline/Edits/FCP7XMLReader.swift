@@ -8,7 +8,7 @@ extension EditTimeline {
     /// transition's cut point, which its `alignment` places), its source
     /// `in` plus its file's timecode; holes become gaps; a transitionitem is a
     /// dissolve split at its cut point. Other tracks become notes.
-    public static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
+    package static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
         try FCP7XMLReader.checkItemCount(data)
         var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
         let root: ParsedXMLElement

@@ -5,7 +5,7 @@ extension EditTimeline {
     /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
     /// item. Other video tracks and the audio tracks become notes (each clip's
     /// own sound plays); nested stacks, speed changes and effects are refused.
-    public static func parseOTIO(_ data: Data) throws -> EditTimeline {
+    package static func parseOTIO(_ data: Data) throws -> EditTimeline {
         try JSONNesting.check(data, limit: EditReading.maxDepth)
         let root: Any
         do {

@@ -7,7 +7,7 @@ extension EditTimeline {
     /// track. What OTIO has no field for rides in metadata as the cmx_3600
     /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
     /// `parseOTIO` reads it all back.
-    public func otioJSON() -> Data {
+    package func otioJSON() -> Data {
         let trackMarkers: [[String: Any]] = markers.map(OTIOWriter.marker)
         let children: [[String: Any]] = items.map(OTIOWriter.item)
         let track: [String: Any] = OTIOWriter.item("Track.1", name: "V1", [

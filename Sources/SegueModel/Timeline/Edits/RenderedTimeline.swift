@@ -9,7 +9,7 @@ extension EditTimeline {
     /// it split it, else in half), its overlap taken from the clips' handles;
     /// cards as gaps; with `chapters`, a marker where each chapter starts.
     /// Overlap mode only: a freeze join's held frames have no form there.
-    public static func rendered(from plan: Plan, chapters: Bool, currentFolder: String) -> EditTimeline {
+    package static func rendered(from plan: Plan, chapters: Bool, currentFolder: String) -> EditTimeline {
         let rate = plan.canvas.frameRate
         // Record frames of each join before its cut (played by the clip after it) and after it.
         let splits: [(before: Int64, after: Int64)] = plan.joins.map { join in

@@ -3,31 +3,31 @@ import SegueMedia
 
 /// One clip as a list or the command line names it: where it is, which part
 /// of it to use, and how it meets the next clip when the list says so.
-public struct ClipEntry: Sendable, Equatable {
-    public var path: String
+package struct ClipEntry: Sendable, Equatable {
+    package var path: String
     /// Seconds into the clip where its use starts (nil: its start).
-    public var inPoint: Double?
+    package var inPoint: Double?
     /// Seconds into the clip where its use ends (nil: its end).
-    public var outPoint: Double?
+    package var outPoint: Double?
     /// How this clip meets the next one, overriding the command line.
-    public var join: JoinChoice?
+    package var join: JoinChoice?
     /// Seconds the clip lasts: a photo's own duration; for a video, the out point after its in point.
-    public var duration: Double?
+    package var duration: Double?
     /// The clip's chapter title (nil: its file name without extension).
-    public var title: String?
+    package var title: String?
     /// How this clip fills the canvas, overriding the output's `fit`.
-    public var fit: Fit?
+    package var fit: Fit?
     /// Text drawn over the clip for its whole time on screen.
-    public var caption: String?
+    package var caption: String?
     /// A subtitle file for the clip (.srt, .vtt, .ass), winning over its own streams and sidecars.
-    public var subtitles: String?
+    package var subtitles: String?
     /// A text card instead of a file: the clip is this text on a plain background (`path` is empty).
-    public var card: TextCard?
+    package var card: TextCard?
     /// A clip of an editor's timeline: which of its media's frames it plays,
     /// counted from the media's start timecode (it replaces the in and out points).
-    public var edit: EditPlacement?
+    package var edit: EditPlacement?
 
-    public init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
+    package init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
                 duration: Double? = nil, title: String? = nil) {
         self.path = path
         self.inPoint = inPoint
@@ -40,36 +40,36 @@ public struct ClipEntry: Sendable, Equatable {
 
 /// A clip made of text: centred on a plain background, silent, lasting its
 /// entry's duration. A manifest entry `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
-public struct TextCard: Sendable, Equatable, Codable {
-    public var text: String
+package struct TextCard: Sendable, Equatable, Codable {
+    package var text: String
     /// The background colour, `#RRGGBB`.
-    public var background: String
+    package var background: String
 
-    public init(text: String, background: String = "#000000") {
+    package init(text: String, background: String = "#000000") {
         self.text = text
         self.background = background
     }
 
     /// `#RRGGBB`.
-    public static func isColour(_ text: String) -> Bool {
+    package static func isColour(_ text: String) -> Bool {
         text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy(\.isHexDigit)
     }
 }
 
 /// A per-join override of the transition and its duration.
 public struct JoinChoice: Sendable, Equatable, Codable {
-    public var transition: TransitionKind?
-    public var duration: Double?
+    package var transition: TransitionKind?
+    package var duration: Double?
 
-    public init(transition: TransitionKind? = nil, duration: Double? = nil) {
+    package init(transition: TransitionKind? = nil, duration: Double? = nil) {
         self.transition = transition
         self.duration = duration
     }
 }
 
 /// Time values as ffmpeg writes them: `[-][HH:]MM:SS[.m...]` or `[-]S+[.m...][s|ms|us]`.
-public enum TimeValue {
-    public static func seconds(_ text: String) -> Double? {
+package enum TimeValue {
+    package static func seconds(_ text: String) -> Double? {
         var text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         var sign = 1.0

@@ -10,15 +10,15 @@ import SegueMedia
 /// - `.otio`, `.edl`, `.xml`: an editor's timeline (`EditTimeline`), its clips
 ///   found and placed by `EditTimelineResolver`.
 /// The files are read in Input (`ClipList.expand`); here they are parsed.
-public enum ClipList {
+package enum ClipList {
     /// What the inputs expand to.
-    public struct Contents: Sendable {
-        public var entries: [ClipEntry] = []
-        public var bad: [BadInput] = []
+    package struct Contents: Sendable {
+        package var entries: [ClipEntry] = []
+        package var bad: [BadInput] = []
         /// Output settings from the first manifest (or editor's timeline) that gives any.
-        public var output: OutputOptions?
+        package var output: OutputOptions?
         /// What the user should know about the lists (an editor's timeline's notes).
-        public var notices: [Warning] = []
+        package var notices: [Warning] = []
 
         package init() {}
     }
@@ -26,7 +26,7 @@ public enum ClipList {
     /// Whether `path` names a clip list: a local file (a `file:` URL too, not
     /// a remote one) named `.txt`, `.ffconcat` or `.json`, or an editor's
     /// timeline (`.otio`, `.edl`, `.xml`).
-    public static func isClipList(_ path: String) -> Bool {
+    package static func isClipList(_ path: String) -> Bool {
         guard case .file = InputLocation(path) else { return false }
         let lowered = path.lowercased()
         return [".txt", ".ffconcat", ".json"].contains { lowered.hasSuffix($0) } || EditTimelineFormat(path) != nil

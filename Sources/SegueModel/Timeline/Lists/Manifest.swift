@@ -16,12 +16,12 @@ import SegueMedia
 ///
 /// A clip's `join` says how it meets the next clip. Unknown keys and wrong
 /// types are errors that name the key's path, e.g. `clips[1].in`.
-public enum Manifest {
-    public static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit", "subtitles"]
+package enum Manifest {
+    package static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit", "subtitles"]
     /// A text card's keys: `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
-    public static let cardKeys: Set<String> = ["text", "duration", "background", "join", "title", "caption"]
-    public static let joinKeys: Set<String> = ["transition", "duration"]
-    public static let outputKeys = Set(OutputOption.all.map(\.key))
+    package static let cardKeys: Set<String> = ["text", "duration", "background", "join", "title", "caption"]
+    package static let joinKeys: Set<String> = ["transition", "duration"]
+    package static let outputKeys = Set(OutputOption.all.map(\.key))
 
     package static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
         let root: Any
