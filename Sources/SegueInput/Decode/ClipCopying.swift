@@ -5,6 +5,19 @@ import SegueModel
 // packets instead of decoding them. The room that plans the copy (Smart)
 // gives these; Decode names none of its types.
 
+/// What `--smart` copies of one clip, handed to its source when it opens:
+/// the frames whose packets go on undecoded, and how its sound is moved.
+/// Without `--smart` (or for a clip it doesn't copy) both are nil.
+package struct ClipCopying: Sendable {
+    package var video: (any VideoCopy)?
+    package var sound: (any SoundMove)?
+
+    package init(video: (any VideoCopy)? = nil, sound: (any SoundMove)? = nil) {
+        self.video = video
+        self.sound = sound
+    }
+}
+
 /// The frames of a clip whose encoded packets are handed on undecoded.
 package protocol VideoCopy: Sendable {
     /// Whether the frame at clip position `position` is copied.

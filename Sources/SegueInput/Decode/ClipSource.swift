@@ -17,8 +17,10 @@ package final class ClipSource {
     private let sound: ClipSound
     /// With `--smart`: the sound moved to meet its copied AAC packets.
     private let moved: (any MovedSound)?
-    /// With `--smart`: the GOPs whose packets are handed on as they are (`nextCopiedPacket`).
+    /// With `--smart`: the GOPs whose packets are handed on as they are (`nextFrame`).
     private let copies: (any CopiedPackets)?
+    /// With `--smart`: which of the clip's frames come as their packets, undecoded.
+    private let copyPlan: (any VideoCopy)?
     /// When raised, breaks off the priming.
     private let cancellation: Cancellation
     /// The clip's caption or card text (its script and font), kept while its graph may be built.
@@ -27,10 +29,12 @@ package final class ClipSource {
     /// Opens the clip and its decoders through `access`; the filter graphs are
     /// built on the first decoded frames, whose real format they must match.
     /// `readPath`, when given, is where the clip's bytes are (a staged copy);
-    /// `cancellation`, when raised, breaks off the open and priming.
+    /// `copying` is what `--smart` copies of it; `cancellation`, when raised,
+    /// breaks off the open and priming.
     package init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, strict: Bool, access: InputAccess, readPath: String? = nil,
-         copyPlan: (any VideoCopy)? = nil, soundMove: (any SoundMove)? = nil, cancellation: Cancellation = Cancellation()) throws {
+         copying: ClipCopying = ClipCopying(), cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
+        let copyPlan = copying.video
         self.copyPlan = copyPlan
         self.cancellation = cancellation
         text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, burnSubtitles: settings.subtitles == .burn,
@@ -64,7 +68,7 @@ package final class ClipSource {
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
                           pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound)
-        moved = soundMove?.moving(sound)
+        moved = copying.sound?.moving(sound)
         copies = try copyPlan?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion,
@@ -85,8 +89,16 @@ package final class ClipSource {
         try pictures.next()
     }
 
+    /// The clip's frame at `position`: its packet where `--smart` copies it,
+    /// otherwise the next picture.
+    package func nextFrame(at position: Int) throws -> ClipFrame {
+        guard copyPlan?.isCopied(position) == true else { return .picture(try nextPicture()) }
+        let copied = try nextCopiedPacket()
+        return .copied(copied.packet, position: copied.position)
+    }
+
     /// The next copied frame's packet, in decoding order, and its frame position.
-    package func nextCopiedPacket() throws -> (packet: Packet, position: Int) {
+    private func nextCopiedPacket() throws -> (packet: Packet, position: Int) {
         do {
             guard let copies else {
                 throw SegueError(.readFailed, subject: clip.info.path, detail: "a copied packet was asked for, but nothing of it is copied")
@@ -139,10 +151,6 @@ package final class ClipSource {
         }
     }
 
-    /// With `--smart`: the GOPs whose packets are handed on as they are,
-    /// undecoded (`nextCopiedPacket`); pictures come only for the rest.
-    package let copyPlan: (any VideoCopy)?
-
     /// Seconds of picture the clip promised but didn't deliver (damaged or
     /// truncated file); the last picture is held through them. Known at its end.
     package var missingVideoSeconds: Double { pictures.missingSeconds }
@@ -178,4 +186,12 @@ package final class ClipSource {
             return SegueError(.readFailed, subject: path, detail: OutputFile.describe(error), underlying: error)
         }
     }
+}
+
+/// One of a clip's own frames as the stitcher takes it (`ClipSource.nextFrame`).
+package enum ClipFrame {
+    case picture(Frame)
+    /// With `--smart`: a copied frame's packet, as it is; packets come in
+    /// decoding order, so it shows as the clip's frame `position`.
+    case copied(Packet, position: Int)
 }

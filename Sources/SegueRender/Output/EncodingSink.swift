@@ -20,10 +20,10 @@ final class EncodingSink {
         var audio: AudioFormat? = AudioFormat()
         /// Clockwise degrees a player should turn the picture (fixtures only).
         var rotation = 0
-        /// A video track laid out apart (`--smart`: copied packets between re-encoded stretches).
-        var smart: (any VideoTrackLayout)?
+        /// A video track laid out apart (`--smart`, and a join of segments: copied packets between re-encoded stretches).
+        var videoLayout: (any VideoTrackLayout)?
         /// A sound track laid out apart (`--smart`: copied AAC frames between re-encoded windows).
-        var smartSound: (any SoundTrackLayout)?
+        var soundLayout: (any SoundTrackLayout)?
         /// Chapters, in output frames.
         var chapters: [Chapter] = []
         /// A soft subtitle track (MP4 timed text), nil for none.
@@ -73,8 +73,8 @@ final class EncodingSink {
         self.muxer = muxer
         let globalHeader = muxer.needsGlobalHeader
         let makeEncoder = { (crf: Int) in try EncodingSink.videoEncoder(format, crf: crf, globalHeader: globalHeader) }
-        if let smart = format.smart {
-            video = try smart.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
+        if let layout = format.videoLayout {
+            video = try layout.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
         } else {
             video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), rotation: format.rotation)
         }
@@ -87,7 +87,7 @@ final class EncodingSink {
             let stream = try muxer.addStream(for: encoder)
             audioStream = stream
             audioFrameSize = max(encoder.frameSize, 1)
-            if let layout = format.smartSound {
+            if let layout = format.soundLayout {
                 sound = try layout.makeTrack(muxer: muxer, stream: stream, sampleRate: audio.sampleRate, makeEncoder: makeEncoder)
             } else {
                 sound = EncodedSound(muxer: muxer, encoder: encoder, stream: stream)
@@ -111,7 +111,7 @@ final class EncodingSink {
     private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
         try Encoder.video(codec: format.codec, width: format.width, height: format.height,
                           frameRate: format.frameRate, crf: crf, preset: format.preset,
-                          colour: format.colour, metadata: format.hdrMetadata, codecParams: format.smart?.encoderParams ?? "", globalHeader: globalHeader)
+                          colour: format.colour, metadata: format.hdrMetadata, codecParams: format.videoLayout?.encoderParams ?? "", globalHeader: globalHeader)
     }
 
     /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says

@@ -34,15 +34,16 @@ final class OutputWriter {
     /// Draws `--overlay` on each picture before it is queued; nil without one.
     private let overlay: PictureOverlay?
 
-    /// `smart`, when given, makes a track of copied packets and re-encoded stretches.
+    /// `videoLayout` and `soundLayout`, when given, lay their tracks out
+    /// (`--smart`: copied packets between re-encoded stretches and windows).
     init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
-         smart: (any VideoTrackLayout)? = nil, smartSound: (any SoundTrackLayout)? = nil,
+         videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
          overlay: PictureOverlay? = nil) throws {
         self.overlay = overlay
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
-        format.smart = smart
-        format.smartSound = settings.includeAudio ? smartSound : nil
+        format.videoLayout = videoLayout
+        format.soundLayout = settings.includeAudio ? soundLayout : nil
         format.chapters = chapters
         format.subtitles = subtitles
         // The sink is made here and from then on touched only by the encoder thread.

@@ -51,7 +51,7 @@ package struct SegmentJoiner {
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.chapters = settings.chapters ? plan.chapters : []
         format.subtitles = plan.subtitleTrack(settings)
-        format.smart = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
+        format.videoLayout = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
                                   reorderDelay: reorderDelay)
         return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
     }

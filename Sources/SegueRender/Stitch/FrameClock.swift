@@ -73,11 +73,17 @@ final class FrameClock {
         try emit(sound, clipIndex: clipIndex) { try writer.submit(picture: picture, crf: smart?.crf(atFrame: frame)) }
     }
 
-    /// Sends one frame's copied packet (`--smart`), which shows as output
-    /// frame `shownAt` (packets come in decoding order), and the frame's sound.
-    func emit(copied packet: Packet, shownAt: Int, _ sound: [[Float]]?, clipIndex: Int) throws {
-        let shown = shownAt - (window?.frames.lowerBound ?? 0)
-        try emit(sound, clipIndex: clipIndex) { try writer.submit(copied: packet, frame: shown) }
+    /// Sends one of `clip`'s own frames (and its sound) to the writer: a
+    /// picture, or (`--smart`) a copied packet, which shows at its own frame.
+    func emit(_ frame: ClipFrame, of clip: PlannedClip, _ sound: [[Float]]?) throws {
+        switch frame {
+        case .picture(let picture):
+            try emit(picture, sound, clipIndex: clip.index)
+        case .copied(let packet, let position):
+            // Packets come in decoding order: each stands where its frame shows.
+            let shown = clip.startFrame + position - (window?.frames.lowerBound ?? 0)
+            try emit(sound, clipIndex: clip.index) { try writer.submit(copied: packet, frame: shown) }
+        }
     }
 
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {

@@ -26,10 +26,10 @@ final class Lookahead {
     private let run: RunOptions
     /// Opens the clips (and fetches the remote ones ahead) with its network settings and cache.
     private let access: InputAccess
-    /// With `--smart`: per clip, the GOPs copied rather than decoded.
-    private let copyPlans: [ClipCopyPlan?]
-    /// With `--smart`: per clip, the AAC packets copied rather than encoded again.
-    private let soundCopies: [ClipSoundCopy?]
+    /// With `--smart`: what is copied of each clip, handed to its source as it opens.
+    private let smart: SmartPlan?
+    /// Whether copied sound is moved into place (not in a segment: its sound is encoded apart).
+    private let copiesSound: Bool
     /// Pictures decoded ahead: two prove the decoder is warm.
     private let primePictures = 2
     private var opening: [Int: BackgroundTask<ClipSource>] = [:]
@@ -42,12 +42,12 @@ final class Lookahead {
 
     /// `access` opens the clips (and fetches remote ones ahead, with its network settings).
     init(clips: [PlannedClip], canvas: Canvas, settings: StitchSettings, run: RunOptions = RunOptions(),
-         access: InputAccess = InputAccess(), copyPlans: [ClipCopyPlan?] = [], soundCopies: [ClipSoundCopy?] = [],
+         access: InputAccess = InputAccess(), smart: SmartPlan? = nil, copiesSound: Bool = true,
          fetchesAhead: Bool = true) {
         self.clips = clips
         self.fetchesAhead = fetchesAhead
-        self.copyPlans = copyPlans
-        self.soundCopies = soundCopies
+        self.smart = smart
+        self.copiesSound = copiesSound
         self.canvas = canvas
         self.settings = settings
         self.run = run
@@ -85,15 +85,14 @@ final class Lookahead {
     private func opener(for index: Int) -> @Sendable (Cancellation) throws -> ClipSource {
         let staged = fetching.removeValue(forKey: index)
         let clip = clips[index], canvas = canvas, settings = settings, strict = run.strict, access = access, prime = primePictures
-        let copyPlan = index < copyPlans.count ? copyPlans[index] : nil
-        let soundMove = index < soundCopies.count ? ClipSoundMove(copy: soundCopies[index]) : nil
+        let copying = smart?.copying(clip: index, sound: copiesSound) ?? ClipCopying()
         return { cancellation in
             let local = try staged.flatMap { try Lookahead.waitForStaged($0, cancellation: cancellation) }
             // Unlinked once open: the open file keeps its bytes, and nothing stays behind.
             defer { if let local { unlink(local) } }
             do {
                 let source = try ClipSource(clip: clip, canvas: canvas, settings: settings, strict: strict, access: access, readPath: local,
-                                            copyPlan: copyPlan, soundMove: soundMove, cancellation: cancellation)
+                                            copying: copying, cancellation: cancellation)
                 try source.prime(pictures: prime)
                 return source
             } catch {

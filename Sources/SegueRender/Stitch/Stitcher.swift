@@ -39,11 +39,9 @@ package final class Stitcher {
         var report = try OutputFile.write(outputPath, stop: stop) { temporary in
             let writer: OutputWriter
             do {
-                let copying = smart.flatMap { $0.copiedFrames > 0 ? $0 : nil }
                 writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
                                           chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
-                                          smart: copying?.outputTrack,
-                                          smartSound: smart?.soundTrack, overlay: try overlay())
+                                          videoLayout: smart?.videoLayout, soundLayout: smart?.soundLayout, overlay: try overlay())
             } catch {
                 throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
             }
@@ -87,10 +85,8 @@ package final class Stitcher {
         do {
             // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
             // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
-            let whole = self.smart
-            smart = whole?.cut(at: segment.startFrame, segment.endFrame)
-            let copying = whole.flatMap { $0.copiedFrames > 0 ? $0 : nil }
-            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, smart: copying?.outputTrack,
+            smart = self.smart?.cut(at: segment.startFrame, segment.endFrame)
+            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, videoLayout: self.smart?.videoLayout,
                                       overlay: try overlay())
         } catch {
             throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
@@ -102,10 +98,9 @@ package final class Stitcher {
                                  bitRate: settings.audioBitRate)
             } : nil
             let settle = MusicBed.settleSeconds(settings)
-            let copied = Set(smart?.clips.indices.filter { smart?.clips[$0].copy != nil } ?? [])
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
                                        warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
-                                       seekable: { !copied.contains($0.index) })
+                                       seekable: { smart?.copiesVideo(ofClip: $0.index) != true })
             let played = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
@@ -168,9 +163,8 @@ package final class Stitcher {
         var opened = Array(plan.clips.prefix(last + 1))
         if let trimmed = window?.opened { opened[trimmed.index] = trimmed }
         return Lookahead(clips: opened, canvas: plan.canvas, settings: settings, run: options, access: access,
-                         copyPlans: smart?.clips.map(\.copy) ?? [],
                          // A segment's sound goes to its own encoder: none of it is copied there.
-                         soundCopies: window == nil ? smart?.sound.map(\.copy) ?? [] : [], fetchesAhead: window == nil)
+                         smart: smart, copiesSound: window == nil, fetchesAhead: window == nil)
     }
 
     /// Plays every clip (a segment: from the turn of the first it needs) and every join between them.
@@ -225,17 +219,12 @@ package final class Stitcher {
         for position in plan.ownFrames(of: clip) where position >= skipped {
             if clock.reachedWindowEnd { return false }
             // With --smart, a copied frame comes as its source packet instead of a picture.
-            let copied = current.copyPlan?.isCopied(position) == true ? try current.nextCopiedPacket() : nil
-            let picture = copied == nil ? try current.nextPicture() : nil
+            let frame = try current.nextFrame(at: position)
             let delay = current.soundDelay
             var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
             try clock.copy(sound: current.takeCopiedSound())
             strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
-            if let copied {
-                try clock.emit(copied: copied.packet, shownAt: clip.startFrame + copied.position, sound, clipIndex: clip.index)
-            } else if let picture {
-                try clock.emit(picture, sound, clipIndex: clip.index)
-            }
+            try clock.emit(frame, of: clip, sound)
         }
         return true
     }
