@@ -20,7 +20,7 @@ package final class ClipSource {
     /// With `--smart`: the GOPs whose packets are handed on as they are (`nextFrame`).
     private let copies: (any CopiedPackets)?
     /// With `--smart`: which of the clip's frames come as their packets, undecoded.
-    private let copyPlan: (any VideoCopy)?
+    private let videoCopy: (any VideoCopy)?
     /// When raised, breaks off the priming.
     private let cancellation: Cancellation
     /// The clip's caption or card text (its script and font), kept while its graph may be built.
@@ -34,8 +34,8 @@ package final class ClipSource {
     package init(clip: PlannedClip, canvas: Canvas, settings: StitchSettings, strict: Bool, access: InputAccess, readPath: String? = nil,
          copying: ClipCopying = ClipCopying(), cancellation: Cancellation = Cancellation()) throws {
         self.clip = clip
-        let copyPlan = copying.video
-        self.copyPlan = copyPlan
+        let videoCopy = copying.video
+        self.videoCopy = videoCopy
         self.cancellation = cancellation
         text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, burnSubtitles: settings.subtitles == .burn,
                                   access: access)
@@ -56,7 +56,7 @@ package final class ClipSource {
         let damage = DamagePolicy(strict: strict, subject: clip.info.path)
         let stream = demuxer.streams[videoIndex]
         let video = try VideoNormaliser(demuxer: demuxer, stream: stream, clip: clip, canvas: canvas,
-                                        copyPlan: copyPlan, damage: damage, text: text)
+                                        videoCopy: videoCopy, damage: damage, text: text)
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0. A clock
         // that jumps can't be sought by time: such a clip is read from its start.
@@ -69,7 +69,7 @@ package final class ClipSource {
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
                           pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound)
         moved = copying.sound?.moving(sound)
-        copies = try copyPlan?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
+        copies = try videoCopy?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
         let still = clip.info.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion,
                                text: text)
@@ -92,7 +92,7 @@ package final class ClipSource {
     /// The clip's frame at `position`: its packet where `--smart` copies it,
     /// otherwise the next picture.
     package func nextFrame(at position: Int) throws -> ClipFrame {
-        guard copyPlan?.isCopied(position) == true else { return .picture(try nextPicture()) }
+        guard videoCopy?.isCopied(position) == true else { return .picture(try nextPicture()) }
         let copied = try nextCopiedPacket()
         return .copied(copied.packet, position: copied.position)
     }

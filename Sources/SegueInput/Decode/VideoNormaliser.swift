@@ -40,7 +40,7 @@ package final class VideoNormaliser {
     private var stretchOpen = false
     private(set) var stage = Stage.feeding
 
-    init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, copyPlan: (any VideoCopy)?,
+    init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, videoCopy: (any VideoCopy)?,
          damage: DamagePolicy, text: TextLayer? = nil) throws {
         // One thread per decoder: x264 already keeps every core busy, and each
         // frame thread would hold pictures of its own.
@@ -51,7 +51,7 @@ package final class VideoNormaliser {
         self.canvas = canvas
         self.damage = damage
         self.text = text
-        delivery = DeliveryCheck(frameCount: clip.frameCount, copyPlan: copyPlan)
+        delivery = DeliveryCheck(frameCount: clip.frameCount, videoCopy: videoCopy)
     }
 
     /// No more pictures go into the graph.
@@ -181,20 +181,20 @@ package final class VideoNormaliser {
 /// with `--smart`, neither copied nor repeated by a restarted graph.
 private struct DeliveryCheck {
     let frameCount: Int
-    let copyPlan: (any VideoCopy)?
+    let videoCopy: (any VideoCopy)?
     /// The latest frame position delivered as a picture (`--smart`).
     private var lastPosition = -1
 
-    init(frameCount: Int, copyPlan: (any VideoCopy)?) {
+    init(frameCount: Int, videoCopy: (any VideoCopy)?) {
         self.frameCount = frameCount
-        self.copyPlan = copyPlan
+        self.videoCopy = videoCopy
     }
 
     mutating func admits(_ picture: Frame) -> Bool {
         // After fps the pts counts canvas frames from the clip's start.
         guard let pts = picture.pts, pts >= 0 && pts < Int64(frameCount) else { return false }
-        guard let copyPlan else { return true }
-        guard Int(pts) > lastPosition, !copyPlan.isCopied(Int(pts)) else { return false }
+        guard let videoCopy else { return true }
+        guard Int(pts) > lastPosition, !videoCopy.isCopied(Int(pts)) else { return false }
         lastPosition = Int(pts)
         return true
     }
