@@ -89,9 +89,29 @@ package final class ClipSource {
         try pictures.next()
     }
 
+    /// One of the clip's own frames (outside its joins) with its sound, as the stitcher plays it.
+    package struct OwnFrame {
+        package var frame: ClipFrame
+        /// Exactly the samples asked for; nil when none were (no audio).
+        package var sound: [[Float]]?
+        /// Samples of silence before the clip's own sound in this share (see `soundDelay`).
+        package var soundDelay: Int
+        /// With `--smart`: the copied AAC packets met so far, each with the
+        /// output sound frame it stands as.
+        package var copiedSound: [(packet: Packet, slot: Int)]
+    }
+
+    /// The clip's frame at `position` and `samples` samples of its sound (nil: none).
+    package func nextOwnFrame(at position: Int, samples: Int?) throws -> OwnFrame {
+        let frame = try nextFrame(at: position)
+        let delay = soundDelay
+        let sound = try samples.map { try nextSamples($0) }
+        return OwnFrame(frame: frame, sound: sound, soundDelay: delay, copiedSound: moved?.takeCopied() ?? [])
+    }
+
     /// The clip's frame at `position`: its packet where `--smart` copies it,
     /// otherwise the next picture.
-    package func nextFrame(at position: Int) throws -> ClipFrame {
+    private func nextFrame(at position: Int) throws -> ClipFrame {
         guard videoCopy?.isCopied(position) == true else { return .picture(try nextPicture()) }
         let copied = try nextCopiedPacket()
         return .copied(copied.packet, position: copied.position)
@@ -107,12 +127,6 @@ package final class ClipSource {
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
         }
-    }
-
-    /// With `--smart`: the copied AAC packets met since the last call, each
-    /// with the output sound frame it stands as.
-    package func takeCopiedSound() -> [(packet: Packet, slot: Int)] {
-        moved?.takeCopied() ?? []
     }
 
     /// The picture shown last, to hold through a freeze join.
@@ -136,7 +150,7 @@ package final class ClipSource {
 
     /// Samples of silence before the clip's own sound in its first frame
     /// (with `--smart`, a copied clip's sound may stand up to half an AAC frame late).
-    package var soundDelay: Int { moved?.delay ?? 0 }
+    private var soundDelay: Int { moved?.delay ?? 0 }
 
     /// At a cut where either clip's sound was moved (`--smart`): the outgoing
     /// clip's sound runs on past its last picture until this clip's sound

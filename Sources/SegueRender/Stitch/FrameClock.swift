@@ -74,9 +74,12 @@ final class FrameClock {
     }
 
     /// Sends one of `clip`'s own frames (and its sound) to the writer: a
-    /// picture, or (`--smart`) a copied packet, which shows at its own frame.
-    func emit(_ frame: ClipFrame, of clip: PlannedClip, _ sound: [[Float]]?) throws {
-        switch frame {
+    /// picture, or (`--smart`) a copied packet, which shows at its own frame;
+    /// the copied AAC packets met with it go first.
+    func emit(_ own: ClipSource.OwnFrame, of clip: PlannedClip) throws {
+        try copy(sound: own.copiedSound)
+        let sound = own.sound
+        switch own.frame {
         case .picture(let picture):
             try emit(picture, sound, clipIndex: clip.index)
         case .copied(let packet, let position):
@@ -125,7 +128,7 @@ final class FrameClock {
     }
 
     /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
-    func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
+    private func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
         guard audio != nil else { return }
         try OutputFile.writing(to: outputPath) {
             for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }

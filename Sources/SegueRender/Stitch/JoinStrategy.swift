@@ -8,7 +8,7 @@ import SegueModel
 protocol JoinStrategy {
     /// Shapes the sound of own frame `position` (e.g. ramps next to held
     /// frames); `soundDelay` samples of silence come before the clip's own
-    /// sound in its first frame (`ClipSource.soundDelay`).
+    /// sound in its first frame (`ClipSource.OwnFrame.soundDelay`).
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int)
     /// Plays `join`'s frames from the clip going out and the clip coming in;
     /// false when a segment's window ended before the join did.

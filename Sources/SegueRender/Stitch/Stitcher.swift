@@ -219,12 +219,9 @@ package final class Stitcher {
         for position in plan.ownFrames(of: clip) where position >= skipped {
             if clock.reachedWindowEnd { return false }
             // With --smart, a copied frame comes as its source packet instead of a picture.
-            let frame = try current.nextFrame(at: position)
-            let delay = current.soundDelay
-            var sound = try clock.includeAudio ? current.nextSamples(clock.samplesForNextFrame) : nil
-            try clock.copy(sound: current.takeCopiedSound())
-            strategy.shape(&sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: delay)
-            try clock.emit(frame, of: clip, sound)
+            var own = try current.nextOwnFrame(at: position, samples: clock.includeAudio ? clock.samplesForNextFrame : nil)
+            strategy.shape(&own.sound, at: position, of: clip, joinBefore: before, joinAfter: after, soundDelay: own.soundDelay)
+            try clock.emit(own, of: clip)
         }
         return true
     }
