@@ -202,7 +202,7 @@ package final class ClipSource {
     }
 }
 
-/// One of a clip's own frames as the stitcher takes it (`ClipSource.nextFrame`).
+/// One of a clip's own frames as the stitcher takes it (`ClipSource.nextOwnFrame`).
 package enum ClipFrame {
     case picture(Frame)
     /// With `--smart`: a copied frame's packet, as it is; packets come in
