@@ -1,5 +1,5 @@
 // libFuzzer entry point over Segue's probe path (open, find streams, decode a
-// first picture). Built by Scripts/fuzz-probe with the tiers' modules;
+// first picture). Built by `Scripts/fuzz probe` with the tiers' modules;
 // not part of the package.
 import Foundation
 @testable import SegueModel
