@@ -5,7 +5,7 @@ import XCTest
 @testable import SegueModel
 @testable import SegueMedia
 
-/// Bold, italic and underline carried into the soft track (issue 37): read
+/// Bold, italic and underline carried into the soft track: read
 /// from ASS overrides and styles (SubRip's tags arrive as ASS overrides), and
 /// written as 3GPP timed-text style records (TS 26.245: a 'styl' box after
 /// the sample's text; startChar and endChar count characters; face-style

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// WebVTT files and styled cues through `segue stitch` (issue 37): a real
+/// WebVTT files and styled cues through `segue stitch`: a real
 /// WebVTT file (STYLE, REGION and NOTE blocks, identifiers, settings, tags),
 /// which libavformat's own demuxer reads no cue from, becomes the output's
 /// soft track cue by cue; bold, italic and underline reach it as 3GPP style

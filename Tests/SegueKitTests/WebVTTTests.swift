@@ -4,7 +4,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 
-/// WebVTT read as the W3C specification's parser reads it (issue 37): each
+/// WebVTT read as the W3C specification's parser reads it: each
 /// file below is one of its edge cases, and each cue is checked to the
 /// millisecond against the text a browser shows for it, written from the
 /// specification's rules (WebVTT parser algorithm, cue text parsing rules,
