@@ -1,4 +1,4 @@
-"""Helpers shared by Scripts/bench, differential, identical and smart-sound-check: running commands,
+"""Helpers shared by Scripts/bench, differential and identical: running commands,
 probing and decoding with ffprobe and ffmpeg, timing and peak memory, Markdown tables, the corpus.
 
 Each script sets sys.dont_write_bytecode before importing this, so no __pycache__ lands in Scripts/.
@@ -129,8 +129,7 @@ def timed(command, timefile, logfile):
     with open(logfile, "wb") as out:
         rc = subprocess.run(["/usr/bin/time", "-v", "-o", timefile] + command, stdout=out, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL).returncode
-    wall = rss = cpu = ""
-    cpu_total = None
+    wall, rss, cpu = "", "", []   # cpu: user and system seconds
     try:
         report = open(timefile, encoding="utf-8", errors="replace").read().splitlines()
     except OSError:
@@ -145,10 +144,8 @@ def timed(command, timefile, logfile):
         elif "Maximum resident set size" in line:
             rss = "%.0f" % (float(value) / 1024)
         elif "User time (seconds)" in line or "System time (seconds)" in line:
-            cpu_total = (cpu_total or 0.0) + float(value)
-    if cpu_total is not None:
-        cpu = "%.2f" % cpu_total
-    return rc, wall, rss, cpu
+            cpu.append(float(value))
+    return rc, wall, rss, "%.2f" % sum(cpu) if cpu else ""
 
 
 def median(values):
