@@ -4,8 +4,9 @@ import SegueModel
 
 // What the plain path asks of a smart plan: the writer's track layouts and
 // each clip's copy as its source reads it (and, in SmartPlan.swift, the
-// quality of the frames around copies). The stitcher names `SmartPlan` and
-// these, nothing of how the copy is made.
+// quality of the frames around copies; in SmartReport.swift, what the report
+// says of each clip). The stitcher names `SmartPlan` and these, nothing of
+// how the copy is made.
 extension SmartPlan {
     /// The output's video track laid out as copied runs and re-encoded
     /// stretches; nil when nothing is copied (the track is encoded whole).

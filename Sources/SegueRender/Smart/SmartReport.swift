@@ -1,0 +1,34 @@
+import SegueModel
+
+extension SmartPlan {
+    /// Each clip's frames and sound copied or re-encoded, and why not copied,
+    /// as the stitch's report tells them.
+    func report(of plan: Plan, includeAudio: Bool) -> [StitchReport.SmartClip] {
+        clips.enumerated().map { index, clip in
+            var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
+                                                framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
+                                                reason: clip.reason, notCopied: clip.notCopied)
+            if includeAudio, index < sound.count {
+                let sound = sound[index], copied = sound.copy?.count ?? 0
+                // A copied clip is heard at its run's shift (all of it: the windows read it there too), another where it is.
+                report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift ?? 0, framesCopied: copied,
+                                                       framesReencoded: max(0, Self.soundFrames(of: index, in: plan) - copied),
+                                                       reason: sound.notCopied?.description)
+            }
+            return report
+        }
+    }
+
+    /// The output's AAC frames that start in clip `index`'s share of the output
+    /// (joins split in the middle): what its sound was copied or encoded as.
+    private static func soundFrames(of index: Int, in plan: Plan) -> Int {
+        func boundary(_ index: Int) -> Int {
+            guard index > 0 else { return 0 }
+            guard index < plan.clips.count else { return plan.sampleIndex(atFrame: plan.totalFrames) }
+            return plan.sampleIndex(atFrame: plan.soundHandover(to: plan.clips[index]))
+        }
+        let size = OutputAudio.frameSize
+        func frames(before sample: Int) -> Int { (sample + size - 1) / size }
+        return frames(before: boundary(index + 1)) - frames(before: boundary(index))
+    }
+}
