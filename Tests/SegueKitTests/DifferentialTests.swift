@@ -27,7 +27,7 @@ final class DifferentialTests: XCTestCase {
     func inputs() throws -> [String] {
         let noise = try store.path("differential-3-30fps-48k-noise.mp4") { path in
             try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=1.5",
-                                     "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.2:sample_rate=48000:duration=1.5",
+                                     "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.2:sample_rate=48000:duration=1.5:seed=3",
                                      "-f", "lavfi", "-i", "sine=frequency=1300:sample_rate=48000:duration=1.5",
                                      "-filter_complex", "[1][2]amix=inputs=2,pan=stereo|c0=c0|c1=c0[a]", "-map", "0:v", "-map", "[a]",
                                      "-c:v", "libx264", "-crf", "12", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", path])
