@@ -9,11 +9,11 @@ extension SmartPlan {
                                                 framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
                                                 reason: clip.reason, notCopied: clip.notCopied)
             if includeAudio, index < sound.count {
-                let sound = sound[index], copied = sound.copy?.count ?? 0
+                let choice = sound[index], copied = choice.copy?.count ?? 0
                 // A copied clip is heard at its run's shift (all of it: the windows read it there too), another where it is.
-                report.sound = StitchReport.SmartSound(shiftSamples: sound.copy?.shift ?? 0, framesCopied: copied,
+                report.sound = StitchReport.SmartSound(shiftSamples: choice.copy?.shift ?? 0, framesCopied: copied,
                                                        framesReencoded: max(0, Self.soundFrames(of: index, in: plan) - copied),
-                                                       reason: sound.notCopied?.description)
+                                                       reason: choice.notCopied?.description)
             }
             return report
         }
