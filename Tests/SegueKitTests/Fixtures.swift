@@ -40,7 +40,7 @@ struct MarkerClip {
         var format = EncodingSink.Format(width: codedWidth, height: codedHeight, frameRate: frameRate,
                                          crf: 12, preset: "ultrafast")
         format.audio = sampleRate.map { .init(sampleRate: $0, channels: channels, bitRate: 96_000) }
-        format.rotation = rotation
+        format.displayMatrix = rotation == 0 ? nil : Muxer.displayMatrix(clockwise: rotation)
         let sink = try EncodingSink(path: path, format: format)
         for index in 0..<frames {
             let picture = try Frame.video(width: codedWidth, height: codedHeight)

@@ -57,7 +57,7 @@ final class SmartAudioTests: SmartTestCase {
         let (smart, plain) = try assertSameAsWithoutSmart(paths)
         let sounds = try XCTUnwrap(smart.report.smart).map { try XCTUnwrap($0.sound) }
         XCTAssertEqual(sounds.map(\.reason), [nil, SoundNotCopied.sampleRate(44_100, output: 48_000).description, nil,
-                                              SoundNotCopied.channels(1).description])
+                                              SoundNotCopied.channels(1, output: 2).description])
         XCTAssertEqual(sounds.map { $0.framesCopied > 0 }, [true, false, true, false])
         try assertPlacedWithinHalfAFrame(smart, plain)
         try assertSeamless(smart, plain)
@@ -294,14 +294,21 @@ final class SmartAudioTests: SmartTestCase {
         XCTAssertNil(SoundCopyPlanner.choose(Array(packets.prefix(8)), exactStart: 0, region: 0..<(300 * size)), "too short")
     }
 
-    func testOnlyAACLCAt48kHzStereoWith1024SampleFramesQualifies() {
-        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90]))
-        XCTAssertTrue(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x90, 0x56, 0xE5, 0x00]), "FFmpeg's explicit 'no SBR'")
-        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x12, 0x10]), "44.1 kHz")
-        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x88]), "mono")
-        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x11, 0x94]), "960-sample frames")
-        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([0x2B, 0x11, 0x88, 0x00]), "HE-AAC")
-        XCTAssertFalse(SoundCopyPlanner.isLowComplexityAAC([]))
+    func testOnlyAACLCAtTheOutputsRateAndLayoutWith1024SampleFramesQualifies() {
+        func qualifies(_ config: [UInt8], _ rate: Int = 48_000, _ channels: Int = 2) -> Bool {
+            SoundCopyPlanner.isLowComplexityAAC(config, sampleRate: rate, channels: channels)
+        }
+        XCTAssertTrue(qualifies([0x11, 0x90]))
+        XCTAssertTrue(qualifies([0x11, 0x90, 0x56, 0xE5, 0x00]), "FFmpeg's explicit 'no SBR'")
+        XCTAssertTrue(qualifies([0x12, 0x10], 44_100), "an iPhone's 44.1 kHz stereo")
+        XCTAssertTrue(qualifies([0x12, 0x08], 44_100, 1), "an iPhone's 44.1 kHz mono")
+        XCTAssertTrue(qualifies([0x11, 0x88], 48_000, 1), "an Android phone's 48 kHz mono")
+        XCTAssertFalse(qualifies([0x12, 0x10]), "44.1 kHz into 48 kHz")
+        XCTAssertFalse(qualifies([0x11, 0x88]), "mono into stereo")
+        XCTAssertFalse(qualifies([0x11, 0x90], 48_000, 1), "stereo into mono")
+        XCTAssertFalse(qualifies([0x11, 0x94]), "960-sample frames")
+        XCTAssertFalse(qualifies([0x2B, 0x11, 0x88, 0x00]), "HE-AAC")
+        XCTAssertFalse(qualifies([]))
     }
 
     func testASoundThatStopsIsContinuedByWholePeriodsWithoutAJump() {

@@ -54,11 +54,11 @@ enum VideoFilters {
             filters.append("bwdif=mode=\(mode):parity=auto:deint=\(info.interlaced ? "all" : "interlaced")")
         }
         filters.append("fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0")
-        switch info.rotation {
-        case 90: filters.append("transpose=clock")
-        case 180: filters.append("hflip,vflip")
-        case 270: filters.append("transpose=cclock")
-        default: break
+        if let orientation = info.displayOrientation {
+            filters += orientation.uprightFilters
+        } else {
+            // A matrix that also shears or scales: its turn alone.
+            filters += DisplayOrientation(rotation: info.rotation, mirrored: false).uprightFilters
         }
         return filters
     }

@@ -188,6 +188,7 @@ package enum Prober {
             audio: audio.map { ClipInfo.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels,
                                                   timeBase: $0.timeBase) })
         info.readPath = readPath
+        info.displayMatrix = video.displayMatrix
         info.pictureDuration = length.picture
         info.soundDuration = length.sound
         info.videoStart = length.videoStart

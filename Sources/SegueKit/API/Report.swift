@@ -127,7 +127,7 @@ extension StitchReport {
             "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
             "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
             "audio": settings.includeAudio ? [
-                "codec": "aac", "sampleRate": canvas.sampleRate, "channels": OutputAudio.channels, "bitRate": settings.audioBitRate,
+                "codec": "aac", "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
                 "samples": audioSamples, "duration": Self.rounded(Double(audioSamples) / Double(canvas.sampleRate), 1e6),
             ] as [String: Any] : NSNull(),
         ]

@@ -137,6 +137,11 @@ package final class Encoder {
 
     /// Pictures the encoder's output is reordered by (B-frames), as decoders must hold them.
     package var reorderDelay: Int { Int(context?.pointee.has_b_frames ?? 0) }
+    /// The size of the pictures it encodes (0 for sound).
+    package var width: Int { Int(context?.pointee.width ?? 0) }
+    package var height: Int { Int(context?.pointee.height ?? 0) }
+    /// The channels of the sound it encodes (0 for pictures).
+    package var channels: Int { Int(context?.pointee.ch_layout.nb_channels ?? 0) }
 
     /// FFmpeg's native AAC encoder, planar float.
     package static func aac(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {

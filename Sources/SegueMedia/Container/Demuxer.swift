@@ -22,6 +22,8 @@ package struct StreamInfo {
     package var sampleAspectRatio = Rational(1, 1)
     /// Display rotation in degrees clockwise (0, 90, 180, 270).
     package var rotation = 0
+    /// The display matrix as stored (nine 16.16 and 2.30 fixed-point values), nil when the stream has none.
+    package var displayMatrix: [Int32]?
     package var averageFrameRate = Rational(0, 1)
     package var realFrameRate = Rational(0, 1)
     package var pixelFormatName = ""
@@ -333,6 +335,10 @@ package final class Demuxer {
         var degrees = -cffmpeg_stream_rotation(stream)
         degrees -= 360 * (degrees / 360 + 0.9 / 360).rounded(.down)
         info.rotation = (Int(degrees.rounded()) % 360 + 360) % 360
+        var size: Int = 0
+        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * MemoryLayout<Int32>.size {
+            info.displayMatrix = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+        }
         info.averageFrameRate = Rational(Int(stream.pointee.avg_frame_rate.num), Int(stream.pointee.avg_frame_rate.den))
         info.realFrameRate = Rational(Int(stream.pointee.r_frame_rate.num), Int(stream.pointee.r_frame_rate.den))
         if let name = av_get_pix_fmt_name(AVPixelFormat(parameters.format)) { info.pixelFormatName = String(cString: name) }

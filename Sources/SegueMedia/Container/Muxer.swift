@@ -34,19 +34,28 @@ package final class Muxer {
     }
 
     /// Adds a stream carrying `encoder`'s output; returns its index. A video
-    /// stream may carry a display rotation (clockwise degrees) for players.
-    package func addStream(for encoder: Encoder, rotation: Int = 0) throws -> Int {
+    /// stream may carry a display matrix (nine values as `StreamInfo.displayMatrix`
+    /// holds them) that tells players how to turn its pictures.
+    package func addStream(for encoder: Encoder, displayMatrix: [Int32]? = nil) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try encoder.copyParameters(to: stream)
-        if rotation != 0 {
+        if let displayMatrix {
+            precondition(displayMatrix.count == 9, "a display matrix has nine values")
             let size = 9 * MemoryLayout<Int32>.size
             guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
                 fatalError("av_stream_new_side_data: out of memory")
             }
-            // av_display_rotation_set takes clockwise degrees (av_display_rotation_get answers counter-clockwise).
-            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
+            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { $0.update(from: displayMatrix, count: 9) }
         }
         return appendTimeBase(encoder.timeBase, stream: stream)
+    }
+
+    /// The matrix that turns a picture `clockwise` degrees for display, for `addStream`
+    /// (av_display_rotation_set takes clockwise degrees; av_display_rotation_get answers counter-clockwise).
+    package static func displayMatrix(clockwise degrees: Int) -> [Int32] {
+        var matrix = [Int32](repeating: 0, count: 9)
+        av_display_rotation_set(&matrix, Double(degrees))
+        return matrix
     }
 
     /// Records that `stream`'s packets come counted in `timeBase`; its index.
@@ -59,8 +68,9 @@ package final class Muxer {
     /// `extradata` instead of the encoder's: e.g. an avcC record listing the
     /// parameter sets of copied packets as well as the encoder's own.
     /// `codecTag`, when given, names the sample entry instead of the encoder's.
-    package func addStream(for encoder: Encoder, extradata: [UInt8], codecTag: String? = nil) throws -> Int {
-        let index = try addStream(for: encoder)
+    package func addStream(for encoder: Encoder, extradata: [UInt8], codecTag: String? = nil,
+                           displayMatrix: [Int32]? = nil) throws -> Int {
+        let index = try addStream(for: encoder, displayMatrix: displayMatrix)
         let parameters = context!.pointee.streams[index]!.pointee.codecpar!
         if let codecTag { parameters.pointee.codec_tag = Encoder.fourCC(codecTag) }
         av_freep(&parameters.pointee.extradata)

@@ -16,6 +16,8 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     package var displayHeight: Int
     /// Clockwise degrees the picture must turn to stand upright (0, 90, 180, 270).
     package var rotation: Int
+    /// The video track's display matrix as stored, nil when it has none.
+    package var displayMatrix: [Int32]?
     package var sampleAspectRatio: Rational
     public var frameRate: Rational
     package var pixelFormat: String
@@ -156,6 +158,14 @@ public struct ClipInfo: Sendable, Equatable, Codable {
 }
 
 extension ClipInfo {
+    /// How its stored pictures stand upright: upright without a display
+    /// matrix; nil for a matrix that is no turn or mirror (a shear, a scale),
+    /// whose picture is turned by `rotation` alone and never copied.
+    package var displayOrientation: DisplayOrientation? {
+        guard let displayMatrix else { return .upright }
+        return DisplayOrientation(matrix: displayMatrix)
+    }
+
     /// The clip's time 0 (its in point) in `stream`'s time base: where its
     /// pictures and sound start counting.
     package func origin(in stream: StreamInfo) -> Int64 {

@@ -7,6 +7,8 @@ public struct Canvas: Sendable, Equatable, Codable {
     package var height: Int
     public var frameRate: Rational
     package var sampleRate: Int
+    /// The output sound's channels: 2, or with `--smart` the clips' own (`OutputAudio.copiedFormat`).
+    package var soundChannels = OutputAudio.channels
     /// How pictures are stored: SDR BT.709 or 10-bit HLG/PQ BT.2020.
     package var colour: OutputColour = .sdr
     /// HDR10 metadata written into the stream; nil for SDR or HLG without any.
@@ -135,6 +137,10 @@ public struct Plan: Sendable {
         canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
                         height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
+        if settings.smart, let copied = OutputAudio.copiedFormat(of: infos) {
+            canvas.sampleRate = copied.sampleRate
+            canvas.soundChannels = copied.channels
+        }
         let colour = try OutputColourChoice(settings.hdr, codec: settings.codec, clips: infos)
         canvas.colour = colour.colour
         canvas.hdrMetadata = colour.metadata

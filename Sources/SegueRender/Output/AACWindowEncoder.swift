@@ -83,8 +83,12 @@ final class AACWindowEncoder {
     /// output sample its decoded frame starts at.
     func encode(_ sound: [[Float]], from offset: Int, count: Int, keep: (Packet, Int) throws -> Void) throws {
         precondition(window != nil && count <= AACWindowEncoder.frameSize, "sound for no window, or more than a frame")
-        let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: sampleRate)
-        block.setSamples(from: sound, start: offset)
+        let block = try Frame.audio(sampleCount: count, channels: encoder.channels, sampleRate: sampleRate)
+        if encoder.channels == 1 {
+            block.setSamples(from: MonoDownmix.samples(sound, from: offset, count: count), start: 0)
+        } else {
+            block.setSamples(from: sound, start: offset)
+        }
         block.pts = Int64(clock)
         clock += count
         fed += count

@@ -18,8 +18,8 @@ final class EncodingSink {
         var preset = "medium"
         /// Nil for a file without audio.
         var audio: AudioFormat? = AudioFormat()
-        /// Clockwise degrees a player should turn the picture (fixtures only).
-        var rotation = 0
+        /// The display matrix a plain track states (fixtures only; a laid-out track states its own).
+        var displayMatrix: [Int32]?
         /// A video track laid out apart (`--smart`, and a join of segments: copied packets between re-encoded stretches).
         var videoLayout: (any VideoTrackLayout)?
         /// A sound track laid out apart (`--smart`: copied AAC frames between re-encoded windows).
@@ -34,7 +34,7 @@ final class EncodingSink {
             self.init(width: canvas.width, height: canvas.height, frameRate: canvas.frameRate, codec: settings.codec,
                       colour: canvas.colour, hdrMetadata: canvas.hdrMetadata, crf: settings.crf, preset: settings.preset)
             audio = settings.includeAudio
-                ? AudioFormat(sampleRate: canvas.sampleRate, channels: OutputAudio.channels, bitRate: settings.audioBitRate) : nil
+                ? AudioFormat(sampleRate: canvas.sampleRate, channels: canvas.soundChannels, bitRate: settings.audioBitRate) : nil
         }
 
         init(width: Int, height: Int, frameRate: Rational, codec: VideoCodecChoice = .h264, colour: OutputColour = .sdr,
@@ -67,16 +67,23 @@ final class EncodingSink {
     let audioFrameSize: Int
     /// The subtitle track's cues, written as the pictures reach their times.
     private var subtitles: SubtitleWriter?
+    /// Turns pictures into the orientation a laid-out track stores them in; nil when upright.
+    private let turn: PictureTurn?
 
     init(path: String, format: Format) throws {
         let muxer = try Muxer(path: path, format: "mp4")
         self.muxer = muxer
         let globalHeader = muxer.needsGlobalHeader
-        let makeEncoder = { (crf: Int) in try EncodingSink.videoEncoder(format, crf: crf, globalHeader: globalHeader) }
+        let orientation = format.videoLayout?.orientation ?? .upright
+        turn = PictureTurn(orientation, timeBase: format.frameRate.inverted)
+        let makeEncoder = { (crf: Int) in
+            try EncodingSink.videoEncoder(format, stored: orientation.storedSize(width: format.width, height: format.height), crf: crf,
+                                          globalHeader: globalHeader)
+        }
         if let layout = format.videoLayout {
             video = try layout.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
         } else {
-            video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), rotation: format.rotation)
+            video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), displayMatrix: format.displayMatrix)
         }
         if let audio = format.audio {
             let makeEncoder = {
@@ -108,17 +115,18 @@ final class EncodingSink {
         try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
-    private static func videoEncoder(_ format: Format, crf: Int, globalHeader: Bool) throws -> Encoder {
-        try Encoder.video(codec: format.codec, width: format.width, height: format.height,
+    /// An encoder of pictures stored `stored` (the format's size, turned as the track stores them).
+    private static func videoEncoder(_ format: Format, stored: (width: Int, height: Int), crf: Int, globalHeader: Bool) throws -> Encoder {
+        try Encoder.video(codec: format.codec, width: stored.width, height: stored.height,
                           frameRate: format.frameRate, crf: crf, preset: format.preset,
                           colour: format.colour, metadata: format.hdrMetadata, codecParams: format.videoLayout?.encoderParams ?? "", globalHeader: globalHeader)
     }
 
-    /// Encodes a picture whose pts counts frames. With `--smart`, `crf` says
-    /// at what quality; a new one starts a new stretch.
+    /// Encodes an upright picture whose pts counts frames. With `--smart`,
+    /// `crf` says at what quality; a new one starts a new stretch.
     func encode(picture: Frame, crf: Int? = nil) throws {
         try subtitles?.write(upToFrame: picture.pts ?? 0)
-        try video.encode(picture, crf: crf)
+        try video.encode(turn?.turn(picture) ?? picture, crf: crf)
     }
 
     /// Writes a copied packet as output frame `frame` (`--smart` only).

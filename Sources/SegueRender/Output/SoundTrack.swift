@@ -26,7 +26,7 @@ final class EncodedSound: SoundTrack {
     }
 
     func encode(_ block: Frame) throws {
-        try encoder.send(block)
+        try encoder.send(encoder.channels == 1 && block.channelCount == 2 ? MonoDownmix.block(block) : block)
         try drain()
     }
 

@@ -21,10 +21,10 @@ final class EncodedTrack: VideoTrack {
     private let stream: Int
     private let packet = Packet()
 
-    init(muxer: Muxer, encoder: Encoder, rotation: Int) throws {
+    init(muxer: Muxer, encoder: Encoder, displayMatrix: [Int32]?) throws {
         self.muxer = muxer
         self.encoder = encoder
-        stream = try muxer.addStream(for: encoder, rotation: rotation)
+        stream = try muxer.addStream(for: encoder, displayMatrix: displayMatrix)
     }
 
     func encode(_ picture: Frame, crf: Int?) throws {
@@ -57,6 +57,9 @@ final class EncodedTrack: VideoTrack {
 protocol VideoTrackLayout {
     /// Parameters every encoder of the track is given (`Encoder.video`'s `codecParams`).
     var encoderParams: String { get }
+    /// How the track stores its pictures: the sink turns upright pictures so
+    /// before encoding, and the track's display matrix turns them back.
+    var orientation: DisplayOrientation { get }
     /// The track, added to `muxer`; `makeEncoder` makes an encoder at a CRF, with `encoderParams`.
     func makeTrack(muxer: Muxer, codec: VideoCodecChoice, crf: Int, makeEncoder: @escaping (Int) throws -> Encoder) throws -> any VideoTrack
 }

@@ -33,8 +33,9 @@ package struct SegmentJoiner {
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
         let frameBase = plan.canvas.frameRate.inverted
         // The track's header and reordering come from the first segment.
-        let (extradata, sampleEntry, reorderDelay) = try firstSegmentFacts(frameBase: frameBase)
-        let sink = try makeSink(path, extradata: extradata, sampleEntry: sampleEntry, reorderDelay: reorderDelay)
+        let (extradata, sampleEntry, reorderDelay, orientation) = try firstSegmentFacts(frameBase: frameBase)
+        let sink = try makeSink(path, extradata: extradata, sampleEntry: sampleEntry, reorderDelay: reorderDelay,
+                                orientation: orientation)
         // Where the next AAC packet's decoded samples start: the priming packet first.
         var sound = SoundCursor(next: -Int64(SegmentSound.blockSize), total: Int64(plan.sampleIndex(atFrame: plan.totalFrames)))
         for (segment, manifest) in zip(record.segments, manifests) {
@@ -45,14 +46,15 @@ package struct SegmentJoiner {
     }
 
     /// The output's writer: the settings of the whole, the video copied with the first segment's header.
-    private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) throws -> EncodingSink {
+    private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int,
+                          orientation: DisplayOrientation) throws -> EncodingSink {
         let settings = record.settings
         let canvas = plan.canvas
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.chapters = settings.chapters ? plan.chapters : []
         format.subtitles = plan.subtitleTrack(settings)
         format.videoLayout = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
-                                  reorderDelay: reorderDelay)
+                                        reorderDelay: reorderDelay, orientation: orientation)
         return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
     }
 
@@ -129,7 +131,8 @@ package struct SegmentJoiner {
     /// The first segment's parameter sets, its sample entry (hev1 when `--smart`
     /// copied HEVC samples carrying their own sets), and how many frames its
     /// decoding times run behind its pictures (the encoder's reordering).
-    private func firstSegmentFacts(frameBase: Rational) throws -> (extradata: [UInt8], sampleEntry: String?, reorderDelay: Int) {
+    private func firstSegmentFacts(frameBase: Rational) throws
+        -> (extradata: [UInt8], sampleEntry: String?, reorderDelay: Int, orientation: DisplayOrientation) {
         guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
         let demuxer = try InputAccess().openDemuxer(inWork(first.video))
         guard let video = demuxer.bestStream(.video) else {
@@ -145,6 +148,8 @@ package struct SegmentJoiner {
             }
             break
         }
-        return (stream.extradata, stream.codecTag.isEmpty ? nil : stream.codecTag, delay)
+        // `--smart` copying turned clips: the segments store their pictures turned, as the output does.
+        let orientation = stream.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? .upright
+        return (stream.extradata, stream.codecTag.isEmpty ? nil : stream.codecTag, delay, orientation)
     }
 }

@@ -145,7 +145,10 @@ public struct SegmentPlan: Codable, Sendable {
             !rate.isValid || !OptionLimits.frameRateTerm.contains(rate.numerator)
                 || !OptionLimits.frameRateTerm.contains(rate.denominator) || rate.value > 1000
         }
-        if canvas.sampleRate != settings.sampleRate { return "settings.sampleRate \(settings.sampleRate)" }
+        // `--smart` takes the clips' own rate (`OutputAudio.copiedRate`).
+        if settings.smart ? !OutputAudio.copiedRates.contains(canvas.sampleRate) : canvas.sampleRate != settings.sampleRate {
+            return "settings.sampleRate \(settings.sampleRate)"
+        }
         if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
         if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
             return "canvas"

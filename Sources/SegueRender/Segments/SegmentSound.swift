@@ -31,9 +31,9 @@ final class SegmentSound {
     private(set) var packetsKept = 0
 
     /// Needs the output's sound from `feedStart` to `feedEnd`, handed over in order.
-    init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, bitRate: Int) throws {
+    init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, channels: Int, bitRate: Int) throws {
         let muxer = try Muxer(path: path, format: "mp4")
-        let encoder = try Encoder.aac(sampleRate: sampleRate, channels: OutputAudio.channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
+        let encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
         self.encoder = AACWindowEncoder(encoder: encoder, sampleRate: sampleRate)
         stream = try muxer.addStream(for: encoder)
         try muxer.writeHeader(options: [:])

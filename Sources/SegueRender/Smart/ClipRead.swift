@@ -29,7 +29,7 @@ struct ClipRead {
             do { videoScan = try ClipScan(clip: clip, demuxer: demuxer, canvas: canvas, syntax: videoSyntax) } catch { video = .failure(error) }
         }
         if readsSound {
-            do { soundScan = try SoundCopyPlanner.Scan(clip: clip, demuxer: demuxer, canvasRate: canvas.sampleRate) } catch { sound = .failure(error) }
+            do { soundScan = try SoundCopyPlanner.Scan(clip: clip, demuxer: demuxer, canvas: canvas) } catch { sound = .failure(error) }
         }
         let packet = Packet()
         do {

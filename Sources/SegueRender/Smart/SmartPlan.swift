@@ -37,6 +37,8 @@ package struct SmartPlan: Sendable {
 
     /// The output's video track these copies need: what the sink is built with.
     let outputTrack: SmartVideo
+    /// How the output's track stores its pictures: as the clips whose frames copy most do.
+    var orientation: DisplayOrientation { outputTrack.orientation }
     let plan: Plan
     /// The CRF the user chose, for frames of clips that are not copied (never
     /// lossless: see `SmartTrack.stretchCRF`).
@@ -59,12 +61,16 @@ package struct SmartPlan: Sendable {
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = SmartTrack.stretchCRF(settings.crf)
-        let videoReasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings) }
+        let orientation = SmartPlan.trackOrientation(plan, settings: settings)
+        let videoReasons = plan.clips.map {
+            SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings, orientation: orientation)
+        }
         let soundReasons = settings.includeAudio && copiesSound
             ? plan.clips.map { SoundCopyPlanner.disqualification($0, plan: plan, settings: settings) } : nil
         let reads = SmartPlan.read(plan, codec: settings.codec, videoReasons: videoReasons, soundReasons: soundReasons, access: access)
         var (clips, scans) = SmartPlan.copyPlans(plan, reasons: videoReasons, reads: reads, ownFrames: ownFrames, heldEdges: heldEdges)
-        outputTrack = try SmartTrackHeader.make(scans: scans, clips: &clips, plan: plan, settings: settings, crf: chosenCRF)
+        outputTrack = try SmartTrackHeader.make(scans: scans, clips: &clips, plan: plan, settings: settings, crf: chosenCRF,
+                                                orientation: orientation)
         SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
         if let soundReasons {
@@ -180,8 +186,29 @@ package struct SmartPlan: Sendable {
         return copied
     }
 
-    /// Why a clip's encoded video can't stand in the output unchanged, or nil if it can.
-    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings) -> NotCopied? {
+    /// How the output's track stores its pictures: the orientation under
+    /// which the most frames can copy (upright on a tie, or when none can).
+    /// A mirrored one only when every video clip is mirrored alike: a player
+    /// that ignores the mirror then shows every clip alike.
+    static func trackOrientation(_ plan: Plan, settings: StitchSettings) -> DisplayOrientation {
+        let videoClips = plan.clips.filter { !$0.info.isStill && $0.info.card == nil }
+        let candidates = Set(videoClips.compactMap(\.info.displayOrientation)).subtracting([.upright])
+            .sorted { ($0.mirrored ? 1 : 0, $0.rotation) < ($1.mirrored ? 1 : 0, $1.rotation) }
+        var best = (orientation: DisplayOrientation.upright, frames: 0)
+        for candidate in [.upright] + candidates {
+            if candidate.mirrored && !videoClips.allSatisfy({ $0.info.displayOrientation == candidate }) { continue }
+            let frames = plan.clips.filter {
+                disqualification($0, canvas: plan.canvas, settings: settings, orientation: candidate) == nil
+            }.reduce(0) { $0 + $1.frameCount }
+            if frames > best.frames { best = (candidate, frames) }
+        }
+        return best.orientation
+    }
+
+    /// Why a clip's encoded video can't stand in the output unchanged, or nil
+    /// if it can, in a track that stores its pictures in `orientation`.
+    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings,
+                                 orientation: DisplayOrientation) -> NotCopied? {
         let info = clip.info
         guard settings.codec != .av1 else { return .outputNotCopied(settings.codec) }
         if info.card != nil { return .textCard }
@@ -193,9 +220,12 @@ package struct SmartPlan: Sendable {
             return .otherCodec(info.videoCodec, output: settings.codec)
         }
         if InputAccess.isRemote(info.readPath) { return .remote }
-        if info.codedWidth != canvas.width || info.codedHeight != canvas.height || info.rotation != 0 {
-            return .pictureSize(width: info.codedWidth, height: info.codedHeight, rotation: info.rotation,
-                                canvasWidth: canvas.width, canvasHeight: canvas.height)
+        guard let own = info.displayOrientation else { return .displayMatrixNotATurn }
+        if own != orientation { return .orientation(own, track: orientation) }
+        let stored = orientation.storedSize(width: canvas.width, height: canvas.height)
+        if info.codedWidth != stored.width || info.codedHeight != stored.height {
+            return .pictureSize(width: info.codedWidth, height: info.codedHeight, storedWidth: stored.width, storedHeight: stored.height,
+                                orientation: orientation)
         }
         if info.sampleAspectRatio.reduced != Rational(1, 1) { return .pixelsNotSquare }
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {

@@ -95,7 +95,7 @@ package final class Stitcher {
             let frames = segment.startFrame..<segment.endFrame
             let sound = try settings.includeAudio ? soundPath.map {
                 try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
-                                 bitRate: settings.audioBitRate)
+                                 channels: plan.canvas.soundChannels, bitRate: settings.audioBitRate)
             } : nil
             let settle = MusicBed.settleSeconds(settings)
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,

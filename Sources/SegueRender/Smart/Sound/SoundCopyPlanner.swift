@@ -46,7 +46,7 @@ enum SoundCopyPlanner {
         if settings.music != nil { return .musicBed }
         if audio.codec != "aac" { return .codec(audio.codec) }
         if audio.sampleRate != plan.canvas.sampleRate { return .sampleRate(audio.sampleRate, output: plan.canvas.sampleRate) }
-        if audio.channels != 2 { return .channels(audio.channels) }
+        if audio.channels != plan.canvas.soundChannels { return .channels(audio.channels, output: plan.canvas.soundChannels) }
         if LoudnessMeter.filters(for: clip, target: settings.loudness) != nil { return .loudnessGain }
         if InputAccess.isRemote(clip.info.readPath) { return .remote }
         return nil
@@ -67,14 +67,18 @@ enum SoundCopyPlanner {
         private(set) var packets: [Scanned] = []
 
         /// Checks the sound stream's header; its packets then go to `take`.
-        init(clip: PlannedClip, demuxer: Demuxer, canvasRate: Int) throws {
+        init(clip: PlannedClip, demuxer: Demuxer, canvas: Canvas) throws {
             guard let videoIndex = demuxer.bestStream(.video), let index = demuxer.bestStream(.audio),
                   demuxer.streams[index].kind == .audio else {
                 throw SoundNotCopiedError(reason: .notHeard)
             }
             let stream = demuxer.streams[index]
-            guard stream.timeBase.reduced == Rational(1, canvasRate) else { throw SoundNotCopiedError(reason: .timeBase(stream.timeBase)) }
-            guard isLowComplexityAAC(stream.extradata) else { throw SoundNotCopiedError(reason: .notAACLC) }
+            guard stream.timeBase.reduced == Rational(1, canvas.sampleRate) else {
+                throw SoundNotCopiedError(reason: .timeBase(stream.timeBase))
+            }
+            guard isLowComplexityAAC(stream.extradata, sampleRate: canvas.sampleRate, channels: canvas.soundChannels) else {
+                throw SoundNotCopiedError(reason: .notAACLC)
+            }
             let video = demuxer.streams[videoIndex]
             streamIndex = index
             origin = video.timeBase.rescale(clip.info.origin(in: video), to: stream.timeBase)
@@ -87,12 +91,16 @@ enum SoundCopyPlanner {
         }
     }
 
-    /// Whether an AudioSpecificConfig says AAC-LC, 48 kHz, stereo, 1024-sample
-    /// frames (object type 2, frequency index 3, channel configuration 2, no
-    /// core coder, no extension), optionally followed by the explicit "no SBR"
-    /// sync extension FFmpeg's encoder writes.
-    static func isLowComplexityAAC(_ config: [UInt8]) -> Bool {
-        guard config.count >= 2, config[0] == 0x11, config[1] == 0x90 else { return false }
+    /// Whether an AudioSpecificConfig says AAC-LC at `sampleRate` with
+    /// `channels` (1 or 2) in 1024-sample frames (object type 2, the rate's
+    /// frequency index, channel configuration 1 or 2, no core coder, no
+    /// extension), optionally followed by the explicit "no SBR" sync extension
+    /// FFmpeg's encoder writes.
+    static func isLowComplexityAAC(_ config: [UInt8], sampleRate: Int, channels: Int) -> Bool {
+        guard let frequency = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000].firstIndex(of: sampleRate), (1...2).contains(channels)
+        else { return false }
+        let expected: [UInt8] = [UInt8(2 << 3 | frequency >> 1), UInt8((frequency & 1) << 7 | channels << 3)]
+        guard config.count >= 2, Array(config[..<2]) == expected else { return false }
         return config.count == 2 || Array(config[2...]) == [0x56, 0xE5, 0x00]
     }
 

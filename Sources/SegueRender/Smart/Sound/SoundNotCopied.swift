@@ -10,7 +10,7 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
     case codec(String)
     case notAACLC
     case sampleRate(Int, output: Int)
-    case channels(Int)
+    case channels(Int, output: Int)
     case loudnessGain
     case musicBed
     case remote
@@ -25,7 +25,7 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .codec(codec): return "its sound is \(codec), not AAC"
         case .notAACLC: return "its sound is not AAC-LC with 1024-sample frames at the output's rate and layout"
         case let .sampleRate(rate, output): return "its sound is \(rate) Hz, the output's \(output) Hz"
-        case let .channels(count): return "its sound has \(count) channel\(count == 1 ? "" : "s"), the output's 2"
+        case let .channels(count, output): return "its sound has \(count) channel\(count == 1 ? "" : "s"), the output's \(output)"
         case .loudnessGain: return "--loudness changes its sound's level"
         case .musicBed: return "a music bed is mixed under it"
         case .remote: return "a remote clip's sound is not copied (its packets would be read twice)"

@@ -74,7 +74,9 @@ enum ClipQuality {
 
     /// The worst luma PSNR of `pictures` (8-bit, or 10-bit for HDR) encoded by x265 at `crf` and decoded again.
     private static func reencodedPSNR(_ pictures: [Frame], crf: Int, canvas: Canvas, preset: String) throws -> Double {
-        let encoder = try Encoder.video(codec: .hevc, width: canvas.width, height: canvas.height, frameRate: canvas.frameRate,
+        // The pictures as stored: a copied clip is the canvas turned into the track's orientation.
+        let size = pictures.first.map { ($0.width, $0.height) } ?? (canvas.width, canvas.height)
+        let encoder = try Encoder.video(codec: .hevc, width: size.0, height: size.1, frameRate: canvas.frameRate,
                                         crf: crf, preset: preset, colour: canvas.colour, metadata: canvas.hdrMetadata,
                                         codecParams: "info=0", threads: 1, globalHeader: true)
         let decoder = try Decoder(decoding: encoder)

@@ -17,7 +17,12 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case textCard
     /// `--overlay` draws over every picture.
     case overlay
-    case pictureSize(width: Int, height: Int, rotation: Int, canvasWidth: Int, canvasHeight: Int)
+    /// Its stored picture is not the size the track stores (the canvas, turned as the track stores it).
+    case pictureSize(width: Int, height: Int, storedWidth: Int, storedHeight: Int, orientation: DisplayOrientation)
+    /// Its display matrix turns or mirrors otherwise than the track's.
+    case orientation(DisplayOrientation, track: DisplayOrientation)
+    /// Its display matrix shears or scales: its picture is drawn turned.
+    case displayMatrixNotATurn
     case pixelsNotSquare
     case scaled
     case frameRate(Rational, variable: Bool, canvas: Rational)
@@ -67,9 +72,14 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .caption: return "a caption is drawn over its pictures"
         case .burnedSubtitles: return "its subtitles are burned into its pictures (--subtitles burn)"
         case .textCard: return "it is a text card: its pictures are made, not read from a file"
-        case let .pictureSize(width, height, rotation, canvasWidth, canvasHeight):
-            return "its picture is \(width)x\(height)" + (rotation != 0 ? " turned \(rotation)°" : "")
-                + ", the canvas \(canvasWidth)x\(canvasHeight)"
+        case let .pictureSize(width, height, storedWidth, storedHeight, orientation):
+            return "its picture is stored \(width)x\(height), the output's \(storedWidth)x\(storedHeight)"
+                + (orientation == .upright ? "" : " (the canvas \(orientation))")
+        case let .orientation(own, track):
+            let mirror = own.mirrored && !track.mirrored ? " (a mirrored clip is copied only when every clip is mirrored alike)" : ""
+            return "its picture is stored \(own), the output's \(track)\(mirror)"
+        case .displayMatrixNotATurn:
+            return "its display matrix scales or shears the picture, not only turns or mirrors it"
         case .pixelsNotSquare: return "its pixels are not square"
         case .scaled: return "it is scaled to fit the canvas"
         case let .frameRate(rate, variable, canvas):

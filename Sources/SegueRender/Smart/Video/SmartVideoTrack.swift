@@ -15,6 +15,8 @@ struct SmartVideo: Sendable, VideoTrackLayout {
     var sampleEntry: String?
     /// Decoding times run this many frames behind frame numbers.
     var reorderDelay: Int
+    /// How the copied clips store their pictures, which the track's display matrix says.
+    var orientation = DisplayOrientation.upright
 
     func makeTrack(muxer: Muxer, codec: VideoCodecChoice, crf: Int, makeEncoder: @escaping (Int) throws -> Encoder) throws -> any VideoTrack {
         try SmartTrack(muxer: muxer, layout: self, codec: codec, crf: crf, makeEncoder: makeEncoder)
@@ -49,7 +51,8 @@ final class SmartTrack: VideoTrack {
         syntax = CopySyntax(codec)
         defaultCRF = SmartTrack.stretchCRF(crf)
         let trial = try makeEncoder(defaultCRF)
-        stream = try muxer.addStream(for: trial, extradata: layout.extradata, codecTag: layout.sampleEntry)
+        let matrix = layout.orientation == .upright ? nil : layout.orientation.matrix(storedWidth: trial.width, storedHeight: trial.height)
+        stream = try muxer.addStream(for: trial, extradata: layout.extradata, codecTag: layout.sampleEntry, displayMatrix: matrix)
         stretchExtradata = trial.extradata
     }
 
