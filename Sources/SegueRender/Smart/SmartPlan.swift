@@ -262,8 +262,9 @@ package struct SmartPlan: Sendable {
     /// HDR output: BT.2020 primaries and matrix, the output's transfer, and
     /// the very HDR10 metadata the output states (its re-encoded pictures
     /// carry that, so a player sees one mastering display throughout). Dolby
-    /// Vision profile 8 plays as its base layer: the output never claims Dolby
-    /// Vision and copied pictures lose their RPUs (`CopiedRuns`).
+    /// Vision profile 8 plays as its base layer: copied pictures keep their
+    /// RPUs byte for byte (NAL type 62, which HEVC decoders pass over), and
+    /// the output never claims Dolby Vision, whose every picture would need one.
     private static func hdrMismatch(_ info: ClipInfo, canvas: Canvas) -> NotCopied? {
         let output = canvas.colour
         if let profile = info.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }

@@ -57,7 +57,6 @@ final class CopiedRuns: CopiedPackets {
             if startsRun { CopiedRuns.markAsBrokenLink(packet, plan.syntax) }
             try check(packet, startsRun: startsRun)
             if let renumbering = plan.renumbering { try CopiedRuns.renumber(packet, renumbering) }
-            CopiedRuns.dropDolbyVisionUnits(packet, plan.syntax)
             return (packet, position)
         }
     }
@@ -98,15 +97,6 @@ final class CopiedRuns: CopiedPackets {
             }
             return renumbered
         }
-    }
-
-    /// Dolby Vision RPUs leave a copied picture: the output's re-encoded
-    /// pictures have none, and a stream that claims Dolby Vision must carry one
-    /// in every picture; the base layer decodes the same without them. A
-    /// packet with none keeps its bytes.
-    private static func dropDolbyVisionUnits(_ packet: Packet, _ syntax: CopySyntax) {
-        guard syntax == .hevc else { return }
-        packet.removeNALUnits(lengthSize: 4) { syntax.isDolbyVisionUnit(syntax.unitType(header: $0)) }
     }
 
     /// An HEVC CRA that opens a copied run follows pictures it wasn't coded

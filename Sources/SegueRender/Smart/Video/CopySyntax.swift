@@ -48,7 +48,6 @@ enum CopySyntax: Sendable {
 
     /// A Dolby Vision unit (HEVC type 62, the RPU; 63, an enhancement layer):
     /// unspecified by HEVC, so decoders of the base layer skip it.
-    func isDolbyVisionUnit(_ type: Int) -> Bool { self == .hevc && (type == 62 || type == 63) }
 
     /// A picture that can't be decoded when decoding starts at its random-access point.
     func isSkippedLeading(_ type: Int) -> Bool { self == .hevc && HEVC.isSkippedLeading(type) }
