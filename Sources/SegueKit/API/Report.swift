@@ -145,7 +145,14 @@ extension StitchReport {
 
     /// What `--smart` copied and re-encoded, in all and per clip, and why a clip was not copied.
     private func smartJSON(_ smart: [SmartClip], plan: Plan) -> [String: Any] {
-        [
+        let track: Any = smartTrack.map { track in
+            [
+                "storedWidth": track.storedWidth, "storedHeight": track.storedHeight,
+                "rotation": track.orientation.rotation, "mirrored": track.orientation.mirrored,
+            ] as [String: Any]
+        } ?? NSNull()
+        return [
+            "track": track,
             "framesCopied": framesCopied, "framesReencoded": frames - framesCopied,
             "audioFramesCopied": audioFramesCopied, "audioFramesReencoded": audioFramesReencoded,
             "clips": smart.map { clip in

@@ -28,6 +28,15 @@ public struct StitchReport: Sendable {
     package var peakMemoryBytes: Int
     /// With `--smart`: what became of each clip's video.
     package var smart: [SmartClip]? = nil
+    /// With `--smart`: how the output's track stores its pictures (turned as the copied clips are).
+    package var smartTrack: SmartTrack? = nil
+
+    /// The output track's stored pictures under `--smart`: the canvas turned into `orientation`.
+    package struct SmartTrack: Sendable {
+        package var storedWidth: Int
+        package var storedHeight: Int
+        package var orientation: DisplayOrientation
+    }
 
     /// One clip's video under `--smart`.
     package struct SmartClip: Sendable {
@@ -94,6 +103,9 @@ public struct StitchReport: Sendable {
         if smart != nil {
             line += String(format: "; smart: %d of %d frames copied (%.1f %%)", framesCopied, frames,
                            frames > 0 ? 100 * Double(framesCopied) / Double(frames) : 0)
+            if let smartTrack, smartTrack.orientation != .upright {
+                line += " stored \(smartTrack.storedWidth)x\(smartTrack.storedHeight) \(smartTrack.orientation)"
+            }
             let soundFrames = audioFramesCopied + audioFramesReencoded
             if soundFrames > 0 {
                 line += String(format: ", %d of %d sound frames (%.1f %%)", audioFramesCopied, soundFrames,
