@@ -17,8 +17,9 @@ final class SmartPhoneTests: SmartTestCase {
     /// upright once turned as `rotateTag` says (ffmpeg 5.1's `rotate` tag, on a
     /// stream copy), closed GOPs of half a second, BT.709 (or HEVC Main 10
     /// HLG), and pink noise in AAC-LC at `rate` Hz, `channels` channels,
-    /// running 0.1 s past the picture; then cut one frame in by a stream
-    /// copy, so an edit list starts it after a keyframe, as an iPhone's does
+    /// running 0.1 s past the picture; then cut one frame in (on the frame:
+    /// 512 of the track's 15360 ticks) by a stream copy, so an edit list
+    /// starts it after a keyframe, as an iPhone's does
     /// (HEVC is left whole: cut so, its output shows a picture more than the
     /// CLI decodes of it, and libde265 disagrees with FFmpeg; with or without a turn).
     func phoneClip(rotateTag: Int, profile: String = "high", rate: Int = 44_100, channels: Int = 1, seconds: Double = 6,
@@ -43,7 +44,7 @@ final class SmartPhoneTests: SmartTestCase {
             XCTAssertEqual(result.status, 0, result.standardError)
             result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", whole, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotateTag)", tagged])
             XCTAssertEqual(result.status, 0, result.standardError)
-            result = try Tool.run("ffmpeg", ["-v", "error", "-y"] + (hevcHLG ? [] : ["-ss", "0.034"]) + ["-i", tagged, "-c", "copy", path])
+            result = try Tool.run("ffmpeg", ["-v", "error", "-y"] + (hevcHLG ? [] : ["-ss", "0.033334"]) + ["-i", tagged, "-c", "copy", path])
             XCTAssertEqual(result.status, 0, result.standardError)
         }
     }
@@ -204,7 +205,8 @@ final class SmartPhoneTests: SmartTestCase {
     static func shown(_ path: String, filters: String? = nil) throws -> (size: String, frames: [PlaneImage]) {
         let first = path + ".shown.pgm", raw = path + ".shown.gray"
         defer { for file in [first, raw] { try? FileManager.default.removeItem(atPath: file) } }
-        var arguments = ["-v", "error", "-y"] + (filters == nil ? [] : ["-noautorotate"]) + ["-i", path, "-map", "0:v:0"]
+        var arguments = ["-v", "error", "-y"] + (filters == nil ? [] : ["-noautorotate"]) + ["-i", path, "-map", "0:v:0",
+                                                                                               "-fps_mode", "passthrough"]
         if let filters { arguments += ["-vf", filters] }
         for output in [["-frames:v", "1", first], ["-f", "rawvideo", "-pix_fmt", "gray", raw]] {
             let result = try Tool.run("ffmpeg", arguments + output)

@@ -137,6 +137,12 @@ struct ClipScan: Sendable {
             }
             start = end
         }
+        // Frames planned past the clip's last picture hold it: the GOP that
+        // shows it is decoded (a copied one's pictures never reach the video path).
+        if let lastPicture = gops.map(\.frames.upperBound).max(), lastPicture < frameCount,
+           let index = gops.firstIndex(where: { $0.frames.upperBound == lastPicture }) {
+            gops[index] = .init(frames: gops[index].frames, copied: false)
+        }
         // Keep only GOPs that don't overlap each other (a broken stream might).
         gops.sort { $0.frames.lowerBound < $1.frames.lowerBound }
         var clean: [ClipCopyPlan.GOP] = []
