@@ -120,11 +120,14 @@ package enum Prober {
             throw BadInputReason.unknownDuration
         }
         guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
+        var rate = frameRate(of: video)
+        // The timestamps are read from a file (a remote clip through the cache), not over the
+        // network again, whose round trips the preloader can't hide while probing.
         // An edit list (MP4, MOV) can end inside its last picture: the tail is read for where that picture starts.
         let headerStart = Double(video.startTime ?? 0) * video.timeBase.value
         let edited = demuxer.formatName == Demuxer.movFamily && length.videoStart == nil
-        let timing = try PictureTiming.read(video: video, tailFrom: edited ? headerStart + length.picture : nil, reopen: reopen)
-        var rate = frameRate(of: video)
+        let timing = InputAccess.isRemote(opened.readPath) ? PictureTiming()
+            : try PictureTiming.read(video: video, tailFrom: edited ? headerStart + length.picture : nil, reopen: reopen)
         if let timed = timing.rate(near: rate.rate, timeBase: video.timeBase) { rate.rate = timed }
         if let end = timing.lastPictureEnd(rate: rate.rate, timeBase: video.timeBase) {
             length.extendPicture(to: end - headerStart, frame: 1 / rate.rate.value)
