@@ -54,6 +54,22 @@ final class HDRTests: XCTestCase {
         try hevc("pq-implausible", transfer: "smpte2084",
                  metadata: Self.x265Metadata.replacingOccurrences(of: "L(10000000,50)", with: "L(200000000,50)"))
     }
+    /// PQ whose mastering display peaks at 0.1 cd/m² (1000 in x265's 1/10000 units): a writer's unit slip.
+    func pqDim() throws -> String {
+        try hevc("pq-dim", transfer: "smpte2084", metadata: Self.dimMetadata)
+    }
+    /// HLG with the same slip.
+    func hlgDim() throws -> String {
+        try hevc("hlg-dim", transfer: "arib-std-b67", metadata: Self.dimMetadata)
+    }
+    static let dimMetadata = x265Metadata.replacingOccurrences(of: "L(10000000,50)", with: "L(1000,1)")
+    /// PQ whose primaries are written into the wrong slots (x265 lists G, B, R):
+    /// red's in green's, green's in blue's, blue's in red's, so a reader finds
+    /// them listed blue, red, green.
+    func pqMisordered() throws -> String {
+        try hevc("pq-misordered", transfer: "smpte2084",
+                 metadata: "master-display=G(34000,16000)B(13250,34500)R(7500,3000)WP(15635,16450)L(10000000,50):max-cll=1000,400")
+    }
 
     /// SVT-AV1 PQ with its own mastering display (1000 / 0.0001 cd/m²) and light levels (1100, 180).
     func av1PQ() throws -> String {
@@ -352,6 +368,35 @@ final class HDRTests: XCTestCase {
         let clip = try pqImplausible()
         XCTAssertTrue(warnings(report).contains { $0.contains(clip) && $0.contains("ignored") }, "\(warnings(report))")
         assertSideData(try sideData(path), equals: Self.defaultPQMetadata)
+    }
+
+    func testAMasteringPeakUnderAnyDisplaysIsIgnoredWithAWarningAndDefaultsWritten() throws {
+        let clip = try pqDim()
+        XCTAssertEqual(try sideData(clip)["max_luminance"] ?? 0, 0.1, accuracy: 1e-4, "the fixture states a 0.1 cd/m² peak")
+        let (path, report) = try shared("pq-dim", [clip, "--codec", "hevc"])
+        XCTAssertTrue(warnings(report).contains { $0.contains(clip) && $0.contains("0.1 cd/m²") && $0.contains("ignored") },
+                      "\(warnings(report))")
+        assertSideData(try sideData(path), equals: Self.defaultPQMetadata)
+        let output = report["output"] as? [String: Any] ?? [:]
+        XCTAssertTrue("\(output)".contains("BT.2408 defaults"), "the report names the defaults: \(output)")
+    }
+
+    func testPrimariesListedInTheWrongOrderAreIgnoredWithAWarningAndDefaultsWritten() throws {
+        let clip = try pqMisordered()
+        // FFmpeg reads primaries in R, G, B order (it reorders the SEI's G, B, R): red here is blue's.
+        XCTAssertEqual(try sideData(clip)["red_x"] ?? 0, 0.15, accuracy: 1e-3)
+        let (path, report) = try shared("pq-misordered", [clip, "--codec", "hevc"])
+        XCTAssertTrue(warnings(report).contains { $0.contains(clip) && $0.contains("primaries") && $0.contains("ignored") },
+                      "\(warnings(report))")
+        assertSideData(try sideData(path), equals: Self.defaultPQMetadata)
+    }
+
+    func testHLGOutputOfAClipWithImplausibleMetadataCarriesNoneOfIt() throws {
+        let clip = try hlgDim()
+        let (path, report) = try shared("hlg-dim", [clip, "--codec", "hevc"])
+        try assertHDR(path, transfer: "arib-std-b67")
+        XCTAssertTrue(warnings(report).contains { $0.contains(clip) && $0.contains("ignored") }, "\(warnings(report))")
+        XCTAssertEqual(try sideData(path), [:], "HLG passes on only metadata a display can trust")
     }
 
     func testCleanHDRClipsGiveNoWarnings() throws {

@@ -82,6 +82,37 @@ final class OutputColourTests: XCTestCase {
         XCTAssertNil(HDRMetadata.typical.implausibility)
     }
 
+    func testMetadataNoRealDisplayHasIsImplausible() throws {
+        var dim = HDRMetadata.typical
+        dim.maxLuminance = 0.1
+        XCTAssertEqual(dim.implausibility, "a peak luminance of 0.1 cd/m², under any display's 100")
+        var misordered = HDRMetadata.typical
+        (misordered.red, misordered.green, misordered.blue) = (HDRMetadata.typical.blue, HDRMetadata.typical.red, HDRMetadata.typical.green)
+        XCTAssertTrue(misordered.implausibility?.hasPrefix("primaries that are not red, green and blue") == true,
+                      "\(misordered.implausibility ?? "plausible")")
+        var outside = HDRMetadata.typical
+        outside.whitePoint = [0.1, 0.5]
+        XCTAssertNotNil(outside.implausibility, "a white point outside the primaries")
+        var averageAboveMaximum = HDRMetadata.typical
+        averageAboveMaximum.maxFALL = 1200
+        XCTAssertEqual(averageAboveMaximum.implausibility, "a MaxFALL of 1200 cd/m², above its MaxCLL of 1000")
+        let result = try plan([pq("dim.mp4", metadata: dim)], codec: .hevc)
+        XCTAssertEqual(result.canvas.hdrMetadata, .typical)
+        XCTAssertTrue(result.notices.contains { if case .hdrMetadataIgnored(path: "dim.mp4", _) = $0 { return true }; return false },
+                      "\(result.warnings)")
+        XCTAssertTrue(result.colourReason.contains("defaults"), result.colourReason)
+    }
+
+    func testRealDisplaysMetadataIsPlausible() {
+        let p3 = HDRMetadata(red: [0.68, 0.32], green: [0.265, 0.69], blue: [0.15, 0.06], whitePoint: [0.3127, 0.329],
+                             minLuminance: 0.005, maxLuminance: 4000, maxCLL: 2000, maxFALL: 300)
+        let bt709 = HDRMetadata(red: [0.64, 0.33], green: [0.30, 0.60], blue: [0.15, 0.06], whitePoint: [0.3127, 0.329],
+                                minLuminance: 0.05, maxLuminance: 100)
+        var unknownLevels = HDRMetadata.typical
+        (unknownLevels.maxCLL, unknownLevels.maxFALL) = (0, 0)
+        for metadata in [HDRMetadata.typical, p3, bt709, unknownLevels] { XCTAssertNil(metadata.implausibility, "\(metadata)") }
+    }
+
     func testContradictingTagsAndDeepOrWideChromaPicturesAreNoted() throws {
         let result = try plan([pq("odd.mp4", primaries: "bt709"), clip("deep.mov", transfer: "arib-std-b67", primaries: "bt2020",
                                                                            pixelFormat: "yuv422p12le", bitDepth: 12)], codec: .hevc)

@@ -168,8 +168,9 @@ package final class VideoNormaliser {
             if let pts = decoded.pts.map({ $0 - origin }) {
                 decoded.pts = pts
                 lastPictureTime = max(lastPictureTime, Double(pts) * decoder.timeBase.value)
-                let length = decoded.duration > 0 ? decoded.duration
-                    : clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase)
+                // A picture lasts at least a frame at the clip's rate: an edit
+                // list that ends inside the last one still shows it whole.
+                let length = max(decoded.duration, clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase))
                 pictureEndPTS = max(pictureEndPTS ?? .min, pts + length)
             }
             try graph!.push(decoded)

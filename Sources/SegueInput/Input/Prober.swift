@@ -114,12 +114,25 @@ package enum Prober {
     private static func movingClipInfo(path: String, opened: (demuxer: Demuxer, readPath: String, deeperProbe: Bool),
                                        video: StreamInfo, audio: StreamInfo?, access: InputAccess) throws -> ClipInfo {
         let demuxer = opened.demuxer
-        guard let length = try measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
-                                         reopen: { try access.openDemuxer(opened.readPath, deeperProbe: opened.deeperProbe) }) else {
+        let reopen = { try access.openDemuxer(opened.readPath, deeperProbe: opened.deeperProbe) }
+        guard var length = try measureLength(demuxer, video: video, audio: audio, local: !InputAccess.isRemote(opened.readPath),
+                                             reopen: reopen) else {
             throw BadInputReason.unknownDuration
         }
         guard length.clip <= longestClip else { throw BadInputReason.implausiblyLong(seconds: length.clip, limit: longestClip) }
-        return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length)
+        var rate = frameRate(of: video)
+        // The timestamps are read from a file (a remote clip through the cache), not over the
+        // network again, whose round trips the preloader can't hide while probing.
+        // An edit list (MP4, MOV) can end inside its last picture: the tail is read for where that picture starts.
+        let headerStart = Double(video.startTime ?? 0) * video.timeBase.value
+        let edited = demuxer.formatName == Demuxer.movFamily && length.videoStart == nil
+        let timing = InputAccess.isRemote(opened.readPath) ? PictureTiming()
+            : try PictureTiming.read(video: video, tailFrom: edited ? headerStart + length.picture : nil, reopen: reopen)
+        if let timed = timing.rate(near: rate.rate, timeBase: video.timeBase) { rate.rate = timed }
+        if let end = timing.lastPictureEnd(rate: rate.rate, timeBase: video.timeBase) {
+            length.extendPicture(to: end - headerStart, frame: 1 / rate.rate.value)
+        }
+        return clipInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, audio: audio, length: length, rate: rate)
     }
 
     /// The start timecode the file states: the container's tag (MXF), the
@@ -178,8 +191,8 @@ package enum Prober {
 
     /// The facts of a moving clip, from its streams and measured length.
     private static func clipInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, audio: StreamInfo?,
-                                 length: Length) -> ClipInfo {
-        let (rate, variable) = frameRate(of: video)
+                                 length: Length, rate: (rate: Rational, variable: Bool)) -> ClipInfo {
+        let (rate, variable) = rate
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
             codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
@@ -229,6 +242,17 @@ extension Prober {
         var videoStart: Int64?
         /// Discontinuities in the clock (not wraps) met while measuring.
         var timestampJumps = 0
+
+        /// Lengthens the picture to `end` (seconds from its start) when that
+        /// lies past its measured end by no more than one `frame` (seconds):
+        /// a last picture that starts inside an edit list is shown whole.
+        /// The clip follows when it lasts as long as its picture.
+        mutating func extendPicture(to end: Double, frame: Double) {
+            guard end > picture + 1e-6, end <= picture + frame + 1e-6 else { return }
+            if clip == picture { clip = end }
+            picture = end
+            if let sound, sound > picture + Prober.holdThreshold { clip = sound }
+        }
     }
 
     /// How long a clip lasts: as long as its picture, or as long as its sound
@@ -348,7 +372,7 @@ extension Prober {
     }
 
     /// Whether `error` is the connection's or the disk's, not the file's: it says nothing of the clip.
-    private static func isTransport(_ error: Error) -> Bool {
+    static func isTransport(_ error: Error) -> Bool {
         error is ConnectionLost || error is RemoteError || (error as? FFmpegError)?.isTransport == true
     }
 

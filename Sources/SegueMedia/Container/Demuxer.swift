@@ -226,7 +226,9 @@ package final class Demuxer {
         return !Demuxer.tabledTimes.contains(formatName) && !formatName.hasSuffix("_pipe")
     }
 
-    private static let tabledTimes: Set<String> = ["mov,mp4,m4a,3gp,3g2,mj2", "mxf"]
+    private static let tabledTimes: Set<String> = [movFamily, "mxf"]
+    /// The name of libavformat's MP4/MOV demuxer (the one that reads edit lists).
+    package static let movFamily = "mov,mp4,m4a,3gp,3g2,mj2"
 
     /// Container duration in seconds, if known.
     package var duration: Double? {

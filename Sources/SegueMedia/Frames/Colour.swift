@@ -156,8 +156,18 @@ package struct HDRMetadata: Sendable, Equatable, Codable {
                                             whitePoint: [0.3127, 0.3290], minLuminance: 0.0001, maxLuminance: 1000,
                                             maxCLL: 1000, maxFALL: 400)
 
-    /// Why these values can't be passed on (a luminance of 0 or above 10,000
-    /// cd/m², a chromaticity outside 0...1), nil when they can.
+    /// The dimmest peak a real mastering display has, cd/m² (SDR's reference
+    /// display is 100; HDR ones are brighter).
+    package static let dimmestPeak = 100.0
+
+    /// Why these values can't be passed on, nil when they can: values out of
+    /// range (a luminance of 0 or above 10,000 cd/m², a chromaticity outside
+    /// 0...1), or that no real display has (a peak under 100 cd/m², which a
+    /// writer's unit slip gives; primaries that are not red, green and blue
+    /// around the white point, as a writer that lists them in the wrong order
+    /// gives; a frame-average light level above the maximum).
+    /// The primaries are FFmpeg's, in R, G, B order (`AVMasteringDisplayMetadata`:
+    /// it reorders HEVC's SEI and MP4's `mdcv`, which list G, B, R).
     package var implausibility: String? {
         let points = [red, green, blue, whitePoint]
         if !points.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 > 0 && $0 < 1 } }) { return "a chromaticity outside 0 to 1" }
@@ -167,8 +177,32 @@ package struct HDRMetadata: Sendable, Equatable, Codable {
         for (name, value) in [("MaxCLL", maxCLL), ("MaxFALL", maxFALL)] {
             if let value, !(0...10_000).contains(value) { return "a \(name) of \(value) cd/m²" }
         }
+        if maxLuminance < Self.dimmestPeak {
+            return "a peak luminance of \(decimal(maxLuminance)) cd/m², under any display's \(Int(Self.dimmestPeak))"
+        }
+        if !primariesInOrder {
+            func point(_ p: [Double]) -> String { "(\(decimal(p[0])), \(decimal(p[1])))" }
+            return "primaries that are not red, green and blue around its white point "
+                + "(red \(point(red)), green \(point(green)), blue \(point(blue)), white \(point(whitePoint)))"
+        }
+        if let cll = maxCLL, let fall = maxFALL, cll > 0, fall > cll { return "a MaxFALL of \(fall) cd/m², above its MaxCLL of \(cll)" }
         return nil
     }
+
+    /// Whether red is the reddest primary (largest x), green the greenest
+    /// (largest y) and blue the bluest (smallest y), with the white point
+    /// inside their triangle.
+    private var primariesInOrder: Bool {
+        guard red[0] > green[0], red[0] > blue[0], green[1] > red[1], green[1] > blue[1], blue[1] < red[1] else { return false }
+        // The white point lies on the same side of each edge, taken in turn.
+        func side(_ a: [Double], _ b: [Double]) -> Double {
+            (b[0] - a[0]) * (whitePoint[1] - a[1]) - (b[1] - a[1]) * (whitePoint[0] - a[0])
+        }
+        let sides = [side(red, green), side(green, blue), side(blue, red)]
+        return sides.allSatisfy { $0 > 0 } || sides.allSatisfy { $0 < 0 }
+    }
+
+    private func decimal(_ value: Double) -> String { String(format: "%g", value) }
 
     /// x265's `master-display` and `max-cll` parameters (chromaticities in
     /// 1/50000, luminance in 1/10000 cd/m², G, B, R order).

@@ -37,6 +37,10 @@ package final class Packet {
         set { pointer.pointee.dts = newValue ?? cffmpeg_nopts_value() }
     }
 
+    /// Whether the demuxer marks it as decoded but never shown
+    /// (`AV_PKT_FLAG_DISCARD`: an MP4 sample outside the track's edit list).
+    package var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+
     /// The payload, as stored (for MP4 video: length-prefixed NAL units).
     package var bytes: [UInt8] {
         guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }

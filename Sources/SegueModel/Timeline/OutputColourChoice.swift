@@ -60,11 +60,13 @@ struct OutputColourChoice {
         }
         guard range.isHDR else { return }
         var stated: HDRMetadata?
+        var ignored = false
         // A display's metadata describes pictures of its own transfer: only those clips' is passed on.
         for clip in moving where clip.dynamicRange == range {
             guard let metadata = clip.hdrMetadata else { continue }
             if let problem = metadata.implausibility {
                 notices.append(.hdrMetadataIgnored(path: clip.path, reason: problem))
+                ignored = true
             } else if stated == nil {
                 stated = metadata
                 reason += "; HDR10 metadata from \(clip.path)"
@@ -73,7 +75,10 @@ struct OutputColourChoice {
         // PQ always states its mastering display (HDR10); HLG only passes on what a clip states.
         if stated == nil && range == .pq {
             stated = .typical
-            reason += "; HDR10 metadata: BT.2408 defaults (1000 cd/m² display, MaxCLL 1000, MaxFALL 400), no clip states any"
+            reason += "; HDR10 metadata: BT.2408 defaults (1000 cd/m² display, MaxCLL 1000, MaxFALL 400), "
+                + (ignored ? "no clip states any a display can trust" : "no clip states any")
+        } else if stated == nil && ignored {
+            reason += "; no HDR10 metadata: no clip states any a display can trust"
         }
         metadata = stated
     }
