@@ -167,6 +167,34 @@ final class PhotoFormatTests: XCTestCase {
         XCTAssertEqual(try duration(output), 3.0, accuracy: 0.05, "1 s of video and 2 s of photo")
     }
 
+    func testTenBitHEICIsShownAsHeifConvertDecodesIt() throws {
+        let png16 = store.folder.appendingPathComponent("ten-bit.png").path
+        _ = try FFmpeg.run(["-v", "error", "-y", "-i", try quadrants("ten-bit-source.png", width: 320, height: 240),
+                            "-pix_fmt", "rgb48be", "-f", "image2", png16])
+        let path = try store.path("ten-bit.heic") { try HEIFFixture.encode(png16, to: $0, options: ["-b", "10"]) }
+        XCTAssertTrue(try Tool.run("heif-info", ["-d", path]).standardOutput.contains("bit_depth_luma: 10"))
+        let difference = try differenceFromHeifConvert(path, width: 320, height: 240)
+        XCTAssertLessThan(difference, 3)
+        print("HEIC 10-bit: mean difference from heif-convert \(difference)")
+    }
+
+    func testPQHEICIsShownAsSDR() throws {
+        // A grey at PQ 58 % (full-range code 148: 203 cd/m², BT.2408's reference white), tagged PQ and BT.2020
+        // by an nclx colr box (heif-enc 1.15 writes none). Shown as SDR by Segue's tone map (docs/hdr.md), HDR
+        // reference white lands at SDR 75 % (191 of 255), not at the grey (148) its codes are read as without it.
+        let png = try store.path("pq-grey.png") { path in
+            _ = try FFmpeg.run(["-v", "error", "-y", "-f", "lavfi", "-i", "color=0x949494:s=320x240,format=rgb24", "-frames:v", "1", "-f", "image2", path])
+        }
+        let coded = try HEIFFixture.coded(try store.path("pq-grey-coded.heic") { try HEIFFixture.encode(png, to: $0) })
+        let colr = HEIFFixture.box("colr", Array("nclx".utf8) + HEIFFixture.be(9, 2) + HEIFFixture.be(16, 2) + HEIFFixture.be(9, 2) + [0x80])
+        let item = HEIFFixture.Item(id: 1, type: "hvc1", data: coded.data, properties: HEIFFixture.properties(coded) + [colr])
+        let path = try write("pq-grey.heic", HEIFFixture.file(primary: 1, items: [item], references: []))
+        let frame = try rgb(try stitch([path], size: "320x240"), size: "8x8")
+        let mean = frame.reduce(0) { $0 + Int($1) } / frame.count
+        print("PQ HEIC grey 148 shown as \(mean)")
+        XCTAssertEqual(Double(mean), 0.75 * 255, accuracy: 8, "PQ reference white shown at SDR 75 %")
+    }
+
     // MARK: Multi-picture JPEG
 
     func jpeg(_ name: String, colour: String, size: String) throws -> [UInt8] {
