@@ -4,7 +4,7 @@
 // HEIF, libavformat's for JPEG). Built by `Scripts/fuzz photos`, seeded with
 // HEIC files from heif-enc and an Ultra HDR-shaped JPEG; not part of the package.
 import Foundation
-@testable import SegueMedia
+import SegueMedia
 @testable import SegueModel
 @testable import SegueInput
 

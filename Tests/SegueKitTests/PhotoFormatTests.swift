@@ -257,6 +257,22 @@ final class PhotoFormatTests: XCTestCase {
         try assertRefused(path, saying: "built from 40000 tiles, over the 2048")
     }
 
+    func testHEICGridJustUnderTheTileLimitDecodesInBoundedTime() throws {
+        // 45x45 = 2,025 references to one 64x64 tile (the limit is 2,048): the most decoding work a file may ask for.
+        let coded = try HEIFFixture.coded(try heic("tiny-tile", width: 64, height: 64))
+        let tile = HEIFFixture.Item(id: 2, type: "hvc1", data: coded.data, properties: HEIFFixture.properties(coded), hidden: true)
+        let grid = HEIFFixture.Item(id: 1, type: "grid", data: HEIFFixture.grid(rows: 45, columns: 45, width: 2_880, height: 2_880),
+                                    properties: [HEIFFixture.ispe(2_880, 2_880)])
+        let path = try write("tiles-2025.heic", HEIFFixture.file(primary: 1, items: [grid, tile],
+                                                                references: [("dimg", 1, Array(repeating: 2, count: 2_025))]))
+        let started = Date()
+        let probed = try Prober.probe(path).get()
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual([probed.displayWidth, probed.displayHeight], [2_880, 2_880])
+        XCTAssertLessThan(elapsed, 20, "2,025 tiles decoded in bounded time")
+        print("HEIC grid of 2025 tiles probed (decoded) in \(String(format: "%.2f", elapsed)) s")
+    }
+
     func testHEICPastThePictureBoundIsRefusedBeforeDecoding() throws {
         let coded = try HEIFFixture.coded(try heic("plain"))
         for (name, width, height, why) in [("huge-area.heic", 20_000, 20_000, "over the 100-megapixel limit"),
