@@ -18,11 +18,17 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
                               "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
+        // libheif from Debian's libheif-dev: HEIC/HEIF photos (iPhone), read only by SegueMedia.
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // H.264/HEVC bitstream syntax in pure Swift (avcC/hvcC records, NAL units,
         // bit reading and writing, emulation prevention): no FFmpeg needed.
         .target(name: "SegueBitstream"),
-        // The FFmpeg wrappers: the only target that imports CFFmpeg; no raw pointer leaves it.
-        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "SegueBitstream"]),
+        // The FFmpeg and libheif wrappers: the only target that imports CFFmpeg or CHeif; no raw pointer leaves it.
+        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "CHeif", "SegueBitstream"]),
         // The tiers above the wrappers, each seeing only those below it:
         // what a stitch is (settings, clip lists, the plan), its support types;
         .target(name: "SegueModel", dependencies: ["SegueMedia"]),

@@ -18,7 +18,7 @@ public func segueFuzzStitch(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     _ = quiet
     guard FileManager.default.createFile(atPath: scratchPath, contents: Data(bytes: data, count: size)) else { return 0 }
     var request = StitchRequest(inputs: [scratchPath, partnerPath], output: outputPath)
-    request.options.size = (64, 36)
+    request.options.size = Size(width: 64, height: 36)
     request.options.frameRate = Rational(15, 1)
     request.options.preset = "ultrafast"
     request.options.transition = .fade

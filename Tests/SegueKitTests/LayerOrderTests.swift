@@ -7,7 +7,7 @@ import XCTest
 /// source file imports a module its target doesn't depend on.
 final class LayerOrderTests: XCTestCase {
     /// The targets from the bottom up: each may depend on those before it.
-    static let tiers = ["CFFmpeg", "SegueBitstream", "SegueMedia", "SegueModel", "SegueInput", "SegueRender", "SegueKit", "segue"]
+    static let tiers = ["CFFmpeg", "CHeif", "SegueBitstream", "SegueMedia", "SegueModel", "SegueInput", "SegueRender", "SegueKit", "segue"]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -44,8 +44,10 @@ final class LayerOrderTests: XCTestCase {
             }
         }
         XCTAssertEqual(dependencies["SegueMedia"]?.contains("CFFmpeg"), true)
+        XCTAssertEqual(dependencies["SegueMedia"]?.contains("CHeif"), true)
         for (target, uses) in dependencies where target != "SegueMedia" {
             XCTAssertFalse(uses.contains("CFFmpeg"), "\(target) reaches libav directly: only SegueMedia may")
+            XCTAssertFalse(uses.contains("CHeif"), "\(target) reaches libheif directly: only SegueMedia may")
         }
     }
 
@@ -54,7 +56,7 @@ final class LayerOrderTests: XCTestCase {
     func testNoSourceImportsAModuleItsTargetDoesNotDependOn() throws {
         let dependencies = try LayerOrderTests.dependencies()
         let ours = Set(LayerOrderTests.tiers)
-        for (target, uses) in dependencies where target != "CFFmpeg" {
+        for (target, uses) in dependencies where target != "CFFmpeg" && target != "CHeif" {
             let folder = LayerOrderTests.sources.appendingPathComponent(target)
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
@@ -103,7 +105,8 @@ final class LayerOrderTests: XCTestCase {
         let commandLine = try FileManager.default.contentsOfDirectory(atPath: LayerOrderTests.sources.appendingPathComponent("segue").path)
             .filter { $0.hasSuffix(".swift") }.map { LayerOrderTests.sources.appendingPathComponent("segue/\($0)").path }
         let result = try Tool.run("swiftc", ["-typecheck", "-parse-as-library", "-module-name", "Outside", "-I", modules.path,
-                                             "-I", LayerOrderTests.sources.appendingPathComponent("CFFmpeg").path]
+                                             "-I", LayerOrderTests.sources.appendingPathComponent("CFFmpeg").path,
+                                             "-I", LayerOrderTests.sources.appendingPathComponent("CHeif").path]
                                             + commandLine + [exampleFile.path])
         XCTAssertEqual(result.status, 0, "names the command line or the example use are not public:\n\(result.standardError.prefix(3000))")
     }

@@ -326,7 +326,7 @@ final class ReelTests: XCTestCase {
         let clip = try marker(0, 30)
         let notMusic = try write("not-music.mp3", String(repeating: "no sound here\n", count: 40))
         let cases: [([String], [String])] = [
-            ([clip, heic], [heic, "HEIC", "convert it to JPEG"]),
+            ([clip, heic], [heic, "HEIC/HEIF photo can't be read"]),
             ([clip, "--music", notMusic], [notMusic, "music"]),
             ([clip, "--music", try marker(1, 30) + ".missing"], ["music: no such file"]),
             ([clip, "--still-duration", "0"], ["--still-duration"]),

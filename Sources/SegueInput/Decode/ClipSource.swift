@@ -49,6 +49,19 @@ package final class ClipSource {
             copies = nil
             return
         }
+        if clip.info.container == Prober.heifContainer {
+            // A HEIC/HEIF photo: its picture from libheif, silence.
+            let file = try access.openFile(readPath ?? clip.info.readPath)
+            let decoded = try Prober.heifPicture(file, policy: access.policy)
+            let still = try StillPicture(decoded: decoded, timeBase: canvas.frameRate.inverted, clip: clip, canvas: canvas,
+                                         motion: settings.stillMotion, text: text)
+            pictures = ClipPictures(clip: clip, canvas: canvas, video: nil, router: nil, copies: nil, still: still)
+            sound = ClipSound(reader: nil, router: nil, damage: DamagePolicy(strict: strict, subject: clip.info.path),
+                              sampleRate: canvas.sampleRate, pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount))
+            moved = nil
+            copies = nil
+            return
+        }
         let demuxer = try access.openDemuxer(readPath ?? clip.info.readPath, cancellation: cancellation)
         guard let videoIndex = demuxer.bestStream(.video) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no video stream")

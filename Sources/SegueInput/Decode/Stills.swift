@@ -20,18 +20,24 @@ package final class StillPicture {
 
     /// Decodes the picture and sends it once through `filters`: the clip's own
     /// video filters (orientation, size, placement, canvas format).
-    init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
+    convenience init(demuxer: Demuxer, decoder: Decoder, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
         let decoded = Frame()
         guard try Prober.decodesAPicture(demuxer, decoder, into: decoded) else {
             throw SegueError(.readFailed, subject: clip.info.path, detail: "no picture could be decoded")
         }
+        try self.init(decoded: decoded, timeBase: decoder.timeBase, clip: clip, canvas: canvas, motion: motion, text: text)
+    }
+
+    /// A photo's picture decoded elsewhere (a HEIF photo, by libheif), sent
+    /// once through the clip's video filters.
+    init(decoded: Frame, timeBase: Rational, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
         let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true
         let textOnce = textOnEach ? nil : text
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
                                                text: textOnce)
-        let normalised = try StillPicture.normalise(decoded, timeBase: decoder.timeBase, description: mirror + filters,
+        let normalised = try StillPicture.normalise(decoded, timeBase: timeBase, description: mirror + filters,
                                                     text: textOnce, clip: clip, canvas: canvas)
         picture = normalised
         caption = try text.flatMap {

@@ -66,9 +66,12 @@ package enum Prober {
     /// What planning needs to know of `path`; throws the `BadInputReason` it can't be used for.
     private static func facts(of path: String, access: InputAccess) throws -> ClipInfo {
         // URLs are checked by opening them; a file first by its name and header.
+        var multiPicture: MultiPictureJPEG?
         if case .file(let local) = try access.location(of: path) {
             if let reason = unusableFile(local) { throw reason }
-            try checkHeader(of: try access.openFile(local), policy: access.policy)
+            let file = try access.openFile(local)
+            if HEIFLayout.isHEIF(file.prefix(12)) { return try heifInfo(path: path, file: file, policy: access.policy) }
+            multiPicture = try checkHeader(of: file, policy: access.policy)
         }
         let opened = try open(path, access: access)
         let demuxer = opened.demuxer
@@ -96,7 +99,7 @@ package enum Prober {
         // for as long as the sound instead.
         let soundRunsOn = audio.map { $0.duration.map { $0 > 1 } ?? true } ?? false
         var info: ClipInfo
-        if !soundRunsOn, !decodesAnotherPicture(demuxer, decoder) {
+        if !soundRunsOn, isPhotoOfFirstPicture(demuxer, multiPicture: multiPicture) || !decodesAnotherPicture(demuxer, decoder) {
             info = stillInfo(path: path, readPath: opened.readPath, demuxer: demuxer, video: video, picture: firstPicture)
         } else {
             info = try movingClipInfo(path: path, opened: opened, video: video, audio: audio, access: access)
@@ -145,14 +148,15 @@ package enum Prober {
         return StartTimecode(text: text, rate: trackRate ?? rate)
     }
 
-    /// Refuses, by its first bytes, a photo this FFmpeg can't read (HEIC) or
-    /// one that declares more pixels than the policy allows.
-    private static func checkHeader(of file: LocalFile, policy: InputPolicy) throws {
+    /// Refuses, by its first bytes, a photo that declares more pixels than
+    /// the policy allows, or a JPEG whose multi-picture index is broken; returns
+    /// what a multi-picture JPEG's header says follows its first picture.
+    private static func checkHeader(of file: LocalFile, policy: InputPolicy) throws -> MultiPictureJPEG? {
         let head = file.prefix(1 << 20) // a JPEG's EXIF segment may come before its frame header
-        if let reason = unreadablePhoto(head: head) { throw reason }
         if let size = PictureHeader.declaredSize(head), size.width * size.height > policy.maxPictureArea {
             throw BadInputReason.pictureTooLarge(width: size.width, height: size.height, limit: policy.maxPictureArea)
         }
+        return try MultiPictureJPEG.read(head, fileSize: Int(file.size))
     }
 
     /// Why a local `path` can't be opened as a file at all, or nil.

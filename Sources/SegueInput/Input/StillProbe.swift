@@ -79,14 +79,41 @@ extension Prober {
         return "text card" + (number.map { " \($0)" } ?? "") + " '\(shown)'"
     }
 
-    /// Why a local file is a photo this FFmpeg can't read, or nil, from its
-    /// first bytes. FFmpeg 5.1 can't read HEIF containers (iPhone photos); it
-    /// would only say "no video stream".
-    static func unreadablePhoto(head: [UInt8]) -> BadInputReason? {
-        guard head.count >= 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" else { return nil }
-        let brand = String(decoding: head[8..<12], as: UTF8.self)
-        guard ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) else { return nil }
-        return .unreadablePhoto("HEIC/HEIF photos can't be read by this FFmpeg (5.1); convert it to JPEG first "
-            + "(e.g. heif-convert photo.heic photo.jpg, or set the phone's camera to \"Most Compatible\")")
+    /// The facts of a HEIC/HEIF photo, read by libheif (not libavformat):
+    /// a still of its primary image as shown (its rotation and mirror
+    /// applied by libheif, so it carries no orientation of its own).
+    static func heifInfo(path: String, file: LocalFile, policy: InputPolicy) throws -> ClipInfo {
+        let picture = try heifPicture(file, policy: policy)
+        var info = ClipInfo(
+            path: path, container: heifContainer, videoCodec: "heic", codedWidth: picture.width, codedHeight: picture.height,
+            rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: picture.pixelFormat.name,
+            duration: StitchSettings().stillDuration, audio: nil)
+        info.readPath = path
+        info.isStill = true
+        info.orientation = 1
+        info.colour = picture.colour
+        return info
+    }
+
+    /// `ClipInfo.container` of a HEIF photo: its picture comes from libheif, not a demuxer.
+    package static let heifContainer = "heif"
+
+    /// A HEIF file's primary picture, decoded within `policy`'s picture area;
+    /// a file libheif or the bounds refuse is an unreadable photo, saying why.
+    package static func heifPicture(_ file: LocalFile, policy: InputPolicy) throws -> Frame {
+        do {
+            return try HEIFFile(file: file).primary().decode(maxPictureArea: policy.maxPictureArea)
+        } catch let large as PictureTooLarge {
+            throw BadInputReason.pictureTooLarge(width: large.width, height: large.height, limit: policy.maxPictureArea)
+        } catch let error as HEIFError {
+            throw BadInputReason.unreadablePhoto("HEIC/HEIF photo can't be read: \(error) (a damaged or hostile file?)")
+        }
+    }
+
+    /// Whether a picture libavformat reads as frames of a video is a photo of
+    /// its first: a JPEG (`jpeg_pipe`), or an MJPEG read of a JPEG whose header
+    /// says more pictures or a video follow it (Ultra HDR, MPO, Motion Photo).
+    static func isPhotoOfFirstPicture(_ demuxer: Demuxer, multiPicture: MultiPictureJPEG?) -> Bool {
+        demuxer.formatName == "jpeg_pipe" || (demuxer.formatName == "mjpeg" && multiPicture != nil)
     }
 }

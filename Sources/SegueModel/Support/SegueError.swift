@@ -125,7 +125,7 @@ package indirect enum BadInputReason: Error, Equatable, Sendable, CustomStringCo
     /// What is left to play (after the in and out points, if any) is under one frame.
     case lessThanOneFrame(seconds: Double, trimmed: Bool)
     case photoDuration
-    /// A photo format this FFmpeg can't read (HEIF), with what to do about it.
+    /// A photo that can't be read (a damaged or hostile HEIF file or multi-picture JPEG), saying why.
     case unreadablePhoto(String)
     case emptyList
     /// A clip list or manifest with a mistake at the place the text names.
