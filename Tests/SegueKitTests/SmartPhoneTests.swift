@@ -16,15 +16,17 @@ final class SmartPhoneTests: SmartTestCase {
     /// A phone-shaped clip: `seconds` of a 320x180 stored picture that stands
     /// upright once turned as `rotateTag` says (ffmpeg 5.1's `rotate` tag, on a
     /// stream copy), closed GOPs of half a second, BT.709 (or HEVC Main 10
-    /// HLG), and pink noise in AAC-LC at `rate` Hz, `channels` channels,
-    /// running 0.1 s past the picture; then cut one frame in (on the frame:
+    /// HLG; `fullRange`: full range, as a Pixel records), and pink noise in
+    /// AAC-LC at `rate` Hz (nil: no sound), `channels` channels, running
+    /// 0.1 s past the picture; then cut one frame in (on the frame:
     /// 512 of the track's 15360 ticks) by a stream copy, so an edit list
     /// starts it after a keyframe, as an iPhone's does
     /// (HEVC is left whole: cut so, its output shows a picture more than the
     /// CLI decodes of it, and libde265 disagrees with FFmpeg; with or without a turn).
-    func phoneClip(rotateTag: Int, profile: String = "high", rate: Int = 44_100, channels: Int = 1, seconds: Double = 6,
-                   hevcHLG: Bool = false) throws -> String {
-        let name = "phone-\(rotateTag)-\(profile)-\(rate)-\(channels)-\(seconds)-\(hevcHLG ? "hlg" : "sdr").mp4"
+    func phoneClip(rotateTag: Int, profile: String = "high", rate: Int? = 44_100, channels: Int = 1, seconds: Double = 6,
+                   hevcHLG: Bool = false, fullRange: Bool = false) throws -> String {
+        let kind = hevcHLG ? "hlg" : fullRange ? "full" : "sdr"
+        let name = "phone-\(rotateTag)-\(profile)-\(rate ?? 0)-\(channels)-\(seconds)-\(kind).mp4"
         return try store.path(name) { path in
             // The 5.1 CLI reads `rotate=N` as N degrees counter-clockwise: store the picture turned the other way.
             let upright = rotateTag % 180 == 0 ? "320x180" : "180x320"
@@ -35,12 +37,13 @@ final class SmartPhoneTests: SmartTestCase {
                    "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc", "-tag:v", "hvc1"]
                 : ["-c:v", "libx264", "-profile:v", profile, "-preset", "ultrafast", "-pix_fmt", "yuv420p",
                    "-x264-params", "keyint=15:min-keyint=15:scenecut=0",
-                   "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"]
+                   "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", fullRange ? "pc" : "tv"]
             let whole = path + ".whole.mp4", tagged = path + ".tagged.mp4"
             defer { for file in [whole, tagged] { try? FileManager.default.removeItem(atPath: file) } }
-            var result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(upright):r=30:d=\(seconds)",
-                                                 "-f", "lavfi", "-i", "anoisesrc=c=pink:a=0.2:r=\(rate):d=\(seconds + 0.1):seed=7",
-                                                 "-vf", store] + video + ["-c:a", "aac", "-ac", "\(channels)", "-b:a", "96k", whole])
+            let sound = rate.map { ["-f", "lavfi", "-i", "anoisesrc=c=pink:a=0.2:r=\($0):d=\(seconds + 0.1):seed=7"] } ?? []
+            let soundCodec = rate == nil ? [] : ["-c:a", "aac", "-ac", "\(channels)", "-b:a", "96k"]
+            var result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(upright):r=30:d=\(seconds)"]
+                                      + sound + ["-vf", store + (fullRange ? ",scale=out_range=full" : "")] + video + soundCodec + [whole])
             XCTAssertEqual(result.status, 0, result.standardError)
             result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", whole, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotateTag)", tagged])
             XCTAssertEqual(result.status, 0, result.standardError)
@@ -76,9 +79,11 @@ final class SmartPhoneTests: SmartTestCase {
             XCTAssertGreaterThan(Self.psnr(mine.frames[index], theirs.frames[index]), 34, "frame \(index)", file: file, line: line)
         }
         // Its sound at its own rate and layout, mostly copied.
-        let audio = try XCTUnwrap(FFprobe.streams(run.path, entries: "stream=codec_type,sample_rate,channels")
-            .first { $0["codec_type"] as? String == "audio" })
-        let sourceAudio = try XCTUnwrap(run.plan.clips.first?.info.audio)
+        let probed = try FFprobe.streams(run.path, entries: "stream=codec_type,sample_rate,channels")
+            .first { $0["codec_type"] as? String == "audio" }
+        // A clip without sound gets silence, as without --smart.
+        guard let sourceAudio = run.plan.clips.first?.info.audio else { return try assertDecodesCleanly(run.path, file: file, line: line) }
+        let audio = try XCTUnwrap(probed, file: file, line: line)
         XCTAssertEqual(Int(audio["sample_rate"] as? String ?? ""), sourceAudio.sampleRate, file: file, line: line)
         XCTAssertEqual(audio["channels"] as? Int, sourceAudio.channels, file: file, line: line)
         let sound = run.report.audioFramesCopied + run.report.audioFramesReencoded
@@ -103,6 +108,13 @@ final class SmartPhoneTests: SmartTestCase {
 
     func testAnUpsideDownClipCopiesAt48kHzMono() throws {
         try assertCopiedAsShown(try phoneClip(rotateTag: 180, rate: 48_000, channels: 1))
+    }
+
+    /// A Pixel's clip: full range, held upside down, no sound.
+    func testAFullRangeUpsideDownClipWithoutSoundCopiesIntoAFullRangeTrack() throws {
+        let source = try phoneClip(rotateTag: 180, rate: nil, fullRange: true)
+        XCTAssertEqual(try FFprobe.streams(source, entries: "stream=color_range").first?["color_range"] as? String, "pc")
+        try assertCopiedAsShown(source)
     }
 
     func testAPortraitHLGClipCopiesIntoHEVCHLGOutput() throws {
@@ -160,6 +172,32 @@ final class SmartPhoneTests: SmartTestCase {
         XCTAssertEqual(smart.plan.canvas.soundChannels, 1)
         XCTAssertEqual(plain.plan.canvas.sampleRate, 48_000, "the plain stitch keeps 48 kHz stereo")
         XCTAssertEqual(plain.plan.canvas.soundChannels, 2)
+    }
+
+    /// A full-range clip between two limited-range ones, with fades: the
+    /// track takes the limited range of most frames, the full-range clip is
+    /// re-encoded with its reason, and every frame shows as in the plain stitch;
+    /// with two full-range clips around a limited one, the track is full range.
+    func testTheTrackTakesTheRangeOfMostFramesAndShowsAsThePlainStitch() throws {
+        let limited = try phoneClip(rotateTag: 180, rate: nil), full = try phoneClip(rotateTag: 180, rate: nil, fullRange: true)
+        func fades(_ settings: inout StitchSettings) {
+            settings.transition = .fade
+            settings.transitionDuration = 0.5
+        }
+        for (paths, fullTrack) in [([limited, full, limited], false), ([full, limited, full], true)] {
+            let plain = try stitch(paths, smart: false, fades), smart = try stitch(paths, smart: true, fades)
+            XCTAssertEqual(smart.report.smartTrack?.fullRange, fullTrack)
+            let range = try FFprobe.streams(smart.path, entries: "stream=color_range").first?["color_range"] as? String
+            XCTAssertEqual(range, fullTrack ? "pc" : "tv")
+            let reasons = try XCTUnwrap(smart.report.smart).map(\.notCopied)
+            XCTAssertTrue(reasons[1].contains { if case .pixelFormat = $0 { return true } else { return false } }, "\(reasons[1])")
+            XCTAssertGreaterThan(smart.report.framesCopied, smart.report.frames / 2)
+            let mine = try Self.shown(smart.path), theirs = try Self.shown(plain.path)
+            XCTAssertEqual(mine.frames.count, theirs.frames.count)
+            for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
+                XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)")
+            }
+        }
     }
 
     // MARK: The track's orientation

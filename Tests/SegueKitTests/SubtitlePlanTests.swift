@@ -93,11 +93,11 @@ final class SubtitlePlanTests: XCTestCase {
         let subtitled = clip("a", seconds: 1, cues: [(0, 0.5, "Hello")])
         let plan = try Plan(clips: [subtitled], settings: settings)
         settings.subtitles = .burn
-        XCTAssertEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings, orientation: .upright), .burnedSubtitles)
+        XCTAssertEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings, form: .init()), .burnedSubtitles)
         XCTAssertEqual(NotCopied.burnedSubtitles.description, "its subtitles are burned into its pictures (--subtitles burn)")
         // A soft track changes no picture: the clip is judged on its video alone.
         settings.subtitles = .auto
-        XCTAssertNotEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings, orientation: .upright), .burnedSubtitles)
+        XCTAssertNotEqual(SmartPlan.disqualification(plan.clips[0], canvas: plan.canvas, settings: settings, form: .init()), .burnedSubtitles)
     }
 
     func testCueTextIsPlainAndAssEventsSplitAtTheirEighthComma() {

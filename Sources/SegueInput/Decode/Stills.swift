@@ -3,7 +3,7 @@ import SegueMedia
 import SegueModel
 
 // Photos as clips: a still's one picture decoded, normalised once and
-// handed out for its duration (how a still is recognised: Input/StillProbe.swift).
+// handed out for its duration (how a still is recognised: Input/Photos/StillProbe.swift).
 
 /// A still's one picture, decoded and normalised to the canvas once and handed
 /// out as references for its whole duration; with zoom, each picture is drawn

@@ -54,12 +54,10 @@ enum VideoFilters {
             filters.append("bwdif=mode=\(mode):parity=auto:deint=\(info.interlaced ? "all" : "interlaced")")
         }
         filters.append("fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0")
-        if let orientation = info.displayOrientation {
-            filters += orientation.uprightFilters
-        } else {
-            // A matrix that also shears or scales: its turn alone.
-            filters += DisplayOrientation(rotation: info.rotation, mirrored: false).uprightFilters
-        }
+        // A track's display matrix: its turn and mirror. Else the turn alone: a photo's EXIF
+        // orientation (its mirror is the still's own filter), or a matrix that also shears or scales.
+        let turn = [0, 90, 180, 270].contains(info.rotation) ? DisplayOrientation(rotation: info.rotation, mirrored: false) : .upright
+        filters += (info.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? turn).uprightFilters
         return filters
     }
 

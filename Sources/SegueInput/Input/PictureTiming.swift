@@ -126,3 +126,16 @@ struct PictureTiming {
 
     private static func isTransport(_ error: Error) -> Bool { Prober.isTransport(error) }
 }
+
+extension Prober.Length {
+    /// Lengthens the picture to `end` (seconds from its start) when that
+    /// lies past its measured end by no more than one `frame` (seconds):
+    /// a last picture that starts inside an edit list is shown whole.
+    /// The clip follows when it lasts as long as its picture.
+    mutating func extendPicture(to end: Double, frame: Double) {
+        guard end > picture + 1e-6, end <= picture + frame + 1e-6 else { return }
+        if clip == picture { clip = end }
+        picture = end
+        if let sound, sound > picture + Prober.holdThreshold { clip = sound }
+    }
+}

@@ -148,7 +148,7 @@ extension StitchReport {
         let track: Any = smartTrack.map { track in
             [
                 "storedWidth": track.storedWidth, "storedHeight": track.storedHeight,
-                "rotation": track.orientation.rotation, "mirrored": track.orientation.mirrored,
+                "rotation": track.orientation.rotation, "mirrored": track.orientation.mirrored, "fullRange": track.fullRange,
             ] as [String: Any]
         } ?? NSNull()
         return [

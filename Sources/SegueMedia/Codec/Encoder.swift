@@ -37,8 +37,9 @@ package final class Encoder {
     package let frameSize: Int
     /// The MP4 sample entry to use (hvc1 for HEVC, so Apple players accept it).
     package let codecTag: String?
-    /// For video, the colour every picture sent is tagged with.
+    /// For video, the colour every picture sent is tagged with, and whether in full range.
     private var pictureColour: OutputColour?
+    private var pictureFullRange = false
 
     private init(codecName: String, codecTag: String? = nil, options: [String: String],
                  globalHeader: Bool, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
@@ -72,8 +73,10 @@ package final class Encoder {
     /// writing pictures of `colour` and tagging the stream with it. `codecParams`
     /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value);
     /// `metadata`, for HDR output, goes into the bitstream as the codec's SEI or OBU.
+    /// `fullRange`: the pictures hold full-range samples (`--smart` copying a phone's
+    /// full-range clips); limited range otherwise.
     package static func video(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
-                              colour: OutputColour = .sdr, metadata: HDRMetadata? = nil,
+                              colour: OutputColour = .sdr, metadata: HDRMetadata? = nil, fullRange: Bool = false,
                               codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
         var options = ["crf": String(crf)]
         var params = codecParams.isEmpty ? [] : [codecParams]
@@ -109,13 +112,14 @@ package final class Encoder {
             context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
             context.pointee.thread_count = Int32(threads)
-            // Written into the stream (VUI, AV1 sequence header) and the MP4 colr box; limited range.
+            // Written into the stream (VUI, AV1 sequence header) and the MP4 colr box.
             context.pointee.color_primaries = colour.primaries
             context.pointee.color_trc = colour.transfer
             context.pointee.colorspace = colour.space
-            context.pointee.color_range = AVCOL_RANGE_MPEG
+            context.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         }
         encoder.pictureColour = colour
+        encoder.pictureFullRange = fullRange
         return encoder
     }
 
@@ -157,7 +161,7 @@ package final class Encoder {
     /// Sends one frame; the encoder takes its own reference. A picture is
     /// tagged first with the colour the stream holds.
     package func send(_ frame: Frame) throws {
-        if let pictureColour { frame.tag(as: pictureColour) }
+        if let pictureColour { frame.tag(as: pictureColour, fullRange: pictureFullRange) }
         try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
     }
 

@@ -296,11 +296,11 @@ extension Frame {
     /// Whether the decoder flagged this picture as interlaced (two fields).
     package var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
 
-    /// Labels this picture as the output holds it (limited range).
-    package func tag(as colour: OutputColour) {
+    /// Labels this picture as the output holds it (limited range unless `fullRange`).
+    package func tag(as colour: OutputColour, fullRange: Bool = false) {
         pointer.pointee.colorspace = colour.space
         pointer.pointee.color_primaries = colour.primaries
         pointer.pointee.color_trc = colour.transfer
-        pointer.pointee.color_range = AVCOL_RANGE_MPEG
+        pointer.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
     }
 }

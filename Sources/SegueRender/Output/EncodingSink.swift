@@ -67,18 +67,18 @@ final class EncodingSink {
     let audioFrameSize: Int
     /// The subtitle track's cues, written as the pictures reach their times.
     private var subtitles: SubtitleWriter?
-    /// Turns pictures into the orientation a laid-out track stores them in; nil when upright.
-    private let turn: PictureTurn?
+    /// Makes pictures what a laid-out track stores (turned, full range); nil when they are that already.
+    private let stored: StoredPictures?
 
     init(path: String, format: Format) throws {
         let muxer = try Muxer(path: path, format: "mp4")
         self.muxer = muxer
         let globalHeader = muxer.needsGlobalHeader
-        let orientation = format.videoLayout?.orientation ?? .upright
-        turn = PictureTurn(orientation, timeBase: format.frameRate.inverted)
+        let orientation = format.videoLayout?.orientation ?? .upright, fullRange = format.videoLayout?.fullRange ?? false
+        stored = StoredPictures(orientation, fullRange: fullRange, timeBase: format.frameRate.inverted)
         let makeEncoder = { (crf: Int) in
-            try EncodingSink.videoEncoder(format, stored: orientation.storedSize(width: format.width, height: format.height), crf: crf,
-                                          globalHeader: globalHeader)
+            try EncodingSink.videoEncoder(format, stored: orientation.storedSize(width: format.width, height: format.height),
+                                          fullRange: fullRange, crf: crf, globalHeader: globalHeader)
         }
         if let layout = format.videoLayout {
             video = try layout.makeTrack(muxer: muxer, codec: format.codec, crf: format.crf, makeEncoder: makeEncoder)
@@ -115,18 +115,19 @@ final class EncodingSink {
         try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
     }
 
-    /// An encoder of pictures stored `stored` (the format's size, turned as the track stores them).
-    private static func videoEncoder(_ format: Format, stored: (width: Int, height: Int), crf: Int, globalHeader: Bool) throws -> Encoder {
-        try Encoder.video(codec: format.codec, width: stored.width, height: stored.height,
-                          frameRate: format.frameRate, crf: crf, preset: format.preset,
-                          colour: format.colour, metadata: format.hdrMetadata, codecParams: format.videoLayout?.encoderParams ?? "", globalHeader: globalHeader)
+    /// An encoder of pictures stored `stored` (the format's size, turned as the track stores them), in full range or not.
+    private static func videoEncoder(_ format: Format, stored: (width: Int, height: Int), fullRange: Bool, crf: Int,
+                                     globalHeader: Bool) throws -> Encoder {
+        try Encoder.video(codec: format.codec, width: stored.width, height: stored.height, frameRate: format.frameRate, crf: crf,
+                          preset: format.preset, colour: format.colour, metadata: format.hdrMetadata, fullRange: fullRange,
+                          codecParams: format.videoLayout?.encoderParams ?? "", globalHeader: globalHeader)
     }
 
     /// Encodes an upright picture whose pts counts frames. With `--smart`,
     /// `crf` says at what quality; a new one starts a new stretch.
     func encode(picture: Frame, crf: Int? = nil) throws {
         try subtitles?.write(upToFrame: picture.pts ?? 0)
-        try video.encode(turn?.turn(picture) ?? picture, crf: crf)
+        try video.encode(stored?.store(picture) ?? picture, crf: crf)
     }
 
     /// Writes a copied packet as output frame `frame` (`--smart` only).

@@ -60,6 +60,8 @@ protocol VideoTrackLayout {
     /// How the track stores its pictures: the sink turns upright pictures so
     /// before encoding, and the track's display matrix turns them back.
     var orientation: DisplayOrientation { get }
+    /// Whether the track holds full-range samples: the sink expands its limited-range pictures so.
+    var fullRange: Bool { get }
     /// The track, added to `muxer`; `makeEncoder` makes an encoder at a CRF, with `encoderParams`.
     func makeTrack(muxer: Muxer, codec: VideoCodecChoice, crf: Int, makeEncoder: @escaping (Int) throws -> Encoder) throws -> any VideoTrack
 }

@@ -32,29 +32,26 @@ package struct SegmentJoiner {
 
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {
         let frameBase = plan.canvas.frameRate.inverted
-        // The track's header and reordering come from the first segment.
-        let (extradata, sampleEntry, reorderDelay, orientation) = try firstSegmentFacts(frameBase: frameBase)
-        let sink = try makeSink(path, extradata: extradata, sampleEntry: sampleEntry, reorderDelay: reorderDelay,
-                                orientation: orientation)
+        // The track's header, reordering and stored form come from the first segment.
+        let track = try firstSegmentTrack(frameBase: frameBase)
+        let sink = try makeSink(path, track: track)
         // Where the next AAC packet's decoded samples start: the priming packet first.
         var sound = SoundCursor(next: -Int64(SegmentSound.blockSize), total: Int64(plan.sampleIndex(atFrame: plan.totalFrames)))
         for (segment, manifest) in zip(record.segments, manifests) {
-            try copy(segment, manifest, extradata: extradata, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
+            try copy(segment, manifest, extradata: track.extradata, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
         }
         try OutputFile.writing(to: record.output) { try sink.finish() }
         return record.settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
     }
 
-    /// The output's writer: the settings of the whole, the video copied with the first segment's header.
-    private func makeSink(_ path: String, extradata: [UInt8], sampleEntry: String?, reorderDelay: Int,
-                          orientation: DisplayOrientation) throws -> EncodingSink {
+    /// The output's writer: the settings of the whole, the video copied as the first segment's `track` says.
+    private func makeSink(_ path: String, track: SmartVideo) throws -> EncodingSink {
         let settings = record.settings
         let canvas = plan.canvas
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.chapters = settings.chapters ? plan.chapters : []
         format.subtitles = plan.subtitleTrack(settings)
-        format.videoLayout = SmartVideo(extradata: extradata, encoderParams: "", renumbering: nil, sampleEntry: sampleEntry,
-                                        reorderDelay: reorderDelay, orientation: orientation)
+        format.videoLayout = track
         return try OutputFile.writing(to: record.output) { try EncodingSink(path: path, format: format) }
     }
 
@@ -128,11 +125,11 @@ package struct SegmentJoiner {
         }
     }
 
-    /// The first segment's parameter sets, its sample entry (hev1 when `--smart`
-    /// copied HEVC samples carrying their own sets), and how many frames its
-    /// decoding times run behind its pictures (the encoder's reordering).
-    private func firstSegmentFacts(frameBase: Rational) throws
-        -> (extradata: [UInt8], sampleEntry: String?, reorderDelay: Int, orientation: DisplayOrientation) {
+    /// The track the first segment holds: its parameter sets, its sample entry
+    /// (hev1 when `--smart` copied HEVC samples carrying their own sets), how
+    /// many frames its decoding times run behind its pictures (the encoder's
+    /// reordering), and (`--smart` copying phone clips) its display matrix and range.
+    private func firstSegmentTrack(frameBase: Rational) throws -> SmartVideo {
         guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
         let demuxer = try InputAccess().openDemuxer(inWork(first.video))
         guard let video = demuxer.bestStream(.video) else {
@@ -148,8 +145,9 @@ package struct SegmentJoiner {
             }
             break
         }
-        // `--smart` copying turned clips: the segments store their pictures turned, as the output does.
-        let orientation = stream.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? .upright
-        return (stream.extradata, stream.codecTag.isEmpty ? nil : stream.codecTag, delay, orientation)
+        return SmartVideo(extradata: stream.extradata, encoderParams: "", renumbering: nil,
+                          sampleEntry: stream.codecTag.isEmpty ? nil : stream.codecTag, reorderDelay: delay,
+                          orientation: stream.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? .upright,
+                          fullRange: stream.colour.fullRange == true)
     }
 }

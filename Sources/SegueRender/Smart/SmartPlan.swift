@@ -38,7 +38,13 @@ package struct SmartPlan: Sendable {
     /// The output's video track these copies need: what the sink is built with.
     let outputTrack: SmartVideo
     /// How the output's track stores its pictures: as the clips whose frames copy most do.
-    var orientation: DisplayOrientation { outputTrack.orientation }
+    var form: TrackForm { TrackForm(orientation: outputTrack.orientation, fullRange: outputTrack.fullRange) }
+
+    /// How a track stores its pictures: turned as a display matrix says, in full or limited range.
+    struct TrackForm: Hashable, Sendable {
+        var orientation = DisplayOrientation.upright
+        var fullRange = false
+    }
     let plan: Plan
     /// The CRF the user chose, for frames of clips that are not copied (never
     /// lossless: see `SmartTrack.stretchCRF`).
@@ -61,16 +67,14 @@ package struct SmartPlan: Sendable {
          heldEdges: (PlannedClip) -> (first: Bool, last: Bool)) throws {
         self.plan = plan
         chosenCRF = SmartTrack.stretchCRF(settings.crf)
-        let orientation = SmartPlan.trackOrientation(plan, settings: settings)
-        let videoReasons = plan.clips.map {
-            SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings, orientation: orientation)
-        }
+        let form = SmartPlan.trackForm(plan, settings: settings)
+        let videoReasons = plan.clips.map { SmartPlan.disqualification($0, canvas: plan.canvas, settings: settings, form: form) }
         let soundReasons = settings.includeAudio && copiesSound
             ? plan.clips.map { SoundCopyPlanner.disqualification($0, plan: plan, settings: settings) } : nil
         let reads = SmartPlan.read(plan, codec: settings.codec, videoReasons: videoReasons, soundReasons: soundReasons, access: access)
         var (clips, scans) = SmartPlan.copyPlans(plan, reasons: videoReasons, reads: reads, ownFrames: ownFrames, heldEdges: heldEdges)
         outputTrack = try SmartTrackHeader.make(scans: scans, clips: &clips, plan: plan, settings: settings, crf: chosenCRF,
-                                                orientation: orientation)
+                                                form: form)
         SmartPlan.measureQuality(of: &clips, scans: scans, plan: plan, settings: settings, access: access)
         self.clips = clips
         if let soundReasons {
@@ -186,29 +190,33 @@ package struct SmartPlan: Sendable {
         return copied
     }
 
-    /// How the output's track stores its pictures: the orientation under
-    /// which the most frames can copy (upright on a tie, or when none can).
-    /// A mirrored one only when every video clip is mirrored alike: a player
-    /// that ignores the mirror then shows every clip alike.
-    static func trackOrientation(_ plan: Plan, settings: StitchSettings) -> DisplayOrientation {
+    /// How the output's track stores its pictures: the orientation and range
+    /// under which the most frames can copy (upright and limited on a tie, or
+    /// when none can). A mirrored orientation only when every video clip is
+    /// mirrored alike: a player that ignores the mirror then shows every clip
+    /// alike. Full range (a phone's camera) for SDR output only.
+    static func trackForm(_ plan: Plan, settings: StitchSettings) -> TrackForm {
         let videoClips = plan.clips.filter { !$0.info.isStill && $0.info.card == nil }
-        let candidates = Set(videoClips.compactMap(\.info.displayOrientation)).subtracting([.upright])
+        let turns = Set(videoClips.compactMap(\.info.displayOrientation)).subtracting([.upright])
             .sorted { ($0.mirrored ? 1 : 0, $0.rotation) < ($1.mirrored ? 1 : 0, $1.rotation) }
-        var best = (orientation: DisplayOrientation.upright, frames: 0)
-        for candidate in [.upright] + candidates {
-            if candidate.mirrored && !videoClips.allSatisfy({ $0.info.displayOrientation == candidate }) { continue }
-            let frames = plan.clips.filter {
-                disqualification($0, canvas: plan.canvas, settings: settings, orientation: candidate) == nil
-            }.reduce(0) { $0 + $1.frameCount }
-            if frames > best.frames { best = (candidate, frames) }
+            .filter { turn in videoClips.allSatisfy { $0.info.displayOrientation == turn } || !turn.mirrored }
+        let ranges = plan.canvas.colour == .sdr ? [false, true] : [false]
+        var best = (form: TrackForm(), frames: 0)
+        for orientation in [.upright] + turns {
+            for fullRange in ranges {
+                let form = TrackForm(orientation: orientation, fullRange: fullRange)
+                let frames = plan.clips.filter { disqualification($0, canvas: plan.canvas, settings: settings, form: form) == nil }
+                    .reduce(0) { $0 + $1.frameCount }
+                if frames > best.frames { best = (form, frames) }
+            }
         }
-        return best.orientation
+        return best.form
     }
 
     /// Why a clip's encoded video can't stand in the output unchanged, or nil
-    /// if it can, in a track that stores its pictures in `orientation`.
-    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings,
-                                 orientation: DisplayOrientation) -> NotCopied? {
+    /// if it can, in a track that stores its pictures in `form`.
+    static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings, form: TrackForm) -> NotCopied? {
+        let orientation = form.orientation
         let info = clip.info
         guard settings.codec != .av1 else { return .outputNotCopied(settings.codec) }
         if info.card != nil { return .textCard }
@@ -239,8 +247,10 @@ package struct SmartPlan: Sendable {
         }
         let output = canvas.colour
         if info.colour.bitDepth != output.bitDepth { return .bitDepth(info.colour.bitDepth, output: output) }
-        if info.pixelFormat != output.pixelFormatName || info.fullRange {
-            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange, output: output)
+        // FFmpeg names a full-range H.264 picture yuvj420p.
+        let formats = form.fullRange ? [output.pixelFormatName, "yuvj420p"] : [output.pixelFormatName]
+        if !formats.contains(info.pixelFormat) || info.fullRange != form.fullRange {
+            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange, output: output, outputFullRange: form.fullRange)
         }
         if info.interlaced { return .interlaced }
         return output.dynamicRange.isHDR ? hdrMismatch(info, canvas: canvas) : sdrMismatch(info)

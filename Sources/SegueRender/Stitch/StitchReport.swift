@@ -31,11 +31,12 @@ public struct StitchReport: Sendable {
     /// With `--smart`: how the output's track stores its pictures (turned as the copied clips are).
     package var smartTrack: SmartTrack? = nil
 
-    /// The output track's stored pictures under `--smart`: the canvas turned into `orientation`.
+    /// The output track's stored pictures under `--smart`: the canvas turned into `orientation`, in full range or not.
     package struct SmartTrack: Sendable {
         package var storedWidth: Int
         package var storedHeight: Int
         package var orientation: DisplayOrientation
+        package var fullRange: Bool
     }
 
     /// One clip's video under `--smart`.
@@ -103,8 +104,9 @@ public struct StitchReport: Sendable {
         if smart != nil {
             line += String(format: "; smart: %d of %d frames copied (%.1f %%)", framesCopied, frames,
                            frames > 0 ? 100 * Double(framesCopied) / Double(frames) : 0)
-            if let smartTrack, smartTrack.orientation != .upright {
+            if let smartTrack, smartTrack.orientation != .upright || smartTrack.fullRange {
                 line += " stored \(smartTrack.storedWidth)x\(smartTrack.storedHeight) \(smartTrack.orientation)"
+                    + (smartTrack.fullRange ? ", full range" : "")
             }
             let soundFrames = audioFramesCopied + audioFramesReencoded
             if soundFrames > 0 {

@@ -9,8 +9,9 @@ extension Stitcher {
             startupSeconds: played.startupSeconds, warnings: played.notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
             smart: smart?.report(of: plan, includeAudio: settings.includeAudio),
             smartTrack: smart.map { smart in
-                let stored = smart.orientation.storedSize(width: plan.canvas.width, height: plan.canvas.height)
-                return StitchReport.SmartTrack(storedWidth: stored.width, storedHeight: stored.height, orientation: smart.orientation)
+                let stored = smart.form.orientation.storedSize(width: plan.canvas.width, height: plan.canvas.height)
+                return StitchReport.SmartTrack(storedWidth: stored.width, storedHeight: stored.height,
+                                               orientation: smart.form.orientation, fullRange: smart.form.fullRange)
             },
             music: played.music.map {
                 StitchReport.Music(path: $0.path, loudness: $0.loudness, gain: $0.gain, volume: $0.volume, ducking: $0.duck)

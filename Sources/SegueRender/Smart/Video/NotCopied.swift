@@ -26,7 +26,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case pixelsNotSquare
     case scaled
     case frameRate(Rational, variable: Bool, canvas: Rational)
-    case pixelFormat(String, fullRange: Bool, output: OutputColour)
+    case pixelFormat(String, fullRange: Bool, output: OutputColour, outputFullRange: Bool)
     /// Its samples have another depth than the output's (8-bit into 10-bit HDR, or back).
     case bitDepth(Int, output: OutputColour)
     case interlaced
@@ -84,8 +84,9 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .scaled: return "it is scaled to fit the canvas"
         case let .frameRate(rate, variable, canvas):
             return "its frame rate (\(rate)\(variable ? ", variable" : "")) is not the canvas's \(canvas)"
-        case let .pixelFormat(format, fullRange, output):
-            return "its pixel format is \(format)\(fullRange ? " full range" : ""), not \(output.bitDepth)-bit 4:2:0 limited range"
+        case let .pixelFormat(format, fullRange, output, outputFullRange):
+            return "its pixel format is \(format)\(fullRange ? " full range" : ""), not \(output.bitDepth)-bit 4:2:0 "
+                + (outputFullRange ? "full range" : "limited range")
         case let .bitDepth(depth, output):
             return "its pictures are \(depth)-bit, the output's \(output.bitDepth)-bit (\(output)): they are converted"
         case .interlaced: return "it is interlaced (it is deinterlaced)"

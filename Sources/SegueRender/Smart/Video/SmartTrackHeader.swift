@@ -9,7 +9,7 @@ enum SmartTrackHeader {
     /// The track for `clips`' copies; a clip whose parameter sets can't join
     /// the others' loses its copy (its reason says why).
     static func make(scans: [ClipScan?], clips: inout [SmartPlan.Clip], plan: Plan, settings: StitchSettings,
-                     crf: Int, orientation: DisplayOrientation) throws -> SmartVideo {
+                     crf: Int, form: SmartPlan.TrackForm) throws -> SmartVideo {
         let syntax = CopySyntax(settings.codec)
         let chromaSite = plan.canvas.colour.dynamicRange.isHDR && syntax == .hevc ? agreeOnChromaSite(scans, clips: &clips) : nil
         let merged = mergeParameterSets(scans, into: &clips, plan: plan)
@@ -17,8 +17,7 @@ enum SmartTrackHeader {
         // id; x265's output is renumbered on the way to the file.
         let renumbering = syntax == .hevc ? try renumbering(avoiding: Set(merged.sets.keys)) : nil
         let (probe, encoderParams) = try probeEncoder(syntax: syntax, copiedLevel: merged.level, chromaSite: chromaSite, plan: plan,
-                                                      settings: settings, used: Set(merged.sets.keys), crf: crf,
-                                                      orientation: orientation)
+                                                      settings: settings, used: Set(merged.sets.keys), crf: crf, form: form)
         guard let own = syntax.description(probe.extradata) else {
             throw SegueError(.writeFailed, detail: "the \(syntax.codecName) encoder gave no parameter sets")
         }
@@ -47,7 +46,7 @@ enum SmartTrackHeader {
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
         return SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
                           sampleEntry: inBand ? "hev1" : nil, reorderDelay: max(ownDelay, copiedDelays.max() ?? 0),
-                          orientation: orientation)
+                          orientation: form.orientation, fullRange: form.fullRange)
     }
 
     /// An encoder as every re-encoded stretch's will be, and the parameters
@@ -56,12 +55,12 @@ enum SmartTrackHeader {
     /// chroma site, so the stretches' SPS match the copied ones (x265 may
     /// refuse a level too low for its settings: it then chooses its own).
     private static func probeEncoder(syntax: CopySyntax, copiedLevel: Int, chromaSite: Int?, plan: Plan, settings: StitchSettings,
-                                     used: Set<CopySyntax.SetKey>, crf: Int, orientation: DisplayOrientation) throws -> (Encoder, String) {
-        let stored = orientation.storedSize(width: plan.canvas.width, height: plan.canvas.height)
+                                     used: Set<CopySyntax.SetKey>, crf: Int, form: SmartPlan.TrackForm) throws -> (Encoder, String) {
+        let stored = form.orientation.storedSize(width: plan.canvas.width, height: plan.canvas.height)
         func open(_ params: String) throws -> Encoder {
             try Encoder.video(codec: syntax == .hevc ? .hevc : .h264, width: stored.width, height: stored.height,
                               frameRate: plan.canvas.frameRate, crf: crf, preset: settings.preset, colour: plan.canvas.colour,
-                              metadata: plan.canvas.hdrMetadata, codecParams: params, globalHeader: true)
+                              metadata: plan.canvas.hdrMetadata, fullRange: form.fullRange, codecParams: params, globalHeader: true)
         }
         guard syntax == .hevc else {
             let ids = Set(used.map(\.id)) // x264 numbers its PPS like its SPS

@@ -17,6 +17,8 @@ struct SmartVideo: Sendable, VideoTrackLayout {
     var reorderDelay: Int
     /// How the copied clips store their pictures, which the track's display matrix says.
     var orientation = DisplayOrientation.upright
+    /// Whether the copied clips' samples, and so the track's, are full range.
+    var fullRange = false
 
     func makeTrack(muxer: Muxer, codec: VideoCodecChoice, crf: Int, makeEncoder: @escaping (Int) throws -> Encoder) throws -> any VideoTrack {
         try SmartTrack(muxer: muxer, layout: self, codec: codec, crf: crf, makeEncoder: makeEncoder)
