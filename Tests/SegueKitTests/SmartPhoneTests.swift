@@ -200,6 +200,23 @@ final class SmartPhoneTests: SmartTestCase {
         }
     }
 
+    // MARK: The output's sound
+
+    func testTheOutputSoundTakesTheFormatOfMostOfTheSoundWhenItIsAAC() {
+        func clip(_ seconds: Double, _ codec: String, _ rate: Int, _ channels: Int) -> ClipInfo {
+            ClipInfo(path: "c", container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180, rotation: 0,
+                     sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p", duration: seconds,
+                     audio: .init(codec: codec, sampleRate: rate, channels: channels, timeBase: Rational(1, rate)))
+        }
+        func format(_ clips: [ClipInfo]) -> String { OutputAudio.copiedFormat(of: clips).map { "\($0.sampleRate)/\($0.channels)" } ?? "default" }
+        XCTAssertEqual(format([clip(5, "aac", 44_100, 1), clip(3, "aac", 44_100, 1)]), "44100/1", "iPhone clips")
+        XCTAssertEqual(format([clip(5, "aac", 44_100, 1), clip(6, "aac", 48_000, 2)]), "48000/2", "most of the sound")
+        XCTAssertEqual(format([clip(5, "aac", 44_100, 2), clip(5, "aac", 48_000, 2)]), "48000/2", "a tie: the higher rate")
+        XCTAssertEqual(format([clip(2, "aac", 44_100, 1), clip(9, "mp3", 48_000, 2)]), "default", "most is not AAC")
+        XCTAssertEqual(format([clip(9, "aac", 8_000, 1)]), "default", "a camera's 8 kHz")
+        XCTAssertEqual(format([clip(9, "aac", 48_000, 6)]), "default", "5.1")
+    }
+
     // MARK: The track's orientation
 
     func testEveryTurnAndMirrorIsReadFromItsMatrixAndWrittenBack() {

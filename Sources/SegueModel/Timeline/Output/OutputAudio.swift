@@ -18,18 +18,24 @@ package enum OutputAudio {
     package static let copiedRates: Set<Int> = [44_100, 48_000]
 
     /// With `--smart`: the rate and channels (mono or stereo) of most of the
-    /// clips' AAC sound, by seconds heard (on a tie the higher rate, then
-    /// stereo), so that sound can be copied; nil when no clip has AAC sound
-    /// at one of `copiedRates` in one or two channels.
+    /// clips' sound, by seconds heard (on a tie the higher rate, then stereo),
+    /// when some of it is AAC that can then be copied; nil (the output's
+    /// usual 48 kHz stereo) when most of the sound is at another rate or
+    /// layout, or none of that sound is AAC: re-encoded sound is not made
+    /// mono or 44.1 kHz for a short clip's sake.
     package static func copiedFormat(of clips: [ClipInfo]) -> (sampleRate: Int, channels: Int)? {
         struct Format: Hashable { var sampleRate: Int, channels: Int }
         var seconds: [Format: Double] = [:]
+        var copyable: Set<Format> = []
         for clip in clips where !clip.isStill {
-            guard let audio = clip.audio, audio.codec == "aac", copiedRates.contains(audio.sampleRate),
-                  (1...2).contains(audio.channels) else { continue }
-            seconds[Format(sampleRate: audio.sampleRate, channels: audio.channels), default: 0] += clip.duration
+            guard let audio = clip.audio else { continue }
+            let format = Format(sampleRate: audio.sampleRate, channels: audio.channels)
+            seconds[format, default: 0] += clip.duration
+            if audio.codec == "aac" { copyable.insert(format) }
         }
-        let most = seconds.max { ($0.value, $0.key.sampleRate, $0.key.channels) < ($1.value, $1.key.sampleRate, $1.key.channels) }?.key
-        return most.map { ($0.sampleRate, $0.channels) }
+        func order(_ entry: (key: Format, value: Double)) -> (Double, Int, Int) { (entry.value, entry.key.sampleRate, entry.key.channels) }
+        guard let most = seconds.max(by: { order($0) < order($1) })?.key, copyable.contains(most),
+              copiedRates.contains(most.sampleRate), (1...2).contains(most.channels) else { return nil }
+        return (most.sampleRate, most.channels)
     }
 }
