@@ -246,25 +246,24 @@ final class PhotoFormatTests: XCTestCase {
         return path
     }
 
-    func testHEICGridOfTensOfThousandsOfTilesIsRefusedBeforeDecoding() throws {
-        // 40,000 references to one tiny tile: a 200x200 grid of a 64x64 picture.
+    /// A HEIC whose primary picture is a grid of `side` x `side` references to one 64x64 tile.
+    func tiledHEIC(side: Int) throws -> String {
         let coded = try HEIFFixture.coded(try heic("tiny-tile", width: 64, height: 64))
         let tile = HEIFFixture.Item(id: 2, type: "hvc1", data: coded.data, properties: HEIFFixture.properties(coded), hidden: true)
-        let grid = HEIFFixture.Item(id: 1, type: "grid", data: HEIFFixture.grid(rows: 200, columns: 200, width: 12_800, height: 12_800),
-                                    properties: [HEIFFixture.ispe(12_800, 12_800)])
-        let path = try write("tiles-40000.heic", HEIFFixture.file(primary: 1, items: [grid, tile],
-                                                                 references: [("dimg", 1, Array(repeating: 2, count: 40_000))]))
-        try assertRefused(path, saying: "built from 40000 tiles, over the 2048")
+        let grid = HEIFFixture.Item(id: 1, type: "grid", data: HEIFFixture.grid(rows: side, columns: side, width: 64 * side, height: 64 * side),
+                                    properties: [HEIFFixture.ispe(64 * side, 64 * side)])
+        return try write("tiles-\(side * side).heic", HEIFFixture.file(primary: 1, items: [grid, tile],
+                                                                      references: [("dimg", 1, Array(repeating: 2, count: side * side))]))
+    }
+
+    func testHEICGridOfTensOfThousandsOfTilesIsRefusedBeforeDecoding() throws {
+        // 40,000 references to one tiny tile: a 200x200 grid of a 64x64 picture.
+        try assertRefused(try tiledHEIC(side: 200), saying: "built from 40000 tiles, over the 2048")
     }
 
     func testHEICGridJustUnderTheTileLimitDecodesInBoundedTime() throws {
         // 45x45 = 2,025 references to one 64x64 tile (the limit is 2,048): the most decoding work a file may ask for.
-        let coded = try HEIFFixture.coded(try heic("tiny-tile", width: 64, height: 64))
-        let tile = HEIFFixture.Item(id: 2, type: "hvc1", data: coded.data, properties: HEIFFixture.properties(coded), hidden: true)
-        let grid = HEIFFixture.Item(id: 1, type: "grid", data: HEIFFixture.grid(rows: 45, columns: 45, width: 2_880, height: 2_880),
-                                    properties: [HEIFFixture.ispe(2_880, 2_880)])
-        let path = try write("tiles-2025.heic", HEIFFixture.file(primary: 1, items: [grid, tile],
-                                                                references: [("dimg", 1, Array(repeating: 2, count: 2_025))]))
+        let path = try tiledHEIC(side: 45)
         let started = Date()
         let probed = try Prober.probe(path).get()
         let elapsed = Date().timeIntervalSince(started)

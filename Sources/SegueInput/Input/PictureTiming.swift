@@ -35,13 +35,13 @@ struct PictureTiming {
     static func read(video: StreamInfo, tailFrom: Double?, reopen: () throws -> Demuxer) throws -> PictureTiming {
         var timing = PictureTiming()
         let demuxer: Demuxer
-        do { demuxer = try reopen() } catch where isTransport(error) { throw error } catch { return timing }
+        do { demuxer = try reopen() } catch where Prober.isTransport(error) { throw error } catch { return timing }
         let packet = Packet()
         var packets = 0
         var times: [Int64] = []
         var atEnd = false
         while times.count < headPictures && packets < headPackets {
-            guard try read(demuxer, into: packet) else { atEnd = true; break }
+            guard try Prober.readUnlessDamaged(demuxer, into: packet) else { atEnd = true; break }
             packets += 1
             if let pts = shownTime(packet, of: video) {
                 times.append(pts)
@@ -61,7 +61,7 @@ struct PictureTiming {
                 timing.lastShown = nil
                 return timing
             }
-            while try read(demuxer, into: packet) {
+            while try Prober.readUnlessDamaged(demuxer, into: packet) {
                 if let pts = shownTime(packet, of: video) { timing.lastShown = max(timing.lastShown ?? .min, pts) }
             }
         }
@@ -112,19 +112,6 @@ struct PictureTiming {
         guard packet.streamIndex == video.index, !packet.isDiscarded else { return nil }
         return packet.pts
     }
-
-    /// Reads the next packet: false at the end, or where damage stops the read; a lost connection is thrown.
-    private static func read(_ demuxer: Demuxer, into packet: Packet) throws -> Bool {
-        do {
-            return try demuxer.read(into: packet)
-        } catch where isTransport(error) {
-            throw error
-        } catch {
-            return false
-        }
-    }
-
-    private static func isTransport(_ error: Error) -> Bool { Prober.isTransport(error) }
 }
 
 extension Prober.Length {

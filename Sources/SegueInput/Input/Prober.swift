@@ -354,7 +354,7 @@ extension Prober {
 
     /// Reads the next packet: false at the end, or where damage stops the
     /// read (what was read still counts); a lost connection is thrown.
-    private static func readUnlessDamaged(_ demuxer: Demuxer, into packet: Packet) throws -> Bool {
+    static func readUnlessDamaged(_ demuxer: Demuxer, into packet: Packet) throws -> Bool {
         do {
             return try demuxer.read(into: packet)
         } catch where isTransport(error) {
