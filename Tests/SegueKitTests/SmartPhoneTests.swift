@@ -137,12 +137,7 @@ final class SmartPhoneTests: SmartTestCase {
         let matrix = try XCTUnwrap(demuxer.streams[try XCTUnwrap(demuxer.bestStream(.video))].displayMatrix)
         XCTAssertEqual(DisplayOrientation(matrix: matrix), DisplayOrientation(rotation: 270, mirrored: true))
         // ffmpeg 5.1 turns by the matrix but never mirrors: stand the output up by its matrix as ffmpeg 6 does.
-        let mine = try Self.shown(smart.path, filters: "transpose=cclock_flip"), theirs = try Self.shown(plain.path)
-        XCTAssertEqual(mine.size, theirs.size)
-        XCTAssertEqual(mine.frames.count, theirs.frames.count)
-        for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
-            XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)")
-        }
+        try assertShownAlike(smart, plain, filters: "transpose=cclock_flip")
     }
 
     // MARK: Beside other clips
@@ -153,21 +148,12 @@ final class SmartPhoneTests: SmartTestCase {
     func testMixedOrientationsShowAsThePlainStitchWithFades() throws {
         let paths = try [phoneClip(rotateTag: 90, channels: 1), phoneClip(rotateTag: 90, profile: "baseline", channels: 1),
                          phoneClip(rotateTag: 0, channels: 1, seconds: 2)]
-        func fades(_ settings: inout StitchSettings) {
-            settings.transition = .fade
-            settings.transitionDuration = 0.5
-        }
-        let plain = try stitch(paths, smart: false, fades), smart = try stitch(paths, smart: true, fades)
+        let plain = try stitch(paths, smart: false, Self.fades), smart = try stitch(paths, smart: true, Self.fades)
         XCTAssertEqual(smart.plan.canvas.width, 180)
         let reasons = try XCTUnwrap(smart.report.smart).map(\.notCopied)
         XCTAssertEqual(reasons[2].first, .orientation(.upright, track: DisplayOrientation(rotation: 270, mirrored: false)))
         XCTAssertGreaterThan(smart.report.framesCopied, smart.report.frames / 2)
-        let mine = try Self.shown(smart.path), theirs = try Self.shown(plain.path)
-        XCTAssertEqual(mine.size, theirs.size)
-        XCTAssertEqual(mine.frames.count, theirs.frames.count)
-        for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
-            XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)")
-        }
+        try assertShownAlike(smart, plain)
         XCTAssertEqual(smart.plan.canvas.sampleRate, 44_100)
         XCTAssertEqual(smart.plan.canvas.soundChannels, 1)
         XCTAssertEqual(plain.plan.canvas.sampleRate, 48_000, "the plain stitch keeps 48 kHz stereo")
@@ -180,23 +166,15 @@ final class SmartPhoneTests: SmartTestCase {
     /// with two full-range clips around a limited one, the track is full range.
     func testTheTrackTakesTheRangeOfMostFramesAndShowsAsThePlainStitch() throws {
         let limited = try phoneClip(rotateTag: 180, rate: nil), full = try phoneClip(rotateTag: 180, rate: nil, fullRange: true)
-        func fades(_ settings: inout StitchSettings) {
-            settings.transition = .fade
-            settings.transitionDuration = 0.5
-        }
         for (paths, fullTrack) in [([limited, full, limited], false), ([full, limited, full], true)] {
-            let plain = try stitch(paths, smart: false, fades), smart = try stitch(paths, smart: true, fades)
+            let plain = try stitch(paths, smart: false, Self.fades), smart = try stitch(paths, smart: true, Self.fades)
             XCTAssertEqual(smart.report.smartTrack?.fullRange, fullTrack)
             let range = try FFprobe.streams(smart.path, entries: "stream=color_range").first?["color_range"] as? String
             XCTAssertEqual(range, fullTrack ? "pc" : "tv")
             let reasons = try XCTUnwrap(smart.report.smart).map(\.notCopied)
             XCTAssertTrue(reasons[1].contains { if case .pixelFormat = $0 { return true } else { return false } }, "\(reasons[1])")
             XCTAssertGreaterThan(smart.report.framesCopied, smart.report.frames / 2)
-            let mine = try Self.shown(smart.path), theirs = try Self.shown(plain.path)
-            XCTAssertEqual(mine.frames.count, theirs.frames.count)
-            for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
-                XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)")
-            }
+            try assertShownAlike(smart, plain)
         }
     }
 
@@ -235,6 +213,23 @@ final class SmartPhoneTests: SmartTestCase {
     }
 
     // MARK: Helpers
+
+    /// Half-second fades at every join.
+    static func fades(_ settings: inout StitchSettings) {
+        settings.transition = .fade
+        settings.transitionDuration = 0.5
+    }
+
+    /// `smart` shows what `plain` shows, frame by frame, as the ffmpeg CLI
+    /// decodes both (`smart` stood up by `filters` instead of its matrix when given).
+    func assertShownAlike(_ smart: Run, _ plain: Run, filters: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        let mine = try Self.shown(smart.path, filters: filters), theirs = try Self.shown(plain.path)
+        XCTAssertEqual(mine.size, theirs.size, "displayed size", file: file, line: line)
+        XCTAssertEqual(mine.frames.count, theirs.frames.count, "frames", file: file, line: line)
+        for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
+            XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)", file: file, line: line)
+        }
+    }
 
     /// The eight turns and mirrors of a square's corners, as the filters move them: "identity" when they undo each other.
     static func compose(_ filters: [String]) -> String {
