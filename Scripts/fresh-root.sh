@@ -1,0 +1,45 @@
+# Sourced by Scripts/package-test and Scripts/fresh-test: a fresh minimal
+# Debian bookworm root for one run. The debootstrap'd base is made once and
+# kept in .build/chroot/base; every run works in a copy, so it never sees what
+# a run before it left. Fetched .debs are kept in .build/chroot/archives.
+# Defines: say, fail, root, mounted, inside; unmounts and removes the copy on exit.
+# The caller sets `name` (the run's folder and the prefix of what it says).
+
+say() { echo "$name: $*" >&2; }
+fail() { say "FAIL: $*"; exit 1; }
+# A check that can't run here is skipped, saying why; in CI (CI=true) that fails the run.
+skip() { [[ ${CI:-} == true ]] && fail "can't run in CI: $*"; say "skipped: $*"; exit 0; }
+(( $(id -u) == 0 )) || skip "needs root (a chroot, and apt-get inside it)"
+command -v debootstrap >/dev/null || skip "debootstrap is not installed (Scripts/setup installs it)"
+
+chroots=$PWD/.build/chroot
+mkdir -p "$chroots"
+base=$chroots/base
+# Two scripts may run at once (Scripts/test starts fresh-test beside the suite): one makes the base.
+exec {base_lock}>"$chroots/base.lock"
+flock "$base_lock"
+if [[ ! -x $base/bin/sh ]]; then
+  say "making a minimal bookworm root in $base (once)"
+  rm -rf "$base.partial"
+  debootstrap --variant=minbase bookworm "$base.partial" http://deb.debian.org/debian >&2
+  mv "$base.partial" "$base"
+fi
+flock -u "$base_lock"
+
+root=$chroots/$name
+mounts=()
+cleanup() {
+  for (( i = ${#mounts[@]} - 1; i >= 0; i-- )); do umount -l "${mounts[i]}" 2>/dev/null || true; done
+  rm -rf "$root"
+}
+trap cleanup EXIT
+rm -rf "$root"
+cp -a "$base" "$root"
+# apt in two roots at once must not share one cache of .debs.
+mkdir -p "$chroots/archives-$name/partial" "$root/var/cache/apt/archives"
+mounted() { mount "$@"; mounts+=("${@: -1}"); }   # mount's arguments; the mount point is the last
+mounted -t proc proc "$root/proc"
+mounted --bind /dev "$root/dev"
+mounted --bind "$chroots/archives-$name" "$root/var/cache/apt/archives"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+inside() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
