@@ -5,6 +5,8 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+@testable import segue
+import ArgumentParser
 
 /// The option table is each output option's one definition: the command
 /// line, manifests, plan.json and help all read it.
@@ -59,6 +61,36 @@ final class OptionTableTests: XCTestCase {
             XCTAssertLessThanOrEqual(naming.count, 3, "\(option.key) is named in \(naming.map(\.name))")
             XCTAssertTrue(naming.contains { $0.name == "Settings.swift" }, "\(option.key): not in the table's file")
         }
+    }
+
+    /// The output flags reach the argument parser by reflection
+    /// (`OutputArguments.customMirror`), leaning on how swift-argument-parser
+    /// 1.8 finds a group's arguments (Package.swift pins it). Should an update
+    /// stop honouring it, the flags stop parsing, and this fails naming each.
+    func testEveryOptionOfTheTableParsesThroughTheArgumentParserIntoTheOptions() throws {
+        XCTAssertEqual(try OutputArguments.parse([]).options(), OutputOptions(), "no flag, no choice")
+        for option in OutputOption.all {
+            // A value starting with a dash is taken as typed (--loudness -16).
+            let arguments = option.valueName == nil ? [option.flag] : [option.flag, "-1"]
+            let parsed: OutputArguments
+            do {
+                parsed = try OutputArguments.parse(arguments)
+            } catch {
+                XCTFail("\(arguments) does not parse: \(OutputArguments.message(for: error))")
+                continue
+            }
+            do {
+                let chosen = try parsed.options()
+                XCTAssertTrue(chosen.chose(option), "\(arguments) parsed but was not chosen")
+            } catch {
+                // Refused by the table: it was read, and the refusal names the flag.
+                XCTAssertTrue("\(error)".contains(option.flag), "\(arguments): \(error)")
+            }
+        }
+        let crf = try OutputArguments.parse(["--crf", "20", "--smart", "--transition=fade"]).options()
+        XCTAssertEqual(crf.crf, 20)
+        XCTAssertEqual(crf.smart, true)
+        XCTAssertEqual(crf.transition, .fade)
     }
 
     func testAFlagTakesItsValueAttachedOrNextAndTheTableChecksIt() {
