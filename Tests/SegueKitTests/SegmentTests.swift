@@ -349,6 +349,31 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(record.segments.last?.endFrame, 180)
         XCTAssertEqual(record.totalFrames, try record.timeline().totalFrames)
     }
+
+    /// A receipt copied or renamed onto another segment's name is named for
+    /// what it is, not as a frame count that differs (its count may even agree).
+    func testAReceiptOfAnotherSegmentIsReportedAsSuch() throws {
+        let work = work("receipt-swap")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let video = "segment-00003-run.mp4"
+        try Data("video".utf8).write(to: URL(fileURLWithPath: (work as NSString).appendingPathComponent(video)))
+        let receipt = SegmentManifest(plan: "p", segment: 3, frames: 30, samples: 48_000, audioPackets: nil, video: video,
+                                      videoBytes: 5, videoSHA256: "", sound: nil, soundBytes: nil, soundSHA256: nil,
+                                      wallSeconds: 1, host: "here", warmUpFrames: 0)
+        try JSONEncoder().encode(receipt).write(to: URL(fileURLWithPath: SegmentFiles.manifestPath(work: work, segment: 2)))
+        let segment = SegmentPlan.Segment(index: 2, startFrame: 60, endFrame: 90, startSample: 96_000, endSample: 144_000,
+                                          audioStart: 95_232, audioEnd: 143_360)
+        XCTAssertEqual(SegmentFiles.problem(with: segment, isLast: true, work: work, includeAudio: false, deep: false),
+                       "its receipt is for segment 3")
+        var other = segment
+        other.index = 3
+        other.endFrame = 100
+        try JSONEncoder().encode(receipt).write(to: URL(fileURLWithPath: SegmentFiles.manifestPath(work: work, segment: 3)))
+        XCTAssertEqual(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false),
+                       "it holds 30 frames, the plan 40")
+        other.endFrame = 90
+        XCTAssertNil(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false))
+    }
 }
 
 /// Tools run as a user (or a cluster) would: exit code, stdout and stderr.
