@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+@testable import segue
 
 /// Segmented render: a plan cut into segments, rendered by
 /// separate processes in any order, joined by copy, is the plain stitch.
@@ -373,6 +374,27 @@ final class SegmentTests: XCTestCase {
                        "it holds 30 frames, the plan 40")
         other.endFrame = 90
         XCTAssertNil(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false))
+    }
+
+    /// A child render that fails is a failed render (exit 1) naming the
+    /// segment and how its child ended, not a read failure.
+    func testAFailedChildRenderIsAProcessingFailureNamingTheSegmentAndItsExitStatus() throws {
+        let work = work("child-fails")
+        let runner = SegmentRunner(work: work, jobs: 1, quiet: true, program: "/bin/false")
+        XCTAssertThrowsError(try runner.render([4, 5], of: 6, stop: StopRequest())) { error in
+            let failure = error as? SegueError
+            XCTAssertEqual(failure?.reason, .processingFailed)
+            XCTAssertEqual(failure?.exitCode, 1)
+            XCTAssertEqual(failure?.description, "\(work): the render of segment 4 exited with status 1; "
+                           + "the segments rendered are kept: run the same command again to resume")
+        }
+        // A child killed by a signal says so.
+        let program = store.folder.appendingPathComponent("kill-self-\(UUID().uuidString.prefix(6))").path
+        try "#!/bin/sh\nkill -9 $$\n".write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        XCTAssertThrowsError(try SegmentRunner(work: work, jobs: 1, quiet: true, program: program).render([0], of: 1, stop: StopRequest())) {
+            XCTAssertTrue("\($0)".contains("\(work): the render of segment 0 was killed by signal 9;"), "\($0)")
+        }
     }
 }
 
