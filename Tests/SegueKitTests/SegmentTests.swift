@@ -376,6 +376,30 @@ final class SegmentTests: XCTestCase {
         XCTAssertNil(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false))
     }
 
+    /// `join --report` to a file that can't be written warns as `stitch` does
+    /// (the output was written, exit 0), and says nothing under --quiet.
+    func testAJoinsReportThatCantBeWrittenIsAWarningAsAStitchsIs() throws {
+        let work = work("join-report"), output = store.outputPath()
+        let count = try plan(work, output: output, seconds: "3")
+        for segment in 0..<count {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        // A name longer than a file name may be: the checks before the join pass it, the write can't.
+        let report = store.folder.appendingPathComponent(String(repeating: "r", count: 300) + ".json").path
+        let joined = try Tools.segue(["join", work, "--report", report])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+        XCTAssertTrue(joined.standardError.contains("segue: warning: \(report): can't write the report ("), joined.standardError)
+        XCTAssertTrue(joined.standardError.contains("); \(output) was written"), joined.standardError)
+        let quiet = try Tools.segue(["join", work, "--report", report, "--quiet"])
+        XCTAssertEqual(quiet.status, 0, quiet.standardError)
+        XCTAssertEqual(quiet.standardError, "")
+        // The same report path to stitch: the same words.
+        let stitched = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--report", report] + flags)
+        XCTAssertEqual(stitched.status, 0, stitched.standardError)
+        XCTAssertTrue(stitched.standardError.contains("segue: warning: \(report): can't write the report ("), stitched.standardError)
+    }
+
     /// A child render that fails is a failed render (exit 1) naming the
     /// segment and how its child ended, not a read failure.
     func testAFailedChildRenderIsAProcessingFailureNamingTheSegmentAndItsExitStatus() throws {
