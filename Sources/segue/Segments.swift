@@ -37,12 +37,8 @@ extension Stitch {
             Terminal.write("segue: resuming: \(record.segments.count - todo.count) of \(record.segments.count) segments already rendered in \(folder)\n")
         }
         try SegmentRunner(work: folder, jobs: jobs ?? 1, quiet: quiet).render(todo, of: record.segments.count, stop: stop)
-        let result = try JoinJob(work: folder, reportPath: report).run(stop: stop) { event in
+        let result = try JoinJob(work: folder, reportPath: report, exportOTIO: exportOtio).run(stop: stop) { event in
             if case .warning(let text) = event, !quiet { Terminal.warning(text) }
-        }
-        if let exportOtio {
-            try StitchJob.exportOTIO(try Plan(clips: record.clips, settings: record.settings, joins: record.joins),
-                                     settings: record.settings, to: exportOtio)
         }
         if !quiet { Terminal.write(result.summary + "\n") }
     }

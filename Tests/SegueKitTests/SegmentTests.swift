@@ -400,6 +400,17 @@ final class SegmentTests: XCTestCase {
         XCTAssertTrue(stitched.standardError.contains("segue: warning: \(report): can't write the report ("), stitched.standardError)
     }
 
+    /// `stitch --jobs --export-otio` exports through the library what the plain stitch's --export-otio does.
+    func testJobsExportTheSameTimelineAsThePlainStitch() throws {
+        let plain = store.outputPath("plain-otio") + ".otio", split = store.outputPath("jobs-otio") + ".otio"
+        let stitched = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--export-otio", plain, "--quiet"] + flags)
+        XCTAssertEqual(stitched.status, 0, stitched.standardError)
+        let jobs = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--export-otio", split, "--jobs", "2",
+                                                                  "--segment-duration", "3", "--quiet"] + flags)
+        XCTAssertEqual(jobs.status, 0, jobs.standardError)
+        XCTAssertEqual(try String(contentsOfFile: split, encoding: .utf8), try String(contentsOfFile: plain, encoding: .utf8))
+    }
+
     /// A child render that fails is a failed render (exit 1) naming the
     /// segment and how its child ended, not a read failure.
     func testAFailedChildRenderIsAProcessingFailureNamingTheSegmentAndItsExitStatus() throws {

@@ -142,10 +142,13 @@ public struct JoinReport: Sendable {
 public final class JoinJob {
     package let work: String
     package let reportPath: String?
+    /// Where to write what was joined as an OpenTimelineIO timeline (`stitch --jobs --export-otio`).
+    package let exportOTIO: String?
 
-    public init(work: String, reportPath: String? = nil) {
+    public init(work: String, reportPath: String? = nil, exportOTIO: String? = nil) {
         self.work = work
         self.reportPath = reportPath
+        self.exportOTIO = exportOTIO
     }
 
     /// Joins; `onEvent` hears the warnings (only `.warning` events come).
@@ -187,6 +190,7 @@ public final class JoinJob {
                 onEvent(.warning(warning.description))
             }
         }
+        if let exportOTIO { try StitchJob.exportOTIO(plan, settings: record.settings, to: exportOTIO) }
         return report
     }
 }
