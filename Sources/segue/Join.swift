@@ -24,7 +24,9 @@ struct Join: ParsableCommand {
         let stop = StopRequest()
         let signals = stop.raise(on: [SIGINT, SIGTERM])
         defer { signals.cancel() }
-        let result = try JoinJob(work: work, reportPath: report).run(stop: stop)
+        let result = try JoinJob(work: work, reportPath: report).run(stop: stop) { event in
+            if case .warning(let text) = event, !quiet { Terminal.warning(text) }
+        }
         if !quiet { Terminal.write(result.summary + "\n") }
     }
 }

@@ -7,7 +7,9 @@ import SegueKit
 /// `--experimental-dump-help` all come from the argument parser.
 ///
 /// The argument parser finds a group's arguments by reflecting on it; this
-/// group reflects as one argument per row instead of stored properties.
+/// group reflects as one argument per row instead of stored properties. That
+/// is how swift-argument-parser 1.8 works, not its documented API: Package.swift
+/// pins the version, and OptionTableTests parses every row through this group.
 struct OutputArguments: ParsableArguments, CustomReflectable {
     /// What each flag was given, by manifest key: its text, or "" for a flag without value.
     private var given: [String: String] = [:]

@@ -37,10 +37,8 @@ extension Stitch {
             Terminal.write("segue: resuming: \(record.segments.count - todo.count) of \(record.segments.count) segments already rendered in \(folder)\n")
         }
         try SegmentRunner(work: folder, jobs: jobs ?? 1, quiet: quiet).render(todo, of: record.segments.count, stop: stop)
-        let result = try JoinJob(work: folder, reportPath: report).run(stop: stop)
-        if let exportOtio {
-            try StitchJob.exportOTIO(try Plan(clips: record.clips, settings: record.settings, joins: record.joins),
-                                     settings: record.settings, to: exportOtio)
+        let result = try JoinJob(work: folder, reportPath: report, exportOTIO: exportOtio).run(stop: stop) { event in
+            if case .warning(let text) = event, !quiet { Terminal.warning(text) }
         }
         if !quiet { Terminal.write(result.summary + "\n") }
     }
@@ -51,12 +49,13 @@ struct SegmentRunner {
     let work: String
     let jobs: Int
     let quiet: Bool
+    /// The program each render runs: this one.
+    var program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
 
     func render(_ segments: [Int], of total: Int, stop: StopRequest) throws {
-        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         var waiting = segments[...]
         var running: [pid_t: Int] = [:]
-        var failed: [(segment: Int, status: Int32)] = []
+        var failed: [(segment: Int, ending: String)] = []
         var done = total - segments.count
         defer {
             // On a stop or a failure: the children still running are told to stop, and waited for.
@@ -73,12 +72,12 @@ struct SegmentRunner {
                 var status: Int32 = 0
                 guard waitpid(pid, &status, WNOHANG) == pid else { continue }
                 ended.append(pid)
-                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-                if code == 0 {
+                let signal = status & 0x7f, code = (status >> 8) & 0xff
+                if signal == 0 && code == 0 {
                     done += 1
                     if !quiet { Terminal.write("segue: segment \(segment) rendered (\(done) of \(total))\n") }
                 } else {
-                    failed.append((segment, code))
+                    failed.append((segment, signal != 0 ? "was killed by signal \(signal)" : "exited with status \(code)"))
                 }
             }
             ended.forEach { running.removeValue(forKey: $0) }
@@ -87,9 +86,10 @@ struct SegmentRunner {
         }
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         if !failed.isEmpty {
-            let list = failed.map { "segment \($0.segment) (exit \($0.status))" }.joined(separator: ", ")
-            throw SegueError(.readFailed, subject: work,
-                             detail: "\(list) failed; the segments rendered are kept: run the same command again to resume")
+            // A child that failed failed making the output (its own error is on stderr above): exit 1, as a stitch's.
+            let list = failed.map { "the render of segment \($0.segment) \($0.ending)" }.joined(separator: "; ")
+            throw SegueError(.processingFailed, subject: work,
+                             detail: "\(list); the segments rendered are kept: run the same command again to resume")
         }
     }
 
@@ -99,7 +99,7 @@ struct SegmentRunner {
         defer { argv.forEach { free($0) } }
         let code = posix_spawn(&pid, program, nil, nil, argv, environ)
         guard code == 0 else {
-            throw SegueError(.readFailed, subject: program, detail: "can't start a render (\(String(cString: strerror(code))))")
+            throw SegueError(.processingFailed, subject: program, detail: "can't start a render (\(String(cString: strerror(code))))")
         }
         return pid
     }

@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+@testable import segue
 
 /// Segmented render: a plan cut into segments, rendered by
 /// separate processes in any order, joined by copy, is the plain stitch.
@@ -348,6 +349,87 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(record.segments.map(\.startFrame), [0, 39, 78, 117, 156])
         XCTAssertEqual(record.segments.last?.endFrame, 180)
         XCTAssertEqual(record.totalFrames, try record.timeline().totalFrames)
+    }
+
+    /// A receipt copied or renamed onto another segment's name is named for
+    /// what it is, not as a frame count that differs (its count may even agree).
+    func testAReceiptOfAnotherSegmentIsReportedAsSuch() throws {
+        let work = work("receipt-swap")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let video = "segment-00003-run.mp4"
+        try Data("video".utf8).write(to: URL(fileURLWithPath: (work as NSString).appendingPathComponent(video)))
+        let receipt = SegmentManifest(plan: "p", segment: 3, frames: 30, samples: 48_000, audioPackets: nil, video: video,
+                                      videoBytes: 5, videoSHA256: "", sound: nil, soundBytes: nil, soundSHA256: nil,
+                                      wallSeconds: 1, host: "here", warmUpFrames: 0)
+        try JSONEncoder().encode(receipt).write(to: URL(fileURLWithPath: SegmentFiles.manifestPath(work: work, segment: 2)))
+        let segment = SegmentPlan.Segment(index: 2, startFrame: 60, endFrame: 90, startSample: 96_000, endSample: 144_000,
+                                          audioStart: 95_232, audioEnd: 143_360)
+        XCTAssertEqual(SegmentFiles.problem(with: segment, isLast: true, work: work, includeAudio: false, deep: false),
+                       "its receipt is for segment 3")
+        var other = segment
+        other.index = 3
+        other.endFrame = 100
+        try JSONEncoder().encode(receipt).write(to: URL(fileURLWithPath: SegmentFiles.manifestPath(work: work, segment: 3)))
+        XCTAssertEqual(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false),
+                       "it holds 30 frames, the plan 40")
+        other.endFrame = 90
+        XCTAssertNil(SegmentFiles.problem(with: other, isLast: true, work: work, includeAudio: false, deep: false))
+    }
+
+    /// `join --report` to a file that can't be written warns as `stitch` does
+    /// (the output was written, exit 0), and says nothing under --quiet.
+    func testAJoinsReportThatCantBeWrittenIsAWarningAsAStitchsIs() throws {
+        let work = work("join-report"), output = store.outputPath()
+        let count = try plan(work, output: output, seconds: "3")
+        for segment in 0..<count {
+            XCTAssertEqual(try Tools.segue(["render", work, "--segment", String(segment), "--quiet"]).status, 0)
+        }
+        // A name longer than a file name may be: the checks before the join pass it, the write can't.
+        let report = store.folder.appendingPathComponent(String(repeating: "r", count: 300) + ".json").path
+        let joined = try Tools.segue(["join", work, "--report", report])
+        XCTAssertEqual(joined.status, 0, joined.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+        XCTAssertTrue(joined.standardError.contains("segue: warning: \(report): can't write the report ("), joined.standardError)
+        XCTAssertTrue(joined.standardError.contains("); \(output) was written"), joined.standardError)
+        let quiet = try Tools.segue(["join", work, "--report", report, "--quiet"])
+        XCTAssertEqual(quiet.status, 0, quiet.standardError)
+        XCTAssertEqual(quiet.standardError, "")
+        // The same report path to stitch: the same words.
+        let stitched = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--report", report] + flags)
+        XCTAssertEqual(stitched.status, 0, stitched.standardError)
+        XCTAssertTrue(stitched.standardError.contains("segue: warning: \(report): can't write the report ("), stitched.standardError)
+    }
+
+    /// `stitch --jobs --export-otio` exports through the library what the plain stitch's --export-otio does.
+    func testJobsExportTheSameTimelineAsThePlainStitch() throws {
+        let plain = store.outputPath("plain-otio") + ".otio", split = store.outputPath("jobs-otio") + ".otio"
+        let stitched = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--export-otio", plain, "--quiet"] + flags)
+        XCTAssertEqual(stitched.status, 0, stitched.standardError)
+        let jobs = try Tools.segue(["stitch"] + (try inputs()) + ["-o", store.outputPath(), "--export-otio", split, "--jobs", "2",
+                                                                  "--segment-duration", "3", "--quiet"] + flags)
+        XCTAssertEqual(jobs.status, 0, jobs.standardError)
+        XCTAssertEqual(try String(contentsOfFile: split, encoding: .utf8), try String(contentsOfFile: plain, encoding: .utf8))
+    }
+
+    /// A child render that fails is a failed render (exit 1) naming the
+    /// segment and how its child ended, not a read failure.
+    func testAFailedChildRenderIsAProcessingFailureNamingTheSegmentAndItsExitStatus() throws {
+        let work = work("child-fails")
+        let runner = SegmentRunner(work: work, jobs: 1, quiet: true, program: "/bin/false")
+        XCTAssertThrowsError(try runner.render([4, 5], of: 6, stop: StopRequest())) { error in
+            let failure = error as? SegueError
+            XCTAssertEqual(failure?.reason, .processingFailed)
+            XCTAssertEqual(failure?.exitCode, 1)
+            XCTAssertEqual(failure?.description, "\(work): the render of segment 4 exited with status 1; "
+                           + "the segments rendered are kept: run the same command again to resume")
+        }
+        // A child killed by a signal says so.
+        let program = store.folder.appendingPathComponent("kill-self-\(UUID().uuidString.prefix(6))").path
+        try "#!/bin/sh\nkill -9 $$\n".write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        XCTAssertThrowsError(try SegmentRunner(work: work, jobs: 1, quiet: true, program: program).render([0], of: 1, stop: StopRequest())) {
+            XCTAssertTrue("\($0)".contains("\(work): the render of segment 0 was killed by signal 9;"), "\($0)")
+        }
     }
 }
 

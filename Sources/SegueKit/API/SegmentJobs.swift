@@ -137,17 +137,22 @@ public struct JoinReport: Sendable {
 /// sizes, checksums); if any is missing or damaged, fails naming each and
 /// writes nothing. Otherwise copies the segments' video packets into one MP4
 /// and their AAC packets into one sound track, each at its place on the
-/// output's time line: nothing is decoded or encoded.
+/// output's time line: nothing is decoded or encoded. A report that can't be
+/// written is a warning, as for `StitchJob`: the output was.
 public final class JoinJob {
     package let work: String
     package let reportPath: String?
+    /// Where to write what was joined as an OpenTimelineIO timeline (`stitch --jobs --export-otio`).
+    package let exportOTIO: String?
 
-    public init(work: String, reportPath: String? = nil) {
+    public init(work: String, reportPath: String? = nil, exportOTIO: String? = nil) {
         self.work = work
         self.reportPath = reportPath
+        self.exportOTIO = exportOTIO
     }
 
-    public func run(stop: StopRequest = StopRequest()) throws -> JoinReport {
+    /// Joins; `onEvent` hears the warnings (only `.warning` events come).
+    public func run(stop: StopRequest = StopRequest(), onEvent: (StitchJob.Event) -> Void = { _ in }) throws -> JoinReport {
         let started = monotonicSeconds()
         let record = try SegmentPlan.load(work: work)
         try OutputFile.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
@@ -177,7 +182,15 @@ public final class JoinJob {
             output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,
             segments: manifests.map { JoinReport.Segment(index: $0.segment, frames: $0.frames, wallSeconds: $0.wallSeconds, host: $0.host) },
             wallSeconds: monotonicSeconds() - started)
-        if let reportPath { try? report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic) }
+        if let reportPath {
+            do {
+                try report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+            } catch {
+                let warning = Warning.reportNotWritten(path: reportPath, detail: error.localizedDescription, output: record.output)
+                onEvent(.warning(warning.description))
+            }
+        }
+        if let exportOTIO { try StitchJob.exportOTIO(plan, settings: record.settings, to: exportOTIO) }
         return report
     }
 }

@@ -21,8 +21,6 @@ package enum MediaFormats {
         "sgi_pipe", "sunrast_pipe", "xbm_pipe", "xpm_pipe", "xwd_pipe", "pcx_pipe", "photocd_pipe", "j2k_pipe",
     ]
 
-    package static func isAllowed(_ name: String) -> Bool { allowed.contains(name) }
-
     /// The demuxers a sidecar subtitle file (clip.srt, .vtt, .ass) may be
     /// opened with: plain text formats that open nothing else.
     package static let subtitles: Set<String> = ["srt", "webvtt", "ass"]

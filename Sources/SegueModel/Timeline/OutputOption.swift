@@ -363,12 +363,36 @@ enum JSONValue {
 
 /// Parsing of values the command line and manifests share.
 public enum OutputValues {
-    /// Bytes from "500M", "2G", "1500k" or a plain number, within `OptionLimits.byteSize`.
+    /// Bytes from a whole number (`1500000`) or a number and a unit of 1024s
+    /// (`500M`, `1.5G`, `1500k`): k, M, G or T in either case, alone or with
+    /// B or iB after it (`500MB`, `500MiB`); `B` alone is bytes. Anything
+    /// else (`5bbG`, `1e3k`, ` 5M`, `-1`) is refused, as is a size outside
+    /// `OptionLimits.byteSize`.
     public static func byteSize(_ text: String) -> Int? {
-        let units: [Character: Double] = ["k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
-        let lowered = text.lowercased().replacingOccurrences(of: "b", with: "")
-        if let whole = Int(lowered) { return OptionLimits.byteSize.contains(whole) ? whole : nil }
-        guard let last = lowered.last, let unit = units[last], let value = Double(lowered.dropLast()) else { return nil }
+        let powers: [Character: Double] = ["k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
+        var number = Substring(text.lowercased())
+        var unit = 1.0
+        if number.hasSuffix("b") {
+            number = number.dropLast()
+            if number.hasSuffix("i") {
+                number = number.dropLast()
+                guard let last = number.last, powers[last] != nil else { return nil }
+            }
+        }
+        if let last = number.last, let power = powers[last] {
+            unit = power
+            number = number.dropLast()
+        }
+        // Digits, with at most one point between digits: no sign, exponent, space, inf or nan.
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }) else {
+            return nil
+        }
+        if parts.count == 1, unit == 1 {
+            guard let whole = Int(number) else { return nil }
+            return OptionLimits.byteSize.contains(whole) ? whole : nil
+        }
+        guard parts.count == 1 || unit > 1, let value = Double(number) else { return nil }
         let bytes = (value * unit).rounded()
         guard bytes.isFinite, OptionLimits.byteSize.contains(bytes) else { return nil }
         return Int(bytes)

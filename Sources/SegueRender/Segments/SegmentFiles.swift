@@ -76,7 +76,10 @@ package enum SegmentFiles {
             return FileManager.default.fileExists(atPath: manifestPath(work: work, segment: segment.index))
                 ? "its receipt is damaged" : "not rendered"
         }
-        guard manifest.segment == segment.index, manifest.frames == segment.frames else {
+        guard manifest.segment == segment.index else {
+            return "its receipt is for segment \(manifest.segment)"
+        }
+        guard manifest.frames == segment.frames else {
             return "it holds \(manifest.frames) frames, the plan \(segment.frames)"
         }
         if includeAudio, let packets = manifest.audioPackets, !isLast, packets != segment.audioPackets {

@@ -36,13 +36,6 @@ enum EditReading {
         return time
     }
 
-    /// A duration: as `checkedTime`, and not negative.
-    static func checkedDuration(value: Double, rate: Double, _ what: String) throws -> EditTime {
-        let time = try checkedTime(value: value, rate: rate, what)
-        guard time.value >= 0 else { throw EditTimelineError("\(what) is negative (\(number(time.value)))") }
-        return time
-    }
-
     /// Every time in the timeline within `maxSeconds` (the EDL and xmeml
     /// parsers count frames unchecked; OTIO checks each time as it reads it).
     static func checkBounds(_ timeline: EditTimeline) throws {
