@@ -1,6 +1,6 @@
 """The output judges: what a written output holds (decoded once) and whether it matches another, for
 Scripts/differential (every judge), bench (check_output, packet_digests) and identical (report_hash).
-Tested by Scripts/test_judges.py.
+Tested by Tests/scripts/test_judges.py.
 """
 import copy
 import hashlib

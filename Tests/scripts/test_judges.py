@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of Scripts/judges.py on tiny clips the ffmpeg CLI makes (64x36, 1 s, pink noise, two chapters): each judge
-says "same" for an identical output and catches a real difference. Run: python3 Scripts/test_judges.py
+says "same" for an identical output and catches a real difference. Run: python3 Tests/scripts/test_judges.py
 """
 import io
 import json
@@ -13,7 +13,7 @@ import unittest
 from contextlib import redirect_stdout
 
 sys.dont_write_bytecode = True   # no __pycache__ in Scripts/
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Scripts"))
 import judges
 
 OPTS = {"smart_psnr": 35.0, "min_snr": 0.0, "level_db": 1.0}
