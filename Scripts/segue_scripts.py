@@ -1,5 +1,5 @@
-"""Helpers shared by Scripts/bench, differential and identical: running commands,
-probing and decoding with ffprobe and ffmpeg, timing and peak memory, Markdown tables, the corpus.
+"""Helpers shared by Scripts/bench, differential and identical: running commands, ffprobe, timing and peak
+memory, Markdown tables, the corpus, options. The output judges are in judges.py.
 
 Each script sets sys.dont_write_bytecode before importing this, so no __pycache__ lands in Scripts/.
 """
@@ -9,8 +9,6 @@ import json
 import os
 import subprocess
 import sys
-
-import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -71,54 +69,6 @@ def corpus_manifest(folder):
     """The rows of the real-world corpus's MANIFEST.tsv (name, container, damaged, ...)."""
     with open(os.path.join(folder, "MANIFEST.tsv"), newline="") as f:
         return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-# ---------------------------------------------------------------- frames, samples and packets
-
-def packet_digests(path, stream):
-    """The MD5 of each packet's bytes of the first video (v) or audio (a) stream, in file order."""
-    listing = ffprobe("-select_streams", stream + ":0", "-show_entries", "packet=pos,size", "-of", "compact=p=0", path)
-    digests = []
-    with open(path, "rb") as f:
-        for line in listing.splitlines():
-            fields = dict(kv.split("=", 1) for kv in line.split("|") if "=" in kv)
-            if fields.get("pos", "").isdigit() and fields.get("size", "").isdigit():
-                f.seek(int(fields["pos"]))
-                digests.append(hashlib.md5(f.read(int(fields["size"]))).digest())
-    return digests
-
-
-def samples(path, channels, args, check=False):
-    """The sound ffmpeg decodes to float samples (frames x channels, float64); `args` go before the output
-    (the stream's map, a resampler); with `check`, CalledProcessError if ffmpeg fails."""
-    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, *args, "-f", "f32le", "-"],
-                         capture_output=True, check=check).stdout
-    data = np.frombuffer(raw, dtype="<f4")
-    return data[:len(data) // channels * channels].reshape(-1, channels).astype(np.float64)
-
-
-def frames(path, width, height, deep):
-    """Each decoded picture of the first video stream, as the bytes of one yuv420p (or, `deep`,
-    yuv420p10le) frame, one at a time (the same buffer, refilled)."""
-    chroma = ((width + 1) // 2) * ((height + 1) // 2)
-    size = (width * height + 2 * chroma) * (2 if deep else 1)
-    proc = subprocess.Popen(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode",
-                             "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p10le" if deep else "yuv420p", "-"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    while True:
-        got = 0
-        while got < size:
-            n = proc.stdout.readinto(view[got:])
-            if not n:
-                break
-            got += n
-        if got < size:
-            break
-        yield buffer
-    proc.stderr.read()
-    proc.wait()
 
 
 # ---------------------------------------------------------------- timing, peak memory, tables
