@@ -294,7 +294,7 @@ final class TimelineRenderTests: XCTestCase {
     func python(_ code: String, _ arguments: [String] = []) throws -> String {
         let python = EditTimelineParseTests.python
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw XCTSkip("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
+            throw unavailable("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
         }
         let result = try Tool.run(python, ["-c", code] + arguments)
         XCTAssertEqual(result.status, 0, result.standardError)
