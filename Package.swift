@@ -52,6 +52,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The model's unit tests: no FFmpeg, no tools, no fixtures (lists, manifests, the plan, timelines).
+        .testTarget(name: "SegueModelTests", dependencies: ["SegueModel", "SegueCore"]),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueModel", "SegueMedia", "segue"]),
     ],
     swiftLanguageModes: [.v6]
