@@ -30,17 +30,24 @@ let package = Package(
         // H.264/HEVC bitstream syntax in pure Swift (avcC/hvcC records, NAL units,
         // bit reading and writing, emulation prevention): no FFmpeg needed.
         .target(name: "SegueBitstream"),
-        // The FFmpeg and libheif wrappers: the only target that imports CFFmpeg or CHeif; no raw pointer leaves it.
-        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "CHeif", "SegueBitstream"]),
-        // The tiers above the wrappers, each seeing only those below it:
-        // what a stitch is (settings, clip lists, the plan), its support types;
-        .target(name: "SegueModel", dependencies: ["SegueMedia"]),
+        // Facts in pure Swift that the model and the wrappers share, no FFmpeg needed:
+        // Rational, colour descriptions, the codec choice, xfade's transition names,
+        // what a network input is and the formats an input may be opened as.
+        .target(name: "SegueCore"),
+        // The FFmpeg and libheif wrappers: the only target that imports CFFmpeg or CHeif
+        // (internally); no raw pointer leaves it.
+        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "CHeif", "SegueBitstream", "SegueCore"]),
+        // The tiers above, each seeing only those below it:
+        // what a stitch is (settings, clip lists, timelines, the plan, errors), pure data without FFmpeg;
+        .target(name: "SegueModel", dependencies: ["SegueCore"]),
+        // what runs things: threads, stop requests and signals, output-file writing, the process's hooks;
+        .target(name: "SegueRuntime", dependencies: ["SegueModel", "SegueMedia"]),
         // reading inputs: probing, sound, decoding and normalising pictures;
-        .target(name: "SegueInput", dependencies: ["SegueModel", "SegueMedia"]),
+        .target(name: "SegueInput", dependencies: ["SegueRuntime", "SegueModel", "SegueCore", "SegueMedia"]),
         // writing the output: the stitcher, joins, --smart's copies, segments, the encoders;
-        .target(name: "SegueRender", dependencies: ["SegueInput", "SegueModel", "SegueMedia"]),
+        .target(name: "SegueRender", dependencies: ["SegueInput", "SegueRuntime", "SegueModel", "SegueCore", "SegueMedia", "SegueBitstream"]),
         // the one public face: jobs (stitch, probe, plan, render, join) and their reports.
-        .target(name: "SegueKit", dependencies: ["SegueRender", "SegueInput", "SegueModel", "SegueMedia"]),
+        .target(name: "SegueKit", dependencies: ["SegueRender", "SegueInput", "SegueRuntime", "SegueModel", "SegueCore", "SegueMedia"]),
         .executableTarget(
             name: "segue",
             dependencies: [
@@ -48,6 +55,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The model's unit tests: no FFmpeg, no tools, no fixtures (lists, manifests, the plan, timelines).
+        .testTarget(name: "SegueModelTests", dependencies: ["SegueModel", "SegueCore"]),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueModel", "SegueMedia", "segue"]),
     ],
     swiftLanguageModes: [.v6]

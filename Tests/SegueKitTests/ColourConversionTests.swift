@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueCore
 
 /// The colour maths against the standards' values, and the conversions
 /// end to end on tiny clips (320x180, 1 s) through the built `segue`.

@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueCore
 
 /// The Y'CbCr tables that take HDR clips into 8-bit SDR in one pass, against
 /// what the lut3d chain computes for the same codes (the mapping sampled on

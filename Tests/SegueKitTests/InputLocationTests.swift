@@ -5,7 +5,8 @@ import XCTest
 @testable import SegueModel
 
 /// `InputLocation` is the one answer to "is this remote?" and "which file is
-/// this?": lists, chapter titles and the plan file ask it, as the opener does.
+/// this?": the opener and the plan file ask it, as lists do (lists' and
+/// chapter titles' tests are in SegueModelTests).
 final class InputLocationTests: XCTestCase {
     var folder = ""
 
@@ -34,28 +35,6 @@ final class InputLocationTests: XCTestCase {
         XCTAssertEqual(contents.bad, [])
         // Entries are the files they name, relative to the list's folder.
         XCTAssertEqual(contents.entries.map(\.path), ["\(folder)/a.mp4", "\(folder)/b c.mp4", "\(folder)/sub/d.mp4", "https://host/e.mp4"])
-    }
-
-    func testAnEntryNamingAProtocolStaysAsWrittenUnlessAFileOfThatNameIsBesideTheList() throws {
-        // Kept as written, it is refused by name when opened ("names the 'pipe:' protocol").
-        XCTAssertEqual(ClipList.resolve("pipe:0", relativeTo: folder), "pipe:0")
-        XCTAssertEqual(InputLocation(ClipList.resolve("pipe:0", relativeTo: folder)), .refusedProtocol("pipe"))
-        XCTAssertEqual(ClipList.resolve("ftp://host/a.mp4", relativeTo: folder), "ftp://host/a.mp4")
-        // A file whose name starts like a protocol, in the list's folder, is that file.
-        XCTAssertTrue(FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent("concat:a.mp4"), contents: Data()))
-        XCTAssertEqual(ClipList.resolve("concat:a.mp4", relativeTo: folder), "\(folder)/concat:a.mp4")
-    }
-
-    func testAChapterIsTitledByTheFileNameOfWhatItPlays() {
-        func title(_ path: String) -> String {
-            Plan.chapterTitle(ClipInfo(path: path, container: "mp4", videoCodec: "h264", codedWidth: 64, codedHeight: 64,
-                                       rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1),
-                                       pixelFormat: "yuv420p", duration: 1, audio: nil))
-        }
-        XCTAssertEqual(title("/clips/beach.mp4"), "beach")
-        XCTAssertEqual(title("https://host/clips/beach.mp4?token=1"), "beach")
-        XCTAssertEqual(title("file:///clips/sunny%20beach.mp4"), "sunny beach")
-        XCTAssertEqual(title("file:beach.mp4"), "beach")
     }
 
     func testThePlanFileStoresAFileURLAsTheAbsolutePathOfItsFile() {

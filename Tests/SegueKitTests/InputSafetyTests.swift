@@ -4,12 +4,20 @@ import XCTest
 @testable import SegueRender
 @testable import SegueInput
 @testable import SegueModel
+import SegueMedia
+import SegueCore
 
 /// Hostile inputs, as an attacker would upload them, each built here and each
 /// paired with the same flags on a legitimate input that must work (so a
 /// refusal can't come from a flag the tool doesn't know).
 final class InputSafetyTests: XCTestCase {
     let store = FixtureStore.shared
+
+    /// The model refuses a name that starts with a protocol libavformat knows
+    /// without libavformat: its list is the linked library's.
+    func testTheModelsKnownProtocolsAreTheLibrarys() {
+        XCTAssertEqual(Network.knownProtocols, LibAV.inputProtocols)
+    }
 
     /// A folder of uploads beside a folder of secrets, fresh per test.
     struct Sandbox {

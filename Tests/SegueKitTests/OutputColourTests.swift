@@ -4,6 +4,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueCore
 
 /// How the output's colour is chosen from `--hdr`, the codec and the clips,
 /// and the HDR facts that go with it (metadata, text colours, 10-bit pictures).

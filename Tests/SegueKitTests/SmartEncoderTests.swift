@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueBitstream
 
 /// `--smart` with H.264 from encoders and settings other than the x264 phone
 /// profile SmartTests uses: OpenH264 (GStreamer's `openh264enc`), CAVLC, several

@@ -5,6 +5,8 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueCore
+import SegueBitstream
 
 /// `--smart --codec hevc` with HDR clips: HEVC Main 10 HLG and PQ clips that
 /// match the output are copied, and the GOPs re-encoded beside them carry the

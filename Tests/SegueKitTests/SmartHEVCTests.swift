@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueBitstream
 
 /// `--smart --codec hevc`: marker clips encoded as HEVC phones and cameras
 /// write them (x265 Main, GOPs of 30 with B-frames, hvc1), stitched with and

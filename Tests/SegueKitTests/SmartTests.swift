@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueBitstream
 
 /// `--smart`: marker clips encoded like phone clips (H.264 High, keyint 30,
 /// B-frames, x264 settings unlike Segue's own) stitched with and without it.

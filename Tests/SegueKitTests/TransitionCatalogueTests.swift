@@ -5,6 +5,7 @@ import XCTest
 @testable import SegueInput
 @testable import SegueModel
 @testable import SegueMedia
+import SegueCore
 
 /// The transition catalogue: every xfade transition by its own
 /// name, each join frame the picture the ffmpeg CLI's own `xfade` draws for
@@ -248,6 +249,12 @@ final class TransitionCatalogueTests: XCTestCase {
     }
 
     // MARK: Names, defaults, random
+
+    /// The model lists xfade's transitions without libavfilter: its list is the linked library's, name and help alike.
+    func testTheModelsXfadeTransitionsAreTheLibrarys() {
+        XCTAssertEqual(XfadeTransitions.names.map(\.name), XfadeGraph.transitionNames.map(\.name))
+        XCTAssertEqual(XfadeTransitions.names.map(\.help), XfadeGraph.transitionNames.map(\.help))
+    }
 
     func testEveryXfadeTransitionOfTheLibraryIsAcceptedUnderItsOwnName() throws {
         let library = XfadeGraph.transitionNames.map(\.name)

@@ -1,4 +1,4 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
 
 /// Gathers the output's audio and cuts it into the encoder's frame size,

@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueRuntime
 
 /// Measures sound with libavfilter's `ebur128` (EBU R128: integrated loudness
 /// and true peak) in an audio-only pass: video packets are read past, never

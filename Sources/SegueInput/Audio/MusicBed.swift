@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// A music bed under the whole output (`--music`): decoded a block at a time

@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// Planar float samples (one array per channel) waiting to be taken, oldest

@@ -1,5 +1,5 @@
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 /// Sound made up past a sound's end where silence would be heard as a gap
 /// (`--smart` moves a clip's sound up to half an AAC frame, and the clip
 /// before it fills the wait with its own sound run on: one that has ended is

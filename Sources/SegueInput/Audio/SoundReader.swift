@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// The one sound path: decodes a sound stream's packets, sends each decoded
 /// block through a filter graph (resampling, layout, sample format, whatever

@@ -1,6 +1,6 @@
 import Foundation
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// A subtitle cue to burn into a clip's pictures: its times on the clip's
 /// filter graph's clock (seconds from the clip's in point), as ASS writes

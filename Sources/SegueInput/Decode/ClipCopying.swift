@@ -1,4 +1,4 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
 
 // What a clip source needs of `--smart`, which copies a clip's encoded

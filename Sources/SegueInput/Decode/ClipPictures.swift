@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// The pictures a clip source hands out, each pulled through the video path

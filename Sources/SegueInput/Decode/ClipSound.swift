@@ -1,5 +1,6 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
+import SegueCore
 
 /// A clip's sound as the canvas wants it (48 kHz stereo float, in sync with
 /// its pictures): exactly as many samples as asked for, silence where the clip

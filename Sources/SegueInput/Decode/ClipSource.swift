@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+package import SegueMedia
 import SegueModel
+import SegueRuntime
 
 /// One clip decoded and normalised to the canvas: exactly `frameCount`
 /// pictures in the canvas format, and exactly as many audio samples as the

@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// What a damaged or truncated stretch of a clip's file does: it ends the

@@ -1,4 +1,4 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
 
 /// The picture `--overlay` draws over the output (a logo: PNG, JPEG, WebP),

@@ -1,4 +1,4 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
 
 /// Reads a clip's file and hands each stream its packets in order: a packet

@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 // Photos as clips: a still's one picture decoded, normalised once and
 // handed out for its duration (how a still is recognised: Input/Photos/StillProbe.swift).

@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// A clip's caption, its text card's text and its burned-in subtitles,
 /// drawn by libass (the `ass` filter, which shapes with HarfBuzz and FriBidi)

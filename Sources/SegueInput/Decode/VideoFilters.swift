@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// The libavfilter description that turns one clip's decoded pictures into
 /// canvas pictures: deinterlaced, at the canvas rate, turned upright, converted

@@ -1,4 +1,4 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
 
 /// A clip's video decoded and normalised to the canvas by its filter graph

@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Reading clip lists from files: through the input access, so a list is
 /// confined to the input roots like any clip; `ClipList` parses what is read.

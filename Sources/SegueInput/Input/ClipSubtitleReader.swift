@@ -1,6 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// Finds a clip's text subtitles (its own streams, sidecar files beside it,
 /// or the file its list entry names) and reads the chosen ones whole, as cues

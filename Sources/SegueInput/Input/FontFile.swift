@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// The font captions and text cards are drawn in (`--font`): a TrueType or

@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+package import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Opens inputs, local or remote, as the policy allows: http(s) URLs go
 /// through libavformat's own network protocols with a timeout and retries,

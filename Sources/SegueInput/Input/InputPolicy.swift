@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// What inputs may be opened at all: safe by default for untrusted uploads

@@ -1,5 +1,6 @@
-import SegueMedia
+package import SegueMedia
 import SegueModel
+import SegueCore
 
 /// What a clip's picture timestamps say, read from its packets (never
 /// decoded): the rate they keep, when libavformat's guess of it is off, and
@@ -124,5 +125,13 @@ extension Prober.Length {
         if clip == picture { clip = end }
         picture = end
         if let sound, sound > picture + Prober.holdThreshold { clip = sound }
+    }
+}
+
+extension ClipInfo {
+    /// The clip's time 0 (its in point) in `stream`'s time base: where its
+    /// pictures and sound start counting.
+    package func origin(in stream: StreamInfo) -> Int64 {
+        (videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: inPoint)
     }
 }

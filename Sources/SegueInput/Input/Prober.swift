@@ -1,6 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// Opens clips to learn what planning needs, and says plainly why a clip
 /// can't be used.

@@ -1,10 +1,11 @@
 import Foundation
-import SegueMedia
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import SegueModel
 #endif
+import SegueCore
+package import SegueMedia
+import SegueModel
+import Synchronization
 
 /// Keeps the bytes of remote clips in a folder, keyed by URL, so a re-run or a
 /// clip used twice is not fetched again, as a feed player caches its videos. A kept copy is checked with a conditional GET (ETag /

@@ -1,6 +1,6 @@
 import Foundation
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// A remote clip that could not be had, and why.
 struct RemoteError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Packet timestamps laid on one continuous line, for containers whose clock
 /// may wrap or jump mid-file (MPEG transport and program streams: a 33-bit

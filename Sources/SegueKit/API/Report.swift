@@ -1,8 +1,10 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueRender
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// The report as JSON: a clip's probed facts, and the whole report as `--report` writes it.
 extension ClipInfo {

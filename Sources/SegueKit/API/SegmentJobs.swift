@@ -1,8 +1,9 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueRender
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// `segue plan`: probes, measures loudness where asked, plans, cuts the plan
 /// into segments of about `segmentSeconds`, and writes `DIR/plan.json`.

@@ -1,8 +1,9 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueRender
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// Everything a stitch is asked to do, as a program says it.
 public struct StitchRequest: Sendable {

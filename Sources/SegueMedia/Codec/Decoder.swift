@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// One stream's decoder (`avcodec_free_context` frees it). Verbs follow the
 /// send/receive API: `send`, `sendEndOfStream`, `receive`.

@@ -1,5 +1,6 @@
-import CFFmpeg
+internal import CFFmpeg
 import Synchronization
+import SegueCore
 
 /// What a stream carries, read from its codec parameters.
 package struct StreamInfo {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// A local file opened by us, not by libavformat: a descriptor whose real

@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// An output file (`avio_closep` + `avformat_free_context`). Finishing can fail,
 /// so it is an explicit `finish()`; `deinit` only frees.

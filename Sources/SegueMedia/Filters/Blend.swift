@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// The only per-pixel code: transition pictures made from whole planes of two
 /// same-sized planar frames of the canvas format (yuv420p, or yuv420p10le for
@@ -38,8 +39,6 @@ extension Frame {
             }
         }
     }
-
-    package enum SlideDirection: Sendable { case left, right, up, down }
 
     /// The next picture `b` pushing `a` out towards `direction` by `fraction` of
     /// the picture (0 shows only a, 1 only b): two row copies per row.

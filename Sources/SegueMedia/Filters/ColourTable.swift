@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Dispatch
 
 /// A colour conversion of 4:2:0 Y'CbCr pictures as two tables over the

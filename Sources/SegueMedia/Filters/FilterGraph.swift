@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// A libavfilter graph with a buffer source (or two) and one buffer sink, built
 /// from a filter description (`avfilter_graph_free` frees it and every filter

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// libavfilter's `xfade` drawing the pictures of one transition between two
 /// canvas pictures (yuv420p or yuv420p10le): a graph with two buffer sources (the outgoing and the

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 // Per-pixel code for stills, beside Blend.swift.
 extension Frame {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// An owning wrapper over one `AVFrame`. Frames are not Sendable: a frame
 /// crosses a thread boundary only by being handed over whole (see `Handoff`).

@@ -1,6 +1,5 @@
-import CFFmpeg
-// Packets are rewritten in the bitstream types; whoever uses packets uses those too.
-@_exported import SegueBitstream
+internal import CFFmpeg
+internal import SegueBitstream
 
 /// An owning wrapper over one `AVPacket`, allocated once per stage and
 /// unref'd per iteration.

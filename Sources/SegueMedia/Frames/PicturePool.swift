@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Pictures of one size and format whose buffers are reused: a buffer comes
 /// back to the pool when the last reference to it goes (in an encoder, a

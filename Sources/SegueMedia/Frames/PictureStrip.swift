@@ -1,5 +1,6 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
+import SegueCore
 
 /// Pictures laid side by side and written as PNG files: transition previews.
 extension Frame {

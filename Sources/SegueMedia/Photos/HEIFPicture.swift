@@ -1,5 +1,5 @@
-import CFFmpeg
-import CHeif
+internal import CFFmpeg
+internal import CHeif
 
 // HEIC/HEIF photos (iPhone, many Android phones) through libheif: the primary
 // image only (its grid tiles assembled, its irot/imir applied by libheif), as

@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// One cue of a text subtitle stream, on the stream's own clock.
 package struct TextCue: Sendable, Equatable {

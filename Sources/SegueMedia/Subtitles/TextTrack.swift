@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// A run of a timed-text sample's text in one style: characters (Unicode
 /// scalars) `start` up to `end`, excluded, and its 3GPP face-style flags

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// A file's SHA-256, by libavutil's hash API (`av_hash_alloc` … `av_hash_freep`):

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Glibc
 
 /// A libav error code, in the style of swift-system's `Errno`: named static

@@ -1,4 +1,5 @@
-import CFFmpeg
+internal import CFFmpeg
+import SegueCore
 
 /// A time read from a file or computed from one: ticks of a time base.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// A number option's allowed range, and how messages say it.
 public struct Limit: Sendable {

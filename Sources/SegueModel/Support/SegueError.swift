@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// What went wrong, for a program to act on (`reason`) and for a user to read
 /// (`description`: which file, what happened, what to do). Every message Segue
@@ -34,11 +33,13 @@ public struct SegueError: Error, CustomStringConvertible, Sendable {
 
     public var reason: Reason
     /// The file, URL or folder the error is about ("" when none).
-    package var subject: String
+    public var subject: String
     /// What happened, in words.
-    package var detail: String
-    /// The lower-level error behind it, e.g. an `FFmpegError`.
-    package var underlying: (any Error)?
+    public var detail: String
+    /// The lower-level error behind it, nil when none: libav's error code and
+    /// the call that failed, or a lost connection's bytes and tries. Its type
+    /// is not public (nor known to the model); its description says it in words.
+    public var underlying: (any Error)?
 
     public init(_ reason: Reason, subject: String = "", detail: String = "", underlying: (any Error)? = nil) {
         self.reason = reason

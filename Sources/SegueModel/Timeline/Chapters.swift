@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// One MP4 chapter: a clip's stretch of the output, in output frames.
 package struct Chapter: Sendable, Equatable {

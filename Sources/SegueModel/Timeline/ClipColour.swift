@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// What a clip's pictures are, as the user reads them in `probe` and as the
 /// video filters convert them: the facts the file states, and the usual

@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// The facts about one input clip that planning needs, found by probing it.
 public struct ClipInfo: Sendable, Equatable, Codable {
@@ -164,11 +164,5 @@ extension ClipInfo {
     package var displayOrientation: DisplayOrientation? {
         guard let displayMatrix else { return .upright }
         return DisplayOrientation(matrix: displayMatrix)
-    }
-
-    /// The clip's time 0 (its in point) in `stream`'s time base: where its
-    /// pictures and sound start counting.
-    package func origin(in stream: StreamInfo) -> Int64 {
-        (videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: inPoint)
     }
 }

@@ -1,4 +1,3 @@
-import SegueMedia
 /// Where joins sit in time, by the plan's mode: the one place that answers
 /// an overlap-or-freeze question. Overlap: a join's frames are the last of
 /// one clip and the first of the next, played at once, so the output is

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// One output option: its manifest key (`output.KEY`), its flag, the setting
 /// it fills and how its value is read and checked. The table is

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// The output canvas every clip is normalised to.
 public struct Canvas: Sendable, Equatable, Codable {

@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// Everything about the output, resolved: one stored property per setting,
 /// its initial value Segue's default. Nil means "from the first clip" (size,

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// One cue of a clip's text subtitles, on the clip's own clock: seconds from
 /// its first picture (its in point not taken off).

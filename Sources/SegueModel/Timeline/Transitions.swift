@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// How clips meet: a transition by its name, as the command line, a manifest,
 /// a plan and a report write it. Segue's own `none`, `fade` and `slide-*`,
@@ -71,7 +71,7 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         /// Segue's integer blend.
         case blend
         /// Segue's row copies.
-        case slide(Frame.SlideDirection)
+        case slide(SlideDirection)
         /// libavfilter's xfade, by its name.
         case xfade(String)
     }
@@ -125,9 +125,9 @@ public enum TransitionCatalogue {
     /// `none`, not an alias).
     package static var pickable: [TransitionKind] { kinds.filter { $0 != .none && $0 != .random } }
 
-    /// xfade's transitions from the library, less its `fade` (the name is Segue's own cross-dissolve).
+    /// xfade's transitions (as the library lists them), less its `fade` (the name is Segue's own cross-dissolve).
     private static var xfadeNames: [(name: String, help: String)] {
-        XfadeGraph.transitionNames.filter { $0.name != "fade" }
+        XfadeTransitions.names.filter { $0.name != "fade" }
     }
 
     /// What an unknown transition name is told.

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// Something the user should know about a stitch that goes on: a value to
 /// compare, whose `description` is the line the user reads.

@@ -1,6 +1,7 @@
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// Encoders and a muxer writing one MP4, used from one thread: the output
 /// writer's thread in a stitch, the caller's when tests make fixture clips.

@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// The stitch's sound is stereo all through; a mono output (`--smart`

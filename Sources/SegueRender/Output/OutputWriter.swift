@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// Encodes and muxes on its own thread, fed through a bounded queue so the
 /// stitcher can prepare the next pictures while the encoder works, and memory

@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Makes upright, limited-range canvas pictures into what a `--smart` track
 /// stores: turned as the copied clips are stored (a portrait phone clip is a

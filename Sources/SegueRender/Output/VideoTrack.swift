@@ -1,6 +1,7 @@
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// How pictures (and, in a laid-out track, copied packets) become the
 /// output's video track: chosen once, when the sink is made.

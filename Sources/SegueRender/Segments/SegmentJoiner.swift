@@ -1,7 +1,9 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// Writes the joined MP4 from checked segments: every segment's video
 /// packets copied, as they are, into one track (each segment starts with an

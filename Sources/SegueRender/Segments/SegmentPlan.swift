@@ -1,7 +1,9 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// A stitch cut into segments at output frame positions, as `DIR/plan.json`
 /// holds it: self-contained, so any machine that sees the same storage can

@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// One segment of a plan rendered into its work folder. Idempotent: a segment
 /// already rendered from this plan is left as it is; a render writes its

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
 

@@ -1,7 +1,9 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// What `--smart` does with each clip, and the output's one video sample
 /// description: every parameter set of the copied clips plus the encoder's

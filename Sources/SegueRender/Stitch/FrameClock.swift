@@ -1,6 +1,7 @@
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// The output's time: stamps each picture with its frame number, gives each
 /// frame exactly its planned share of audio samples (so sound never drifts

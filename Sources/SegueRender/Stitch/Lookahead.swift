@@ -1,10 +1,12 @@
 import Foundation
-import SegueMedia
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import SegueInput
-import SegueModel
 #endif
+import SegueCore
+import SegueInput
+internal import SegueMedia
+import SegueModel
+import SegueRuntime
 
 /// The clips ahead of the one playing: the feed player's second player. The
 /// next clip is opened and its first pictures decoded in the background while

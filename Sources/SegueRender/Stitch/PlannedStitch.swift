@@ -1,7 +1,7 @@
 import Foundation
 import SegueInput
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// A plan made ready to stitch, before anything is written: each clip's
 /// loudness measured where the settings need it (the loudness pass), and

@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// What a stitch did, for the summary line and `--report` (`json(plan:settings:)`, in API).
 public struct StitchReport: Sendable {

@@ -1,4 +1,5 @@
 import SegueModel
+import SegueRuntime
 
 extension Stitcher {
     /// What a stitch played, told as its report (the run's time and memory are the caller's to add).

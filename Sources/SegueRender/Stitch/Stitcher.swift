@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueRuntime
 
 /// Joins the planned clips into one MP4: the current clip plays while the next
 /// is pre-opened in the background; at each join the two swap, and the

@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// Small PNG strips that show each transition: a user picks by looking, not
 /// by guessing from names (`segue transitions --preview DIR`).

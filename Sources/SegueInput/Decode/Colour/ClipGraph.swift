@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// A clip's video graph: one libavfilter graph, or, when its colour is
 /// converted by a `ColourTable`, two graphs with the table between them

@@ -1,5 +1,6 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// The filters that bring a clip's pictures to the output's colour (SDR
 /// BT.709 at 8 or 10 bits, or 10-bit HLG or PQ on BT.2020) as they are scaled.

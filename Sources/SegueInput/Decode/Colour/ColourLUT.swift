@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// A `ColourMapping` as a 3D LUT in the .cube format, for libavfilter's
 /// `lut3d`, written once per process into a private folder under the system

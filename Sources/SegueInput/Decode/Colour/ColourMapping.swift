@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// One conversion between colour spaces, on full-range non-linear RGB
 /// signals: from a source's transfer and primaries to a target's. The

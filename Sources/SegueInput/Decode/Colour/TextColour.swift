@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Colours of text drawn by libass straight onto HDR pictures (burned
 /// subtitles): each SDR colour is given as the HDR signal that shows it as

@@ -1,6 +1,6 @@
 import Foundation
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// The curves and constants of BT.2100 (PQ and HLG), BT.1886 and BT.2087
 /// that the colour LUTs are computed from. Light is in cd/m² (nits) unless

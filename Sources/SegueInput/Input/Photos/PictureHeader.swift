@@ -1,5 +1,5 @@
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 /// The picture size a photo's header declares, read from its first bytes
 /// before any decoder sees it: a PNG or JPEG "bomb" declares 65535x65535 in a
 /// few kilobytes, and is refused by its header with its size named.

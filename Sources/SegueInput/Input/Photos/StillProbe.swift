@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+package import SegueMedia
 import SegueModel
+import SegueCore
 
 // Photos and text cards as clips: how a still is recognised when probed, and
 // what its ClipInfo says.

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// The text of an ASS event (what libavcodec's decoders turn SubRip,

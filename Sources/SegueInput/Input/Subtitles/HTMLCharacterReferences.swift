@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 /// HTML's named character references (WHATWG HTML, "Named character
 /// references"), as `name=hex.hex` pairs: a name with its `;`, and the legacy

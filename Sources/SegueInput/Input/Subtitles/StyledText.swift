@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// Cue text as a reader builds it: each Unicode scalar with the style it

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// A WebVTT file read as browsers read it: the W3C WebVTT parser algorithm

@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 /// A WebVTT cue's text as a browser shows it, by the W3C "WebVTT cue text
 /// parsing rules": its tags tokenized and nested, then its text kept with

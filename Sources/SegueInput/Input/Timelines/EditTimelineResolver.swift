@@ -1,6 +1,7 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// Turns an editor's timeline into the clips Segue plays. Each clip finds its
 /// media (`MediaFinder`) and keeps its source range as an `EditPlacement`,

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueModel
 
 /// Finds an editor's timeline's media: where it names it (a path relative to

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// An XML element as the timeline parsers need it: name, attributes, child
 /// elements and its own text (CDATA included, entities decoded).

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 extension EditTimeline {
     /// A CMX 3600 EDL, read as OTIO's cmx_3600 adapter reads it: events in

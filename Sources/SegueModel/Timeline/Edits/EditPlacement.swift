@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// Where a clip of an editor's timeline takes its frames: its source range,
 /// counted from the media's start timecode, and the record frames it plays

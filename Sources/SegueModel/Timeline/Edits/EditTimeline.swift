@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// A timeline an editor wrote (OpenTimelineIO, CMX 3600 EDL, FCP 7 XML), in
 /// the editor's own terms: the one video track Segue renders, item by item in

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// The editors' timeline formats Segue reads, by file name.
 package enum EditTimelineFormat: String, Sendable {

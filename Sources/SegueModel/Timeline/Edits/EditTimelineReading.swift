@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// What the three timeline parsers share: their bounds, rates and timecode.
 enum EditReading {

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 extension EditTimeline {
     /// A Final Cut Pro 7 XML file (xmeml, as Premiere and Resolve export it),

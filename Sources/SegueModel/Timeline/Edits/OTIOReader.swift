@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 extension EditTimeline {
     /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by

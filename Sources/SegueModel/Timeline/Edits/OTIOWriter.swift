@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 extension EditTimeline {
     /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → one

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 extension EditTimeline {
     /// What `plan` renders, as an editor's timeline at the output's rate

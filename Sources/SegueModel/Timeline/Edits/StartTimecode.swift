@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// Where a medium's first frame counts from, as its file states it (a MOV/MP4
 /// `tmcd` track, a `timecode` tag, MXF): an editor's source times count from

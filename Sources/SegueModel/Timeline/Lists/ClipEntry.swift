@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// One clip as a list or the command line names it: where it is, which part
 /// of it to use, and how it meets the next clip when the list says so.

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// Expands command-line inputs into the clips they name. Media files and URLs
 /// pass through; clip lists are read in place:

@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+import SegueCore
 
 /// Where an input's bytes are: a local file, an http(s) URL, or nowhere Segue
 /// goes. The one answer to "is this remote?" and "which file is this?" for

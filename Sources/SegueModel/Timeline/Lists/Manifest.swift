@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// A JSON clip list, for what ffconcat can't say:
 ///

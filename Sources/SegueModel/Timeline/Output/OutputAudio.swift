@@ -1,4 +1,3 @@
-import SegueMedia
 /// The output's sound, as every clip's sound is made for it: AAC-LC, 48 kHz
 /// stereo, encoded in frames of 1024 samples. The canvas's rate is
 /// `StitchSettings.sampleRate` (48 kHz unless a caller asks otherwise), or

@@ -1,4 +1,4 @@
-import SegueMedia
+import SegueCore
 
 /// What `--hdr` asks of the output's dynamic range.
 package enum HDRChoice: String, Sendable, CaseIterable, Codable {

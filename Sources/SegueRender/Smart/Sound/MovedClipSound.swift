@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
 

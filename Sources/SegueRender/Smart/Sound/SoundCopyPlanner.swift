@@ -1,6 +1,8 @@
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// Decides, for every clip, whether and which of its AAC packets are copied.
 enum SoundCopyPlanner {

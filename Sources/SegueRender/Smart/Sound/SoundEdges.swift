@@ -1,7 +1,7 @@
 import Foundation
 import SegueInput
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 
 /// With `--smart`, what a moved clip's sound does at its edges: what plays
 /// before its own sound when it stands late (silence, or at a cut the

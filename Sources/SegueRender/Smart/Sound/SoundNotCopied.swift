@@ -1,7 +1,8 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// Why a clip's sound is not copied by `--smart`: a value to compare, whose
 /// `description` is what the report says.

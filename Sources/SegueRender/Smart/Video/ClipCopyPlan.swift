@@ -1,6 +1,8 @@
-import SegueMedia
+internal import SegueBitstream
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// Which of one clip's frames are copied from its own encoded packets, in
 /// whole GOPs (a picture decoding can start at, and every picture up to the

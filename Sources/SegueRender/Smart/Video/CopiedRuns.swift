@@ -1,4 +1,5 @@
-import SegueMedia
+internal import SegueBitstream
+internal import SegueMedia
 import SegueInput
 import SegueModel
 

@@ -1,6 +1,8 @@
-import SegueMedia
+internal import SegueBitstream
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// What copying needs to know of a codec's bitstream: which NAL units are
 /// parameter sets (and their ids), which pictures decoding can start at, and

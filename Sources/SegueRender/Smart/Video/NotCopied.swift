@@ -1,6 +1,8 @@
-import SegueMedia
+internal import SegueBitstream
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// Why a clip's encoded video (or part of it) is not copied by `--smart`:
 /// a value to compare, whose `description` is what the report says.

@@ -1,6 +1,6 @@
 import SegueInput
 import SegueModel
-import SegueMedia
+internal import SegueMedia
 /// `--smart` in a segmented render: each segment's copy plan, and where
 /// copied GOPs let a segment boundary fall for free.
 extension SmartPlan {

@@ -1,6 +1,9 @@
-import SegueMedia
+internal import SegueBitstream
+internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
+import SegueRuntime
 
 /// A video track of copied packets and re-encoded stretches. Each stretch
 /// has an encoder of its own (it starts with an IDR and ends closed), all

@@ -1,9 +1,7 @@
+import Foundation
+import SegueCore
 import XCTest
-@testable import SegueKit
-@testable import SegueRender
-@testable import SegueInput
 @testable import SegueModel
-@testable import SegueMedia
 
 final class PlanTests: XCTestCase {
     func clip(_ name: String, seconds: Double, fps: Int = 30, width: Int = 1280, height: Int = 720, rotation: Int = 0) -> ClipInfo {

@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// Carries a non-Sendable value (a frame, a clip source) across a thread
 /// boundary exactly once.

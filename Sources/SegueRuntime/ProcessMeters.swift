@@ -1,5 +1,4 @@
 import Foundation
-import SegueMedia
 
 /// Seconds on a monotonic clock.
 package func monotonicSeconds() -> Double {

@@ -1,5 +1,6 @@
 import Foundation
-import SegueMedia
+internal import SegueMedia
+import SegueModel
 
 /// How Segue writes a file the user asked for (a stitch's or a join's
 /// output, a plan, a receipt): the target is checked before any work, the

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import SegueMedia
 
 /// A stop request that another thread (a signal handler's queue) may raise
 /// while a stitch runs; the stitcher checks it once per frame.

@@ -1,4 +1,4 @@
-import SegueMedia
+internal import SegueMedia
 import Synchronization
 
 /// Process-wide settings a program may choose; the library never applies them

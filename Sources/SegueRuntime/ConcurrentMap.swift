@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import SegueMedia
 
 /// `body(0)` … `body(count - 1)`, several at once, their results in order:
 /// the one fan-out of every "each clip at once" step. `width` bounds how many

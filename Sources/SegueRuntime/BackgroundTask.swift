@@ -1,5 +1,5 @@
 import Foundation
-import SegueMedia
+package import SegueMedia
 
 /// Work on a thread of its own, in the one shape every background job has
 /// here (preload, prefetch, the encoder): `value()` waits for the result and
