@@ -41,5 +41,12 @@ mounted() { mount "$@"; mounts+=("${@: -1}"); }   # mount's arguments; the mount
 mounted -t proc proc "$root/proc"
 mounted --bind /dev "$root/dev"
 mounted --bind "$chroots/archives-$name" "$root/var/cache/apt/archives"
+# This machine's network: its resolver, and the authorities it trusts (a proxy may sign TLS for PyPI).
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates" "$root/etc/ssl/certs"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
+  printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' >"$root/etc/pip.conf"
+fi
 inside() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
