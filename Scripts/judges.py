@@ -403,8 +403,6 @@ def judge_smart_sound(plain, out, p, o, opts):
     return text, problems + level_problems
 
 
-
-
 # ---------------------------------------------------------------- judging one output
 
 def check_output(path, expected):

@@ -1,5 +1,5 @@
 """Helpers shared by Scripts/bench, differential and identical: running commands, ffprobe, timing and peak
-memory, Markdown tables, the corpus, options. The output judges are in judges.py.
+memory, Markdown tables, the corpus, usage errors. The output judges are in judges.py.
 
 Each script sets sys.dont_write_bytecode before importing this, so no __pycache__ lands in Scripts/.
 """
@@ -134,31 +134,5 @@ def table(header, align, rows):
     return [row(*header), "|" + "".join("---|" if a == "l" else "---:|" for a in align)] + [row(*r) for r in rows]
 
 
-# ---------------------------------------------------------------- options
-
 class Usage(Exception):
     """A usage error: the script says it and exits 2."""
-
-
-def parse_options(argv, opts, valued, other, doc):
-    """Reads argv into opts: `--name VALUE` or `--name=VALUE` for each name in `valued` (option -> key),
-    -h/--help prints `doc` and exits; every other argument goes to other(argv, i), which returns the
-    index of the next argument to read."""
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg in ("-h", "--help"):
-            print(doc)
-            sys.exit(0)
-        name, eq, inline = arg.partition("=")
-        if name in valued:
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise Usage("%s needs a value" % name)
-                i += 1
-                inline = argv[i]
-            opts[valued[name]] = inline
-            i += 1
-        else:
-            i = other(argv, i)
-    return opts
