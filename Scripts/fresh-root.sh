@@ -35,6 +35,9 @@ cleanup() {
 trap cleanup EXIT
 rm -rf "$root"
 cp -a "$base" "$root"
+# No service a package installs starts in the root (it would outlive the run and hold its mounts).
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 0755 "$root/usr/sbin/policy-rc.d"
 # apt in two roots at once must not share one cache of .debs.
 mkdir -p "$chroots/archives-$name/partial" "$root/var/cache/apt/archives"
 mounted() { mount "$@"; mounts+=("${@: -1}"); }   # mount's arguments; the mount point is the last
