@@ -50,7 +50,6 @@ final class HostileValueTests: XCTestCase {
         XCTAssertEqual(packet.pts, -Timestamp.limit, "the limit itself is a time")
     }
 
-
     // MARK: Damage is damage
 
     func testOnlyReadingAndDecodingFailuresAreConcealedAsDamage() throws {
