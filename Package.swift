@@ -57,7 +57,13 @@ let package = Package(
         ),
         // The model's unit tests: no FFmpeg, no tools, no fixtures (lists, manifests, the plan, timelines).
         .testTarget(name: "SegueModelTests", dependencies: ["SegueModel", "SegueCore"]),
+        // End to end, the proof: fixture clips from the ffmpeg CLI, the built `segue`, Python judges, daemons.
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueModel", "SegueMedia", "segue"]),
+        // The bitstream records' unit tests, on recorded and made-up bytes: no FFmpeg at all.
+        .testTarget(name: "SegueBitstreamTests", dependencies: ["SegueBitstream"]),
+        // The unit tests of the tiers above the model (option table, subtitles, colour, smart plans): FFmpeg's libraries, no tools.
+        .testTarget(name: "SegueUnitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueRuntime", "SegueModel",
+                                                           "SegueCore", "SegueMedia", "segue"]),
     ],
     swiftLanguageModes: [.v6]
 )

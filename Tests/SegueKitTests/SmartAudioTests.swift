@@ -277,40 +277,6 @@ final class SmartAudioTests: SmartTestCase {
 
     // MARK: Parts
 
-    func testTheCopiedRunIsTheLongestRegularStretchBeforeAnyTimestampGap() {
-        let size = SoundCopyPlanner.frameSize
-        var packets = [SoundCopyPlanner.Scanned(pts: -1024, duration: 1024, plain: false)]
-        packets += (0..<100).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size), duration: 1024, plain: true) }
-        // A 34-sample gap: the stitched sound runs on across it, the timestamps don't.
-        packets += (100..<200).map { SoundCopyPlanner.Scanned(pts: Int64($0 * size + 34), duration: 1024, plain: true) }
-        let copy = SoundCopyPlanner.choose(packets, exactStart: 96_000, region: 96_000..<(96_000 + 300 * size))
-        // From `margin` frames in; 96000 + margin frames lies 768 past a grid line: moved 256 later, onto the next frame.
-        let first = 96_000 + SoundCopyPlanner.margin * size
-        XCTAssertEqual(first % size, 768)
-        XCTAssertEqual(copy, ClipSoundCopy(firstPTS: Int64(SoundCopyPlanner.margin * size), count: 100 - SoundCopyPlanner.margin,
-                                           firstSlot: first / size + 1, shift: 256))
-        XCTAssertEqual(copy?.slot(ofPTS: Int64(7 * size)), 101)
-        XCTAssertNil(copy?.slot(ofPTS: Int64(7 * size + 1)))
-        XCTAssertNil(SoundCopyPlanner.choose(Array(packets.prefix(8)), exactStart: 0, region: 0..<(300 * size)), "too short")
-    }
-
-    func testOnlyAACLCAtTheOutputsRateAndLayoutWith1024SampleFramesQualifies() {
-        func qualifies(_ config: [UInt8], _ rate: Int = 48_000, _ channels: Int = 2) -> Bool {
-            SoundCopyPlanner.isLowComplexityAAC(config, sampleRate: rate, channels: channels)
-        }
-        XCTAssertTrue(qualifies([0x11, 0x90]))
-        XCTAssertTrue(qualifies([0x11, 0x90, 0x56, 0xE5, 0x00]), "FFmpeg's explicit 'no SBR'")
-        XCTAssertTrue(qualifies([0x12, 0x10], 44_100), "an iPhone's 44.1 kHz stereo")
-        XCTAssertTrue(qualifies([0x12, 0x08], 44_100, 1), "an iPhone's 44.1 kHz mono")
-        XCTAssertTrue(qualifies([0x11, 0x88], 48_000, 1), "an Android phone's 48 kHz mono")
-        XCTAssertFalse(qualifies([0x12, 0x10]), "44.1 kHz into 48 kHz")
-        XCTAssertFalse(qualifies([0x11, 0x88]), "mono into stereo")
-        XCTAssertFalse(qualifies([0x11, 0x90], 48_000, 1), "stereo into mono")
-        XCTAssertFalse(qualifies([0x11, 0x94]), "960-sample frames")
-        XCTAssertFalse(qualifies([0x2B, 0x11, 0x88, 0x00]), "HE-AAC")
-        XCTAssertFalse(qualifies([]))
-    }
-
     func testASoundThatStopsIsContinuedByWholePeriodsWithoutAJump() {
         // A 480 Hz tone (a 100-sample period) that stops: its continuation goes on with the tone, no sample jumping.
         let tone = (0..<3200).map { Float(sin(2 * Double.pi * Double($0) / 100 + 0.3)) }

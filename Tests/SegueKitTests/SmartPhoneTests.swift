@@ -195,23 +195,6 @@ final class SmartPhoneTests: SmartTestCase {
         XCTAssertEqual(format([clip(9, "aac", 48_000, 6)]), "default", "5.1")
     }
 
-    // MARK: The track's orientation
-
-    func testEveryTurnAndMirrorIsReadFromItsMatrixAndWrittenBack() {
-        for rotation in [0, 90, 180, 270] {
-            for mirrored in [false, true] {
-                let orientation = DisplayOrientation(rotation: rotation, mirrored: mirrored)
-                XCTAssertEqual(DisplayOrientation(matrix: orientation.matrix(storedWidth: 320, storedHeight: 180)), orientation)
-                // Turned to be stored and stood up again, a picture is as it was.
-                XCTAssertEqual(Self.compose(orientation.storedFilters + orientation.uprightFilters), "identity", "\(orientation)")
-            }
-        }
-        XCTAssertEqual(DisplayOrientation(matrix: Muxer.displayMatrix(clockwise: 90)), DisplayOrientation(rotation: 90, mirrored: false))
-        let one: Int32 = 1 << 16
-        XCTAssertNil(DisplayOrientation(matrix: [one, 0, 0, one / 2, one, 0, 0, 0, 1 << 30]), "a shear")
-        XCTAssertNil(DisplayOrientation(matrix: [2 * one, 0, 0, 0, one, 0, 0, 0, 1 << 30]), "a scale")
-    }
-
     // MARK: Helpers
 
     /// Half-second fades at every join.
@@ -229,25 +212,6 @@ final class SmartPhoneTests: SmartTestCase {
         for (index, (a, b)) in zip(mine.frames, theirs.frames).enumerated() {
             XCTAssertGreaterThan(Self.psnr(a, b), 30, "frame \(index)", file: file, line: line)
         }
-    }
-
-    /// The eight turns and mirrors of a square's corners, as the filters move them: "identity" when they undo each other.
-    static func compose(_ filters: [String]) -> String {
-        var corners = [(0, 0), (1, 0), (1, 1), (0, 1)]
-        for filter in filters {
-            corners = corners.map { x, y in
-                switch filter {
-                case "hflip": return (1 - x, y)
-                case "vflip": return (x, 1 - y)
-                case "transpose=clock": return (1 - y, x)
-                case "transpose=cclock": return (y, 1 - x)
-                case "transpose=clock_flip": return (1 - y, 1 - x)
-                case "transpose=cclock_flip": return (y, x)
-                default: return (-9, -9)
-                }
-            }
-        }
-        return corners.map { "\($0)" } == [(0, 0), (1, 0), (1, 1), (0, 1)].map { "\($0)" } ? "identity" : "\(corners)"
     }
 
     /// What a player shows of `path`: its pictures decoded and turned by the

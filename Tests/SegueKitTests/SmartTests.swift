@@ -218,16 +218,6 @@ final class SmartTests: SmartTestCase {
         XCTAssertEqual((smart?["clips"] as? [[String: Any]])?.count, 2)
     }
 
-    func testManifestAndOptionsCarrySmart() throws {
-        var flags = OutputOptions()
-        flags.smart = true
-        XCTAssertTrue(StitchSettings(options: flags.overriding(nil)).smart)
-        XCTAssertFalse(StitchSettings(options: OutputOptions()).smart)
-        let (_, output) = try Manifest.parse(Data(#"{"clips": ["a.mp4"], "output": {"smart": true}}"#.utf8), relativeTo: "/")
-        XCTAssertEqual(output?.smart, true)
-        XCTAssertThrowsError(try Manifest.parse(Data(#"{"clips": ["a.mp4"], "output": {"smart": 1}}"#.utf8), relativeTo: "/"))
-    }
-
     func testAVCRecordReadsAndWritesSeveralParameterSetsWithTheirIDs() throws {
         // x264's global header is Annex B; a phone's is an avcC record. Both read, and the record round-trips.
         let encoder = try Encoder.video(codec: .h264, width: 320, height: 180, frameRate: Rational(30, 1), crf: 23,

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import SegueBitstream
 @testable import SegueKit
 @testable import SegueRender
 @testable import SegueInput
@@ -9,8 +8,9 @@ import XCTest
 
 /// Values a stranger's request or file may carry: each is refused with exit 2
 /// and words that name the option or key and what is allowed, or read as
-/// damage; none may trap.
-final class HostileValueTests: XCTestCase {
+/// damage; none may trap. Here through the built `segue` (times, damage and
+/// bitstream records in-process: SegueUnitTests and SegueBitstreamTests).
+final class HostileValueCommandLineTests: XCTestCase {
     let store = FixtureStore.shared
 
     func clip() throws -> String {
@@ -145,86 +145,5 @@ final class HostileValueTests: XCTestCase {
             return array
         }
         return object
-    }
-
-    // MARK: Timestamps
-
-    func testRescalingSaturatesInsteadOfOverflowing() {
-        let nanoseconds = Rational(1, 1_000_000_000), hours = Rational(3600, 1)
-        XCTAssertEqual(hours.rescale(Int64.max / 2, to: nanoseconds), Timestamp.limit)
-        XCTAssertEqual(hours.rescale(-(Int64.max / 2), to: nanoseconds), -Timestamp.limit)
-        XCTAssertEqual(Rational(1, 90_000).rescale(90_000, to: Rational(1, 48_000)), 48_000, "exact when it fits")
-        XCTAssertEqual(Rational(1, 3).rescale(1, to: Rational(1, 2)), 1, "rounds half away from zero: 0.667")
-        XCTAssertEqual(Rational(1, 1000).ticks(seconds: .infinity), Timestamp.limit)
-        XCTAssertEqual(Rational(1, 1000).ticks(seconds: -.infinity), -Timestamp.limit)
-        XCTAssertEqual(Rational(1, 1000).ticks(seconds: .nan), 0)
-        XCTAssertEqual(Rational(1, 1000).ticks(seconds: 1e300), Timestamp.limit)
-    }
-
-    func testTimestampArithmeticSaturates() {
-        let base = Rational(1, 90_000)
-        XCTAssertEqual(Int64.max.saturatingAdd(1), Timestamp.limit)
-        XCTAssertEqual(Int64.min.saturatingAdd(-1), -Timestamp.limit)
-        XCTAssertEqual(Int64(5).saturatingAdd(-7), -2)
-        let late = Timestamp(Timestamp.limit, base), early = Timestamp(-Timestamp.limit, base)
-        XCTAssertEqual((late + late).ticks, Timestamp.limit)
-        XCTAssertEqual((early - late).ticks, -Timestamp.limit)
-        XCTAssertEqual((Timestamp(90_000, base) + Timestamp(1, Rational(1, 1))).ticks, 180_000, "rescaled, then added")
-        XCTAssertTrue(Timestamp(1, Rational(1, 1)) > Timestamp(89_999, base))
-        XCTAssertEqual(Int64(saturatingSeconds: 1e30), Timestamp.limit)
-    }
-
-    func testAPacketTimeNoFileMeansReadsAsMissing() {
-        let packet = Packet()
-        packet.pts = Int64.max - 1
-        packet.dts = Timestamp.limit + 1
-        packet.duration = Int64.max
-        XCTAssertNil(packet.pts)
-        XCTAssertNil(packet.dts)
-        XCTAssertEqual(packet.duration, 0)
-        packet.pts = -Timestamp.limit
-        XCTAssertEqual(packet.pts, -Timestamp.limit, "the limit itself is a time")
-    }
-
-    // MARK: Bitstream records
-
-    func testARecordWhoseParameterSetsDontFitSaysSoAndWritesWithoutTrapping() {
-        let huge = [UInt8(0x67)] + [UInt8](repeating: 0xAA, count: 70_000)
-        let picture = [UInt8(0x68), 0xCE, 0x3C, 0x80]
-        var record = AVCRecord(profile: 100, compatibility: 0, level: 40, sequenceParameterSets: [huge],
-                               pictureParameterSets: [picture])
-        XCTAssertFalse(record.isWritable)
-        XCTAssertGreaterThan(record.bytes.count, 0xFFFF, "written cut to its field, not trapped on")
-        record.sequenceParameterSets = [Array(huge.prefix(20))]
-        XCTAssertTrue(record.isWritable)
-        record.pictureParameterSets = Array(repeating: picture, count: 300)
-        XCTAssertFalse(record.isWritable, "300 PPS don't fit the count's 8 bits")
-        let hevc = HEVCRecord(header: [UInt8](repeating: 0, count: 22), units: [[0x40, 0x01] + [UInt8](repeating: 1, count: 70_000)])
-        XCTAssertFalse(hevc.isWritable)
-        XCTAssertGreaterThan(hevc.bytes.count, 22)
-    }
-
-    // MARK: Damage is damage
-
-    func testOnlyReadingAndDecodingFailuresAreConcealedAsDamage() throws {
-        let policy = DamagePolicy(strict: false, subject: "clip.mp4")
-        let invalid = FFmpegError.posix(EINVAL).code
-        for call in ["av_read_frame", "avcodec_send_packet", "avcodec_receive_frame"] {
-            XCTAssertFalse(try policy.survives { throw FFmpegError(code: FFmpegError.invalidData.code, call: call) }, call)
-            XCTAssertFalse(try policy.survives { throw FFmpegError(code: invalid, call: call) }, call)
-        }
-        for call in ["av_buffersrc_add_frame_flags", "av_buffersink_get_frame", "avfilter_graph_config(scale)", "avcodec_send_frame"] {
-            XCTAssertThrowsError(try policy.survives { throw FFmpegError(code: invalid, call: call) }, call) { error in
-                let failure = error as? SegueError
-                XCTAssertEqual(failure?.reason, .processingFailed)
-                XCTAssertEqual(failure?.exitCode, 1)
-                XCTAssertTrue(failure?.description.contains("clip.mp4: processing failed (\(call)") ?? false, "\(error)")
-            }
-        }
-        XCTAssertThrowsError(try policy.survives { throw FFmpegError(code: FFmpegError.posix(ENOMEM).code, call: "avcodec_send_packet") },
-                             "memory running out is not damage")
-        XCTAssertThrowsError(try policy.survives { throw FFmpegError.inputOutput }, "a lost disk is not damage") { error in
-            XCTAssertEqual(error as? FFmpegError, .inputOutput, "passed on as it is")
-        }
     }
 }

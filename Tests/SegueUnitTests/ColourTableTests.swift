@@ -10,7 +10,7 @@ import SegueCore
 /// The Y'CbCr tables that take HDR clips into 8-bit SDR in one pass, against
 /// what the lut3d chain computes for the same codes (the mapping sampled on
 /// its 33-point cube) and, for greys, against the exact mapping.
-extension ColourConversionTests {
+final class ColourTableTests: XCTestCase {
     /// 10-bit limited-range BT.2020 codes of an R'G'B' signal (0...1).
     private func bt2020Codes(_ c: RGB) -> (y: Int, cb: Int, cr: Int) {
         let luma = c.bt2020Luminance
