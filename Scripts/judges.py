@@ -36,11 +36,11 @@ def packet_digests(path, stream):
     return digests
 
 
-def samples(path, channels, args, check=False):
+def samples(path, channels, args):
     """The sound ffmpeg decodes to float samples (frames x channels, float64); `args` go before the output
-    (the stream's map, a resampler); with `check`, CalledProcessError if ffmpeg fails."""
+    (the stream's map, a resampler)."""
     raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, *args, "-f", "f32le", "-"],
-                         capture_output=True, check=check).stdout
+                         capture_output=True).stdout
     data = np.frombuffer(raw, dtype="<f4")
     return data[:len(data) // channels * channels].reshape(-1, channels).astype(np.float64)
 

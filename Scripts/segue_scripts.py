@@ -124,14 +124,12 @@ def num(text):
         return 0.0
 
 
-def row(*cells):
-    """A Markdown table row; a cell of None is left out (`| |`), "" is an empty value (`|  |`)."""
-    return "|" + "".join(" |" if cell is None else f" {cell} |" for cell in cells)
-
-
 def table(header, align, rows):
-    """Header, alignment row (l or r per column) and rows, as Markdown lines."""
-    return [row(*header), "|" + "".join("---|" if a == "l" else "---:|" for a in align)] + [row(*r) for r in rows]
+    """Header, alignment row (l or r per column) and rows, as Markdown lines; a cell of None is left out (`| |`),
+    "" is an empty value (`|  |`)."""
+    def row(cells):
+        return "|" + "".join(" |" if cell is None else f" {cell} |" for cell in cells)
+    return [row(header), "|" + "".join("---|" if a == "l" else "---:|" for a in align)] + [row(r) for r in rows]
 
 
 class Usage(Exception):
