@@ -54,7 +54,8 @@ enum OTIOWriter {
                 "markers": [Any](),
                 "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
             ])
-        case .gap(let duration):
+        case .gap, .fill:
+            let duration = editItem.blank ?? EditTime(value: 0, rate: 24)
             return item("Gap.1", name: nil, [
                 "source_range": range(EditRange(start: EditTime(value: 0, rate: duration.rate), duration: duration)),
                 "effects": [Any](), "markers": [Any](),
@@ -96,7 +97,7 @@ enum OTIOWriter {
 }
 
 extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
+    func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
