@@ -96,6 +96,8 @@ final class EditTimelineToolsTests: XCTestCase {
         for name in ["Black Video", "Color Matte", "Bars and Tone", "Universal Counting Leader", "unknown generator 'Swirl'", "generatoritem 6"] {
             XCTAssertTrue(parsed.notes.contains { $0.contains(name) }, "no note names \(name): \(parsed.notes)")
         }
+        // Written as OTIO GeneratorReferences (black, SolidColor, SMPTEBars), they read back as drawn.
+        XCTAssertEqual(try EditTimeline.parseOTIO(parsed.otioJSON()).items, parsed.items)
     }
 
     func testAClipItemWhoseFileHasNoPathIsStillMediaToFindUnlessItIsAGenerator() throws {

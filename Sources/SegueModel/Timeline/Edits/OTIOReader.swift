@@ -156,17 +156,14 @@ struct TrackReading {
         }
     }
 
-    /// The timeline's rate: the first clip's, else the track's, else the first gap's.
+    /// The timeline's rate: the first clip's, else the track's, else the first gap's or generator's.
     func rate(track: Object) throws -> Rational {
         let first = items.lazy.compactMap { item -> Double? in
             if case .clip(let clip) = item { return clip.source.duration.rate }
             return nil
         }.first
         let trackRate = (track["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } }
-        let gapRate = items.lazy.compactMap { item -> Double? in
-            if case .gap(let time) = item { return time.rate }
-            return nil
-        }.first
+        let gapRate = items.lazy.compactMap { $0.blank?.rate }.first
         guard let value = first ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
         guard let rate = EditReading.rational(value) else { throw EditTimelineError("track: rate \(EditReading.number(value))") }
         return rate
