@@ -112,9 +112,15 @@ extension TimelineRenderTests {
         let (a, b) = try wholeFilmMedia()
         let folder = try folder("tl-premiere-render")
         try Self.premiereXML(a: a, b: b).write(toFile: folder + "/premiere.xml", atomically: true, encoding: .utf8)
-        let (output, warnings) = try stitch([folder + "/premiere.xml"])
+        let (output, warnings) = try stitch([folder + "/premiere.xml"]) { $0.exportOTIO = folder + "/rendered.otio" }
         let decoded = try DecodedOutput(path: output)
         XCTAssertEqual(decoded.pictures.count, 36)
+        let exported = try EditTimeline.parseOTIO(Data(contentsOf: URL(fileURLWithPath: folder + "/rendered.otio")))
+        let looks = exported.items.compactMap { item -> EditFill.Look? in
+            if case .fill(let fill) = item { return fill.look }
+            return nil
+        }
+        XCTAssertEqual(looks, [.colour("#FF0000"), .bars], "the matte and the bars exported as generators, black as gaps")
         let black = Array(repeating: Shown.black, count: 3)
         // The colour and bars frames are judged apart (assertFrames reads marker blocks).
         let marked = Array(decoded.pictures[0..<15]) + Array(decoded.pictures[21..<36])
