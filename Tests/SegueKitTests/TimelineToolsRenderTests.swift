@@ -139,6 +139,7 @@ extension TimelineRenderTests {
         }
         let quiet = decoded.audio.dropFirst(decoded.sampleRate * 3 / 10).prefix(decoded.sampleRate / 4)
         XCTAssertTrue(quiet.allSatisfy { abs($0) < 1e-3 }, "silent from B (disabled) through the generators")
+        XCTAssertGreaterThan(decoded.audio.prefix(decoded.sampleRate / 5).map(abs).max() ?? 0, 0.01, "A's tone is heard before them")
         for name in ["'B'", "Black Video", "Color Matte", "Bars and Tone", "Universal Counting Leader", "generatoritem 7 'Slug'", "unknown generator 'Swirl'"] {
             XCTAssertTrue(warnings.contains { $0.contains(name) }, "no warning names \(name): \(warnings)")
         }
