@@ -51,13 +51,15 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 /// A timeline that parsed is written as OTIO, which must read back as the same
-/// timeline (but its rate: OTIO has none, so it comes back as the first clip's).
+/// timeline (but its rate: OTIO has none, so it comes back as the first clip's;
+/// and its notes when it has generators: OTIO's reading notes them again).
 private func roundTrip(_ timeline: EditTimeline?) {
     guard var timeline else { return }
     guard let again = try? EditTimeline.parseOTIO(timeline.otioJSON()) else {
         fatalError("otioJSON doesn't read back")
     }
     timeline.rate = again.rate
+    if timeline.items.contains(where: { if case .fill = $0 { true } else { false } }) { timeline.notes = again.notes }
     guard again == timeline else {
         fatalError("otioJSON doesn't read back as the timeline it was written from")
     }

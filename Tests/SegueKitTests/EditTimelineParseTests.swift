@@ -213,8 +213,8 @@ struct Reading: Decodable {
             case .clip(let clip):
                 return Item(kind: "clip", name: clip.name, url: clip.media.location, start: clip.source.start.seconds,
                             duration: clip.source.duration.seconds)
-            case .gap(let duration):
-                return Item(kind: "gap", duration: duration.seconds)
+            case .gap, .fill:
+                return Item(kind: "gap", duration: item.blank?.seconds)
             case .transition(let transition):
                 return Item(kind: "transition", before: transition.before.seconds, after: transition.after.seconds)
             }

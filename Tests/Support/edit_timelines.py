@@ -93,7 +93,7 @@ def seconds(time):
 def item_dump(item):
     if isinstance(item, otio.schema.Transition):
         return {"kind": "transition", "before": seconds(item.in_offset), "after": seconds(item.out_offset)}
-    if isinstance(item, otio.schema.Gap) or (
+    if isinstance(item, otio.schema.Gap) or not item.enabled or (
             isinstance(item, otio.schema.Clip) and isinstance(item.media_reference, otio.schema.GeneratorReference)):
         return {"kind": "gap", "duration": seconds(item.trimmed_range().duration)}
     url = getattr(item.media_reference, "target_url", None)

@@ -60,7 +60,7 @@ package final class StillPicture {
         }
         blank.pts = 0
         picture = try StillPicture.normalise(blank, timeBase: canvas.frameRate.inverted,
-                                             description: VideoFilters.cardDescription(background: card.background, text: text,
+                                             description: VideoFilters.cardDescription(background: card.background, bars: card.bars == true, text: text,
                                                                                        canvas: canvas),
                                              text: text, clip: clip, canvas: canvas)
         frameCount = clip.frameCount

@@ -88,10 +88,11 @@ enum VideoFilters {
     /// colour (`#RRGGBB`, set in RGB and converted as every clip is, to
     /// BT.709 limited range), with its text drawn over it, then brought to the
     /// canvas's colour as an SDR clip is.
-    static func cardDescription(background: String, text: TextLayer?, canvas: Canvas) -> String {
+    static func cardDescription(background: String, bars: Bool = false, text: TextLayer?, canvas: Canvas) -> String {
         let value = Int(background.dropFirst(), radix: 16) ?? 0
         let (red, green, blue) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
-        let chain = ["format=rgb24", "lutrgb=r=\(red):g=\(green):b=\(blue)",
+        let fill = bars ? barsFilter : "lutrgb=r=\(red):g=\(green):b=\(blue)"
+        let chain = ["format=rgb24", fill,
                      "scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p", "setsar=1"].joined(separator: ",")
         let card = text?.drawn(over: chain, pictures: .sdr) ?? chain
         guard canvas.colour != .sdr else { return card }
@@ -99,6 +100,11 @@ enum VideoFilters {
         return card + "," + ColourConversion.filters(from: sdr, codedHeight: canvas.height, width: canvas.width,
                                                      height: canvas.height, to: canvas.colour).joined(separator: ",")
     }
+
+    /// Seven SMPTE-like bars at 75 %: white, yellow, cyan, green, magenta,
+    /// red, blue, left to right (bar i has red when bit 1 of i is clear,
+    /// green when i < 4, blue when i is even).
+    static let barsFilter = "geq=r='191*eq(mod(floor(floor(X*7/W)/2)\\,2)\\,0)':g='191*lt(floor(X*7/W)\\,4)':b='191*eq(mod(floor(X*7/W)\\,2)\\,0)'"
 
     /// How much smaller than the canvas the blurred fill is made: blurring a
     /// picture an eighth of the canvas's height and scaling it up costs a

@@ -13,8 +13,10 @@ extension ClipList {
 
     /// The clips `inputs` name, lists read through `access` (so confined to
     /// its input roots) and lists they name expanded in place. An editor's
-    /// timeline's media not where it says are looked for under `mediaRoots`.
-    package static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = []) -> Contents {
+    /// timeline's media not where it says are looked for under `mediaRoots`;
+    /// an EDL is counted at `edlRate` (`--fps`) when given.
+    package static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = [],
+                               edlRate: Rational? = nil) -> Contents {
         var contents = Contents()
         for input in inputs {
             guard isClipList(input) else {
@@ -23,7 +25,7 @@ extension ClipList {
             }
             var found = Contents()
             do {
-                try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, into: &found)
+                try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, edlRate: edlRate, into: &found)
                 contents.entries += found.entries
                 contents.notices += found.notices
                 if contents.output == nil { contents.output = found.output }
@@ -40,7 +42,7 @@ extension ClipList {
     /// paths of the lists that led here, so a list that includes itself is
     /// found, not followed forever. The first manifest's output settings win.
     private static func expand(list path: String, within: [String], access: InputAccess, mediaRoots: [String],
-                               into contents: inout Contents) throws {
+                               edlRate: Rational?, into contents: inout Contents) throws {
         let (data, resolvedPath) = try read(list: path, access: access)
         guard !within.contains(resolvedPath) else { throw BadInputReason.listIncludesItself(within + [resolvedPath]) }
         guard within.count < deepestNesting else {
@@ -50,10 +52,9 @@ extension ClipList {
         guard case .file(let file) = InputLocation(path) else { throw BadInputReason.unreadableList("not a file") }
         if let format = EditTimelineFormat(path) {
             let resolver = EditTimelineResolver(timelinePath: file, mediaRoots: mediaRoots, access: access)
-            var timeline = try readTimeline(data, format: format, named: within.isEmpty ? nil : path)
-            if format == .cmx3600, let rate = resolver.mediaRate(of: timeline) {
-                timeline = try readTimeline(data, format: format, named: within.isEmpty ? nil : path, rate: rate)
-            }
+            let named = within.isEmpty ? nil : path
+            let timeline = format == .cmx3600 ? try readEDL(data, named: named, resolver: resolver, rate: edlRate)
+                : try readTimeline(data, format: format, named: named)
             let resolved = try resolver.resolve(timeline)
             contents.entries += resolved.entries
             contents.notices += resolved.notices
@@ -78,7 +79,8 @@ extension ClipList {
         if listed.isEmpty { throw within.isEmpty ? BadInputReason.emptyList : BadInputReason.badList("\(path): names no clips") }
         for entry in listed {
             if isClipList(entry.path) {
-                try expand(list: entry.path, within: within + [resolvedPath], access: access, mediaRoots: mediaRoots, into: &contents)
+                try expand(list: entry.path, within: within + [resolvedPath], access: access, mediaRoots: mediaRoots,
+                           edlRate: edlRate, into: &contents)
             } else {
                 contents.entries.append(entry)
             }
@@ -105,6 +107,17 @@ extension ClipList {
         } catch let error as EditTimelineError {
             throw BadInputReason.badList((named.map { "\($0): " } ?? "") + error.message)
         }
+    }
+
+    /// An EDL at `rate` (`--fps`) when given, else at the rate its media
+    /// agree on, else at its guess (24, or 29.97 drop frame). Its media are
+    /// found from a first reading of its events' names, before their timecodes are counted.
+    private static func readEDL(_ data: Data, named: String?, resolver: EditTimelineResolver, rate: Rational?) throws -> EditTimeline {
+        if let rate { return try readTimeline(data, format: .cmx3600, named: named, rate: rate) }
+        let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
+        guard let guess = try? EditTimeline.cmx3600GuessedRate(text) else { return try readTimeline(data, format: .cmx3600, named: named) }
+        let agreed = (try? EditTimeline.cmx3600Media(text)).flatMap { resolver.mediaRate(of: $0, guess: guess) }
+        return try readTimeline(data, format: .cmx3600, named: named, rate: agreed ?? guess)
     }
 
     /// The bytes of list `path` and its real path, read through `access`.

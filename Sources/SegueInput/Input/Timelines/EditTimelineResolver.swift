@@ -31,18 +31,25 @@ package struct EditTimelineResolver {
         package var notices: [Warning]
     }
 
-    /// The rate an EDL counts at, which it doesn't state: its first clip's
-    /// media's, when that counts at the same nominal rate as `timeline`'s
-    /// guess (23.976 material is counted as 24); nil to keep the guess.
-    package func mediaRate(of timeline: EditTimeline) -> Rational? {
-        for case .clip(let clip) in timeline.items {
-            guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""),
-                  let rate = try? Prober.probe(path, access: finder.access).get().frameRate else { return nil }
-            let same = rate.value.rounded() == timeline.rate.value.rounded() && rate != timeline.rate.reduced
-            return same ? rate : nil
+    /// The rate an EDL counts at, which it doesn't state: the nominal rate
+    /// its media agree on (23.976 material counts at 24000/1001, PAL at 25),
+    /// from the `clips` whose media are found, at most `mostProbed` files;
+    /// nil when none is found, they disagree, or the EDL says drop frame
+    /// (`guess`) and they don't run at 29.97 or 59.94.
+    package func mediaRate(of clips: [(name: String?, media: EditMedia)], guess: Rational) -> Rational? {
+        var rates: Set<Rational> = [], probed: Set<String> = []
+        for clip in clips where probed.count < Self.mostProbed {
+            guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""), probed.insert(path).inserted,
+                  let rate = try? Prober.probe(path, access: finder.access).get().frameRate, rate.isValid else { continue }
+            rates.insert(rate.snappedToStandard.reduced)
         }
-        return nil
+        guard rates.count == 1, let rate = rates.first, rate.value >= 1, rate.value < 1000 else { return nil }
+        let dropFrame = guess.denominator == 1001
+        return !dropFrame || (rate.denominator == 1001 && [30, 60].contains(Int(rate.value.rounded()))) ? rate : nil
     }
+
+    /// Media files probed for an EDL's rate at most.
+    static let mostProbed = 64
 
     /// One item with the transitions either side of it.
     private struct Span {
@@ -75,10 +82,15 @@ package struct EditTimelineResolver {
                 entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after)
                 // A photo shows for its record time, transitions included.
                 entry.duration = Double(entry.edit!.recordFrames) / rate.value
-            case .gap(let length):
-                // Black and silence, as long as the gap and the transitions into and out of it.
+            case .gap, .fill:
+                // Black (or a generator's colour or bars) and silence, as long as the gap and the transitions into and out of it.
+                let length = span.item.blank ?? EditTime(value: 0, rate: rate.value)
                 entry = ClipEntry(path: "")
                 entry.card = TextCard(text: "", background: "#000000")
+                if case .fill(let fill) = span.item {
+                    if case .colour(let colour) = fill.look { entry.card?.background = colour }
+                    if fill.look == .bars { entry.card?.bars = true }
+                }
                 entry.title = "Gap"
                 let frames = length.frameCount(at: rate) + span.before + span.after
                 guard frames > 0 else { continue }
@@ -90,6 +102,7 @@ package struct EditTimelineResolver {
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
+        notices += finder.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
         var output = OutputOptions()
         output.frameRate = rate.reduced
         return Resolved(entries: entries, output: output, notices: notices)

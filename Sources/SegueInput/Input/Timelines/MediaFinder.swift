@@ -17,8 +17,15 @@ final class MediaFinder {
         var byName: [String: String] = [:]
         var byStem: [String: String] = [:]
 
+        /// Keyed by the names lowercased: found when nothing matches exactly.
+        var byFoldedName: [String: String] = [:]
+        var byFoldedStem: [String: String] = [:]
+
         func find(_ name: String) -> String? { byName[name] ?? byStem[name] }
+        func findIgnoringCase(_ name: String) -> String? { byFoldedName[name.lowercased()] ?? byFoldedStem[name.lowercased()] }
     }
+    /// What was found other than as named (a case-insensitive match), said as warnings.
+    private(set) var notes: [String] = []
     /// Each root's files, listed once.
     private var listings: [String: Listing] = [:]
     /// Files listed per root at most: a search through a whole disk stops there.
@@ -34,7 +41,11 @@ final class MediaFinder {
     func locate(_ media: EditMedia, clipName: String) throws -> String {
         var looked: [String] = []
         var names: [String] = []
-        if let location = media.location, !location.isEmpty {
+        if let location = media.location, !location.isEmpty, Self.isWindowsPath(location) {
+            // Written on Windows (`S:\path\a.mov`, `\\server\share\a.mov`): only its name can be looked for here.
+            looked.append(location)
+            names.append(Self.lastComponent(location))
+        } else if let location = media.location, !location.isEmpty {
             switch InputLocation(location, relativeTo: folder) {
             case .remote:
                 return location // opened (or refused by --no-remote) as any URL is
@@ -45,10 +56,12 @@ final class MediaFinder {
                 let path = local.hasPrefix("/") || folder.isEmpty ? local : (folder as NSString).appendingPathComponent(local)
                 if try exists(path, clipName: clipName) { return path }
                 looked.append(path)
-                names.append((local as NSString).lastPathComponent)
+                names.append(Self.lastComponent(local))
             }
         }
         names += [media.clipName, media.reel].compactMap { $0 }.filter { !$0.isEmpty && !$0.contains("/") }
+        names += names.compactMap { name in name.removingPercentEncoding.flatMap { $0 == name ? nil : $0 } }
+        names = names.filter { !$0.isEmpty && $0 != "." && $0 != ".." }
         for name in names where media.location == nil {
             let beside = (folder as NSString).appendingPathComponent(name)
             if try exists(beside, clipName: clipName) { return beside }
@@ -60,9 +73,31 @@ final class MediaFinder {
                     return found
                 }
             }
-            if !names.isEmpty { looked.append("\(root)/…/" + names.joined(separator: " or ")) }
+        }
+        for root in roots {
+            for name in names {
+                if let found = listing(of: root).findIgnoringCase(name), try exists(found, clipName: clipName) {
+                    let note = "clip '\(clipName)': its media \(name) found as \(found) (the names differ in case)"
+                    if !notes.contains(note) { notes.append(note) }
+                    return found
+                }
+            }
+            if !names.isEmpty { looked.append("\(root)/…/" + names.joined(separator: " or ") + " (in any case)") }
         }
         throw BadInputReason.mediaNotFound(clip: clipName, named: media.location ?? names.first ?? "(unnamed)", looked: looked)
+    }
+
+    /// A drive path (`C:\`, `C:/`), a UNC path (`\\server`) or any path with a backslash: named by a Windows tool.
+    static func isWindowsPath(_ location: String) -> Bool {
+        let characters = Array(location.prefix(3))
+        let drive = characters.count == 3 && characters[0].isASCII && characters[0].isLetter && characters[1] == ":"
+            && (characters[2] == "\\" || characters[2] == "/")
+        return drive || location.contains("\\")
+    }
+
+    /// The last component of a path, whichever separator it uses.
+    static func lastComponent(_ path: String) -> String {
+        String(path.split { $0 == "/" || $0 == "\\" }.last ?? "")
     }
 
     /// Whether a regular file is at `path`, once the input roots allow looking there.
@@ -90,6 +125,8 @@ final class MediaFinder {
             if listing.byName[name] == nil { listing.byName[name] = path }
             let stem = (name as NSString).deletingPathExtension
             if listing.byStem[stem] == nil { listing.byStem[stem] = path }
+            if listing.byFoldedName[name.lowercased()] == nil { listing.byFoldedName[name.lowercased()] = path }
+            if listing.byFoldedStem[stem.lowercased()] == nil { listing.byFoldedStem[stem.lowercased()] = path }
         }
         listings[root] = listing
         return listing

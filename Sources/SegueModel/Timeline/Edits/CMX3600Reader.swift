@@ -13,6 +13,7 @@ extension EditTimeline {
         let events = try CMX3600Reader.events(text)
         let rate = rate ?? CMX3600Reader.defaultRate(events)
         guard rate.isValid, rate.value < 1000 else { throw EditTimelineError("rate \(rate) is not a frame rate") }
+        try CMX3600Reader.checkFrameFields(events.list, rate: rate)
         var reader = CMX3600Reader(rate: rate)
         for event in events.list { try reader.add(event) }
         guard !reader.items.isEmpty else { throw EditTimelineError("no video events") }
@@ -21,6 +22,27 @@ extension EditTimeline {
                                     notes: reader.notes, start: reader.start)
         try EditReading.checkBounds(timeline)
         return timeline
+    }
+}
+
+extension EditTimeline {
+    /// The rate an EDL is counted at when nothing else says: 29.97 when its
+    /// `FCM:` says DROP FRAME (or its first event's timecode has `;`), else 24.
+    package static func cmx3600GuessedRate(_ text: String) throws -> Rational {
+        CMX3600Reader.defaultRate(try CMX3600Reader.events(text))
+    }
+
+    /// The media an EDL's video events name, with each clip's name, in
+    /// record order, read without their timecodes (so before its rate is known).
+    package static func cmx3600Media(_ text: String) throws -> [(name: String?, media: EditMedia)] {
+        try CMX3600Reader.events(text).list.compactMap { event in
+            let lines = try event.lines.map { try CMX3600Line($0, label: "event \(event.number)") }
+            guard let line = lines.first(where: { $0.transitionType != nil }) ?? lines.first(where: \.isVideo),
+                  line.isVideo, !line.isBlack else { return nil }
+            let comments = CMX3600Comments(event.comments)
+            let media = comments.media(incoming: line.transitionType != nil, reel: line.reel)
+            return (comments.name(location: media.location), media)
+        }
     }
 }
 
@@ -77,6 +99,18 @@ struct CMX3600Reader {
         return events.dropFrameSaid || firstHasSemicolon ? Rational(30000, 1001) : Rational(24, 1)
     }
 
+    /// Refuses the first timecode whose frame field reaches the rate (an EDL
+    /// counted at the wrong rate: a PAL EDL's frame 24 at 24), before an
+    /// event's lengths could disagree for the same reason.
+    static func checkFrameFields(_ events: [CMX3600Event], rate: Rational) throws {
+        let timecode = Timecode(rate: rate, dropFrame: false)
+        for event in events {
+            for fields in event.lines where fields.count >= 8 {
+                for label in fields.suffix(4) { _ = try CMX3600Line.frameField(label, timecode, "event \(event.number)") }
+            }
+        }
+    }
+
     /// One event: skipped when audio only, else its transition (if any) and its clip or black, after any gap.
     mutating func add(_ event: CMX3600Event) throws {
         let label = "event \(event.number)"
@@ -104,6 +138,9 @@ struct CMX3600Reader {
         let duration = time(record.1 - record.0)
         if line.isBlack {
             items.append(.gap(duration))
+        } else if line.reel.uppercased() == "BARS" {
+            notes.append("\(label): BARS drawn as colour bars, in silence (its tone isn't played)")
+            items.append(.fill(EditFill(look: .bars, duration: duration)))
         } else {
             let incoming = line.transitionType != nil
             let media = comments.media(incoming: incoming, reel: line.reel)
@@ -161,7 +198,19 @@ struct CMX3600Line {
     var isBlack: Bool { ["BL", "BLACK"].contains(reel.uppercased()) }
     var transitionType: Substring? { type == "C" ? nil : type }
 
+    /// A timecode's frame field, refused when it reaches the rate in use.
+    @discardableResult
+    static func frameField(_ label: Substring, _ timecode: Timecode, _ event: String) throws -> Int? {
+        guard let frame = timecode.frameField(label) else { return nil }
+        guard frame < timecode.nominal else {
+            throw EditTimelineError("\(event): timecode \(label) counts frame \(frame), but at \(timecode.nominal) fps frames run 0 to "
+                                    + "\(timecode.nominal - 1) (give the EDL's rate with --fps, e.g. --fps 25 for PAL)")
+        }
+        return frame
+    }
+
     func frames(_ label: Substring, _ timecode: Timecode, _ event: String) throws -> Int64 {
+        try Self.frameField(label, timecode, event)
         guard let frames = timecode.frames(label) else { throw EditTimelineError("\(event): bad timecode \(label)") }
         return frames
     }
@@ -230,7 +279,7 @@ struct CMX3600Comments {
     /// The incoming (second line's) clip takes the `TO` comments; a plain event the `FROM` ones.
     func media(incoming: Bool, reel: Substring) -> EditMedia {
         let location = incoming ? (toLocation ?? sourceFile) : (fromLocation ?? sourceFile)
-        let reelName = ["AX", "BL", "BLACK"].contains(reel.uppercased()) ? nil : String(reel)
+        let reelName = ["AX", "BL", "BLACK", "BARS"].contains(reel.uppercased()) ? nil : String(reel)
         return EditMedia(location: location.flatMap { $0.isEmpty ? nil : $0 },
                          clipName: (incoming ? toName : fromName).flatMap { $0.isEmpty ? nil : $0 }, reel: reelName)
     }
@@ -238,8 +287,9 @@ struct CMX3600Comments {
     /// `TO CLIP NAME`, else `FROM CLIP NAME`, else the file's name without its extension (the adapter's order).
     func name(location: String?) -> String? {
         if let name = [toName, fromName].compactMap({ $0 }).first(where: { !$0.isEmpty }) { return name }
-        guard let location else { return nil }
-        return ((location as NSString).lastPathComponent as NSString).deletingPathExtension
+        // A Windows tool's path (`S:\media\a.mov`) ends at its last backslash.
+        guard let file = location?.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last else { return nil }
+        return (String(file) as NSString).deletingPathExtension
     }
 }
 

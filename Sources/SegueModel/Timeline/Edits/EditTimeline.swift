@@ -32,6 +32,17 @@ package struct EditTimeline: Sendable, Equatable {
     }
 }
 
+extension EditTimeline {
+    /// Every clip and generator drawn black and silent (a disabled track), said in a note.
+    package mutating func drawnBlack(_ note: String) {
+        items = items.map { item in
+            if case .clip(let clip) = item { return .gap(clip.source.duration) }
+            return item.blank.map { .gap($0) } ?? item
+        }
+        notes.append(note)
+    }
+}
+
 /// One child of the rendered track.
 package enum EditItem: Sendable, Equatable {
     case clip(EditClip)
@@ -39,6 +50,36 @@ package enum EditItem: Sendable, Equatable {
     case gap(EditTime)
     /// A transition centred on the cut between the items either side of it.
     case transition(EditTransition)
+    /// A generator's picture (black, a colour, bars) and silence this long.
+    case fill(EditFill)
+
+    /// A gap's or a generator's length: nil for a clip or a transition.
+    package var blank: EditTime? {
+        switch self {
+        case .gap(let duration): return duration
+        case .fill(let fill): return fill.duration
+        case .clip, .transition: return nil
+        }
+    }
+}
+
+/// What a generator draws (xmeml's Slug, Black Video, Color Matte, Bars and
+/// Tone, counting leaders; OTIO's GeneratorReference), in silence.
+package struct EditFill: Sendable, Equatable {
+    package enum Look: Sendable, Equatable {
+        case black
+        /// `#RRGGBB`.
+        case colour(String)
+        /// SMPTE-like colour bars.
+        case bars
+    }
+    package var look: Look
+    package var duration: EditTime
+
+    package init(look: Look, duration: EditTime) {
+        self.look = look
+        self.duration = duration
+    }
 }
 
 /// A time as OTIO's RationalTime writes it: `value` units at `rate` per second.

@@ -50,6 +50,7 @@ enum EditReading {
                 try check(clip.source.start, "clip \(index + 1)")
                 try check(EditTime(value: clip.source.start.value + clip.source.duration.value, rate: clip.source.start.rate), "clip \(index + 1)")
             case .gap(let duration): try check(duration, "gap \(index + 1)")
+            case .fill(let fill): try check(fill.duration, "generator \(index + 1)")
             case .transition(let transition):
                 try check(transition.before, "transition \(index + 1)")
                 try check(transition.after, "transition \(index + 1)")
@@ -80,6 +81,13 @@ struct Timecode {
         nominal = max(Int(rate.value.rounded()), 1)
         dropRate = (nominal == 30 || nominal == 60) && rate.denominator == 1001
         self.dropFrame = dropFrame && dropRate
+    }
+
+    /// The frame field of an `HH:MM:SS:FF` label, whatever its value.
+    func frameField(_ text: Substring) -> Int? {
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == ":" || $0 == ";" || $0 == "." }
+        guard parts.count == 4, let last = parts.last, (1...3).contains(last.count), last.allSatisfy(\.isASCIIDigit) else { return nil }
+        return Int(last)
     }
 
     /// The frame count a label names; a bare frame number is taken as is. Nil when it isn't a timecode.

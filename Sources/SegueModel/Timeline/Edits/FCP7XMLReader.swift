@@ -111,9 +111,13 @@ struct FCP7XMLReader {
         var markers = try [sequence, media].flatMap { try Self.markers($0, context).map { ($0.name, $0.seconds) } }
         markers += reading.clipMarkers
         let start = try sequence.child("timecode").map { try Self.timecode(deref($0), context, label) }
-        return EditTimeline(name: sequence.text("name").flatMap { $0.isEmpty ? nil : $0 }, rate: rate, items: reading.items,
-                            markers: markers.sorted { $0.1 < $1.1 }.map { EditMarker(name: $0.0, time: Self.time(seconds: $0.1, rate: rate.value)) },
-                            notes: notes + reading.notes, start: start.map { Self.time(seconds: $0, rate: rate.value) })
+        var timeline = EditTimeline(name: sequence.text("name").flatMap { $0.isEmpty ? nil : $0 }, rate: rate, items: reading.items,
+                                    markers: markers.sorted { $0.1 < $1.1 }.map { EditMarker(name: $0.0, time: Self.time(seconds: $0.1, rate: rate.value)) },
+                                    notes: notes + reading.notes, start: start.map { Self.time(seconds: $0, rate: rate.value) })
+        if deref(track).text("enabled")?.uppercased() == "FALSE" {
+            timeline.drawnBlack("video track 1 is disabled, so black and silent (no track below it is rendered)")
+        }
+        return timeline
     }
 
     /// `xmeml/sequence`, then every `children/sequence` of a project or bin.
@@ -139,11 +143,21 @@ struct FCP7XMLReader {
         return EditReading.snapped(rate)
     }
 
-    /// A whole number from a child element (frames).
+    /// A whole number from a child element (frames), also as a decimal
+    /// (Hiero writes `<in>0.0</in>`); a count between two frames is refused.
     static func integer(_ element: Element, _ tag: String, _ label: String) throws -> Int64 {
-        guard let text = element.text(tag) else { throw EditTimelineError("\(label): no <\(tag)>") }
-        guard let value = Int64(text), abs(value) < 1 << 40 else { throw EditTimelineError("\(label): bad <\(tag)> '\(text.prefix(40))'") }
-        return value
+        guard let text = element.text(tag)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+            throw EditTimelineError("\(label): no <\(tag)>")
+        }
+        if let value = Int64(text), abs(value) < 1 << 40 { return value }
+        guard text.count <= 40, text.allSatisfy({ $0.isASCIIDigit || "+-.".contains($0) }), let value = Double(text),
+              value.isFinite, abs(value) < Double(1 << 40) else {
+            throw EditTimelineError("\(label): bad <\(tag)> '\(text.prefix(40))'")
+        }
+        guard value == value.rounded() else {
+            throw EditTimelineError("\(label): <\(tag)> \(text) is not a whole frame (a count between frames can't be rendered)")
+        }
+        return Int64(value)
     }
 
     /// A timecode element in seconds: its `frame`, else its `string` counted at its rate.
@@ -211,11 +225,17 @@ struct XMLTrackReading {
             case "transitionitem":
                 items.append(.transition(try transition(item, label)))
                 head = item
-            case "generatoritem":
-                notes.append("\(label): generator drawn as black")
-                items.append(.gap(FCP7XMLReader.time(seconds: timing.end - timing.start, rate: trackRate)))
             default:
-                try readClip(item, recordStart: timing.start, duration: timing.end - timing.start, offset: timing.offset, label)
+                let length = FCP7XMLReader.time(seconds: timing.end - timing.start, rate: trackRate)
+                if item.text("enabled")?.uppercased() == "FALSE" {
+                    notes.append("\(label): disabled, so black and silent (no track below it is rendered)")
+                    items.append(.gap(length))
+                } else if let generated = generator(item, label) {
+                    notes.append(generated.note)
+                    items.append(.fill(EditFill(look: generated.look, duration: length)))
+                } else {
+                    try readClip(item, recordStart: timing.start, duration: timing.end - timing.start, offset: timing.offset, label)
+                }
             }
             cursor = timing.end
         }

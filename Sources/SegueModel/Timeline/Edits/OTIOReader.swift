@@ -79,8 +79,12 @@ struct OTIOReader {
         read.markers = read.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
         let start = try (root["global_start_time"] as? Object).map { try Self.time($0, "timeline: global_start_time") }
         let written = ((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []
-        return EditTimeline(name: Self.name(root), rate: rate, items: read.items, markers: read.markers,
-                            notes: written.compactMap { $0 as? String } + notes + read.notes, start: start)
+        var timeline = EditTimeline(name: Self.name(root), rate: rate, items: read.items, markers: read.markers,
+                                    notes: written.compactMap { $0 as? String } + notes + read.notes, start: start)
+        if track["enabled"] as? Bool == false {
+            timeline.drawnBlack("track '\(Self.name(track) ?? "")' is disabled, so black and silent (no track below it is rendered)")
+        }
+        return timeline
     }
 
     static func name(_ object: Object) -> String? {
@@ -152,17 +156,14 @@ struct TrackReading {
         }
     }
 
-    /// The timeline's rate: the first clip's, else the track's, else the first gap's.
+    /// The timeline's rate: the first clip's, else the track's, else the first gap's or generator's.
     func rate(track: Object) throws -> Rational {
         let first = items.lazy.compactMap { item -> Double? in
             if case .clip(let clip) = item { return clip.source.duration.rate }
             return nil
         }.first
         let trackRate = (track["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } }
-        let gapRate = items.lazy.compactMap { item -> Double? in
-            if case .gap(let time) = item { return time.rate }
-            return nil
-        }.first
+        let gapRate = items.lazy.compactMap { $0.blank?.rate }.first
         guard let value = first ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
         guard let rate = EditReading.rational(value) else { throw EditTimelineError("track: rate \(EditReading.number(value))") }
         return rate
@@ -208,9 +209,17 @@ struct TrackReading {
             throw EditTimelineError("\(label): no source_range, and its media has no available_range")
         }
         let enabled = object["enabled"] as? Bool ?? true
-        if !enabled || reference.map({ OTIOReader.schema($0) == "GeneratorReference" }) == true {
-            try Self.checkGenerator(reference, label, enabled: enabled)
+        if !enabled {
+            notes.append("\(label): disabled, so black and silent (no track below it is rendered)")
             items.append(.gap(source.duration))
+        } else if let reference, OTIOReader.schema(reference) == "GeneratorReference" {
+            let kind = reference["generator_kind"] as? String ?? ""
+            let parameters = reference["parameters"] as? Object ?? [:]
+            let colour = (parameters["color"] ?? parameters["colour"]) as? String
+            let drawn = EditGenerators.look(named: kind, colour: colour.flatMap { TextCard.isColour($0) ? $0.uppercased() : nil }, label: label)
+            // Black is what OTIO's own adapters write for a gap-like generator: no note for it.
+            if EditGenerators.kind(named: kind) != .black { notes.append(drawn.note) }
+            items.append(.fill(EditFill(look: drawn.look, duration: source.duration)))
         } else {
             let reel = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["reel"] as? String
             let media = EditMedia(location: try reference.flatMap { try Self.location($0, label) },
@@ -251,15 +260,6 @@ struct TrackReading {
             return nil
         case let other:
             throw EditTimelineError("\(label): media reference \(other) can't be read")
-        }
-    }
-
-    /// A generator clip draws black only; a disabled clip is a gap (OTIO's rule).
-    private static func checkGenerator(_ reference: Object?, _ label: String, enabled: Bool) throws {
-        guard enabled, let reference else { return }
-        let kind = reference["generator_kind"] as? String ?? ""
-        guard ["black", "Black", "BL", "BLACK"].contains(kind) else {
-            throw EditTimelineError("\(label): generator '\(kind)' can't be drawn (only black)")
         }
     }
 

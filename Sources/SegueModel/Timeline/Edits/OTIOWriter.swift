@@ -2,7 +2,8 @@ import Foundation
 
 extension EditTimeline {
     /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → one
-    /// video Track.1 of Clip.1 / Gap.1 / Transition.1 items, markers on the
+    /// video Track.1 of Clip.1 / Gap.1 / Transition.1 items (a generator a
+    /// Clip.1 of a GeneratorReference), markers on the
     /// track. What OTIO has no field for rides in metadata as the cmx_3600
     /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
     /// `parseOTIO` reads it all back.
@@ -54,6 +55,11 @@ enum OTIOWriter {
                 "markers": [Any](),
                 "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
             ])
+        case .fill(let fill):
+            return item("Clip.1", name: nil, [
+                "source_range": range(EditRange(start: EditTime(value: 0, rate: fill.duration.rate), duration: fill.duration)),
+                "media_reference": generator(fill.look), "effects": [Any](), "markers": [Any](),
+            ])
         case .gap(let duration):
             return item("Gap.1", name: nil, [
                 "source_range": range(EditRange(start: EditTime(value: 0, rate: duration.rate), duration: duration)),
@@ -88,6 +94,20 @@ enum OTIOWriter {
         return object
     }
 
+    /// A generator as OTIO names its kinds: black, SolidColor (its `color` a parameter), SMPTEBars.
+    static func generator(_ look: EditFill.Look) -> [String: Any] {
+        var object: [String: Any] = ["OTIO_SCHEMA": "GeneratorReference.1", "name": "", "metadata": [String: Any](),
+                                     "available_range": NSNull(), "parameters": [String: Any]()]
+        switch look {
+        case .black: object["generator_kind"] = "black"
+        case .bars: object["generator_kind"] = "SMPTEBars"
+        case .colour(let colour):
+            object["generator_kind"] = "SolidColor"
+            object["parameters"] = ["color": colour]
+        }
+        return object
+    }
+
     static func marker(_ marker: EditMarker) -> [String: Any] {
         let range = EditRange(start: marker.time, duration: EditTime(value: 0, rate: marker.time.rate))
         return item("Marker.2", name: marker.name, ["marked_range": self.range(range), "color": "RED", "comment": ""])
@@ -96,7 +116,7 @@ enum OTIOWriter {
 }
 
 extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
+    func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -7,7 +7,8 @@ extension EditTimeline {
     /// frames it shows between its cuts, in the media's timecode; each join as
     /// a transition centred on its cut (split as the timeline that asked for
     /// it split it, else in half), its overlap taken from the clips' handles;
-    /// cards as gaps; with `chapters`, a marker where each chapter starts.
+    /// text and black cards as gaps, a generator's bars or colour as a
+    /// generator; with `chapters`, a marker where each chapter starts.
     /// Overlap mode only: a freeze join's held frames have no form there.
     package static func rendered(from plan: Plan, chapters: Bool, currentFolder: String) -> EditTimeline {
         let rate = plan.canvas.frameRate
@@ -23,8 +24,16 @@ extension EditTimeline {
             let before = clip.index > 0 ? splits[clip.index - 1].before : 0
             let after = clip.index < splits.count ? splits[clip.index].after : 0
             let length = Int64(clip.frameCount) - before - after
-            if clip.info.card != nil {
-                items.append(.gap(EditTime(value: Double(length), rate: rate.value)))
+            if let card = clip.info.card {
+                let duration = EditTime(value: Double(length), rate: rate.value)
+                // A generator's card (no text): its bars or colour as a generator; black and text cards as gaps.
+                if card.text.isEmpty, card.bars == true {
+                    items.append(.fill(EditFill(look: .bars, duration: duration)))
+                } else if card.text.isEmpty, card.background.uppercased() != "#000000" {
+                    items.append(.fill(EditFill(look: .colour(card.background.uppercased()), duration: duration)))
+                } else {
+                    items.append(.gap(duration))
+                }
             } else {
                 items.append(.clip(renderedClip(clip.info, skipping: before, length: length, rate: rate, currentFolder: currentFolder)))
             }

@@ -43,10 +43,13 @@ package struct TextCard: Sendable, Equatable, Codable {
     package var text: String
     /// The background colour, `#RRGGBB`.
     package var background: String
+    /// Colour bars drawn instead of the background (a timeline's bars generator).
+    package var bars: Bool?
 
-    package init(text: String, background: String = "#000000") {
+    package init(text: String, background: String = "#000000", bars: Bool? = nil) {
         self.text = text
         self.background = background
+        self.bars = bars
     }
 
     /// `#RRGGBB`.
