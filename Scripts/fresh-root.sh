@@ -1,7 +1,7 @@
 # Sourced by Scripts/package-test and Scripts/fresh-test: a fresh minimal
 # Debian bookworm root for one run. The debootstrap'd base is made once and
 # kept in .build/chroot/base; every run works in a copy, so it never sees what
-# a run before it left. Fetched .debs are kept in .build/chroot/archives.
+# a run before it left. Fetched .debs are kept in .build/chroot/archives-NAME.
 # Defines: say, fail, root, mounted, inside; unmounts and removes the copy on exit.
 # The caller sets `name` (the run's folder and the prefix of what it says).
 
@@ -15,7 +15,7 @@ command -v debootstrap >/dev/null || skip "debootstrap is not installed (Scripts
 chroots=$PWD/.build/chroot
 mkdir -p "$chroots"
 base=$chroots/base
-# Two scripts may run at once (Scripts/test starts fresh-test beside the suite): one makes the base.
+# The two scripts may run at once (by hand): only one makes the base.
 exec {base_lock}>"$chroots/base.lock"
 flock "$base_lock"
 if [[ ! -x $base/bin/sh ]]; then
