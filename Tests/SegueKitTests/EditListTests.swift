@@ -155,8 +155,11 @@ final class EditListTests: XCTestCase {
 
     // MARK: Real files with edit lists
 
+    /// A file of the real-world corpus beside the repository (or SEGUE_REALWORLD).
     func realClip(_ name: String) throws -> String {
-        let path = "/work/shared/realworld/" + name
+        let corpus = ProcessInfo.processInfo.environment["SEGUE_REALWORLD"]
+            ?? SegueTool.repository.deletingLastPathComponent().appendingPathComponent("shared/realworld").path
+        let path = URL(fileURLWithPath: corpus).appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else { throw unavailable("\(path) is not on this machine") }
         return path
     }
