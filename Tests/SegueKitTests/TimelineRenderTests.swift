@@ -428,12 +428,12 @@ final class TimelineRenderTests: XCTestCase {
         _ = try python("""
             import sys, opentimelineio as otio
             timeline = otio.adapters.read_from_file(sys.argv[1])
-            timeline.video_tracks()[0][0].effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
+            timeline.video_tracks()[0][0].effects.append(otio.schema.LinearTimeWarp(time_scalar=-1.0))
             otio.adapters.write_to_file(timeline, sys.argv[2])
             """, [timeline, speed])
         let refused = try Tools.segue(["stitch", speed, "-o", output, "--media-root", store.folder.path])
         XCTAssertEqual(refused.status, 2, refused.standardError)
-        XCTAssertTrue(refused.standardError.contains("speed.otio") && refused.standardError.contains("A"), refused.standardError)
+        XCTAssertTrue(refused.standardError.contains("speed.otio") && refused.standardError.contains("'A': reverse speed"), refused.standardError)
         let probed = try Tools.segue(["probe", timeline, "--media-root", store.folder.path])
         XCTAssertEqual(probed.status, 0, probed.standardError)
         XCTAssertTrue(probed.standardOutput.contains("01:00:00:00") && probed.standardOutput.contains("TIMECODE"), probed.standardOutput)

@@ -73,8 +73,17 @@ final class EditTimelineParseHostileTests: XCTestCase {
         assertRefused("clip 1 'B-roll': source_range has rate -24") { try .parseOTIO(self.otio([self.clip(rate: "-24")])) }
         assertRefused("clip 1 'B-roll': source_range has a negative duration") { try .parseOTIO(self.otio([self.clip(duration: "-5")])) }
         assertRefused("clip 1 'B-roll': source_range is") { try .parseOTIO(self.otio([self.clip(start: "1e300")])) }
-        assertRefused("clip 1 'B-roll': speed change (LinearTimeWarp)") {
-            try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": 2}]"#)]))
+        assertRefused("clip 1 'B-roll': reverse speed (time_scalar -2)") {
+            try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": -2}]"#)]))
+        }
+        assertRefused("clip 1 'B-roll': speed 101x is beyond 100x") {
+            try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": 101}]"#)]))
+        }
+        assertRefused("clip 1 'B-roll': LinearTimeWarp's time_scalar isn't a number") {
+            try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": "fast"}]"#)]))
+        }
+        assertRefused("clip 1 'B-roll': time effect 'ramp' (a ramp or time remap)") {
+            try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "TimeEffect.1", "effect_name": "ramp"}]"#)]))
         }
         assertRefused("clip 1 'B-roll': effect 'Blur' (Effect)") {
             try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "Effect.1", "effect_name": "Blur"}]"#)]))
@@ -96,8 +105,14 @@ final class EditTimelineParseHostileTests: XCTestCase {
     func testEDLHostileInputsAreRefusedNamingTheEvent() {
         let first = "001 AX V C 01:00:00:00 01:00:01:00 01:00:00:00 01:00:01:00\n"
         assertRefused("event 012: bad timecode 01:00:61:00") { try .parseCMX3600("012 AX V C 01:00:61:00 01:00:62:00 01:00:00:00 01:00:01:00") }
-        assertRefused("event 002: speed change (M2") {
-            try .parseCMX3600(first + "002 AX V C 01:00:00:00 01:00:01:00 01:00:01:00 01:00:01:12\nM2   AX       048.0                01:00:00:00\n")
+        assertRefused("event 002: reverse motion (M2 -048.0)") {
+            try .parseCMX3600(first + "002 AX V C 01:00:00:00 01:00:01:00 01:00:01:00 01:00:01:12\nM2   AX       -048.0                01:00:00:00\n")
+        }
+        assertRefused("event 002: M2 speed 'nan' isn't a number") {
+            try .parseCMX3600(first + "002 AX V C 01:00:00:00 01:00:01:00 01:00:01:00 01:00:01:12\nM2   AX       nan                01:00:00:00\n")
+        }
+        assertRefused("event 002: M2 9999.0 at 24 fps is beyond 100x") {
+            try .parseCMX3600(first + "002 AX V C 01:00:00:00 01:00:01:00 01:00:01:00 01:00:01:12\nM2   AX       9999.0                01:00:00:00\n")
         }
         assertRefused("event 002: source lasts 24 frames but record 12") {
             try .parseCMX3600(first + "002 AX V C 01:00:00:00 01:00:01:00 01:00:01:00 01:00:01:12\n")
@@ -111,7 +126,6 @@ final class EditTimelineParseHostileTests: XCTestCase {
         assertRefused("event 002: bad transition length 'x1'") {
             try .parseCMX3600(first + "002 BB V D x1 01:00:00:00 01:00:01:00 01:00:01:00 01:00:02:00\n")
         }
-        assertRefused("event 001: freeze frame") { try .parseCMX3600(first + "* * FREEZE FRAME\n") }
         assertRefused("event 003: 5 fields") { try .parseCMX3600("003 AX V C 01:00:00:00\n") }
         assertRefused("rate 0 is not a frame rate") { try .parseCMX3600(first, rate: Rational(0, 1)) }
         assertRefused("no video events") { try .parseCMX3600("TITLE: sound only\n001 AX A C 01:00:00:00 01:00:01:00 01:00:00:00 01:00:01:00\n") }
@@ -134,9 +148,15 @@ final class EditTimelineParseHostileTests: XCTestCase {
         assertRefused("nested more than 64 deep") { try .parseFCP7XML(Data(String(repeating: "<a>", count: 100_000).utf8)) }
         assertRefused("clipitem 1 'A': bad <start> 'x'") { try .parseFCP7XML(self.xmeml(self.clipItem.replacingOccurrences(of: "<start>0", with: "<start>x"))) }
         assertRefused("sequence 'S': rate 0 is not a frame rate") { try .parseFCP7XML(self.xmeml(self.clipItem, rate: "0")) }
-        assertRefused("clipitem 1 'A': speed change (Time Remap)") {
-            try .parseFCP7XML(self.xmeml(self.clipItem.replacingOccurrences(of: "</clipitem>", with: "<filter><effect><name>Time Remap</name><effectid>timeremap</effectid></effect></filter></clipitem>")))
+        func remap(_ parameters: String) -> Data {
+            self.xmeml(self.clipItem.replacingOccurrences(of: "</clipitem>", with: "<filter><effect><name>Time Remap</name><effectid>timeremap</effectid>\(parameters)</effect></filter></clipitem>"))
         }
+        func parameter(_ id: String, _ value: String) -> String { "<parameter><parameterid>\(id)</parameterid><value>\(value)</value></parameter>" }
+        assertRefused("clipitem 1 'A': reverse speed (Time Remap)") { try .parseFCP7XML(remap(parameter("speed", "50") + parameter("reverse", "TRUE"))) }
+        assertRefused("clipitem 1 'A': variable speed (a Time Remap ramp)") { try .parseFCP7XML(remap(parameter("variablespeed", "1"))) }
+        assertRefused("clipitem 1 'A': reverse speed (Time Remap -100 %)") { try .parseFCP7XML(remap(parameter("speed", "-100"))) }
+        assertRefused("clipitem 1 'A': Time Remap speed 'inf' isn't a number") { try .parseFCP7XML(remap(parameter("speed", "inf"))) }
+        assertRefused("clipitem 1 'A': Time Remap speed 20000 % is beyond 100x") { try .parseFCP7XML(remap(parameter("speed", "20000"))) }
         assertRefused("clipitem 1 'A': a nested sequence") {
             try .parseFCP7XML(self.xmeml(self.clipItem.replacingOccurrences(of: "</clipitem>", with: "<sequence id='s2'/></clipitem>")))
         }

@@ -103,8 +103,19 @@ final class SubtitlePlanTests: XCTestCase {
     func testCueTextIsPlainAndAssEventsSplitAtTheirEighthComma() {
         XCTAssertEqual(CueText.plain("{\\i1}Hello{\\i0}\\Nworld\\h!"), "Hello\nworld !")
         XCTAssertEqual(CueText.plain("literal \\{brace\\} and C:\\path"), "literal {brace} and C:\\path")
-        let burned = BurnedCue.onGraphClock([SegueKit.Cue(start: 1.5, end: 2.25, text: "a, b", event: "0,Default,,0,0,0,,a, b")], inPoint: 1)
+        let cue = SegueKit.Cue(start: 1.5, end: 2.25, text: "a, b", event: "0,Default,,0,0,0,,a, b")
+        let burned = BurnedCue.onGraphClock([cue], clip: clip("a", seconds: 4, cues: [], inPoint: 1))
         XCTAssertEqual(burned, [BurnedCue(start: "0:00:00.50", end: "0:00:01.25", layer: "0", fields: "Default,,0,0,0,", text: "a, b")])
+        // At 2x the file's half second after the in point plays a quarter second in; a freeze shows what its in point shows throughout.
+        var fast = clip("a", seconds: 4, cues: [], inPoint: 1)
+        fast.speed = PlaybackSpeed(2)
+        XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: fast).map(\.start), ["0:00:00.25"])
+        XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: fast).map(\.end), ["0:00:00.63"])
+        var frozen = clip("a", seconds: 4, cues: [], inPoint: 1.5)
+        frozen.speed = PlaybackSpeed(0)
+        XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: frozen).map { [$0.start, $0.end] }, [["0:00:00.00", "0:00:04.00"]])
+        frozen.inPoint = 1
+        XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: frozen), [], "a cue that starts after a freeze's frame never shows")
     }
 
     func testSidecarNamesAreFoundAsPlayersLookForThem() throws {

@@ -19,7 +19,7 @@ package enum LoudnessMeter {
         let results = concurrentMap(clips.count) { index -> ClipInfo.Loudness? in
             let clip = clips[index]
             guard !clip.isStill, clip.audio != nil else { return nil }
-            return try? measure(clip.readPath, from: clip.inPoint, duration: clip.duration, access: access)
+            return try? measure(clip.readPath, from: clip.inPoint, duration: clip.sourceSeconds, access: access)
         }
         var measured = clips
         for (index, loudness) in results.enumerated() { measured[index].loudness = loudness }

@@ -15,9 +15,9 @@ struct BurnedCue: Equatable {
 
     /// `cues` on the graph's clock: the pictures a graph draws count from the
     /// clip's in point. Cues that end before it are left out.
-    static func onGraphClock(_ cues: [Cue], inPoint: Double) -> [BurnedCue] {
+    static func onGraphClock(_ cues: [Cue], clip: ClipInfo) -> [BurnedCue] {
         cues.compactMap { cue in
-            let start = max(0, cue.start - inPoint), end = cue.end - inPoint
+            let start = max(0, clip.clipSeconds(atSource: cue.start)), end = min(clip.duration, clip.clipSeconds(atSource: cue.end))
             guard end > start else { return nil }
             // Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text: the text may hold commas.
             let parts = cue.event.split(separator: ",", maxSplits: 7, omittingEmptySubsequences: false).map(String.init)

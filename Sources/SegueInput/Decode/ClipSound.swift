@@ -36,9 +36,13 @@ package final class ClipSound {
     /// Samples from time 0 to the end of the clip's last picture.
     package let pictureSamples: Int
 
+    /// Output samples per source sample: a speed change's 1/speed.
+    private let stretch: Double
+
     /// `stream` is where the reader's packets come from (`reader(demuxer:…)`).
     init(reader: SoundReader?, router: PacketRouter?, damage: DamagePolicy, sampleRate: Int, pictureSamples: Int,
-         stream: PacketRouter.Sound? = nil) {
+         stream: PacketRouter.Sound? = nil, speed: PlaybackSpeed? = nil) {
+        stretch = speed.map { $0.isFreeze ? 1 : 1 / $0.rate.value } ?? 1
         self.reader = reader
         self.router = router
         self.damage = damage
@@ -68,25 +72,31 @@ package final class ClipSound {
     /// The sound graph: `async` + `first_pts=0` make silence where the sound
     /// starts late or has gaps, and trim it where it starts early, so it stays
     /// locked to the pictures; then the `--loudness` gain, if any.
-    static func filters(sampleRate: Int, loudness: String?) -> String {
-        "aresample=\(sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
-            + (loudness.map { ",\($0)" } ?? "")
+    /// A speed change plays it through `atempo` (pitch kept; one stage takes 0.5x to 100x).
+    static func filters(sampleRate: Int, loudness: String?, speed: PlaybackSpeed? = nil) -> String {
+        var tempo = ""
+        if let speed = speed?.rate.value {
+            tempo = speed < 0.5 ? ",atempo=\(speed.squareRoot()),atempo=\(speed.squareRoot())" : ",atempo=\(speed)"
+        }
+        return "aresample=\(sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
+            + tempo + (loudness.map { ",\($0)" } ?? "")
     }
 
     /// The sound path of `clip`, when it is heard: its reader, and the stream
     /// the router hands it, timed from the same instant as the video's `videoOrigin`.
     static func reader(demuxer: Demuxer, video: StreamInfo, videoOrigin: Int64, clip: PlannedClip, canvas: Canvas,
                        settings: StitchSettings, strict: Bool) throws -> (reader: SoundReader, sound: PacketRouter.Sound)? {
-        guard settings.includeAudio, !clip.info.isStill, let index = demuxer.bestStream(.audio),
+        // A freeze frame, or a speed beyond what sounds right, is silent.
+        guard settings.includeAudio, !clip.info.isStill, clip.info.speed?.isAudible ?? true, let index = demuxer.bestStream(.audio),
               demuxer.streams[index].kind == .audio else { return nil }
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index)
         decoder.failOnDamage = strict
         let stream = demuxer.streams[index]
         let origin = video.timeBase.rescale(videoOrigin, to: stream.timeBase)
-        let filters = ClipSound.filters(sampleRate: canvas.sampleRate,
-                                        loudness: LoudnessMeter.filters(for: clip, target: settings.loudness))
+        let filters = ClipSound.filters(sampleRate: canvas.sampleRate, loudness: LoudnessMeter.filters(for: clip, target: settings.loudness),
+                                        speed: clip.info.speed)
         // Sound past the clip's end is never heard: a block stamped hours later isn't filled up to.
-        let end = clip.info.inPoint + clip.info.duration + 1
+        let end = clip.info.inPoint + clip.info.sourceSeconds + 1
         let reader = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin),
                                  audibleUntil: end)
         return (reader, PacketRouter.Sound(stream: stream, origin: origin))
@@ -133,7 +143,7 @@ package final class ClipSound {
             if let stream, let pts = packet.pts {
                 if let number = setAside?(pts - stream.origin) { keptAside.append((packet.clone(), number)) }
                 let end = stream.stream.timeBase.rescale(pts + packet.duration - stream.origin, to: Rational(1, sampleRate))
-                soundEnd = max(soundEnd, Int(end))
+                soundEnd = max(soundEnd, stretch == 1 ? Int(end) : Int(Double(end) * stretch))
             }
             if try damage.survives({ try reader.decode(packet, into: append) }) { return }
         }

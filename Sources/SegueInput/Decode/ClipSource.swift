@@ -81,7 +81,7 @@ package final class ClipSource {
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
-                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound)
+                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound, speed: clip.info.speed)
         moved = copying.sound?.moving(sound)
         copies = try videoCopy?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
         let still = clip.info.isStill

@@ -46,7 +46,7 @@ package final class TextLayer {
         }
         var timed: [String] = []
         if let subtitles {
-            let placed = BurnedCue.onGraphClock(subtitles.cues, inPoint: clip.info.inPoint)
+            let placed = BurnedCue.onGraphClock(subtitles.cues, clip: clip.info)
             let script = subtitles.styles.isEmpty
                 ? TextLayer.script(caption: nil, card: nil, subtitles: placed, family: fontFile.family, width: canvas.width,
                                    height: canvas.height)

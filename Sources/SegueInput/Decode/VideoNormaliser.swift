@@ -1,5 +1,6 @@
 package import SegueMedia
 import SegueModel
+import SegueCore
 
 /// A clip's video decoded and normalised to the canvas by its filter graph
 /// (fps, transpose, scale, pad or crop, format): packets in, canvas pictures
@@ -39,6 +40,8 @@ package final class VideoNormaliser {
     /// Whether packets went to the decoder since it last started afresh (`--smart`).
     private var stretchOpen = false
     private(set) var stage = Stage.feeding
+    /// A speed change's timing: each picture's pts moved to the output frame that first shows it.
+    private let retiming: Retiming?
 
     init(demuxer: Demuxer, stream: StreamInfo, clip: PlannedClip, canvas: Canvas, videoCopy: (any VideoCopy)?,
          damage: DamagePolicy, text: TextLayer? = nil) throws {
@@ -52,6 +55,10 @@ package final class VideoNormaliser {
         self.damage = damage
         self.text = text
         delivery = DeliveryCheck(frameCount: clip.frameCount, videoCopy: videoCopy)
+        let timeBase = decoder.timeBase
+        retiming = clip.info.speed.map {
+            Retiming(speed: $0, frame: canvas.frameRate.inverted, timeBase: timeBase, frameCount: Int64(clip.frameCount))
+        }
     }
 
     /// No more pictures go into the graph.
@@ -166,12 +173,20 @@ package final class VideoNormaliser {
                 graph = try ClipGraph(stages, text: text, videoLike: decoded, timeBase: decoder.timeBase)
             }
             if let pts = decoded.pts.map({ $0 - origin }) {
-                decoded.pts = pts
-                lastPictureTime = max(lastPictureTime, Double(pts) * decoder.timeBase.value)
                 // A picture lasts at least a frame at the clip's rate: an edit
                 // list that ends inside the last one still shows it whole.
                 let length = max(decoded.duration, clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase))
-                pictureEndPTS = max(pictureEndPTS ?? .min, pts + length)
+                var shown = pts, end = pts + length, last = pts
+                if let retiming {
+                    // A freeze shows no picture after its first.
+                    guard let first = retiming.shown(pts) else { continue }
+                    (shown, end) = (first, retiming.end(pts + length))
+                    // Shown until `end`: as late as a picture a frame long that ends there.
+                    last = max(shown, end - clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase))
+                }
+                decoded.pts = shown
+                lastPictureTime = max(lastPictureTime, Double(last) * decoder.timeBase.value)
+                pictureEndPTS = max(pictureEndPTS ?? .min, end)
             }
             try graph!.push(decoded)
         }
@@ -202,8 +217,33 @@ private struct DeliveryCheck {
 }
 
 extension PlannedClip {
-    /// Seconds of picture the clip's own part of the file holds (from its in point).
+    /// Seconds of the clip's output that its part of the file has pictures
+    /// for (from its in point; a speed change scales them, a freeze has them all).
     package var pictureSeconds: Double {
-        min(info.duration, info.pictureDuration - info.inPoint)
+        let seconds = info.pictureDuration - info.inPoint
+        guard let speed = info.speed else { return min(info.duration, seconds) }
+        return speed.isFreeze ? info.duration : min(info.duration, seconds / speed.rate.value)
+    }
+}
+
+/// A speed change's timing in the decoder's time base: a picture the plain
+/// path shows from canvas frame m (as `fps` rounds) is shown from the first
+/// output frame whose source frame reaches m, so `fps` after it repeats or
+/// drops pictures exactly as `PlaybackSpeed` says.
+private struct Retiming {
+    let speed: PlaybackSpeed
+    /// One canvas frame, as a time base.
+    let frame: Rational
+    let timeBase: Rational
+    let frameCount: Int64
+
+    /// Where a picture at `pts` (from the clip's time 0) is shown from; nil when never (a freeze's later pictures).
+    func shown(_ pts: Int64) -> Int64? {
+        speed.firstFrame(showing: timeBase.rescale(pts, to: frame)).map { frame.rescale($0, to: timeBase) }
+    }
+
+    /// Where pictures up to `pts` stop being shown: the clip's end for a freeze.
+    func end(_ pts: Int64) -> Int64 {
+        frame.rescale(min(speed.firstFrame(showing: timeBase.rescale(pts, to: frame)) ?? frameCount, frameCount), to: timeBase)
     }
 }

@@ -43,7 +43,8 @@ extension ClipInfo {
         facts["sidecars"] = sidecars
         if let edited {
             facts["timelineClip"] = ["name": edited.name, "before": edited.before, "after": edited.after,
-                                     "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter]
+                                     "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter,
+                                     "speed": speed.map { $0.rate.value } ?? 1] as [String: Any]
         }
         facts["startTimecode"] = startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
             ?? NSNull()

@@ -76,6 +76,24 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     package var startTimecode: StartTimecode?
     /// Set for a clip of an editor's timeline: its name, handles and held edge frames.
     package var edited: EditedClip?
+    /// A constant speed change or freeze frame (an editor's timeline); nil plays at its own speed.
+    package var speed: PlaybackSpeed?
+
+    /// Seconds into the clip at which the file's time `seconds` plays: from
+    /// `inPoint`, scaled by a speed change; a freeze shows its in point throughout
+    /// (what is earlier lies before the clip, what is later after it).
+    package func clipSeconds(atSource seconds: Double) -> Double {
+        let offset = seconds - inPoint
+        guard let speed else { return offset }
+        guard !speed.isFreeze else { return offset == 0 ? 0 : (offset < 0 ? -.infinity : .infinity) }
+        return offset / speed.rate.value
+    }
+
+    /// Seconds of the file played from `inPoint`: `duration`, scaled by a speed change (a freeze uses one frame).
+    package var sourceSeconds: Double {
+        guard let speed else { return duration }
+        return speed.isFreeze ? 1 / max(frameRate.value, 1) : duration * speed.rate.value
+    }
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
     package struct Loudness: Sendable, Equatable, Codable {

@@ -150,8 +150,8 @@ extension Plan {
         let heldBefore = Double(joinFrames(before: clip.index)) / rate, heldAfter = Double(joinFrames(after: clip.index)) / rate
         let outputEnd = duration
         return cues.compactMap { cue in
-            var from = max(start, start + cue.start - clip.info.inPoint)
-            var to = min(end, start + cue.end - clip.info.inPoint)
+            var from = max(start, start + clip.info.clipSeconds(atSource: cue.start))
+            var to = min(end, start + clip.info.clipSeconds(atSource: cue.end))
             guard to > from else { return nil }
             if held.first && from <= firstPicture && firstPicture < to { from -= heldBefore }
             if held.last && from <= lastPicture && lastPicture < to { to += heldAfter }

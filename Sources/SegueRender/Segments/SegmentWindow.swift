@@ -42,7 +42,8 @@ final class SegmentWindow {
     /// never into the frames of a join before it.
     static func framesToSeekPast(_ clip: PlannedClip, to start: Int, plan: Plan) -> Int {
         let info = clip.info
-        guard !info.isStill, info.timestampJumps == 0, !info.variableFrameRate,
+        // A speed change's pictures are picked from its in point: played from its start.
+        guard !info.isStill, info.speed == nil, info.timestampJumps == 0, !info.variableFrameRate,
               info.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
         // After a seek, resampled sound would start at another phase of the resampler,
         // and sound whose timestamps are coarser than its samples (Matroska's

@@ -222,6 +222,7 @@ package struct SmartPlan: Sendable {
         let info = clip.info
         guard settings.codec != .av1 else { return .outputNotCopied(settings.codec) }
         if info.card != nil { return .textCard }
+        if let speed = info.speed { return .speedChange(speed.description) }
         if info.caption != nil { return .caption }
         if settings.subtitles == .burn, info.subtitles?.cues.isEmpty == false { return .burnedSubtitles }
         let syntax = CopySyntax(settings.codec)

@@ -79,7 +79,13 @@ package struct EditTimelineResolver {
                 let name = [clip.name, clip.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(index + 1)"
                 entry = ClipEntry(path: try finder.locate(clip.media, clipName: name))
                 entry.title = name
-                entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after)
+                entry.edit = EditPlacement(name: name, source: clip.source, recordRate: rate, before: span.before, after: span.after,
+                                           speed: clip.speed)
+                if let speed = entry.edit?.speed, !speed.isFreeze, !speed.isAudible {
+                    let range = PlaybackSpeed.audibleRange
+                    notices.append(.timelineNote(path: timelinePath, note: "clip '\(name)': played at \(speed.description), "
+                                                 + "silent (its sound is kept from \(range.lowerBound)x to \(Int(range.upperBound))x)"))
+                }
                 // A photo shows for its record time, transitions included.
                 entry.duration = Double(entry.edit!.recordFrames) / rate.value
             case .gap, .fill:

@@ -120,14 +120,14 @@ struct CMX3600Reader {
         // A transition's line is the incoming clip; else the event's first video line (an event may list its sound apart).
         guard let line = transitions.first ?? lines.first(where: \.isVideo), line.isVideo else { return }
         let comments = CMX3600Comments(event.comments)
-        if let speed = comments.speed { throw EditTimelineError("\(label): speed change (M2 \(speed)) can't be rendered") }
-        if comments.freezeFrame { throw EditTimelineError("\(label): freeze frame can't be rendered") }
+        let speed = try comments.playbackSpeed(rate: rate, label)
         let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
         let source = try (line.frames(line.sourceIn, timecode, label), line.frames(line.sourceOut, timecode, label))
         let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
         guard source.1 >= source.0 else { throw EditTimelineError("\(label): source out \(line.sourceOut) before source in \(line.sourceIn)") }
         guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
-        guard source.1 - source.0 == record.1 - record.0 else {
+        // A speed change's source out doesn't count: it plays from source in for the record's length, as the adapter reads it.
+        guard speed != nil || source.1 - source.0 == record.1 - record.0 else {
             throw EditTimelineError("\(label): source lasts \(source.1 - source.0) frames but record \(record.1 - record.0) (a speed change can't be rendered)")
         }
         try place(recordIn: record.0, label: label, line: line)
@@ -145,7 +145,7 @@ struct CMX3600Reader {
             let incoming = line.transitionType != nil
             let media = comments.media(incoming: incoming, reel: line.reel)
             items.append(.clip(EditClip(name: comments.name(location: media.location),
-                                        media: media, source: EditRange(start: time(source.0), duration: duration))))
+                                        media: media, source: EditRange(start: time(source.0), duration: duration), speed: speed)))
         }
         for locator in comments.locators {
             guard let frame = timecode.frames(locator.timecode) else { throw EditTimelineError("\(label): bad locator timecode \(locator.timecode)") }
@@ -245,12 +245,12 @@ struct CMX3600Comments {
 
     /// Longer keys first, so `FROM CLIP NAME` isn't read as `FROM CLIP`.
     private static let keys = ["FROM CLIP NAME", "TO CLIP NAME", "FROM CLIP", "FROM FILE", "TO CLIP", "TO FILE",
-                               "SOURCE FILE", "LOC", "M2", "* FREEZE FRAME"]
+                               "SOURCE FILE", "LOC", "M2"]
 
     init(_ lines: [Substring]) {
         for line in lines {
             var body = line.drop { $0 == "*" }.drop(while: \.isWhitespace)
-            if line.hasPrefix("* * FREEZE") || line.hasPrefix("** FREEZE") { freezeFrame = true; continue }
+            if body.hasPrefix("FREEZE FRAME") || body.hasPrefix("* FREEZE FRAME") { freezeFrame = true; continue }
             guard let key = Self.keys.first(where: { body.hasPrefix($0) }) else { continue }
             body = body.dropFirst(key.count)
             if body.first == ":" { body = body.dropFirst() }
@@ -262,10 +262,30 @@ struct CMX3600Comments {
             case "TO CLIP", "TO FILE": toLocation = value
             case "SOURCE FILE": sourceFile = value
             case "LOC": locator(value)
-            case "M2": speed = value.split(whereSeparator: \.isWhitespace).dropFirst().first.map(String.init) ?? value
-            default: freezeFrame = true
+            default: speed = Self.motionSpeed(value)
             }
         }
+    }
+
+    /// `M2   REEL   048.0   01:00:00:00`: the speed in frames a second, before the timecode (a reel may hold spaces).
+    private static func motionSpeed(_ value: String) -> String {
+        let words = value.split(whereSeparator: \.isWhitespace)
+        guard let last = words.last else { return value }
+        let timed = last.count == 11 && last.contains(":") && words.count >= 2
+        return String(timed ? words[words.count - 2] : last)
+    }
+
+    /// The event's speed change: `* FREEZE FRAME`, or `M2` frames a second over the EDL's rate (0 holds
+    /// the first frame); nil without one. Reverse motion and speeds that aren't numbers are refused.
+    func playbackSpeed(rate: Rational, _ label: String) throws -> PlaybackSpeed? {
+        if freezeFrame { return PlaybackSpeed(rate: Rational(0, 1)) }
+        guard let speed else { return nil }
+        guard let fps = Double(speed), fps.isFinite else { throw EditTimelineError("\(label): M2 speed '\(speed)' isn't a number") }
+        guard fps >= 0 else { throw EditTimelineError("\(label): reverse motion (M2 \(speed)) can't be rendered") }
+        guard let playback = PlaybackSpeed(fps / rate.value) else {
+            throw EditTimelineError("\(label): M2 \(speed) at \(rate) fps is beyond \(Int(PlaybackSpeed.fastest))x")
+        }
+        return playback
     }
 
     /// `LOC: 01:00:01:14 RED  name`: the timecode, a colour, the name.

@@ -16,13 +16,16 @@ package struct EditPlacement: Sendable, Equatable {
     package var before: Int64
     /// Record frames played after it (the transition out of the clip).
     package var after: Int64
+    /// A constant speed change or freeze frame: `source.duration` is then the record length.
+    package var speed: PlaybackSpeed?
 
-    package init(name: String, source: EditRange, recordRate: Rational, before: Int64 = 0, after: Int64 = 0) {
+    package init(name: String, source: EditRange, recordRate: Rational, before: Int64 = 0, after: Int64 = 0, speed: PlaybackSpeed? = nil) {
         self.name = name
         self.source = source
         self.recordRate = recordRate
         self.before = before
         self.after = after
+        self.speed = speed.flatMap { $0.rate.numerator == $0.rate.denominator ? nil : $0 }
     }
 
     /// Record frames the clip plays: its source range and both extensions.
@@ -68,21 +71,33 @@ extension ClipInfo {
         func mediaFrames(_ recordFrames: Int64) -> Int64 {
             EditTime(value: Double(recordFrames), rate: placement.recordRate.value).frameCount(at: mediaRate)
         }
-        let start = placement.source.start.frameCount(at: mediaRate) - origin
-        let length = placement.source.duration.frameCount(at: mediaRate)
-        let available = Int64((pictureDuration * mediaRate.value).rounded())
-        guard start < available, start + length > 0 else {
-            throw BadInputReason.outsideMedia(clip: placement.name, start: Double(start) / mediaRate.value,
-                                              end: Double(start + length) / mediaRate.value, length: pictureDuration)
-        }
-        let first = start - mediaFrames(placement.before)
-        let last = start + length + mediaFrames(placement.after)
-        inPoint = Double(first) / mediaRate.value
-        duration = Double(placement.recordFrames) / placement.recordRate.value
         func recordFrames(_ media: Int64) -> Int64 {
             EditTime(value: Double(media), rate: mediaRate.value).frameCount(at: placement.recordRate)
         }
+        let start = placement.source.start.frameCount(at: mediaRate) - origin
+        let recordLength = placement.source.duration.frameCount(at: placement.recordRate)
+        // Record frames played before the range and in all, as plain frames of the media (a speed change scales them).
+        let speed = placement.speed.map { $0.placingHandles(before: placement.before) }
+        let lead = speed?.frames ?? placement.before
+        let body = speed.map { mediaFrames($0.speed.sourceFrames(for: placement.before + recordLength) - $0.frames) }
+            ?? placement.source.duration.frameCount(at: mediaRate)
+        let available = Int64((pictureDuration * mediaRate.value).rounded())
+        guard start < available, start + max(body, 1) > 0 else {
+            throw BadInputReason.outsideMedia(clip: placement.name, start: Double(start) / mediaRate.value,
+                                              end: Double(start + body) / mediaRate.value, length: pictureDuration)
+        }
+        let first = start - mediaFrames(lead)
+        let last = speed.map { first + mediaFrames($0.speed.sourceFrames(for: placement.recordFrames)) }
+            ?? start + body + mediaFrames(placement.after)
+        inPoint = Double(first) / mediaRate.value
+        duration = Double(placement.recordFrames) / placement.recordRate.value
+        self.speed = speed?.speed
+        // Output frames showing plain frames the media lacks: before its first, from its last on.
+        let missingBefore = recordFrames(max(0, -first)), presentEnd = recordFrames(available - first)
+        let heldBefore = speed.map { $0.speed.firstFrame(showing: missingBefore) ?? placement.recordFrames } ?? missingBefore
+        let heldAfter = speed.map { placement.recordFrames - ($0.speed.firstFrame(showing: presentEnd) ?? placement.recordFrames) }
+            ?? recordFrames(max(0, last - available))
         edited = EditedClip(name: placement.name, before: placement.before, after: placement.after,
-                            heldBefore: recordFrames(max(0, -first)), heldAfter: recordFrames(max(0, last - available)))
+                            heldBefore: min(max(heldBefore, 0), placement.recordFrames), heldAfter: max(heldAfter, 0))
     }
 }

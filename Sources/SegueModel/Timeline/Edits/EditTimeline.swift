@@ -123,12 +123,16 @@ package struct EditClip: Sendable, Equatable {
     package var source: EditRange
     /// All the media has (OTIO `available_range`), when the file says.
     package var available: EditRange?
+    /// A constant speed change or a freeze frame; nil plays at its own speed.
+    /// `source.duration` is then the record length, as OTIO has it.
+    package var speed: PlaybackSpeed?
 
-    package init(name: String? = nil, media: EditMedia, source: EditRange, available: EditRange? = nil) {
+    package init(name: String? = nil, media: EditMedia, source: EditRange, available: EditRange? = nil, speed: PlaybackSpeed? = nil) {
         self.name = name
         self.media = media
         self.source = source
         self.available = available
+        self.speed = speed
     }
 }
 

@@ -287,7 +287,7 @@ struct XMLTrackReading {
     private mutating func readClip(_ item: Element, recordStart: Double, duration: Double, offset: Double, _ label: String) throws {
         let clipContext = context + [item]
         if item.child("sequence") != nil { throw EditTimelineError("\(label): a nested sequence (flatten it first)") }
-        try checkFilters(item, label)
+        let speed = try speedFromFilters(item, label)
         guard let file = item.child("file").map(reader.deref) else { throw EditTimelineError("\(label): no file") }
         let mediaStart = try file.child("timecode").map { try FCP7XMLReader.timecode($0, clipContext, label) } ?? 0
         let rate = try FCP7XMLReader.checkedRate(clipContext, label)
@@ -303,20 +303,45 @@ struct XMLTrackReading {
         }
         let media = EditMedia(location: file.text("pathurl").flatMap { $0.isEmpty ? nil : $0 },
                               clipName: file.text("name").flatMap { $0.isEmpty ? nil : $0 })
-        items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source, available: available)))
+        items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source,
+                                    available: available, speed: speed)))
         for marker in try FCP7XMLReader.markers(item, clipContext) {
             clipMarkers.append((marker.name, recordStart + marker.seconds - sourceStart))
         }
     }
 
-    /// Time remapping changes speed: refused. Other filters (motion, opacity, levels) are noted, not applied.
-    private mutating func checkFilters(_ item: Element, _ label: String) throws {
+    /// The clip's speed from a Time Remap filter (its `speed` parameter, in
+    /// percent; 0 holds a frame), nil without one; reverse and variable speed
+    /// (a ramp) are refused. Other filters (motion, opacity, levels) are noted, not applied.
+    private mutating func speedFromFilters(_ item: Element, _ label: String) throws -> PlaybackSpeed? {
+        var speed: PlaybackSpeed?
         for filter in item.children("filter").map(reader.deref) {
             let id = filter.text("effect/effectid") ?? "", name = filter.text("effect/name") ?? id
-            if id.lowercased() == "timeremap" || name.lowercased() == "time remap" {
-                throw EditTimelineError("\(label): speed change (Time Remap) can't be rendered")
+            guard id.lowercased() == "timeremap" || name.lowercased() == "time remap" else {
+                if !filtersIgnored.contains(name), filtersIgnored.count < 20 { filtersIgnored.append(name) }
+                continue
             }
-            if !filtersIgnored.contains(name), filtersIgnored.count < 20 { filtersIgnored.append(name) }
+            if filter.text("enabled")?.uppercased() == "FALSE" { continue }
+            speed = try Self.timeRemap(filter, label)
         }
+        return speed
+    }
+
+    /// A Time Remap filter's constant speed.
+    private static func timeRemap(_ filter: Element, _ label: String) throws -> PlaybackSpeed? {
+        func parameter(_ id: String) -> String? {
+            filter.child("effect")?.children("parameter").first { ($0.text("parameterid") ?? $0.text("name")) == id }?.text("value")
+        }
+        if parameter("reverse")?.uppercased() == "TRUE" { throw EditTimelineError("\(label): reverse speed (Time Remap) can't be rendered") }
+        if let variable = parameter("variablespeed"), Double(variable) ?? 0 != 0 {
+            throw EditTimelineError("\(label): variable speed (a Time Remap ramp) can't be rendered")
+        }
+        guard let text = parameter("speed") else { return nil }
+        guard let percent = Double(text), percent.isFinite else { throw EditTimelineError("\(label): Time Remap speed '\(text)' isn't a number") }
+        guard percent >= 0 else { throw EditTimelineError("\(label): reverse speed (Time Remap \(text) %) can't be rendered") }
+        guard let speed = PlaybackSpeed(percent / 100) else {
+            throw EditTimelineError("\(label): Time Remap speed \(text) % is beyond \(Int(PlaybackSpeed.fastest))x")
+        }
+        return speed.rate.numerator == speed.rate.denominator ? nil : speed
     }
 }

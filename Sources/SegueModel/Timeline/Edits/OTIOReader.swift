@@ -4,7 +4,7 @@ import SegueCore
 extension EditTimeline {
     /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
     /// item. Other video tracks and the audio tracks become notes (each clip's
-    /// own sound plays); nested stacks, speed changes and effects are refused.
+    /// own sound plays); nested stacks, reverse speeds, ramps and effects are refused.
     package static func parseOTIO(_ data: Data) throws -> EditTimeline {
         try JSONNesting.check(data, limit: EditReading.maxDepth)
         let root: Any
@@ -201,7 +201,7 @@ struct TrackReading {
     }
 
     private mutating func readClip(_ object: Object, _ label: String) throws {
-        try Self.refuseEffects(object, label)
+        let speed = try Self.speed(object, label)
         let reference = try Self.mediaReference(object, label)
         let available = try (reference?["available_range"] as? Object).map { try OTIOReader.range($0, "\(label): available_range") }
         let sourceRange = try (object["source_range"] as? Object).map { try OTIOReader.range($0, "\(label): source_range") }
@@ -224,7 +224,7 @@ struct TrackReading {
             let reel = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["reel"] as? String
             let media = EditMedia(location: try reference.flatMap { try Self.location($0, label) },
                                   clipName: reference.flatMap(OTIOReader.name), reel: reel)
-            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available)))
+            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available, speed: speed)))
         }
         for marker in try OTIOReader.markers(object, label) {
             clipMarkers.append((marker.name, position + marker.start.seconds - source.start.seconds))
@@ -263,16 +263,33 @@ struct TrackReading {
         }
     }
 
-    /// Speed changes and other effects would play differently here: refused, named.
-    private static func refuseEffects(_ clip: Object, _ label: String) throws {
-        for case let effect as Object in clip["effects"] as? [Any] ?? [] {
+    /// The clip's constant speed: its `LinearTimeWarp`s' `time_scalar`s multiplied, 0 for a `FreezeFrame`;
+    /// nil without one. Reverse, other time effects and other effects would play differently here: refused, named.
+    private static func speed(_ clip: Object, _ label: String) throws -> PlaybackSpeed? {
+        var scalar: Double?
+        for case let effect as Object in clip["effects"] as? [Any] ?? [] where effect["enabled"] as? Bool ?? true {
             let kind = OTIOReader.schema(effect)
             let name = (effect["effect_name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? OTIOReader.name(effect) ?? kind
-            if ["LinearTimeWarp", "FreezeFrame", "TimeEffect"].contains(kind) {
-                throw EditTimelineError("\(label): speed change (\(kind)) can't be rendered")
+            switch kind {
+            case "FreezeFrame":
+                scalar = 0
+            case "LinearTimeWarp":
+                guard let value = OTIOReader.number(effect["time_scalar"] ?? 1.0), value.isFinite else {
+                    throw EditTimelineError("\(label): LinearTimeWarp's time_scalar isn't a number")
+                }
+                guard value >= 0 else { throw EditTimelineError("\(label): reverse speed (time_scalar \(EditReading.number(value))) can't be rendered") }
+                scalar = (scalar ?? 1) * value
+            case "TimeEffect":
+                throw EditTimelineError("\(label): time effect '\(name)' (a ramp or time remap) can't be rendered")
+            default:
+                throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be rendered")
             }
-            throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be rendered")
         }
+        guard let scalar else { return nil }
+        guard let speed = PlaybackSpeed(scalar) else {
+            throw EditTimelineError("\(label): speed \(EditReading.number(scalar))x is beyond \(Int(PlaybackSpeed.fastest))x")
+        }
+        return speed
     }
 
     private func transition(_ object: Object, _ label: String) throws -> EditTransition {

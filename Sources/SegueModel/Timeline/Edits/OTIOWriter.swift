@@ -51,7 +51,7 @@ enum OTIOWriter {
             return item("Clip.1", name: clip.name, [
                 "source_range": range(clip.source),
                 "media_reference": reference(clip.media, available: clip.available),
-                "effects": [Any](),
+                "effects": clip.speed.map { [timeEffect($0)] } ?? [Any](),
                 "markers": [Any](),
                 "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
             ])
@@ -77,6 +77,13 @@ enum OTIOWriter {
                 "metadata": metadata,
             ])
         }
+    }
+
+    /// A speed change as OTIO writes it: a `FreezeFrame`, or a `LinearTimeWarp` with its `time_scalar`.
+    static func timeEffect(_ speed: PlaybackSpeed) -> [String: Any] {
+        let kind = speed.isFreeze ? "FreezeFrame" : "LinearTimeWarp"
+        return ["OTIO_SCHEMA": kind + ".1", "metadata": [String: Any](), "name": "", "effect_name": kind, "enabled": true,
+                "time_scalar": speed.rate.value]
     }
 
     static func reference(_ media: EditMedia, available: EditRange?) -> [String: Any] {

@@ -57,7 +57,9 @@ extension EditTimeline {
             code.rate.value.rounded() == rate.value.rounded() ? code.frames : Int64((code.seconds * rate.value).rounded())
         } ?? 0
         let inFrames = Int64((info.inPoint * rate.value).rounded())
-        let source = EditRange(start: EditTime(value: Double(origin + inFrames + skipping), rate: rate.value),
+        // A speed change's first frame past the handles is the one it shows there.
+        let skipped = info.speed.map { $0.sourceFrame(at: skipping) } ?? skipping
+        let source = EditRange(start: EditTime(value: Double(origin + inFrames + skipped), rate: rate.value),
                                duration: EditTime(value: Double(length), rate: rate.value))
         let available = EditRange(start: EditTime(value: Double(origin), rate: rate.value),
                                   duration: EditTime(value: (info.pictureDuration * rate.value).rounded(), rate: rate.value))
@@ -67,6 +69,6 @@ extension EditTimeline {
             location = (location as NSString).standardizingPath
         }
         return EditClip(name: info.edited?.name ?? Plan.chapterTitle(info), media: EditMedia(location: location),
-                        source: source, available: available)
+                        source: source, available: available, speed: info.speed)
     }
 }

@@ -46,6 +46,7 @@ enum SoundCopyPlanner {
     static func disqualification(_ clip: PlannedClip, plan: Plan, settings: StitchSettings) -> SoundNotCopied? {
         guard let audio = clip.info.audio, !clip.info.isStill else { return .notHeard }
         if settings.music != nil { return .musicBed }
+        if clip.info.speed != nil { return .speedChange }
         if audio.codec != "aac" { return .codec(audio.codec) }
         if audio.sampleRate != plan.canvas.sampleRate { return .sampleRate(audio.sampleRate, output: plan.canvas.sampleRate) }
         if audio.channels != plan.canvas.soundChannels { return .channels(audio.channels, output: plan.canvas.soundChannels) }

@@ -17,6 +17,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case burnedSubtitles
     /// A text card: its pictures are made, there is nothing to copy.
     case textCard
+    /// An editor's speed change or freeze frame picks its pictures anew.
+    case speedChange(String)
     /// `--overlay` draws over every picture.
     case overlay
     /// Its stored picture is not the size the track stores (the canvas, turned as the track stores it).
@@ -74,6 +76,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .caption: return "a caption is drawn over its pictures"
         case .burnedSubtitles: return "its subtitles are burned into its pictures (--subtitles burn)"
         case .textCard: return "it is a text card: its pictures are made, not read from a file"
+        case let .speedChange(speed): return "it plays at \(speed == "freeze frame" ? "a freeze frame" : speed): its pictures are picked anew"
         case let .pictureSize(width, height, storedWidth, storedHeight, orientation):
             return "its picture is stored \(width)x\(height), the output's \(storedWidth)x\(storedHeight)"
                 + (orientation == .upright ? "" : " (the canvas \(orientation))")
