@@ -16,6 +16,7 @@ final class EditTimelineParseTests: XCTestCase {
     /// The cases edit_timelines.py makes, with the rate their EDL is read at.
     static let cases: [(name: String, rate: Rational)] = [
         ("cuts24", Rational(24, 1)), ("dissolves23976", Rational(24000, 1001)), ("dropframe2997", Rational(30000, 1001)),
+        ("speeds24", Rational(24, 1)),
     ]
     nonisolated(unsafe) static var madeFolder: URL?
 
@@ -172,7 +173,8 @@ final class EditTimelineParseTests: XCTestCase {
             XCTAssertEqual(mine.name, theirs.name, "\(label): name", file: file, line: line)
             XCTAssertEqual(mine.url, theirs.url, "\(label): url", file: file, line: line)
             for (a, b, field) in [(mine.start, theirs.start, "start"), (mine.duration, theirs.duration, "duration"),
-                                  (mine.before, theirs.before, "before"), (mine.after, theirs.after, "after")] {
+                                  (mine.before, theirs.before, "before"), (mine.after, theirs.after, "after"),
+                                  (mine.speed, theirs.speed, "speed")] {
                 XCTAssertEqual(a ?? -1, b ?? -1, accuracy: accuracy, "\(label): \(field)", file: file, line: line)
             }
         }
@@ -193,6 +195,8 @@ struct Reading: Decodable {
         var duration: Double?
         var before: Double?
         var after: Double?
+        /// A clip's speed (1 without a change, 0 a freeze frame).
+        var speed: Double?
     }
     struct Marker: Decodable {
         var name: String
@@ -212,7 +216,7 @@ struct Reading: Decodable {
             switch item {
             case .clip(let clip):
                 return Item(kind: "clip", name: clip.name, url: clip.media.location, start: clip.source.start.seconds,
-                            duration: clip.source.duration.seconds)
+                            duration: clip.source.duration.seconds, speed: clip.speed?.rate.value ?? 1)
             case .gap, .fill:
                 return Item(kind: "gap", duration: item.blank?.seconds)
             case .transition(let transition):

@@ -32,6 +32,11 @@ def clip(name, url, start, duration, rate, media_start, media_duration, markers=
     return item
 
 
+def timed(item, effect):
+    item.effects.append(effect)
+    return item
+
+
 def dissolve(before, after, rate):
     return otio.schema.Transition(transition_type=otio.schema.TransitionTypes.SMPTE_Dissolve,
                                   in_offset=RT(before, rate), out_offset=RT(after, rate))
@@ -79,6 +84,14 @@ def cases():
     ], start=hour_df)
 
 
+    # Cuts only: the cmx_3600 adapter writes a dissolve into a speed change with another clip's media.
+    yield "speeds24", 24, timeline("Speeds 24", 24, [
+        timed(clip("Fast", "/media/fast.mov", hour24 + 10, 24, 24, hour24, 2400), otio.schema.LinearTimeWarp(time_scalar=2.0)),
+        timed(clip("Slow", "/media/slow.mov", hour24 + 40, 36, 24, hour24, 2400), otio.schema.LinearTimeWarp(time_scalar=0.5)),
+        timed(clip("Held", "/media/held.mov", hour24 + 70, 12, 24, hour24, 2400), otio.schema.FreezeFrame()),
+    ], start=hour24)
+
+
 def make(folder):
     for name, rate, made in cases():
         otio.adapters.write_to_file(made, f"{folder}/{name}.otio")
@@ -98,8 +111,12 @@ def item_dump(item):
         return {"kind": "gap", "duration": seconds(item.trimmed_range().duration)}
     url = getattr(item.media_reference, "target_url", None)
     source = item.trimmed_range()
+    speed = 1.0
+    for effect in item.effects:
+        if isinstance(effect, otio.schema.LinearTimeWarp):
+            speed *= effect.time_scalar
     return {"kind": "clip", "name": item.name or None, "url": url or None,
-            "start": seconds(source.start_time), "duration": seconds(source.duration)}
+            "start": seconds(source.start_time), "duration": seconds(source.duration), "speed": speed}
 
 
 def dump(path, rate=None):

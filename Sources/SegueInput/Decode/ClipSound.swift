@@ -78,8 +78,8 @@ package final class ClipSound {
         if let speed = speed?.rate.value {
             tempo = speed < 0.5 ? ",atempo=\(speed.squareRoot()),atempo=\(speed.squareRoot())" : ",atempo=\(speed)"
         }
-        return "aresample=\(sampleRate):async=1:first_pts=0,aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
-            + tempo + (loudness.map { ",\($0)" } ?? "")
+        return "aresample=\(sampleRate):async=1:first_pts=0" + tempo
+            + ",aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)" + (loudness.map { ",\($0)" } ?? "")
     }
 
     /// The sound path of `clip`, when it is heard: its reader, and the stream

@@ -237,7 +237,9 @@ package final class Stitcher {
         if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
         // A timeline's held edge frames are silent by design, not sound that ended early.
         let held = source.clip.info.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
-        if settings.includeAudio, source.clip.info.audio != nil, source.paddedAudioSeconds - held > 0.1 {
+        // So is a freeze frame, and a speed beyond what sounds right (the timeline's note says so).
+        let silenced = source.clip.info.speed.map { !$0.isAudible } ?? false
+        if settings.includeAudio, source.clip.info.audio != nil, !silenced, source.paddedAudioSeconds - held > 0.1 {
             notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds - held))
         }
         return notes

@@ -120,7 +120,8 @@ struct CMX3600Reader {
         // A transition's line is the incoming clip; else the event's first video line (an event may list its sound apart).
         guard let line = transitions.first ?? lines.first(where: \.isVideo), line.isVideo else { return }
         let comments = CMX3600Comments(event.comments)
-        let speed = try comments.playbackSpeed(rate: rate, label)
+        let incoming = line.transitionType != nil
+        let speed = try comments.playbackSpeed(rate: rate, clip: [incoming ? comments.toName : comments.fromName, String(line.reel)], label)
         let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
         let source = try (line.frames(line.sourceIn, timecode, label), line.frames(line.sourceOut, timecode, label))
         let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
@@ -142,10 +143,11 @@ struct CMX3600Reader {
             notes.append("\(label): BARS drawn as colour bars, in silence (its tone isn't played)")
             items.append(.fill(EditFill(look: .bars, duration: duration)))
         } else {
-            let incoming = line.transitionType != nil
             let media = comments.media(incoming: incoming, reel: line.reel)
-            items.append(.clip(EditClip(name: comments.name(location: media.location),
-                                        media: media, source: EditRange(start: time(source.0), duration: duration), speed: speed)))
+            // A freeze frame's clip name carries " FF", which isn't its name (the adapter drops it too).
+            var name = comments.name(location: media.location)
+            if speed?.isFreeze == true, name?.hasSuffix(" FF") == true { name?.removeLast(3) }
+            items.append(.clip(EditClip(name: name, media: media, source: EditRange(start: time(source.0), duration: duration), speed: speed)))
         }
         for locator in comments.locators {
             guard let frame = timecode.frames(locator.timecode) else { throw EditTimelineError("\(label): bad locator timecode \(locator.timecode)") }
@@ -239,7 +241,8 @@ struct CMX3600Line {
 struct CMX3600Comments {
     var fromName: String?, toName: String?
     var fromLocation: String?, toLocation: String?, sourceFile: String?
-    var speed: String?
+    /// Each `M2` line's name (a reel or clip) and speed, in order.
+    var motions: [(name: String, speed: String)] = []
     var freezeFrame = false
     var locators: [(timecode: Substring, name: String)] = []
 
@@ -262,24 +265,26 @@ struct CMX3600Comments {
             case "TO CLIP", "TO FILE": toLocation = value
             case "SOURCE FILE": sourceFile = value
             case "LOC": locator(value)
-            default: speed = Self.motionSpeed(value)
+            default: motions.append(Self.motion(value))
             }
         }
     }
 
-    /// `M2   REEL   048.0   01:00:00:00`: the speed in frames a second, before the timecode (a reel may hold spaces).
-    private static func motionSpeed(_ value: String) -> String {
-        let words = value.split(whereSeparator: \.isWhitespace)
-        guard let last = words.last else { return value }
-        let timed = last.count == 11 && last.contains(":") && words.count >= 2
-        return String(timed ? words[words.count - 2] : last)
+    /// `M2   REEL   048.0   01:00:00:00`: the name (which may hold spaces), then the speed in frames a second, before the timecode.
+    private static func motion(_ value: String) -> (name: String, speed: String) {
+        var words = value.split(whereSeparator: \.isWhitespace)
+        if let last = words.last, last.count == 11, last.contains(":"), words.count >= 2 { words.removeLast() }
+        guard let speed = words.popLast() else { return ("", value) }
+        return (words.joined(separator: " "), String(speed))
     }
 
     /// The event's speed change: `* FREEZE FRAME`, or `M2` frames a second over the EDL's rate (0 holds
-    /// the first frame); nil without one. Reverse motion and speeds that aren't numbers are refused.
-    func playbackSpeed(rate: Rational, _ label: String) throws -> PlaybackSpeed? {
+    /// the first frame); nil without one. A dissolve's event may list the outgoing clip's M2 too: the
+    /// one naming `clip` (its clip name or reel) wins, else the last. Reverse motion and speeds that aren't numbers are refused.
+    func playbackSpeed(rate: Rational, clip names: [String?], _ label: String) throws -> PlaybackSpeed? {
         if freezeFrame { return PlaybackSpeed(rate: Rational(0, 1)) }
-        guard let speed else { return nil }
+        let known = Set(names.compactMap { $0?.uppercased() })
+        guard let speed = (motions.last { known.contains($0.name.uppercased()) } ?? motions.last)?.speed else { return nil }
         guard let fps = Double(speed), fps.isFinite else { throw EditTimelineError("\(label): M2 speed '\(speed)' isn't a number") }
         guard fps >= 0 else { throw EditTimelineError("\(label): reverse motion (M2 \(speed)) can't be rendered") }
         guard let playback = PlaybackSpeed(fps / rate.value) else {
