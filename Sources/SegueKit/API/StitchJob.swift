@@ -165,7 +165,9 @@ public final class StitchJob {
         if settings.mode == .freeze, list.entries.contains(where: { ($0.edit?.before ?? 0) + ($0.edit?.after ?? 0) > 0 }) {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
         }
-        try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade)
+        let playlist = HLSLadder.isPlaylist(request.output)
+        try checkLadderRequest(settings: settings, playlist: playlist, segmented: outputFolderMayBeMade)
+        try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
         try checkExport(settings: settings, entries: list.entries)
 
@@ -203,8 +205,42 @@ public final class StitchJob {
         }
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.notices = list.notices + plan.notices + subtitled.notices
+        if playlist { plan.notices += try ladderNotices(plan: plan, settings: settings) }
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
+    }
+
+    /// What an HLS output (`-o DIR/master.m3u8`) can't be made with, before any work; `--ladder`
+    /// and `--hls-time` without one.
+    private func checkLadderRequest(settings: StitchSettings, playlist: Bool, segmented: Bool) throws {
+        guard playlist else {
+            if settings.ladder != nil || settings.hlsSeconds != StitchSettings().hlsSeconds {
+                throw SegueError.usage("--ladder and --hls-time are for an HLS output (-o DIR/master.m3u8)")
+            }
+            return
+        }
+        if segmented {
+            throw SegueError.usage("\(request.output): an HLS output isn't rendered in segments yet (--jobs, --work, plan/render/join): "
+                                   + "stitch it in one process")
+        }
+        if settings.smart { throw SegueError.usage("--smart can't copy into an HLS ladder: every rendition is encoded") }
+        if settings.codec != .h264 {
+            throw SegueError.usage("--codec \(settings.codec.rawValue): an HLS ladder's renditions are H.264 (HEVC and AV1 ones aren't written yet)")
+        }
+    }
+
+    /// The canvas's ladder checked (an HDR one, a rung sharper than the canvas: exit 2), and what it leaves out, as warnings.
+    private func ladderNotices(plan: Plan, settings: StitchSettings) throws -> [Warning] {
+        if plan.canvas.colour.dynamicRange.isHDR {
+            throw SegueError.usage("\(request.output): an HDR (HLG or PQ) HLS ladder isn't written yet; --hdr off makes an SDR one")
+        }
+        do { _ = try HLSLadder(canvas: plan.canvas, settings: settings) } catch let error as LadderError {
+            throw SegueError.usage(error.message)
+        }
+        var left: [String] = []
+        if settings.chapters { left.append("chapters") }
+        if plan.subtitleTrack(settings) != nil { left.append("the subtitle track (--subtitles burn draws it into the pictures)") }
+        return left.isEmpty ? [] : [.outputNote(path: request.output, note: "an HLS ladder doesn't carry \(left.joined(separator: " or ")) yet")]
     }
 
     /// The request's choices over the manifest's over the defaults.

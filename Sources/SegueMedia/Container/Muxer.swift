@@ -9,10 +9,12 @@ package final class Muxer {
     private var finished = false
 
     /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
+    /// A format that writes its own files (HLS: playlists and segments) opens nothing here.
     package init(path: String, format: String) throws {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2")
         self.context = context
+        guard (context!.pointee.oformat.pointee.flags & AVFMT_NOFILE) == 0 else { return }
         do {
             try check(avio_open(&context!.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
         } catch {

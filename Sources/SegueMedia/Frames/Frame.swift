@@ -92,6 +92,13 @@ package final class Frame {
     /// How long the picture or block lasts in its stream's time base, 0 when unknown.
     package var duration: Int64 { Timestamp.plausibleDuration(pointer.pointee.pkt_duration) }
 
+    /// Whether an encoder must start a keyframe here (`pict_type` I), or may choose (none): a decoded
+    /// picture carries its source's type, which libx264 would otherwise honour.
+    package var forcesKeyframe: Bool {
+        get { pointer.pointee.pict_type == AV_PICTURE_TYPE_I }
+        set { pointer.pointee.pict_type = newValue ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE }
+    }
+
     package var width: Int { Int(pointer.pointee.width) }
     package var height: Int { Int(pointer.pointee.height) }
     package var sampleCount: Int { Int(pointer.pointee.nb_samples) }

@@ -34,6 +34,12 @@ package enum OptionLimits {
     /// A photo's seconds, from the option or a list entry.
     package static let stillSeconds = Limit(lower: 0, upper: 3600, excludesLower: true)
     package static let timeout = Limit(lower: 0, upper: 3600, excludesLower: true)
+    /// An HLS segment's seconds.
+    package static let hlsSeconds = Limit(lower: 1, upper: 60)
+    /// An HLS rendition's short side, in pixels.
+    package static let rungPixels = Limit(lower: 64, upper: 4320)
+    /// Renditions an HLS ladder may have.
+    package static let mostRungs = 8
     package static let retries = Limit(lower: 0, upper: 20)
     /// Each side of the output's size, in pixels (and even).
     package static let side = Limit(lower: 2, upper: 8192)

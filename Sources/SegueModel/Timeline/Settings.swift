@@ -54,6 +54,11 @@ public struct StitchSettings: Sendable, Equatable {
     /// The subtitle track's language (ISO 639-2); nil: the first subtitled clip's, else "und".
     package var subtitleLanguage: String?
 
+    /// An HLS output's renditions by their short side in pixels, largest first; nil: the canvas's and the standard ones below it.
+    package var ladder: [Int]?
+    /// An HLS output's segment length, in seconds.
+    package var hlsSeconds = 6.0
+
     package init() {}
 
     /// The defaults, with `options`' choices where it makes them.
@@ -116,6 +121,11 @@ extension OutputOption {
                help: "The clips' text subtitles (their own streams, or a sidecar clip.srt, .vtt or .ass): auto: one soft subtitle track with every cue at its new time; none: left out; burn: drawn into the picture"),
         option("subtitleLanguage", \.subtitleLanguage, OptionReader.language.optional, valueName: "LANG",
                help: "The subtitle track's language, ISO 639-2 (e.g. eng)", defaultText: "the first subtitled clip's, else und"),
+        option("ladder", \.ladder, OptionReader.ladder.optional, valueName: "LIST",
+               help: "HLS output (-o DIR/master.m3u8): the renditions by their short side in pixels, e.g. 1080,720,360",
+               defaultText: "the canvas's and the standard ones below it"),
+        option("hlsTime", \.hlsSeconds, .seconds(OptionLimits.hlsSeconds), valueName: "S",
+               help: "HLS output: seconds of each segment (every rendition's keyframes fall on them)"),
     ]
 }
 

@@ -31,6 +31,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
     case timelineNote(path: String, note: String)
     /// An editor's timeline's clip asking for frames its media lacks: its edge pictures held in silence.
     case edgeFramesHeld(path: String, held: EditedClip)
+    /// What the output's kind (an HLS ladder) doesn't carry of what was asked for.
+    case outputNote(path: String, note: String)
 
     package var description: String {
         switch self {
@@ -63,7 +65,7 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): its HDR10 metadata states \(reason); ignored"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
-        case let .timelineNote(path, note):
+        case let .timelineNote(path, note), let .outputNote(path, note):
             return "\(path): \(note)"
         case let .edgeFramesHeld(path, held):
             func frames(_ count: Int64) -> String { count == 1 ? "1 frame" : "\(count) frames" }

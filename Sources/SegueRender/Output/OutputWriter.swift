@@ -37,19 +37,23 @@ final class OutputWriter {
 
     /// `videoLayout` and `soundLayout`, when given, lay their tracks out
     /// (`--smart`: copied packets between re-encoded stretches and windows).
-    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
-         videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
-         overlay: PictureOverlay? = nil) throws {
-        self.overlay = overlay
-        pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
+    convenience init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
+                     videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
+                     overlay: PictureOverlay? = nil) throws {
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
         format.videoLayout = videoLayout
         format.soundLayout = settings.includeAudio ? soundLayout : nil
         format.chapters = chapters
         format.subtitles = subtitles
-        // The sink is made here and from then on touched only by the encoder thread.
-        let sink = Handoff(value: try EncodingSink(path: path, format: format))
-        audioFrameSize = sink.value.audioFrameSize
+        try self.init(sink: try EncodingSink(path: path, format: format), canvas: canvas, overlay: overlay)
+    }
+
+    /// Feeds `sink` (an MP4's, or an HLS ladder's), which from then on only the encoder thread touches.
+    init(sink made: any OutputSink, canvas: Canvas, overlay: PictureOverlay? = nil) throws {
+        self.overlay = overlay
+        pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
+        let sink = Handoff(value: made)
+        audioFrameSize = made.audioFrameSize
         worker = BackgroundTask(name: "segue-encoder") { [queue] cancellation in
             try OutputWriter.encode(from: queue, into: sink.value)
         }
@@ -101,7 +105,7 @@ final class OutputWriter {
 
     /// The encoder thread's loop: encodes what arrives until the end item (or
     /// the queue is discarded); on a failure, drops what is queued and stops.
-    private static func encode(from queue: BoundedQueue<Handoff<Item>>, into sink: EncodingSink) throws {
+    private static func encode(from queue: BoundedQueue<Handoff<Item>>, into sink: any OutputSink) throws {
         do {
             while let item = queue.pop()?.value {
                 switch item {
@@ -120,3 +124,22 @@ final class OutputWriter {
         }
     }
 }
+
+/// Where the encoder thread's pictures and sound go: one MP4 (`EncodingSink`)
+/// or an HLS ladder (`LadderSink`). Used from one thread.
+protocol OutputSink: AnyObject {
+    /// Samples per sound block the sink takes (1024 for AAC).
+    var audioFrameSize: Int { get }
+    /// Encodes an upright canvas picture whose pts counts frames; `crf` (`--smart`) starts a stretch at that quality.
+    func encode(picture: Frame, crf: Int?) throws
+    /// Writes a copied packet as output frame `frame` (`--smart` only).
+    func copy(_ packet: Packet, frame: Int64) throws
+    /// Encodes planar-float sound whose pts counts samples.
+    func encode(sound block: Frame) throws
+    /// Writes a copied AAC packet as output sound frame `slot` (`--smart` only).
+    func copy(sound packet: Packet, slot: Int) throws
+    /// Flushes the encoders and completes what was written.
+    func finish() throws
+}
+
+extension EncodingSink: OutputSink {}

@@ -31,6 +31,24 @@ public struct StitchReport: Sendable {
     package var smart: [SmartClip]? = nil
     /// With `--smart`: how the output's track stores its pictures (turned as the copied clips are).
     package var smartTrack: SmartTrack? = nil
+    /// An HLS output's renditions as written (the rungs, largest first, then the sound); nil for an MP4.
+    package var renditions: [Rendition]? = nil
+
+    /// One rendition of an HLS output: its playlist, what it holds and what its segments measured.
+    package struct Rendition: Sendable, Equatable {
+        /// The playlist's path.
+        package var playlist: String
+        /// RFC 6381 codecs (`avc1.64001e`, `mp4a.40.2`).
+        package var codecs: String
+        package var width: Int
+        package var height: Int
+        package var segments: Int
+        /// Bytes of its init and media segments.
+        package var bytes: Int
+        package var peakBitRate: Int
+        package var averageBitRate: Int
+        package var longestSegmentSeconds: Double
+    }
 
     /// The output track's stored pictures under `--smart`: the canvas turned into `orientation`, in full range or not.
     package struct SmartTrack: Sendable {

@@ -34,6 +34,7 @@ package final class Stitcher {
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     package func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
+        if HLSLadder.isPlaylist(outputPath) { return try runLadder(stop: stop, progress: progress) }
         try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
         let started = monotonicSeconds()
@@ -64,7 +65,7 @@ package final class Stitcher {
 
     /// The `--overlay` picture ready to draw, nil without one (checked before
     /// any encoding: see `StitchJob.prepare`).
-    private func overlay() throws -> PictureOverlay? {
+    func overlay() throws -> PictureOverlay? {
         guard let path = settings.overlay else { return nil }
         let logo = try OverlayPicture.load(path, access: access).mapError { SegueError.badInputs([$0]) }.get()
         return try PictureOverlay(picture: logo.picture, orientation: logo.orientation, canvas: plan.canvas, position: settings.overlayPosition,
@@ -130,7 +131,7 @@ package final class Stitcher {
     /// Plays the clips in order through a clock: each clip's own frames (with
     /// `--smart`, copied GOPs as packets), then its join with the next, drawn
     /// by the plan's join strategy.
-    private func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
+    func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
                         window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> Played {
         let music = try musicBed(window: window)
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,

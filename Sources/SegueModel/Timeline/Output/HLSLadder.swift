@@ -1,0 +1,66 @@
+import SegueCore
+
+/// An HLS output's renditions (`-o DIR/master.m3u8`): each rung's size,
+/// its capped quality and its files' names, and the segment grid every
+/// rung's keyframes fall on, so players switch rungs cleanly.
+package struct HLSLadder: Sendable, Equatable {
+    package struct Rung: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+        /// The VBV cap on the rung's CRF encoding, bits a second, and its buffer.
+        package var maxRate: Int
+        package var bufferBits: Int
+
+        /// The rung's name in its files: `720p` (its short side).
+        package var name: String { "\(min(width, height))p" }
+        /// Its media playlist, beside the master playlist.
+        package var playlist: String { "video_\(name).m3u8" }
+    }
+
+    package var rungs: [Rung]
+    /// Frames in each segment (the last may be shorter): a keyframe starts each.
+    package var segmentFrames: Int
+    package var frameRate: Rational
+
+    /// The short sides a default ladder takes below the canvas's own.
+    package static let standardShortSides = [2160, 1440, 1080, 720, 360]
+    /// Bits a pixel the VBV cap allows at most (6.2 Mb/s for 1080p at 30).
+    static let bitsPerPixel = 0.1
+    /// The sound rendition's playlist.
+    package static let soundPlaylist = "audio.m3u8"
+
+    /// The rungs `settings.ladder` names, or the canvas's short side and the standard ones below it.
+    /// Throws the reason a rung can't be made (sharper than the canvas).
+    package init(canvas: Canvas, settings: StitchSettings) throws {
+        let short = min(canvas.width, canvas.height)
+        let sides = settings.ladder ?? [short] + Self.standardShortSides.filter { $0 < short }
+        if let sharpest = sides.max(), sharpest > short {
+            throw LadderError("--ladder \(sharpest) is sharper than the canvas's \(canvas.width)x\(canvas.height) "
+                              + "(its short side is \(short); --size sets the canvas)")
+        }
+        frameRate = canvas.frameRate
+        rungs = sides.sorted(by: >).map { side in
+            let scale = Double(side) / Double(short)
+            func even(_ value: Int) -> Int { max(2, Int((Double(value) * scale / 2).rounded()) * 2) }
+            let (width, height) = canvas.width <= canvas.height ? (side, even(canvas.height)) : (even(canvas.width), side)
+            let maxRate = max(200_000, Int(Double(width * height) * canvas.frameRate.value * Self.bitsPerPixel))
+            return Rung(width: width, height: height, maxRate: maxRate, bufferBits: 2 * maxRate)
+        }
+        // Whole frames, at least the seconds asked for, so every segment lasts its target.
+        segmentFrames = max(1, Int((settings.hlsSeconds * canvas.frameRate.value - 1e-6).rounded(.up)))
+    }
+
+    /// Whether `-o path` asks for an HLS output: a master playlist (`.m3u8`).
+    package static func isPlaylist(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".m3u8")
+    }
+
+    /// Seconds of one whole segment.
+    package var segmentSeconds: Double { Double(segmentFrames) / frameRate.value }
+}
+
+/// Why a ladder can't be made as asked.
+package struct LadderError: Error, Sendable, Equatable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+}

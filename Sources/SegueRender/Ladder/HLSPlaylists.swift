@@ -1,0 +1,108 @@
+import Foundation
+import SegueModel
+import SegueCore
+
+/// The text of an HLS ladder's playlists: the master Segue writes itself
+/// (libavformat's lacks AVERAGE-BANDWIDTH, FRAME-RATE and VIDEO-RANGE), and
+/// what is read back from the media playlists the muxer wrote.
+enum HLSPlaylists {
+    /// One rendition as the master names it.
+    struct Stream: Sendable, Equatable {
+        var playlist: String
+        var width = 0
+        var height = 0
+        var frameRate: Rational?
+        /// RFC 6381 codecs: `avc1.64001f`, `mp4a.40.2`.
+        var codecs: String
+        /// Bits a second: the segments' highest (or, before they're measured, the encoder's cap).
+        var peakBitRate: Int?
+        var averageBitRate: Int?
+        var segments = 0
+        var bytes = 0
+        var seconds = 0.0
+        var longestSegment = 0.0
+    }
+
+    static let soundGroup = "audio"
+
+    /// The master playlist: every rung (largest first) with the sound rendition they share.
+    /// BANDWIDTH is a rung's peak plus the sound's, AVERAGE-BANDWIDTH (once measured) their averages.
+    static func master(_ rungs: [Stream], sound: (bitRate: Int, measured: Stream?)?) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if sound != nil {
+            lines.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(soundGroup)\",NAME=\"Sound\",DEFAULT=YES,AUTOSELECT=YES,"
+                         + "CHANNELS=\"2\",URI=\"\(HLSLadder.soundPlaylist)\"")
+        }
+        let soundPeak = sound.map { $0.measured?.peakBitRate ?? $0.bitRate } ?? 0
+        let soundAverage = sound.map { $0.measured?.averageBitRate ?? $0.bitRate } ?? 0
+        for rung in rungs {
+            var attributes = ["BANDWIDTH=\((rung.peakBitRate ?? 0) + soundPeak)"]
+            if let average = rung.averageBitRate { attributes.append("AVERAGE-BANDWIDTH=\(average + soundAverage)") }
+            let codecs = [rung.codecs] + (sound != nil ? ["mp4a.40.2"] : [])
+            attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"")
+            attributes.append("RESOLUTION=\(rung.width)x\(rung.height)")
+            if let rate = rung.frameRate { attributes.append("FRAME-RATE=" + String(format: "%.3f", rate.value)) }
+            attributes.append("VIDEO-RANGE=SDR")
+            if sound != nil { attributes.append("AUDIO=\"\(soundGroup)\"") }
+            lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
+            lines.append(rung.playlist)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `avc1.PPCCLL`: the profile, constraint flags and level of the sequence parameter set in an
+    /// encoder's header (an avcC record, or Annex B NAL units as libx264 gives them).
+    static func avcCodecs(_ extradata: [UInt8]) -> String {
+        var fields: ArraySlice<UInt8>?
+        if extradata.first == 1, extradata.count >= 4 {
+            fields = extradata[1...3]
+        } else {
+            // After a start code, the first NAL unit of type 7 (an SPS): its three bytes after the header.
+            for index in extradata.indices.dropLast(4) where extradata[index] == 0 && extradata[index + 1] == 0
+                && extradata[index + 2] == 1 && extradata[index + 3] & 0x1F == 7 {
+                fields = extradata[(index + 4)...].prefix(3)
+                break
+            }
+        }
+        guard let fields, fields.count == 3 else { return "avc1" }
+        return "avc1." + fields.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A media playlist's segments in order: each one's EXTINF seconds and URI.
+    static func segments(of text: String) -> [(seconds: Double, uri: String)] {
+        var found: [(Double, String)] = []
+        var pending: Double?
+        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("#EXTINF:") {
+                pending = Double(line.dropFirst(8).prefix { $0 != "," })
+            } else if !line.isEmpty, !line.hasPrefix("#"), let seconds = pending {
+                found.append((seconds, line))
+                pending = nil
+            }
+        }
+        return found
+    }
+
+    /// The media playlist as a finished one: its EVENT type made VOD (it has its ENDLIST).
+    static func vod(_ text: String) -> String {
+        var lines = text.components(separatedBy: "\n").map { $0 == "#EXT-X-PLAYLIST-TYPE:EVENT" ? "#EXT-X-PLAYLIST-TYPE:VOD" : $0 }
+        if !lines.contains("#EXT-X-ENDLIST") {
+            if lines.last == "" { lines.removeLast() }
+            lines += ["#EXT-X-ENDLIST", ""]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `stream` measured from its segments: sizes (the init segment's counted once), seconds, peak and average rates.
+    static func measured(_ stream: Stream, segments: [(seconds: Double, bytes: Int)], initBytes: Int) -> Stream {
+        var stream = stream
+        stream.segments = segments.count
+        stream.bytes = initBytes + segments.reduce(0) { $0 + $1.bytes }
+        stream.seconds = segments.reduce(0) { $0 + $1.seconds }
+        stream.longestSegment = segments.map(\.seconds).max() ?? 0
+        let rates = segments.filter { $0.seconds > 0 }.map { Double($0.bytes * 8) / $0.seconds }
+        stream.peakBitRate = Int((rates.max() ?? 0).rounded(.up))
+        stream.averageBitRate = stream.seconds > 0 ? Int((Double(stream.bytes * 8) / stream.seconds).rounded(.up)) : 0
+        return stream
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+internal import SegueMedia
+import SegueModel
+import SegueRuntime
+
+/// The files of an HLS output, all beside its master playlist: each
+/// rendition's playlist, init segment and numbered `.m4s` segments. Checked
+/// before any work (nothing written over without `-y`), each written
+/// complete under its final name (segments renamed from `.tmp`, playlists
+/// replaced whole), and all removed when the render fails or is stopped.
+final class LadderFiles {
+    let master: String
+    let folder: String
+    /// The renditions' playlists and the prefixes of their segment files.
+    private let renditions: [(playlist: String, prefix: String)]
+    /// Whether the folder was made for this output (removed again, when empty, on failure).
+    private var madeFolder = false
+
+    init(master: String, ladder: HLSLadder, sound: Bool) {
+        self.master = master
+        folder = (master as NSString).deletingLastPathComponent
+        renditions = ladder.rungs.map { ($0.playlist, "video_\($0.name)") } + (sound ? [(HLSLadder.soundPlaylist, "audio")] : [])
+    }
+
+    /// Every name this output may write, and whether `name` (a file in the folder) is one of them.
+    func owns(_ name: String) -> Bool {
+        if name == (master as NSString).lastPathComponent { return true }
+        return renditions.contains { rendition in
+            name == rendition.playlist || name == rendition.playlist + ".tmp" || name == rendition.prefix + "_init.mp4"
+                || (name.hasPrefix(rendition.prefix + "_") && (name.hasSuffix(".m4s") || name.hasSuffix(".m4s.tmp"))
+                    && name.dropFirst(rendition.prefix.count + 1).prefix { $0 != "." }.allSatisfy(\.isNumber))
+        }
+    }
+
+    /// Before any work: the folder can be made or written in, and the master and
+    /// playlists are only replaced with `overwrite` (whose stale segments go first).
+    func prepare(overwrite: Bool) throws {
+        try OutputFile.checkOutput(master, overwrite: overwrite, folderMayBeMade: true)
+        for rendition in renditions {
+            try OutputFile.checkOutput((folder as NSString).appendingPathComponent(rendition.playlist), overwrite: overwrite,
+                                       folderMayBeMade: true)
+        }
+        madeFolder = !FileManager.default.fileExists(atPath: folder)
+        try OutputFile.makeOutputFolder(for: master)
+        removeFiles()
+    }
+
+    /// Removes every file of this output (a failed or stopped render's), and the folder if it was made for it.
+    func removeWritten() {
+        removeFiles()
+        if madeFolder { rmdir(folder) }
+    }
+
+    private func removeFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where owns(name) { unlink((folder as NSString).appendingPathComponent(name)) }
+    }
+
+    /// A muxer writing rendition `playlist`: CMAF segments named `prefix_00000.m4s` after an
+    /// init segment `prefix_init.mp4`, cut at the first keyframe `seconds` after the last cut.
+    func muxer(playlist: String, prefix: String, seconds: Double) throws -> RenditionMuxer {
+        let muxer = try Muxer(path: (folder as NSString).appendingPathComponent(playlist), format: "hls")
+        return RenditionMuxer(muxer: muxer, options: [
+            "hls_time": String(format: "%.6f", seconds), "hls_list_size": "0", "hls_playlist_type": "event",
+            "hls_segment_type": "fmp4", "hls_flags": "temp_file+independent_segments",
+            "hls_fmp4_init_filename": prefix + "_init.mp4",
+            "hls_segment_filename": (folder as NSString).appendingPathComponent(prefix + "_%05d.m4s"),
+        ])
+    }
+
+    /// Whether every rendition has written its playlist (its first segment is complete).
+    func mediaPlaylistsExist() -> Bool {
+        renditions.allSatisfy { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0.playlist)) }
+    }
+
+    func writeMaster(_ text: String) throws {
+        try OutputFile.writeAtomically(Data(text.utf8), to: master)
+    }
+
+    /// Makes a finished rendition's playlist VOD (replaced whole) and measures its segments.
+    func finalise(_ stream: HLSPlaylists.Stream) throws -> HLSPlaylists.Stream {
+        let path = (folder as NSString).appendingPathComponent(stream.playlist)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try OutputFile.writeAtomically(Data(HLSPlaylists.vod(text).utf8), to: path)
+        let segments = HLSPlaylists.segments(of: text).map { segment in
+            (segment.seconds, fileSize((folder as NSString).appendingPathComponent(segment.uri)))
+        }
+        let prefix = renditions.first { $0.playlist == stream.playlist }?.prefix ?? ""
+        let initBytes = fileSize((folder as NSString).appendingPathComponent(prefix + "_init.mp4"))
+        return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes)
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+/// A rendition's HLS muxer and the options its header is written with (after its stream is added).
+struct RenditionMuxer {
+    let muxer: Muxer
+    let options: [String: String]
+
+    func writeHeader() throws {
+        try muxer.writeHeader(options: options)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+internal import SegueMedia
+import SegueInput
+import SegueModel
+import SegueCore
+import SegueRuntime
+
+/// Writes an HLS ladder from the composed pictures: each rung scales them
+/// once and encodes them once (H.264, CRF capped by VBV, a keyframe at every
+/// segment boundary), and libavformat's HLS muxer cuts them into CMAF
+/// segments (an init segment and `.m4s` files, each written under a
+/// temporary name and renamed when complete) with an EVENT playlist. The
+/// sound is one AAC rendition all rungs share. The master playlist is written
+/// once every rendition has a playlist, and again at the end with measured
+/// bit rates, when the media playlists become VOD.
+final class LadderSink: OutputSink {
+    let files: LadderFiles
+    private let ladder: HLSLadder
+    private let rungs: [RungWriter]
+    private let sound: (muxer: Muxer, track: EncodedSound, bitRate: Int)?
+    let audioFrameSize: Int
+    private var masterWritten = false
+
+    init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings) throws {
+        self.files = files
+        self.ladder = ladder
+        rungs = try ladder.rungs.map { try RungWriter(rung: $0, ladder: ladder, files: files, canvas: canvas, settings: settings) }
+        if settings.includeAudio {
+            // Cut where the video's segments are, less half an AAC frame, so each sound segment ends with its pictures'.
+            let file = try files.muxer(playlist: HLSLadder.soundPlaylist, prefix: "audio",
+                                       seconds: ladder.segmentSeconds - 512.0 / Double(canvas.sampleRate))
+            let encoder = try Encoder.aac(sampleRate: canvas.sampleRate, channels: canvas.soundChannels, bitRate: settings.audioBitRate,
+                                          globalHeader: file.muxer.needsGlobalHeader)
+            let stream = try file.muxer.addStream(for: encoder)
+            try file.writeHeader()
+            sound = (file.muxer, EncodedSound(muxer: file.muxer, encoder: encoder, stream: stream), settings.audioBitRate)
+            audioFrameSize = max(encoder.frameSize, 1)
+        } else {
+            sound = nil
+            audioFrameSize = OutputAudio.frameSize
+        }
+    }
+
+    func encode(picture: Frame, crf: Int?) throws {
+        for rung in rungs { try rung.encode(picture) }
+        // A player can start once every rendition has a playlist: the master then names them all.
+        if !masterWritten, files.mediaPlaylistsExist() {
+            try files.writeMaster(HLSPlaylists.master(rungs.map(\.estimate), sound: sound.map { ($0.bitRate, nil) }))
+            masterWritten = true
+        }
+    }
+
+    func copy(_ packet: Packet, frame: Int64) throws {
+        throw SegueError(.writeFailed, detail: "a copied packet reached an HLS ladder, which encodes every rung")
+    }
+
+    func encode(sound block: Frame) throws {
+        try sound?.track.encode(block)
+    }
+
+    func copy(sound packet: Packet, slot: Int) throws {
+        throw SegueError(.writeFailed, detail: "a copied sound packet reached an HLS ladder")
+    }
+
+    /// Flushes every encoder and muxer (their playlists end), makes the media playlists VOD, and
+    /// writes the master playlist with the bit rates measured from the segments.
+    func finish() throws {
+        for rung in rungs { try rung.finish() }
+        try sound?.track.finish()
+        try sound?.muxer.finish()
+        measured = try rungs.map { try files.finalise($0.estimate) }
+        soundMeasured = try sound.map { _ in try files.finalise(.init(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2")) }
+        try files.writeMaster(HLSPlaylists.master(measured, sound: sound.map { ($0.bitRate, soundMeasured) }))
+    }
+
+    /// Each rung as written (after `finish`): its playlist, size, codecs and measured rates.
+    private(set) var measured: [HLSPlaylists.Stream] = []
+    private(set) var soundMeasured: HLSPlaylists.Stream?
+}
+
+/// One rung: the canvas's pictures scaled to its size (a graph made on the
+/// first picture), encoded with keyframes on the segment grid, muxed into its playlist.
+private final class RungWriter {
+    let rung: HLSLadder.Rung
+    private let encoder: Encoder
+    private let muxer: Muxer
+    private let track: EncodedTrack
+    private let canvas: Canvas
+    private var scaler: FilterGraph?
+    private let scaled = Frame()
+    private let segmentFrames: Int
+
+    init(rung: HLSLadder.Rung, ladder: HLSLadder, files: LadderFiles, canvas: Canvas, settings: StitchSettings) throws {
+        self.rung = rung
+        self.canvas = canvas
+        segmentFrames = ladder.segmentFrames
+        let file = try files.muxer(playlist: rung.playlist, prefix: "video_\(rung.name)",
+                                   seconds: (Double(ladder.segmentFrames) - 0.5) / ladder.frameRate.value)
+        muxer = file.muxer
+        // A keyframe exactly every segment (no scene cuts between), closed GOPs, and a VBV cap on the CRF.
+        let params = "keyint=\(ladder.segmentFrames):min-keyint=\(ladder.segmentFrames):scenecut=0:open-gop=0"
+            + ":vbv-maxrate=\(rung.maxRate / 1000):vbv-bufsize=\(rung.bufferBits / 1000)"
+        encoder = try Encoder.video(codec: .h264, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
+                                    crf: settings.crf, preset: settings.preset, colour: canvas.colour, codecParams: params,
+                                    globalHeader: muxer.needsGlobalHeader)
+        track = try EncodedTrack(muxer: muxer, encoder: encoder, displayMatrix: nil)
+        try file.writeHeader()
+    }
+
+    /// What the master says of the rung before its segments are measured: the VBV cap.
+    var estimate: HLSPlaylists.Stream {
+        HLSPlaylists.Stream(playlist: rung.playlist, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
+                            codecs: HLSPlaylists.avcCodecs(encoder.extradata), peakBitRate: rung.maxRate)
+    }
+
+    func encode(_ picture: Frame) throws {
+        // Keyframes where segments start, and only there (not where a clip's own keyframes fell).
+        picture.forcesKeyframe = (picture.pts ?? 0) % Int64(segmentFrames) == 0
+        guard rung.width != canvas.width || rung.height != canvas.height else { return try track.encode(picture, crf: nil) }
+        if scaler == nil {
+            scaler = try FilterGraph(videoLike: picture, timeBase: canvas.frameRate.inverted,
+                                     description: "scale=\(rung.width):\(rung.height):flags=bicubic,setsar=1")
+        }
+        // The graph takes the frame's references: give it one of its own, the other rungs still need the picture.
+        try scaler!.push(picture.clone())
+        while try scaler!.pull(into: scaled) == .ready {
+            try track.encode(scaled, crf: nil)
+        }
+    }
+
+    func finish() throws {
+        try track.finish()
+        try muxer.finish()
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+internal import SegueMedia
+import SegueInput
+import SegueModel
+import SegueRuntime
+
+extension Stitcher {
+    /// Runs the stitch into an HLS ladder (`-o DIR/master.m3u8`): its files
+    /// are checked first, written in place as segments complete, and all
+    /// removed if the render fails or is stopped.
+    func runLadder(stop: StopRequest, progress: (StitchProgress) -> Void) throws -> StitchReport {
+        let ladder: HLSLadder
+        do {
+            ladder = try HLSLadder(canvas: plan.canvas, settings: settings)
+        } catch let error as LadderError {
+            throw SegueError.usage(error.message)
+        }
+        let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio)
+        try files.prepare(overwrite: options.overwrite)
+        ProcessPolicy.heapIsQuiet()
+        let started = monotonicSeconds()
+        let sink: LadderSink, writer: OutputWriter
+        do {
+            sink = try LadderSink(files: files, ladder: ladder, canvas: plan.canvas, settings: settings)
+            writer = try OutputWriter(sink: sink, canvas: plan.canvas, overlay: try overlay())
+        } catch {
+            files.removeWritten()
+            throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
+        }
+        do {
+            let played = try withoutActuallyEscaping(progress) { progress in
+                try stitch(into: writer, smart: nil, started: started, stop: stop, progress: progress)
+            }
+            try OutputFile.writing(to: outputPath) { try writer.finish() }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            var report = self.report(of: played, smart: nil)
+            report.renditions = (sink.measured + [sink.soundMeasured].compactMap { $0 }).map { stream in
+                StitchReport.Rendition(playlist: (files.folder as NSString).appendingPathComponent(stream.playlist), codecs: stream.codecs,
+                                       width: stream.width, height: stream.height, segments: stream.segments, bytes: stream.bytes,
+                                       peakBitRate: stream.peakBitRate ?? 0, averageBitRate: stream.averageBitRate ?? 0,
+                                       longestSegmentSeconds: stream.longestSegment)
+            }
+            report.wallSeconds = monotonicSeconds() - started
+            report.peakMemoryBytes = peakMemoryBytes()
+            return report
+        } catch {
+            writer.abandon()
+            files.removeWritten()
+            throw error
+        }
+    }
+}
