@@ -102,6 +102,15 @@ extension StitchReport {
             "peakMemoryBytes": peakMemoryBytes,
         ]
         if let smart { object["smart"] = smartJSON(smart, plan: plan) }
+        if let renditions {
+            // An HLS output: each file written with its size, bit rates and codecs.
+            object["renditions"] = renditions.map { rendition in
+                ["playlist": rendition.playlist, "codecs": rendition.codecs, "width": rendition.width, "height": rendition.height,
+                 "segments": rendition.segments, "bytes": rendition.bytes, "peakBitRate": rendition.peakBitRate,
+                 "averageBitRate": rendition.averageBitRate,
+                 "longestSegmentSeconds": Self.rounded(rendition.longestSegmentSeconds, 1e6)] as [String: Any]
+            }
+        }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 

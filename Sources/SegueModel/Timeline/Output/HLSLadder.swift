@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 /// An HLS output's renditions (`-o DIR/master.m3u8`): each rung's size,
@@ -63,4 +64,30 @@ package struct HLSLadder: Sendable, Equatable {
 package struct LadderError: Error, Sendable, Equatable {
     package var message: String
     package init(_ message: String) { self.message = message }
+}
+
+extension OptionReader where Value == [Int] {
+    /// An HLS ladder: short sides in pixels, comma-separated (`1080,720,360`) or a JSON list; each even,
+    /// 64 to 4320, none twice, at most `OptionLimits.mostRungs`.
+    static var ladder: OptionReader {
+        let limit = OptionLimits.rungPixels
+        let fits: @Sendable ([Int]) -> Bool = { rungs in
+            !rungs.isEmpty && rungs.count <= OptionLimits.mostRungs && Set(rungs).count == rungs.count
+                && rungs.allSatisfy { limit.contains($0) && $0 % 2 == 0 }
+        }
+        let sorted: @Sendable ([Int]) -> [Int]? = { fits($0) ? $0.sorted(by: >) : nil }
+        return OptionReader(expects: "short sides in pixels like 1080,720,360 (even, \(Int(limit.lower)) to \(Int(limit.upper)), "
+                            + "at most \(OptionLimits.mostRungs), none twice)",
+                            text: { text in
+                                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                                let numbers = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                                return numbers.count == parts.count ? sorted(numbers) : nil
+                            },
+                            json: { value, _ in
+                                guard let list = value as? [Any], list.allSatisfy(JSONValue.isNumber) else { return nil }
+                                let numbers = list.compactMap { $0 as? Int }
+                                return numbers.count == list.count ? sorted(numbers) : nil
+                            },
+                            accepts: fits, describe: { $0.map(String.init).joined(separator: ",") })
+    }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueRender
+@testable import SegueModel
+@testable import SegueMedia
+
+/// An HLS ladder (issue 47), judged by players and the specification, not by
+/// Segue: every rendition played through the master playlist by the ffmpeg
+/// CLI's HLS demuxer (marker frames exact in each rung) and by GStreamer's
+/// hlsdemux; keyframes at the same times in every rung; segments within the
+/// target duration; CODECS and RESOLUTION as ffprobe reads the segments.
+final class HLSLadderTests: XCTestCase {
+    let store = FixtureStore.shared
+
+    /// Two marker clips, 45 and 36 frames at 30 fps, cut together: 81 frames.
+    func clips() throws -> [String] {
+        [try store.path("hls-a.mp4", MarkerClip(clip: 1, frames: 45)), try store.path("hls-b.mp4", MarkerClip(clip: 2, frames: 36))]
+    }
+
+    func folder(_ name: String) throws -> String {
+        let folder = store.folder.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func ladder(_ master: String, _ extra: [String] = []) throws -> SegueTool.Result {
+        try Tools.segue(["stitch"] + (try clips()) + ["-o", master, "--hls-time", "1", "--ladder", "180,120,90", "--preset", "ultrafast",
+                                                       "--crf", "16", "--quiet"] + extra)
+    }
+
+    /// What the ffmpeg CLI's HLS demuxer reads of variant `index` through the master, scaled back to 320x180.
+    func rendition(_ master: String, video index: Int) throws -> DecodedOutput {
+        let path = store.outputPath()
+        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", master, "-map", "0:v:\(index)", "-map", "0:a:0",
+                                           "-vf", "scale=320:180:flags=bicubic", "-c:v", "libx264", "-crf", "0", "-preset", "ultrafast",
+                                           "-c:a", "aac", path])
+        XCTAssertEqual(made.status, 0, made.standardError)
+        return try DecodedOutput(path: path)
+    }
+
+    /// Attribute `name` of a playlist line (`NAME=value` or `NAME="value"`).
+    func attribute(_ name: String, of line: Substring) -> String? {
+        guard let range = line.range(of: name + "=") else { return nil }
+        let rest = line[range.upperBound...]
+        if rest.first == "\"" { return String(rest.dropFirst().prefix { $0 != "\"" }) }
+        return String(rest.prefix { $0 != "," })
+    }
+
+    func testEveryRungPlaysFrameExactThroughTheMasterInFFmpegAndGStreamer() throws {
+        let folder = try folder("hls-play")
+        let master = folder + "/out/master.m3u8"
+        let made = try ladder(master, ["--report", folder + "/report.json"])
+        XCTAssertEqual(made.status, 0, made.standardError)
+        let expected = (0..<45).map { (1, $0) } + (0..<36).map { (2, $0) }
+        for index in 0..<3 {
+            let output = try rendition(master, video: index)
+            XCTAssertEqual(output.pictures.count, expected.count, "rung \(index)")
+            for (frame, picture) in output.pictures.enumerated() where frame < expected.count {
+                let read = Marker.read(picture)
+                XCTAssertTrue(read?.clip == expected[frame].0 && read?.frame == expected[frame].1,
+                              "rung \(index) frame \(frame): read \(String(describing: read)), expected \(expected[frame])")
+            }
+            XCTAssertEqual(Double(output.audio.count) / Double(output.sampleRate), 81 / 30, accuracy: 0.05, "rung \(index): sound")
+        }
+        // GStreamer's playbin (hlsdemux, qtdemux, avdec_h264) plays it to its end with no error.
+        let played = try Tool.run("timeout", ["60", "gst-launch-1.0", "-q", "playbin", "uri=file://" + master,
+                                              "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"])
+        XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
+        XCTAssertFalse((played.standardError + played.standardOutput).contains("ERROR"), played.standardError)
+        // The report names every file written with its codecs, size and rates.
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any]
+        let renditions = report?["renditions"] as? [[String: Any]] ?? []
+        XCTAssertEqual(renditions.map { $0["height"] as? Int }, [180, 120, 90, 0])
+        XCTAssertTrue(renditions.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 && ($0["peakBitRate"] as? Int ?? 0) > 0 }, "\(renditions)")
+    }
+
+    func testRungsShareKeyframesAndTheMasterSaysWhatTheSegmentsHold() throws {
+        let master = try folder("hls-spec") + "/master.m3u8"
+        let made = try ladder(master)
+        XCTAssertEqual(made.status, 0, made.standardError)
+        let folder = (master as NSString).deletingLastPathComponent
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        XCTAssertTrue(text.contains("#EXT-X-INDEPENDENT-SEGMENTS"), text)
+        let lines = text.split(separator: "\n")
+        var keyframes: [[String]] = []
+        for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-STREAM-INF:") {
+            let playlist = folder + "/" + lines[index + 1]
+            for name in ["BANDWIDTH", "AVERAGE-BANDWIDTH", "FRAME-RATE"] { XCTAssertNotNil(attribute(name, of: line), "\(name) in \(line)") }
+            XCTAssertEqual(attribute("VIDEO-RANGE", of: line), "SDR")
+            XCTAssertEqual(attribute("FRAME-RATE", of: line), "30.000")
+            XCTAssertGreaterThanOrEqual(Int(attribute("BANDWIDTH", of: line) ?? "") ?? 0, Int(attribute("AVERAGE-BANDWIDTH", of: line) ?? "") ?? .max)
+            // What ffprobe reads from the rendition's segments.
+            let media = try String(contentsOfFile: playlist, encoding: .utf8)
+            XCTAssertTrue(media.contains("#EXT-X-PLAYLIST-TYPE:VOD") && media.contains("#EXT-X-ENDLIST"), media)
+            let target = Double(media.split(separator: "\n").first { $0.hasPrefix("#EXT-X-TARGETDURATION:") }?.dropFirst(22) ?? "") ?? 0
+            let durations = media.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
+            XCTAssertEqual(durations.count, 3, media)
+            XCTAssertTrue(durations.allSatisfy { $0.rounded() <= target }, "segments \(durations) within \(target) s")
+            let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height,profile,level",
+                                                  "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", playlist])
+            XCTAssertEqual(probe.status, 0, probe.standardError)
+            let rows = probe.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+            keyframes.append(rows.filter { $0.count == 2 && $0[1].hasPrefix("K") }.map { $0[0] })
+            guard let stream = rows.first(where: { $0.count == 4 }) else { return XCTFail(probe.standardOutput) }
+            // ffprobe's order: profile, width, height, level.
+            XCTAssertEqual(attribute("RESOLUTION", of: line), "\(stream[1])x\(stream[2])")
+            let profiles = ["High": "64", "Main": "4d", "Constrained Baseline": "42"]
+            let codecs = attribute("CODECS", of: line) ?? ""
+            XCTAssertTrue(codecs.hasPrefix("avc1." + (profiles[stream[0]] ?? "?")), "\(codecs) for \(stream)")
+            XCTAssertEqual(codecs.dropFirst(9).prefix(2).lowercased(), String(format: "%02x", Int(stream[3]) ?? 0), "level in \(codecs)")
+            XCTAssertTrue(codecs.hasSuffix(",mp4a.40.2"), codecs)
+        }
+        XCTAssertEqual(keyframes.count, 3)
+        XCTAssertEqual(keyframes.first, ["0.000000", "1.000000", "2.000000"].map { $0 }, "a keyframe at each second, nowhere else")
+        XCTAssertTrue(keyframes.allSatisfy { $0 == keyframes[0] }, "\(keyframes)")
+    }
+
+    func testNothingIsReplacedWithoutYesAndAStoppedRenderLeavesNoFiles() throws {
+        let folder = try folder("hls-rules")
+        let master = folder + "/master.m3u8"
+        XCTAssertEqual(try ladder(master).status, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let again = try ladder(master)
+        XCTAssertEqual(again.status, 2, again.standardError)
+        XCTAssertTrue(again.standardError.contains("master.m3u8"), again.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), before)
+        // Stopped once the master is out (the player could start), nothing stays behind.
+        let stopped = folder + "/stopped"
+        let long = try store.path("hls-long.mp4", MarkerClip(clip: 3, frames: 900))
+        let process = Process()
+        process.executableURL = SegueTool.executable
+        process.arguments = ["stitch", long, long, "-o", stopped + "/master.m3u8", "--hls-time", "1", "--ladder", "180,90", "--quiet"]
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: stopped + "/master.m3u8"), process.isRunning, Date() < deadline { usleep(20_000) }
+        let event = try String(contentsOfFile: stopped + "/video_180p.m3u8", encoding: .utf8)
+        XCTAssertTrue(event.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && !event.contains("ENDLIST"), event)
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stopped), "the folder made for it is gone with its files")
+    }
+
+    func testWhatALadderCantBeIsRefusedBeforeAnyWork() throws {
+        let folder = try folder("hls-refused")
+        for (flags, said) in [(["--smart"], "--smart"), (["--jobs", "2"], "segments"), (["--ladder", "360"], "sharper than the canvas"),
+                              (["--codec", "hevc"], "H.264")] {
+            let result = try Tools.segue(["stitch"] + (try clips()) + ["-o", folder + "/master.m3u8"] + flags)
+            XCTAssertEqual(result.status, 2, "\(flags): \(result.standardError)")
+            XCTAssertTrue(result.standardError.contains(said), "\(flags): \(result.standardError)")
+        }
+        let mp4 = try Tools.segue(["stitch"] + (try clips()) + ["-o", folder + "/reel.mp4", "--ladder", "180"])
+        XCTAssertEqual(mp4.status, 2, mp4.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "nothing written")
+    }
+}
