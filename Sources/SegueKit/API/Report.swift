@@ -102,6 +102,12 @@ extension StitchReport {
             "peakMemoryBytes": peakMemoryBytes,
         ]
         if let smart { object["smart"] = smartJSON(smart, plan: plan) }
+        if let cover {
+            // The cover and poster: the output frame they start at (the poster's), by number and time.
+            object["cover"] = ["path": cover.path ?? NSNull(), "poster": cover.poster ?? NSNull(), "firstFrame": cover.firstFrame,
+                               "start": Self.rounded(Double(cover.firstFrame) / canvas.frameRate.value, 1e6), "frames": cover.frames,
+                               "bytes": cover.bytes, "codec": "h264"] as [String: Any]
+        }
         if let renditions {
             // An HLS output: each file written with its size, bit rates and codecs.
             object["renditions"] = renditions.map { rendition in

@@ -170,6 +170,7 @@ public final class StitchJob {
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
         try checkExport(settings: settings, entries: list.entries)
+        try checkCover(settings: settings, entries: list.entries, segmented: outputFolderMayBeMade)
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
@@ -206,8 +207,37 @@ public final class StitchJob {
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.notices = list.notices + plan.notices + subtitled.notices
         if playlist { plan.notices += try ladderNotices(plan: plan, settings: settings) }
+        if (settings.cover != nil || settings.poster != nil) && plan.canvas.colour.dynamicRange.isHDR {
+            throw SegueError.usage("--cover and --poster of an HDR (HLG or PQ) output aren't made yet; --hdr off makes an SDR one")
+        }
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
+    }
+
+    /// Where `--cover` and `--poster` may write: an .mp4 and a .jpg, not over the output, an input or each
+    /// other, and not from a segmented render (whose output only its join sees).
+    private func checkCover(settings: StitchSettings, entries: [ClipEntry], segmented: Bool) throws {
+        let asked = [("--cover", settings.cover, ["mp4", "m4v"]), ("--poster", settings.poster, ["jpg", "jpeg"])]
+        let paths = asked.compactMap { $0.1 }
+        guard !paths.isEmpty else {
+            if settings.coverAt != nil { throw SegueError.usage("--cover-at needs --cover or --poster") }
+            return
+        }
+        if segmented { throw SegueError.usage("--cover and --poster aren't made by a segmented render (--jobs, --work, plan/render/join) yet") }
+        func same(_ a: String, _ b: String) -> Bool {
+            URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
+        }
+        for (flag, path, extensions) in asked {
+            guard let path else { continue }
+            guard extensions.contains((path as NSString).pathExtension.lowercased()) else {
+                throw SegueError.usage("\(flag) \(path): the name must end in .\(extensions.joined(separator: " or ."))")
+            }
+            if same(path, request.output) || request.inputs.contains(where: { same($0, path) }) || entries.contains(where: { same($0.path, path) })
+                || paths.filter({ same($0, path) }).count > 1 {
+                throw SegueError.usage("\(flag) \(path) would write over an input, the output or the other")
+            }
+            try OutputFile.checkOutput(path, overwrite: request.overwrite)
+        }
     }
 
     /// What an HLS output (`-o DIR/master.m3u8`) can't be made with, before any work; `--ladder`

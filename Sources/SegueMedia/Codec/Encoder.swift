@@ -106,6 +106,19 @@ package final class Encoder {
         return encoder
     }
 
+    /// A JPEG (MJPEG) encoder for full-range yuvj420p pictures at a high quality (qscale 3).
+    package static func jpeg(width: Int, height: Int) throws -> Encoder {
+        try Encoder(codecName: "mjpeg", options: [:], globalHeader: false) { context in
+            context.pointee.width = Int32(width)
+            context.pointee.height = Int32(height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+            context.pointee.time_base = AVRational(num: 1, den: 1)
+            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            context.pointee.global_quality = 3 * FF_QP2LAMBDA
+        }
+    }
+
     /// A PNG encoder for rgb24 pictures (one picture, one packet: a whole PNG file).
     package static func png(width: Int, height: Int) throws -> Encoder {
         try Encoder(codecName: "png", options: [:], globalHeader: false) { context in

@@ -33,6 +33,45 @@ extension Frame {
         return strip
     }
 
+    /// This yuv420p (limited range) picture as a JPEG file's bytes (full-range 4:2:0, high quality).
+    package func jpegData() throws -> Data {
+        let graph = try FilterGraph(videoLike: self, timeBase: Rational(1, 1), description: "scale=in_range=tv:out_range=pc,format=yuvj420p")
+        let input = clone()
+        input.pts = 0
+        try graph.push(input)
+        try graph.close(atPTS: 1)
+        let full = Frame()
+        guard try graph.pull(into: full) == .ready else {
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(yuvj420p): no picture")
+        }
+        let encoder = try Encoder.jpeg(width: width, height: height)
+        try encoder.send(full)
+        try encoder.sendEndOfStream()
+        let packet = Packet()
+        guard try encoder.receive(into: packet) == .ready else {
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "avcodec_receive_packet(mjpeg): no packet")
+        }
+        return Data(packet.bytes)
+    }
+
+    /// Luma samples on a `columns` x `rows` grid across the picture (its top-left sample of each cell), for a cheap comparison.
+    package func lumaGrid(columns: Int, rows: Int) -> [UInt8] {
+        guard let data = dataPointer(0), width > 0, height > 0 else { return [] }
+        let stride = lineSize(0), wide = sampleBytes > 1
+        var grid: [UInt8] = []
+        grid.reserveCapacity(columns * rows)
+        for row in 0..<rows {
+            let y = row * height / rows
+            for column in 0..<columns {
+                let x = column * width / columns
+                // 10-bit samples read by their top 8 bits.
+                grid.append(wide ? UInt8(truncatingIfNeeded: Int(UnsafeRawPointer(data + y * stride).load(fromByteOffset: 2 * x, as: UInt16.self)) >> 2)
+                                 : data[y * stride + x])
+            }
+        }
+        return grid
+    }
+
     /// Writes this yuv420p (BT.709, limited range) picture to `path` as an RGB PNG file.
     package func writePNG(to path: String) throws {
         precondition(pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue, "writePNG(to:) takes a yuv420p picture")

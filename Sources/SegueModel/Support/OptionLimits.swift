@@ -40,6 +40,8 @@ package enum OptionLimits {
     package static let rungPixels = Limit(lower: 64, upper: 4320)
     /// Renditions an HLS ladder may have.
     package static let mostRungs = 8
+    /// Where in the output a cover may be taken from, in seconds.
+    package static let coverSeconds = Limit(lower: 0, upper: 864_000)
     package static let retries = Limit(lower: 0, upper: 20)
     /// Each side of the output's size, in pixels (and even).
     package static let side = Limit(lower: 2, upper: 8192)

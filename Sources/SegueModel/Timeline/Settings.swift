@@ -59,6 +59,13 @@ public struct StitchSettings: Sendable, Equatable {
     /// An HLS output's segment length, in seconds.
     package var hlsSeconds = 6.0
 
+    /// A short muted looping cover clip for a feed cell, written beside the output.
+    package var cover: String?
+    /// A still (JPEG) from where the cover starts.
+    package var poster: String?
+    /// Seconds into the output where the cover and poster are taken; nil: its most eventful seconds.
+    package var coverAt: Double?
+
     package init() {}
 
     /// The defaults, with `options`' choices where it makes them.
@@ -126,6 +133,11 @@ extension OutputOption {
                defaultText: "the canvas's and the standard ones below it"),
         option("hlsTime", \.hlsSeconds, .seconds(OptionLimits.hlsSeconds), valueName: "S",
                help: "HLS output: seconds of each segment (every rendition's keyframes fall on them)"),
+        option("cover", \.cover, OptionReader.path.optional, valueName: "FILE.mp4",
+               help: "Also write a muted cover loop for a feed (3 s, 360 px on the short side, its end dissolving into its start)"),
+        option("poster", \.poster, OptionReader.path.optional, valueName: "FILE.jpg", help: "Also write a JPEG still from where the cover starts"),
+        option("coverAt", \.coverAt, OptionReader.seconds(OptionLimits.coverSeconds).optional, valueName: "S",
+               help: "Seconds into the output the cover and poster are taken from", defaultText: "its most eventful seconds"),
     ]
 }
 

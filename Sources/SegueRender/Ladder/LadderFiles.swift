@@ -90,6 +90,27 @@ final class LadderFiles {
         return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes)
     }
 
+    /// A rendition's init segment and the media segments holding output `frames`, one after the
+    /// other in a hidden file (a fragmented MP4), for reading them back: its path and first frame.
+    func excerpt(of playlist: String, frames: Range<Int>, segmentFrames: Int) throws -> CoverMaker.Source {
+        let text = try String(contentsOfFile: (folder as NSString).appendingPathComponent(playlist), encoding: .utf8)
+        let segments = HLSPlaylists.segments(of: text)
+        let first = frames.lowerBound / segmentFrames, last = min(segments.count - 1, (frames.upperBound - 1) / segmentFrames)
+        let prefix = renditions.first { $0.playlist == playlist }?.prefix ?? ""
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(prefix + "_init.mp4")))
+        for segment in segments[first...max(first, last)] {
+            bytes += try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(segment.uri)))
+        }
+        try OutputFile.writeAtomically(bytes, to: excerptPath)
+        return CoverMaker.Source(path: excerptPath, firstFrame: first * segmentFrames)
+    }
+
+    private var excerptPath: String { (folder as NSString).appendingPathComponent(".cover-excerpt.mp4") }
+
+    func removeExcerpt() {
+        unlink(excerptPath)
+    }
+
     private func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }

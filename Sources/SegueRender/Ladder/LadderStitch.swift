@@ -27,6 +27,7 @@ extension Stitcher {
             files.removeWritten()
             throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
         }
+        writer.scout = coverScout()
         do {
             let played = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: nil, started: started, stop: stop, progress: progress)
@@ -34,6 +35,11 @@ extension Stitcher {
             try OutputFile.writing(to: outputPath) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             var report = self.report(of: played, smart: nil)
+            // From the sharpest rendition's segments that hold the cover's frames.
+            report.cover = try makeCover(scout: writer.scout) { frames in
+                try files.excerpt(of: ladder.rungs[0].playlist, frames: frames, segmentFrames: ladder.segmentFrames)
+            }
+            files.removeExcerpt()
             report.renditions = (sink.measured + [sink.soundMeasured].compactMap { $0 }).map { stream in
                 StitchReport.Rendition(playlist: (files.folder as NSString).appendingPathComponent(stream.playlist), codecs: stream.codecs,
                                        width: stream.width, height: stream.height, segments: stream.segments, bytes: stream.bytes,
@@ -45,6 +51,7 @@ extension Stitcher {
             return report
         } catch {
             writer.abandon()
+            files.removeExcerpt()
             files.removeWritten()
             throw error
         }

@@ -34,6 +34,8 @@ final class OutputWriter {
 
     /// Draws `--overlay` on each picture before it is queued; nil without one.
     private let overlay: PictureOverlay?
+    /// Scores each picture as it is queued, for where a cover is taken (`--cover`, `--poster`); nil without one.
+    var scout: CoverScout?
 
     /// `videoLayout` and `soundLayout`, when given, lay their tracks out
     /// (`--smart`: copied packets between re-encoded stretches and windows).
@@ -63,6 +65,7 @@ final class OutputWriter {
     /// `crf` (with `--smart`) says at what quality.
     func submit(picture: Frame, crf: Int? = nil) throws {
         let picture = try overlay?.draw(picture) ?? picture
+        scout?.observe(picture)
         try submit(.picture(picture, crf: crf), weight: OutputWriter.pictureWeight)
     }
 

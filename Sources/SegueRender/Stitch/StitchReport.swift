@@ -33,6 +33,19 @@ public struct StitchReport: Sendable {
     package var smartTrack: SmartTrack? = nil
     /// An HLS output's renditions as written (the rungs, largest first, then the sound); nil for an MP4.
     package var renditions: [Rendition]? = nil
+    /// The cover loop and poster written beside the output (`--cover`, `--poster`); nil without either.
+    package var cover: Cover? = nil
+
+    /// A cover and a poster, taken from the same output frames.
+    package struct Cover: Sendable, Equatable {
+        package var path: String?
+        package var poster: String?
+        /// The output frame the cover starts with, and the poster shows.
+        package var firstFrame: Int
+        package var frames: Int
+        /// The cover's size in bytes.
+        package var bytes = 0
+    }
 
     /// One rendition of an HLS output: its playlist, what it holds and what its segments measured.
     package struct Rendition: Sendable, Equatable {

@@ -47,12 +47,15 @@ package final class Stitcher {
             } catch {
                 throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
             }
+            writer.scout = coverScout()
             do {
                 let played = try withoutActuallyEscaping(progress) { progress in
                     try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
                 }
                 try OutputFile.writing(to: outputPath) { try writer.finish() }
-                return self.report(of: played, smart: smart)
+                var report = self.report(of: played, smart: smart)
+                report.cover = try makeCover(scout: writer.scout) { _ in CoverMaker.Source(path: temporary) }
+                return report
             } catch {
                 writer.abandon()
                 throw error

@@ -1,0 +1,55 @@
+internal import SegueMedia
+import SegueModel
+import SegueRuntime
+
+/// Watches the output's pictures as they are encoded and scores how much
+/// each one changes from the last (the mean luma difference on a coarse
+/// grid): where the cover (`--cover`) and poster are taken from when
+/// `--cover-at` doesn't say, the stretch that changes most.
+final class CoverScout {
+    private var previous: [UInt8] = []
+    /// Each output frame's change from the one before, by frame number (0 where none was seen: a copied frame).
+    private(set) var change: [Float] = []
+
+    /// Scores `picture`, whose pts is its output frame number.
+    func observe(_ picture: Frame) {
+        let grid = picture.lumaGrid(columns: 32, rows: 18)
+        let index = Int(picture.pts ?? Int64(change.count))
+        if change.count <= index { change += Array(repeating: 0, count: index + 1 - change.count) }
+        if grid.count == previous.count {
+            change[index] = Float(zip(grid, previous).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Float(grid.count)
+        }
+        previous = grid
+    }
+
+    /// The first frame of the `length` frames that change most (the earliest of equals), of `total`.
+    func busiestStart(length: Int, total: Int) -> Int {
+        guard total > length else { return 0 }
+        var sums = [Float](repeating: 0, count: total + 1)
+        for frame in 0..<total { sums[frame + 1] = sums[frame] + (frame < change.count ? change[frame] : 0) }
+        // A window's own changes: those after its first frame.
+        return (0...(total - length)).max { a, b in
+            let first = sums[a + length] - sums[a + 1], second = sums[b + length] - sums[b + 1]
+            return first < second || (first == second && a > b)
+        } ?? 0
+    }
+}
+
+extension Stitcher {
+    /// A scout for the writer when a cover or poster is asked for.
+    func coverScout() -> CoverScout? {
+        settings.cover != nil || settings.poster != nil ? CoverScout() : nil
+    }
+
+    /// Writes the cover and poster from the finished output, read back from `source` (nothing without a scout).
+    func makeCover(scout: CoverScout?, source: (Range<Int>) throws -> CoverMaker.Source) throws -> StitchReport.Cover? {
+        guard let scout else { return nil }
+        do {
+            return try CoverMaker(settings: settings, canvas: plan.canvas).make(total: plan.totalFrames, scout: scout, source: source)
+        } catch let error as SegueError {
+            throw error
+        } catch {
+            throw OutputFile.writeFailure(error, output: settings.cover ?? settings.poster ?? outputPath, doing: "can't write the cover")
+        }
+    }
+}
