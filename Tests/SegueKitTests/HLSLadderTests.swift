@@ -111,6 +111,10 @@ final class HLSLadderTests: XCTestCase {
             XCTAssertEqual(codecs.dropFirst(9).prefix(2).lowercased(), String(format: "%02x", Int(stream[3]) ?? 0), "level in \(codecs)")
             XCTAssertTrue(codecs.hasSuffix(",mp4a.40.2"), codecs)
         }
+        // Sound and pictures start together as the HLS demuxer reads them (no edit list needed to say so).
+        let starts = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time", "-of", "csv=p=0", master])
+        let times = Set(starts.standardOutput.split(separator: "\n").compactMap { $0.split(separator: ",").last.flatMap { Double($0) } })
+        XCTAssertEqual(times, [0], starts.standardOutput)
         XCTAssertEqual(keyframes.count, 3)
         XCTAssertEqual(keyframes.first, ["0.000000", "1.000000", "2.000000"].map { $0 }, "a keyframe at each second, nowhere else")
         XCTAssertTrue(keyframes.allSatisfy { $0 == keyframes[0] }, "\(keyframes)")

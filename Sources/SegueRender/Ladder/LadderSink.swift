@@ -98,7 +98,9 @@ private final class RungWriter {
                                    seconds: (Double(ladder.segmentFrames) - 0.5) / ladder.frameRate.value)
         muxer = file.muxer
         // A keyframe exactly every segment (no scene cuts between), closed GOPs, and a VBV cap on the CRF.
-        let params = "keyint=\(ladder.segmentFrames):min-keyint=\(ladder.segmentFrames):scenecut=0:open-gop=0"
+        // No B-frames: a reordered stream's first picture would start after its sound, which the
+        // fragments' muxer states only in an edit list that HLS players needn't honour.
+        let params = "keyint=\(ladder.segmentFrames):min-keyint=\(ladder.segmentFrames):scenecut=0:open-gop=0:bframes=0"
             + ":vbv-maxrate=\(rung.maxRate / 1000):vbv-bufsize=\(rung.bufferBits / 1000)"
         encoder = try Encoder.video(codec: .h264, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
                                     crf: settings.crf, preset: settings.preset, colour: canvas.colour, codecParams: params,
