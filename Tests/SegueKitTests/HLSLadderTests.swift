@@ -146,6 +146,62 @@ final class HLSLadderTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: stopped), "the folder made for it is gone with its files")
     }
 
+    /// Cue times (milliseconds) of WebVTT or SRT text, as the format writes them: `00:00:01.500 --> 00:00:02.000`.
+    func cueTimes(_ text: String) -> Set<[Int]> {
+        func milliseconds(_ stamp: Substring) -> Int {
+            let parts = stamp.replacingOccurrences(of: ",", with: ".").split(separator: ":").map { Double($0) ?? 0 }
+            return Int((parts.reduce(0) { $0 * 60 + $1 } * 1000).rounded())
+        }
+        return Set(text.components(separatedBy: "\n").filter { $0.contains(" --> ") }.map { line in
+            line.components(separatedBy: " --> ").prefix(2).map { milliseconds($0.split(separator: " ").first ?? "") }
+        })
+    }
+
+    func testTheSubtitleTrackIsASegmentedWebVTTRenditionPlayersFetch() throws {
+        let folder = try folder("hls-subs")
+        let clip = try store.path("hls-subs-a.mp4", MarkerClip(clip: 1, frames: 90))
+        try "1\n00:00:00,500 --> 00:00:01,500\nHello & you\n\n2\n00:00:01,800 --> 00:00:02,400\nAcross a segment\n"
+            .write(toFile: (clip as NSString).deletingPathExtension + ".srt", atomically: true, encoding: .utf8)
+        let master = folder + "/hls/master.m3u8", mp4 = folder + "/same.mp4"
+        XCTAssertEqual(try Tools.segue(["stitch", clip, "-o", master, "--hls-time", "1", "--ladder", "180", "--quiet"]).status, 0)
+        XCTAssertEqual(try Tools.segue(["stitch", clip, "-o", mp4, "--quiet"]).status, 0)
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        XCTAssertTrue(text.contains("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\"") && text.contains("SUBTITLES=\"subs\""), text)
+        // Each segment is WebVTT mapped to the media's time 0; together they hold the MP4's own cues.
+        let playlist = try String(contentsOfFile: folder + "/hls/subtitles.m3u8", encoding: .utf8)
+        let segments = playlist.split(separator: "\n").filter { $0.hasSuffix(".vtt") }
+        XCTAssertEqual(segments.count, 3, playlist)
+        var cues = Set<[Int]>()
+        for segment in segments {
+            let vtt = try String(contentsOfFile: folder + "/hls/" + segment, encoding: .utf8)
+            XCTAssertTrue(vtt.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n"), vtt)
+            cues.formUnion(cueTimes(vtt))
+        }
+        let srt = folder + "/same.srt"
+        XCTAssertEqual(try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-map", "0:s:0", srt]).status, 0)
+        XCTAssertEqual(cues, cueTimes(try String(contentsOfFile: srt, encoding: .utf8)))
+        XCTAssertEqual(cues, [[500, 1500], [1800, 2400]])
+        // GStreamer's hlsdemux2 (playbin3, over HTTP as it needs) reads the subtitle rendition: every segment fetched, no error.
+        // (Its playbin3 may not reach the end of a sparse text stream by itself: a timeout is no failure here.)
+        let port = Int.random(in: 20_000..<60_000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", folder + "/hls"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        usleep(800_000)
+        let played = try Tool.run("env", ["GST_DEBUG=hlsdemux2:5", "timeout", "5", "gst-launch-1.0", "playbin3",
+                                          "uri=http://127.0.0.1:\(port)/master.m3u8", "video-sink=fakesink sync=false",
+                                          "audio-sink=fakesink sync=false", "text-sink=fakesink sync=false"])
+        XCTAssertTrue([0, 124].contains(played.status), String(played.standardOutput.suffix(2000)))
+        XCTAssertFalse(played.standardOutput.contains("ERROR"), String(played.standardOutput.suffix(2000)))
+        for segment in segments {
+            XCTAssertTrue(played.standardError.contains("Stream URI now http://127.0.0.1:\(port)/\(segment)"), "\(segment) fetched")
+        }
+    }
+
     func testWhatALadderCantBeIsRefusedBeforeAnyWork() throws {
         let folder = try folder("hls-refused")
         for (flags, said) in [(["--smart"], "--smart"), (["--jobs", "2"], "segments"), (["--ladder", "360"], "sharper than the canvas"),

@@ -267,10 +267,7 @@ public final class StitchJob {
         do { _ = try HLSLadder(canvas: plan.canvas, settings: settings) } catch let error as LadderError {
             throw SegueError.usage(error.message)
         }
-        var left: [String] = []
-        if settings.chapters { left.append("chapters") }
-        if plan.subtitleTrack(settings) != nil { left.append("the subtitle track (--subtitles burn draws it into the pictures)") }
-        return left.isEmpty ? [] : [.outputNote(path: request.output, note: "an HLS ladder doesn't carry \(left.joined(separator: " or ")) yet")]
+        return settings.chapters ? [.outputNote(path: request.output, note: "an HLS ladder doesn't carry chapters yet")] : []
     }
 
     /// The request's choices over the manifest's over the defaults.

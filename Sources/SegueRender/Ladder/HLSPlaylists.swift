@@ -27,8 +27,10 @@ enum HLSPlaylists {
 
     /// The master playlist: every rung (largest first) with the sound rendition they share.
     /// BANDWIDTH is a rung's peak plus the sound's, AVERAGE-BANDWIDTH (once measured) their averages.
-    static func master(_ rungs: [Stream], sound: (bitRate: Int, measured: Stream?)?) -> String {
+    /// `subtitles`, when given, is the subtitle rendition's EXT-X-MEDIA line, group `HLSSubtitles.group`.
+    static func master(_ rungs: [Stream], sound: (bitRate: Int, measured: Stream?)?, subtitles: String? = nil) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if let subtitles { lines.append(subtitles) }
         if sound != nil {
             lines.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(soundGroup)\",NAME=\"Sound\",DEFAULT=YES,AUTOSELECT=YES,"
                          + "CHANNELS=\"2\",URI=\"\(HLSLadder.soundPlaylist)\"")
@@ -44,6 +46,7 @@ enum HLSPlaylists {
             if let rate = rung.frameRate { attributes.append("FRAME-RATE=" + String(format: "%.3f", rate.value)) }
             attributes.append("VIDEO-RANGE=SDR")
             if sound != nil { attributes.append("AUDIO=\"\(soundGroup)\"") }
+            if subtitles != nil { attributes.append("SUBTITLES=\"\(HLSSubtitles.group)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(rung.playlist)
         }

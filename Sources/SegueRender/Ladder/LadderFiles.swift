@@ -16,15 +16,20 @@ final class LadderFiles {
     /// Whether the folder was made for this output (removed again, when empty, on failure).
     private var madeFolder = false
 
-    init(master: String, ladder: HLSLadder, sound: Bool) {
+    /// The subtitle rendition's files, when there is one: written whole at the end.
+    private let subtitled: Bool
+
+    init(master: String, ladder: HLSLadder, sound: Bool, subtitles: Bool) {
         self.master = master
         folder = (master as NSString).deletingLastPathComponent
         renditions = ladder.rungs.map { ($0.playlist, "video_\($0.name)") } + (sound ? [(HLSLadder.soundPlaylist, "audio")] : [])
+        subtitled = subtitles
     }
 
     /// Every name this output may write, and whether `name` (a file in the folder) is one of them.
     func owns(_ name: String) -> Bool {
         if name == (master as NSString).lastPathComponent { return true }
+        if name == HLSSubtitles.playlist || (name.hasPrefix(HLSSubtitles.prefix + "_") && name.hasSuffix(".vtt")) { return true }
         return renditions.contains { rendition in
             name == rendition.playlist || name == rendition.playlist + ".tmp" || name == rendition.prefix + "_init.mp4"
                 || (name.hasPrefix(rendition.prefix + "_") && (name.hasSuffix(".m4s") || name.hasSuffix(".m4s.tmp"))
@@ -36,9 +41,8 @@ final class LadderFiles {
     /// playlists are only replaced with `overwrite` (whose stale segments go first).
     func prepare(overwrite: Bool) throws {
         try OutputFile.checkOutput(master, overwrite: overwrite, folderMayBeMade: true)
-        for rendition in renditions {
-            try OutputFile.checkOutput((folder as NSString).appendingPathComponent(rendition.playlist), overwrite: overwrite,
-                                       folderMayBeMade: true)
+        for playlist in renditions.map(\.playlist) + (subtitled ? [HLSSubtitles.playlist] : []) {
+            try OutputFile.checkOutput((folder as NSString).appendingPathComponent(playlist), overwrite: overwrite, folderMayBeMade: true)
         }
         madeFolder = !FileManager.default.fileExists(atPath: folder)
         try OutputFile.makeOutputFolder(for: master)
@@ -71,6 +75,15 @@ final class LadderFiles {
     /// Whether every rendition has written its playlist (its first segment is complete).
     func mediaPlaylistsExist() -> Bool {
         renditions.allSatisfy { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0.playlist)) }
+    }
+
+    /// Writes the subtitle rendition whole: its segments, then its playlist.
+    func write(_ subtitles: HLSSubtitles) throws {
+        for index in 0..<subtitles.segmentCount {
+            try OutputFile.writeAtomically(Data(subtitles.segment(index).utf8),
+                                           to: (folder as NSString).appendingPathComponent(HLSSubtitles.segmentName(index)))
+        }
+        try OutputFile.writeAtomically(Data(subtitles.mediaPlaylist.utf8), to: (folder as NSString).appendingPathComponent(HLSSubtitles.playlist))
     }
 
     func writeMaster(_ text: String) throws {

@@ -21,9 +21,13 @@ final class LadderSink: OutputSink {
     let audioFrameSize: Int
     private var masterWritten = false
 
-    init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings) throws {
+    /// The output's soft subtitle track, written as a WebVTT rendition at the end; nil for none.
+    private let subtitles: SubtitleTrack?
+
+    init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings, subtitles: SubtitleTrack?) throws {
         self.files = files
         self.ladder = ladder
+        self.subtitles = subtitles
         rungs = try ladder.rungs.map { try RungWriter(rung: $0, ladder: ladder, files: files, canvas: canvas, settings: settings) }
         if settings.includeAudio {
             // Cut where the video's segments are, less half an AAC frame, so each sound segment ends with its pictures'.
@@ -70,7 +74,11 @@ final class LadderSink: OutputSink {
         try sound?.muxer.finish()
         measured = try rungs.map { try files.finalise($0.estimate) }
         soundMeasured = try sound.map { _ in try files.finalise(.init(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2")) }
-        try files.writeMaster(HLSPlaylists.master(measured, sound: sound.map { ($0.bitRate, soundMeasured) }))
+        let text = subtitles.map {
+            HLSSubtitles(track: $0, segmentMilliseconds: ladder.segmentSeconds * 1000, segmentCount: measured.first?.segments ?? 0)
+        }
+        if let text { try files.write(text) }
+        try files.writeMaster(HLSPlaylists.master(measured, sound: sound.map { ($0.bitRate, soundMeasured) }, subtitles: text?.mediaLine))
     }
 
     /// Each rung as written (after `finish`): its playlist, size, codecs and measured rates.

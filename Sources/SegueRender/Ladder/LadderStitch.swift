@@ -15,13 +15,14 @@ extension Stitcher {
         } catch let error as LadderError {
             throw SegueError.usage(error.message)
         }
-        let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio)
+        let subtitles = plan.subtitleTrack(settings)
+        let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio, subtitles: subtitles != nil)
         try files.prepare(overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet()
         let started = monotonicSeconds()
         let sink: LadderSink, writer: OutputWriter
         do {
-            sink = try LadderSink(files: files, ladder: ladder, canvas: plan.canvas, settings: settings)
+            sink = try LadderSink(files: files, ladder: ladder, canvas: plan.canvas, settings: settings, subtitles: subtitles)
             writer = try OutputWriter(sink: sink, canvas: plan.canvas, overlay: try overlay())
         } catch {
             files.removeWritten()
