@@ -13,6 +13,19 @@ package struct HEVCRecord: Equatable, Sendable {
         set { header[12] = newValue }
     }
     package var chromaFormat: Int { Int(header[16] & 3) }
+
+    /// The RFC 6381 codecs parameter of an `hvc1` track (ISO/IEC 14496-15, E.3): profile space and
+    /// profile, the compatibility flags bit-reversed in hex, tier and level, the constraint bytes
+    /// without their trailing zeros; e.g. `hvc1.2.4.L120.B0` for Main 10 at level 4.
+    package var codecs: String {
+        let space = ["", "A", "B", "C"][Int(header[1] >> 6)]
+        let tier = (header[1] >> 5) & 1 == 1 ? "H" : "L"
+        let flags = header[2...5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        var constraints = Array(header[6...11])
+        while constraints.last == 0 { constraints.removeLast() }
+        return "hvc1.\(space)\(header[1] & 0x1F).\(String(flags.bitReversed, radix: 16, uppercase: true)).\(tier)\(header[12])"
+            + constraints.map { "." + String($0, radix: 16, uppercase: true) }.joined()
+    }
     package var lumaBitDepth: Int { Int(header[17] & 7) + 8 }
     /// Bytes of each NAL unit's length prefix in the samples (1, 2 or 4).
     package var lengthSize: Int { Int(header[21] & 3) + 1 }
@@ -268,5 +281,12 @@ package struct HEVCRenumbering: Sendable, Equatable {
         writer.write(1, bits: 1)
         writer.alignWithZeros()
         return Array(unit[0..<2]) + EmulationPrevention.added(writer.bytes)
+    }
+}
+
+extension UInt32 {
+    /// The bits in the opposite order (bit 0 becomes bit 31).
+    var bitReversed: UInt32 {
+        (0..<32).reduce(UInt32(0)) { reversed, bit in reversed << 1 | (self >> bit) & 1 }
     }
 }

@@ -92,4 +92,19 @@ final class RecordTests: XCTestCase {
         XCTAssertFalse(hevc.isWritable)
         XCTAssertGreaterThan(hevc.bytes.count, 22)
     }
+
+    func testTheCodecsParameterIsTheRecordsProfileTierAndLevelAsRFC6381WritesThem() {
+        var header = [UInt8](repeating: 0, count: 22)
+        header[0] = 1
+        header[1] = 0x02 // profile space 0, main tier, Main 10
+        header[2] = 0x20 // compatible with profile 2 (flag 2, the third bit)
+        header[6] = 0xB0 // progressive, non-packed, frame only
+        header[12] = 120
+        XCTAssertEqual(HEVCRecord(header: header, units: []).codecs, "hvc1.2.4.L120.B0")
+        header[1] = 0x21 // high tier, Main
+        header[2] = 0x60 // compatible with 1 and 2
+        header[7] = 0x01
+        header[12] = 153
+        XCTAssertEqual(HEVCRecord(header: header, units: []).codecs, "hvc1.1.6.H153.B0.1")
+    }
 }

@@ -202,10 +202,50 @@ final class HLSLadderTests: XCTestCase {
         }
     }
 
+    func testAnHDRCanvasGivesHLGRungsInHEVCAndAnSDRLadderBesideThem() throws {
+        let hlg = try store.path("hls-hlg.mp4") { path in
+            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=2", "-f", "lavfi",
+                                               "-i", "sine=d=2", "-pix_fmt", "yuv420p10le", "-c:v", "libx265", "-x265-params", "log-level=error",
+                                               "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc",
+                                               "-tag:v", "hvc1", "-c:a", "aac", path])
+            XCTAssertEqual(made.status, 0, made.standardError)
+        }
+        let folder = try folder("hls-hdr")
+        let master = folder + "/master.m3u8"
+        let made = try Tools.segue(["stitch", hlg, "-o", master, "--codec", "hevc", "--ladder", "180,90", "--hls-time", "1", "--quiet"])
+        XCTAssertEqual(made.status, 0, made.standardError)
+        let lines = try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n")
+        let variants = lines.enumerated().filter { $0.element.hasPrefix("#EXT-X-STREAM-INF:") }.map { ($0.element, lines[$0.offset + 1]) }
+        XCTAssertEqual(variants.map { attribute("VIDEO-RANGE", of: $0.0) }, ["HLG", "HLG", "SDR", "SDR"])
+        for (line, playlist) in variants {
+            let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
+                                                  "stream=codec_name,profile,pix_fmt,color_transfer", "-of", "csv=p=0", folder + "/" + playlist])
+            let stream = probe.standardOutput.split(separator: "\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
+            let codecs = attribute("CODECS", of: line) ?? ""
+            if attribute("VIDEO-RANGE", of: line) == "HLG" {
+                XCTAssertEqual(stream, ["hevc", "Main 10", "yuv420p10le", "arib-std-b67"], "\(playlist)")
+                XCTAssertTrue(codecs.hasPrefix("hvc1.2.4.L"), codecs)
+            } else {
+                XCTAssertEqual(stream, ["h264", "High", "yuv420p", "bt709"], "\(playlist)")
+                XCTAssertTrue(codecs.hasPrefix("avc1.64"), codecs)
+            }
+        }
+        // The SDR rungs are tone-mapped as an SDR stitch of the same clip is.
+        let sdr = folder + "/sdr.mp4"
+        XCTAssertEqual(try Tools.segue(["stitch", hlg, "-o", sdr, "--quiet"]).status, 0)
+        let rung = try rendition(master, video: 2), plain = try DecodedOutput(path: sdr)
+        XCTAssertEqual(rung.pictures.count, plain.pictures.count)
+        let difference = PhotoFormatTests.meanDifference(rung.pictures[30].bytes, plain.pictures[30].bytes)
+        XCTAssertLessThan(difference, 3, "the SDR rung's picture is the SDR stitch's")
+        let played = try Tool.run("timeout", ["60", "gst-launch-1.0", "-q", "playbin", "uri=file://" + master,
+                                              "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"])
+        XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
+    }
+
     func testWhatALadderCantBeIsRefusedBeforeAnyWork() throws {
         let folder = try folder("hls-refused")
         for (flags, said) in [(["--smart"], "--smart"), (["--jobs", "2"], "segments"), (["--ladder", "360"], "sharper than the canvas"),
-                              (["--codec", "hevc"], "H.264")] {
+                              (["--codec", "hevc"], "SDR renditions are H.264")] {
             let result = try Tools.segue(["stitch"] + (try clips()) + ["-o", folder + "/master.m3u8"] + flags)
             XCTAssertEqual(result.status, 2, "\(flags): \(result.standardError)")
             XCTAssertTrue(result.standardError.contains(said), "\(flags): \(result.standardError)")

@@ -26,6 +26,17 @@ final class HLSLadderPlanTests: XCTestCase {
         }
     }
 
+    func testAnHDRCanvasHasHEVCRungsInItsRangeAndAnSDRLadderBeside() throws {
+        var hlg = canvas(1920, 1080)
+        hlg.colour = OutputColour(.hlg, bitDepth: 10)
+        var settings = StitchSettings()
+        settings.ladder = [1080, 720]
+        let rungs = try HLSLadder(canvas: hlg, settings: settings).rungs
+        XCTAssertEqual(rungs.map(\.playlist), ["video_1080p_hlg.m3u8", "video_720p_hlg.m3u8", "video_1080p.m3u8", "video_720p.m3u8"])
+        XCTAssertEqual(rungs.map(\.codec), [.hevc, .hevc, .h264, .h264])
+        XCTAssertEqual(rungs.map(\.range), [.hlg, .hlg, .sdr, .sdr])
+    }
+
     func testSegmentsAreWholeFramesAtLeastAsLongAsAsked() throws {
         var settings = StitchSettings()
         XCTAssertEqual(try HLSLadder(canvas: canvas(640, 360), settings: settings).segmentFrames, 180)

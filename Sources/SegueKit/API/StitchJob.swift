@@ -254,15 +254,15 @@ public final class StitchJob {
                                    + "stitch it in one process")
         }
         if settings.smart { throw SegueError.usage("--smart can't copy into an HLS ladder: every rendition is encoded") }
-        if settings.codec != .h264 {
-            throw SegueError.usage("--codec \(settings.codec.rawValue): an HLS ladder's renditions are H.264 (HEVC and AV1 ones aren't written yet)")
-        }
     }
 
     /// The canvas's ladder checked (an HDR one, a rung sharper than the canvas: exit 2), and what it leaves out, as warnings.
     private func ladderNotices(plan: Plan, settings: StitchSettings) throws -> [Warning] {
-        if plan.canvas.colour.dynamicRange.isHDR {
-            throw SegueError.usage("\(request.output): an HDR (HLG or PQ) HLS ladder isn't written yet; --hdr off makes an SDR one")
+        // SDR rungs are H.264; an HDR canvas's HLG or PQ rungs HEVC, with an SDR ladder beside them.
+        let hdr = plan.canvas.colour.dynamicRange.isHDR
+        if settings.codec != (hdr ? .hevc : .h264) {
+            throw SegueError.usage("--codec \(settings.codec.rawValue): an HLS ladder's " + (hdr
+                ? "HDR renditions are HEVC (--codec hevc), beside H.264 SDR ones" : "SDR renditions are H.264 (HDR ones, HEVC, come with --hdr hlg or pq)"))
         }
         do { _ = try HLSLadder(canvas: plan.canvas, settings: settings) } catch let error as LadderError {
             throw SegueError.usage(error.message)

@@ -12,8 +12,9 @@ enum HLSPlaylists {
         var width = 0
         var height = 0
         var frameRate: Rational?
-        /// RFC 6381 codecs: `avc1.64001f`, `mp4a.40.2`.
+        /// RFC 6381 codecs: `avc1.64001f`, `hvc1.2.4.L120.B0`, `mp4a.40.2`.
         var codecs: String
+        var range: DynamicRange = .sdr
         /// Bits a second: the segments' highest (or, before they're measured, the encoder's cap).
         var peakBitRate: Int?
         var averageBitRate: Int?
@@ -44,7 +45,7 @@ enum HLSPlaylists {
             attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"")
             attributes.append("RESOLUTION=\(rung.width)x\(rung.height)")
             if let rate = rung.frameRate { attributes.append("FRAME-RATE=" + String(format: "%.3f", rate.value)) }
-            attributes.append("VIDEO-RANGE=SDR")
+            attributes.append("VIDEO-RANGE=\(rung.range.rawValue)")
             if sound != nil { attributes.append("AUDIO=\"\(soundGroup)\"") }
             if subtitles != nil { attributes.append("SUBTITLES=\"\(HLSSubtitles.group)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))

@@ -1,5 +1,6 @@
 import Foundation
 internal import SegueMedia
+internal import SegueBitstream
 import SegueInput
 import SegueModel
 import SegueCore
@@ -23,11 +24,14 @@ final class LadderSink: OutputSink {
 
     /// The output's soft subtitle track, written as a WebVTT rendition at the end; nil for none.
     private let subtitles: SubtitleTrack?
+    /// How an HDR canvas's pictures become SDR ones for the SDR rungs; nil for an SDR canvas.
+    private let sdrTable: ColourTable?
 
     init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings, subtitles: SubtitleTrack?) throws {
         self.files = files
         self.ladder = ladder
         self.subtitles = subtitles
+        sdrTable = ColourConversion.sdrTable(from: canvas.colour)
         rungs = try ladder.rungs.map { try RungWriter(rung: $0, ladder: ladder, files: files, canvas: canvas, settings: settings) }
         if settings.includeAudio {
             // Cut where the video's segments are, less half an AAC frame, so each sound segment ends with its pictures'.
@@ -46,7 +50,14 @@ final class LadderSink: OutputSink {
     }
 
     func encode(picture: Frame, crf: Int?) throws {
-        for rung in rungs { try rung.encode(picture) }
+        // An HDR canvas's picture is tone-mapped once for every SDR rung.
+        let sdr = try sdrTable.map { table in
+            let converted = try Frame.video(width: picture.width, height: picture.height)
+            Frame.convert(picture, through: table, into: converted, threads: 2)
+            converted.pts = picture.pts
+            return converted
+        }
+        for rung in rungs { try rung.encode(rung.rung.range.isHDR ? picture : sdr ?? picture) }
         // A player can start once every rendition has a playlist: the master then names them all.
         if !masterWritten, files.mediaPlaylistsExist() {
             try files.writeMaster(HLSPlaylists.master(rungs.map(\.estimate), sound: sound.map { ($0.bitRate, nil) }))
@@ -110,8 +121,9 @@ private final class RungWriter {
         // fragments' muxer states only in an edit list that HLS players needn't honour.
         let params = "keyint=\(ladder.segmentFrames):min-keyint=\(ladder.segmentFrames):scenecut=0:open-gop=0:bframes=0"
             + ":vbv-maxrate=\(rung.maxRate / 1000):vbv-bufsize=\(rung.bufferBits / 1000)"
-        encoder = try Encoder.video(codec: .h264, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
-                                    crf: settings.crf, preset: settings.preset, colour: canvas.colour, codecParams: params,
+        encoder = try Encoder.video(codec: rung.codec, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
+                                    crf: settings.crf, preset: settings.preset, colour: rung.range.isHDR ? canvas.colour : .sdr,
+                                    metadata: rung.range.isHDR ? canvas.hdrMetadata : nil, codecParams: params,
                                     globalHeader: muxer.needsGlobalHeader)
         track = try EncodedTrack(muxer: muxer, encoder: encoder, displayMatrix: nil)
         try file.writeHeader()
@@ -119,8 +131,9 @@ private final class RungWriter {
 
     /// What the master says of the rung before its segments are measured: the VBV cap.
     var estimate: HLSPlaylists.Stream {
-        HLSPlaylists.Stream(playlist: rung.playlist, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
-                            codecs: HLSPlaylists.avcCodecs(encoder.extradata), peakBitRate: rung.maxRate)
+        let codecs = rung.codec == .hevc ? HEVCRecord(encoder.extradata)?.codecs ?? "hvc1" : HLSPlaylists.avcCodecs(encoder.extradata)
+        return HLSPlaylists.Stream(playlist: rung.playlist, width: rung.width, height: rung.height, frameRate: canvas.frameRate,
+                                   codecs: codecs, range: rung.range, peakBitRate: rung.maxRate)
     }
 
     func encode(_ picture: Frame) throws {

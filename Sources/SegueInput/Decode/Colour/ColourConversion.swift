@@ -1,4 +1,4 @@
-internal import SegueMedia
+package import SegueMedia
 import SegueModel
 import SegueCore
 
@@ -42,6 +42,14 @@ package enum ColourConversion {
         guard colour.dynamicRange.isHDR, target == .sdr, matrix != .rgb else { return nil }
         let mapping = ColourMapping(from: colour.dynamicRange, primaries: .bt2020, to: .sdr)
         return ColourTables.table(for: .init(mapping: mapping, matrix: matrix, fullRange: colour.isFullRange))
+    }
+
+    /// The tables that tone-map an HDR canvas's pictures (10-bit BT.2020, limited range) to 8-bit SDR
+    /// BT.709, as an HDR clip is for SDR output: an HLS ladder's SDR rungs beside its HDR ones. Nil for SDR.
+    package static func sdrTable(from canvas: OutputColour) -> ColourTable? {
+        guard canvas.dynamicRange.isHDR else { return nil }
+        let mapping = ColourMapping(from: canvas.dynamicRange, primaries: .bt2020, to: .sdr)
+        return ColourTables.table(for: .init(mapping: mapping, matrix: .bt2020, fullRange: false))
     }
 
     /// Filters taking an SDR BT.709 limited-range picture with alpha

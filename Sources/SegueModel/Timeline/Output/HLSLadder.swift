@@ -11,9 +11,12 @@ package struct HLSLadder: Sendable, Equatable {
         /// The VBV cap on the rung's CRF encoding, bits a second, and its buffer.
         package var maxRate: Int
         package var bufferBits: Int
+        /// SDR (H.264), or the HDR canvas's HLG or PQ (HEVC Main 10).
+        package var range: DynamicRange = .sdr
 
-        /// The rung's name in its files: `720p` (its short side).
-        package var name: String { "\(min(width, height))p" }
+        package var codec: VideoCodecChoice { range.isHDR ? .hevc : .h264 }
+        /// The rung's name in its files: `720p` (its short side), `720p_hlg` for an HDR one.
+        package var name: String { "\(min(width, height))p" + (range.isHDR ? "_" + range.rawValue.lowercased() : "") }
         /// Its media playlist, beside the master playlist.
         package var playlist: String { "video_\(name).m3u8" }
     }
@@ -40,13 +43,16 @@ package struct HLSLadder: Sendable, Equatable {
                               + "(its short side is \(short); --size sets the canvas)")
         }
         frameRate = canvas.frameRate
-        rungs = sides.sorted(by: >).map { side in
+        let sdr = sides.sorted(by: >).map { side in
             let scale = Double(side) / Double(short)
             func even(_ value: Int) -> Int { max(2, Int((Double(value) * scale / 2).rounded()) * 2) }
             let (width, height) = canvas.width <= canvas.height ? (side, even(canvas.height)) : (even(canvas.width), side)
             let maxRate = max(200_000, Int(Double(width * height) * canvas.frameRate.value * Self.bitsPerPixel))
             return Rung(width: width, height: height, maxRate: maxRate, bufferBits: 2 * maxRate)
         }
+        // An HDR canvas: its HLG or PQ rungs, then an SDR ladder beside them, as Apple's authoring specification asks.
+        let range = canvas.colour.dynamicRange
+        rungs = (range.isHDR ? sdr.map { rung in var hdr = rung; hdr.range = range; return hdr } : []) + sdr
         // Whole frames, at least the seconds asked for, so every segment lasts its target.
         segmentFrames = max(1, Int((settings.hlsSeconds * canvas.frameRate.value - 1e-6).rounded(.up)))
     }
