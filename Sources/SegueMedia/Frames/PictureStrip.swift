@@ -35,23 +35,7 @@ extension Frame {
 
     /// This yuv420p (limited range) picture as a JPEG file's bytes (full-range 4:2:0, high quality).
     package func jpegData() throws -> Data {
-        let graph = try FilterGraph(videoLike: self, timeBase: Rational(1, 1), description: "scale=in_range=tv:out_range=pc,format=yuvj420p")
-        let input = clone()
-        input.pts = 0
-        try graph.push(input)
-        try graph.close(atPTS: 1)
-        let full = Frame()
-        guard try graph.pull(into: full) == .ready else {
-            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(yuvj420p): no picture")
-        }
-        let encoder = try Encoder.jpeg(width: width, height: height)
-        try encoder.send(full)
-        try encoder.sendEndOfStream()
-        let packet = Packet()
-        guard try encoder.receive(into: packet) == .ready else {
-            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "avcodec_receive_packet(mjpeg): no packet")
-        }
-        return Data(packet.bytes)
+        try stillFile(through: "scale=in_range=tv:out_range=pc,format=yuvj420p", encoder: Encoder.jpeg(width: width, height: height))
     }
 
     /// Luma samples on a `columns` x `rows` grid across the picture (its top-left sample of each cell), for a cheap comparison.
@@ -75,25 +59,30 @@ extension Frame {
     /// Writes this yuv420p (BT.709, limited range) picture to `path` as an RGB PNG file.
     package func writePNG(to path: String) throws {
         precondition(pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue, "writePNG(to:) takes a yuv420p picture")
-        let graph = try FilterGraph(videoLike: self, timeBase: Rational(1, 1),
-                                    description: "scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgb24")
+        let png = try stillFile(through: "scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgb24",
+                                encoder: Encoder.png(width: width, height: height))
+        guard FileManager.default.createFile(atPath: path, contents: png) else {
+            throw FFmpegError(code: cffmpeg_averror(errno == 0 ? EIO : errno), call: "write \(path)")
+        }
+    }
+
+    /// This picture through `filters` (to the encoder's pixel format), encoded as one whole still file by `encoder`.
+    private func stillFile(through filters: String, encoder: Encoder) throws -> Data {
+        let graph = try FilterGraph(videoLike: self, timeBase: Rational(1, 1), description: filters)
         let input = clone()
         input.pts = 0
         try graph.push(input)
         try graph.close(atPTS: 1)
-        let rgb = Frame()
-        guard try graph.pull(into: rgb) == .ready else {
-            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(rgb24): no picture")
+        let converted = Frame()
+        guard try graph.pull(into: converted) == .ready else {
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "av_buffersink_get_frame(\(filters)): no picture")
         }
-        let encoder = try Encoder.png(width: width, height: height)
-        try encoder.send(rgb)
+        try encoder.send(converted)
         try encoder.sendEndOfStream()
         let packet = Packet()
         guard try encoder.receive(into: packet) == .ready else {
-            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "avcodec_receive_packet(png): no packet")
+            throw FFmpegError(code: cffmpeg_averror(EAGAIN), call: "avcodec_receive_packet: no packet")
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(packet.bytes)) else {
-            throw FFmpegError(code: cffmpeg_averror(errno == 0 ? EIO : errno), call: "write \(path)")
-        }
+        return Data(packet.bytes)
     }
 }

@@ -30,12 +30,8 @@ extension Stitcher {
         }
         writer.scout = coverScout()
         do {
-            let played = try withoutActuallyEscaping(progress) { progress in
-                try stitch(into: writer, smart: nil, started: started, stop: stop, progress: progress)
-            }
-            try OutputFile.writing(to: outputPath) { try writer.finish() }
+            var report = try play(into: writer, smart: nil, started: started, stop: stop, progress: progress)
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            var report = self.report(of: played, smart: nil)
             // From the sharpest rendition's segments that hold the cover's frames.
             report.cover = try makeCover(scout: writer.scout) { frames in
                 try files.excerpt(of: ladder.rungs[0].playlist, frames: frames, segmentFrames: ladder.segmentFrames)

@@ -49,11 +49,7 @@ package final class Stitcher {
             }
             writer.scout = coverScout()
             do {
-                let played = try withoutActuallyEscaping(progress) { progress in
-                    try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
-                }
-                try OutputFile.writing(to: outputPath) { try writer.finish() }
-                var report = self.report(of: played, smart: smart)
+                var report = try play(into: writer, smart: smart, started: started, stop: stop, progress: progress)
                 report.cover = try makeCover(scout: writer.scout) { _ in CoverMaker.Source(path: temporary) }
                 return report
             } catch {
@@ -64,6 +60,16 @@ package final class Stitcher {
         report.wallSeconds = monotonicSeconds() - started
         report.peakMemoryBytes = peakMemoryBytes()
         return report
+    }
+
+    /// Plays the whole stitch into `writer` and finishes it: what was played.
+    func play(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
+              progress: (StitchProgress) -> Void) throws -> StitchReport {
+        let played = try withoutActuallyEscaping(progress) { progress in
+            try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
+        }
+        try OutputFile.writing(to: outputPath) { try writer.finish() }
+        return report(of: played, smart: smart)
     }
 
     /// The `--overlay` picture ready to draw, nil without one (checked before
