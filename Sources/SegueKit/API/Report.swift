@@ -121,15 +121,20 @@ extension StitchReport {
 
     /// The output's settings and facts.
     private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
-        [
-            "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
+        let container = OutputContainer(path: output) ?? .mp4
+        // The file as written: its size, and its mean bit rate over its picture's length.
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? nil
+        return [
+            "path": output, "container": container.rawValue, "bytes": bytes ?? NSNull(),
+            "bitRate": bytes.map { duration > 0 ? Int((Double($0 * 8) / duration).rounded()) : 0 } ?? NSNull(),
+            "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
             "dynamicRange": canvas.colour.dynamicRange.rawValue, "bitDepth": canvas.colour.bitDepth,
             "pixelFormat": canvas.colour.pixelFormatName, "dynamicRangeReason": plan.colourReason,
             "hdrMetadata": canvas.hdrMetadata?.json ?? NSNull(),
             "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
             "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
             "audio": settings.includeAudio ? [
-                "codec": "aac", "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
+                "codec": container.soundCodec, "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
                 "samples": audioSamples, "duration": Self.rounded(Double(audioSamples) / Double(canvas.sampleRate), 1e6),
             ] as [String: Any] : NSNull(),
         ]

@@ -31,6 +31,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
     case timelineNote(path: String, note: String)
     /// An editor's timeline's clip asking for frames its media lacks: its edge pictures held in silence.
     case edgeFramesHeld(path: String, held: EditedClip)
+    /// `--smart` asked for a WebM output, where nothing can be copied: every frame is encoded.
+    case smartOffInWebM(output: String)
 
     package var description: String {
         switch self {
@@ -65,6 +67,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): can't write the report (\(detail)); \(output) was written"
         case let .timelineNote(path, note):
             return "\(path): \(note)"
+        case let .smartOffInWebM(output):
+            return "\(output): --smart is off: it copies H.264, HEVC and AAC, and WebM holds VP9 or AV1 with Opus; every frame is encoded"
         case let .edgeFramesHeld(path, held):
             func frames(_ count: Int64) -> String { count == 1 ? "1 frame" : "\(count) frames" }
             let sides = (held.heldBefore > 0 ? ["\(frames(held.heldBefore)) before its first frame (first frame held)"] : [])

@@ -3,6 +3,7 @@ internal import SegueMedia
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
 /// Encodes and muxes on its own thread, fed through a bounded queue so the
 /// stitcher can prepare the next pictures while the encoder works, and memory
@@ -37,12 +38,14 @@ final class OutputWriter {
 
     /// `videoLayout` and `soundLayout`, when given, lay their tracks out
     /// (`--smart`: copied packets between re-encoded stretches and windows).
-    init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
-         videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
+    /// `container`: what the file is (the output's name says; a segment's is MP4).
+    init(path: String, container: OutputContainer = .mp4, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
+         subtitles: SubtitleTrack? = nil, videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
          overlay: PictureOverlay? = nil) throws {
         self.overlay = overlay
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
+        format.container = container
         format.videoLayout = videoLayout
         format.soundLayout = settings.includeAudio ? soundLayout : nil
         format.chapters = chapters

@@ -3,8 +3,9 @@ internal import SegueMedia
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
-/// Joins the planned clips into one MP4: the current clip plays while the next
+/// Joins the planned clips into one MP4 or WebM (as the output's name says): the current clip plays while the next
 /// is pre-opened in the background; at each join the two swap, and the
 /// transition is drawn from the last frames of one and the first of the other.
 ///
@@ -40,7 +41,8 @@ package final class Stitcher {
         var report = try OutputFile.write(outputPath, stop: stop) { temporary in
             let writer: OutputWriter
             do {
-                writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                writer = try OutputWriter(path: temporary, container: OutputContainer(path: outputPath) ?? .mp4, canvas: plan.canvas,
+                                          settings: settings,
                                           chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
                                           videoLayout: smart?.videoLayout, soundLayout: smart?.soundLayout, overlay: try overlay())
             } catch {

@@ -1,0 +1,45 @@
+/// The container an output's name says, and what it can hold: the one
+/// place that ties an extension to what Segue writes under it.
+package enum OutputContainer: String, Sendable, CaseIterable {
+    /// ISO base media (libavformat's `mp4` muxer): `.mp4`, `.m4v` and `.mov`
+    /// (QuickTime reads an ISO file as its own; MOV and MP4 share one demuxer).
+    case mp4
+    /// WebM (Matroska's web subset): VP9 or AV1 with Opus sound and WebVTT text.
+    case webm
+
+    /// Every extension Segue writes, in the order messages list them, and its container.
+    package static let extensions: [(name: String, container: OutputContainer)] =
+        [("mp4", .mp4), ("m4v", .mp4), ("mov", .mp4), ("webm", .webm)]
+
+    /// The container `path`'s extension (any case) says; nil for one Segue doesn't write, or none.
+    package init?(path: String) {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        guard let known = OutputContainer.extensions.first(where: { $0.name == suffix }) else { return nil }
+        self = known.container
+    }
+
+    /// Why `path` can't be written, for a usage error naming it: its extension is one Segue doesn't write, or it has none.
+    package static func refusal(path: String) -> String {
+        let names = extensions.map { "." + $0.name }
+        let written = "Segue writes \(names.dropLast().joined(separator: ", ")) and \(names.last!) files"
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+            return "\(path): \(written); give the output one of those extensions"
+        }
+        return "\(path): \(written), not \(name[dot...])"
+    }
+
+    /// libavformat's muxer.
+    package var muxerName: String { rawValue }
+
+    /// The codec a stitch writes when none is chosen: H.264 in MP4, VP9 in WebM.
+    package var defaultCodec: VideoCodecChoice { self == .webm ? .vp9 : .h264 }
+
+    /// The video codecs it holds: WebM only VP9 and AV1 (its specification's), MP4 all four.
+    package func holds(_ codec: VideoCodecChoice) -> Bool { self == .mp4 || codec == .vp9 || codec == .av1 }
+
+    /// Its sound codec: AAC-LC in MP4, Opus in WebM.
+    package var soundCodec: String { self == .webm ? "opus" : "aac" }
+}
