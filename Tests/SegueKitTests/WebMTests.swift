@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueRender
+@testable import SegueInput
+@testable import SegueModel
+@testable import SegueMedia
+
+/// `-o reel.webm` writes WebM (VP9 or AV1, Opus, WebVTT, chapters), judged
+/// by decoding it (marker frames and tones), by ffprobe, and by a real
+/// browser; an extension Segue doesn't write is refused.
+final class WebMTests: XCTestCase {
+    let store = FixtureStore.shared
+    static let quick = ["--preset", "ultrafast", "--crf", "12", "--quiet"]
+
+    /// Marker clips 0, 1, 2 of 30, 45 and 30 frames (1 to 1.5 s at 30 fps, each with its tone).
+    func clips() throws -> [String] {
+        try [(0, 30), (1, 45), (2, 30)].map { clip, frames in
+            try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
+        }
+    }
+
+    func output(_ name: String, _ suffix: String = "webm") -> String {
+        let path = store.folder.appendingPathComponent("out-\(name)-\(UUID().uuidString.prefix(6)).\(suffix)").path
+        try? FileManager.default.removeItem(atPath: path)
+        return path
+    }
+
+    /// The plan `segue stitch` makes of `paths` with `configure`'s settings: what each output frame should show.
+    func expectedFrames(_ paths: [String], _ configure: (inout StitchSettings) -> Void) throws -> [(clip: Int, frame: Int)?] {
+        var settings = StitchSettings()
+        configure(&settings)
+        let plan = try Plan(clips: Prober.probeEach(paths.map { ClipEntry(path: $0) }).map { try $0.get() }, settings: settings)
+        var expected: [(clip: Int, frame: Int)?] = []
+        for clip in plan.clips {
+            let head = clip.index > 0 ? plan.joins[clip.index - 1].frameCount : 0
+            let tail = clip.index < plan.joins.count ? plan.joins[clip.index].frameCount : 0
+            expected += (head..<(clip.frameCount - tail)).map { (clip.index, $0) }
+            expected += Array(repeating: nil, count: tail)
+        }
+        return expected
+    }
+
+    func testAWebMHoldsVP9AndOpusWithEveryFrameExactAndEachClipHeard() throws {
+        let paths = try clips(), out = output("vp9"), report = output("vp9-report", "json")
+        let result = try SegueTool.run(["stitch"] + paths + ["-o", out, "--transition", "fade", "--transition-duration", "0.5",
+                                                             "--report", report] + Self.quick)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let format = try FFprobe.run(["-show_entries", "format=format_name", out])["format"] as? [String: Any]
+        XCTAssertEqual(format?["format_name"] as? String, "matroska,webm")
+        let streams = try FFprobe.streams(out)
+        XCTAssertEqual(streams.map { $0["codec_name"] as? String }, ["vp9", "opus"])
+        XCTAssertEqual(streams.last?["sample_rate"] as? String, "48000")
+
+        let expected = try expectedFrames(paths) { $0.transition = .fade; $0.transitionDuration = 0.5 }
+        let decoded = try DecodedOutput(path: out)
+        XCTAssertEqual(decoded.pictures.count, expected.count, "frames")
+        for (index, want) in expected.enumerated() {
+            guard let want, index < decoded.pictures.count else { continue }
+            let read = Marker.read(decoded.pictures[index])
+            XCTAssertTrue(read.map { $0 == want } ?? false, "frame \(index): expected \(want), read \(String(describing: read))")
+        }
+        // The sound: as long as the picture within one Opus frame, each clip's tone where it plays alone.
+        XCTAssertEqual(decoded.sampleRate, 48_000)
+        XCTAssertLessThanOrEqual(abs(decoded.audio.count - expected.count * 1600), 960, "samples \(decoded.audio.count)")
+        for (index, want) in expected.enumerated() where want != nil {
+            let neighbours = [index - 2, index + 2].filter { expected.indices.contains($0) }
+            guard neighbours.allSatisfy({ expected[$0]?.clip == want?.clip }) else { continue }
+            let chunk = decoded.audioChunk(frame: index, frameRate: 30)
+            XCTAssertEqual(Tone.dominantClip(chunk, sampleRate: 48_000), want?.clip, "frame \(index): heard the wrong clip")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let written = json?["output"] as? [String: Any]
+        XCTAssertEqual(written?["container"] as? String, "webm")
+        XCTAssertEqual(written?["codec"] as? String, "vp9")
+        XCTAssertEqual((written?["audio"] as? [String: Any])?["codec"] as? String, "opus")
+        let bytes = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int
+        XCTAssertEqual(written?["bytes"] as? Int, bytes)
+    }
+
+    func testABrowserPlaysTheWebMAndTheMP4ToTheEnd() throws {
+        let paths = try clips()
+        let webm = output("browser"), mp4 = output("browser", "mp4"), hlg = output("browser-hlg")
+        for (out, extra) in [(webm, [String]()), (mp4, []), (hlg, ["--hdr", "hlg"])] {
+            let result = try SegueTool.run(["stitch"] + paths + ["-o", out, "--transition", "fade", "--transition-duration", "0.5"]
+                                           + extra + Self.quick)
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        let script = SegueTool.repository.appendingPathComponent("Scripts/browser-play").path
+        let played = try Tool.run(script, ["--timeout", "120", webm, mp4, hlg])
+        if played.status == 3, played.standardError.contains("not installed") { throw unavailable(played.standardError) }
+        XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
+        let json = try JSONSerialization.jsonObject(with: Data(played.standardOutput.utf8)) as? [String: Any]
+        let results = json?["results"] as? [[String: Any]] ?? []
+        XCTAssertEqual(results.count, 3)
+        let frames = 30 + 45 + 30 - 2 * 15
+        for result in results {
+            XCTAssertEqual(result["ended"] as? Bool, true, "\(result)")
+            XCTAssertTrue(result["error"] is NSNull, "\(result)")
+            XCTAssertEqual(result["totalVideoFrames"] as? Int, frames, "\(result)")
+            XCTAssertGreaterThan(result["audioDecodedBytes"] as? Int ?? 0, 0, "sound decoded: \(result)")
+        }
+    }
+
+    func testAnExtensionSegueDoesntWriteIsExit2WithNothingWritten() throws {
+        let paths = try clips()
+        let avi = output("refused", "avi")
+        let result = try SegueTool.run(["stitch"] + paths + ["-o", avi] + Self.quick)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.standardError.contains("segue: error: \(avi): Segue writes .mp4, .m4v, .mov and .webm files, not .avi"),
+                      result.standardError)
+        let jobs = try SegueTool.run(["stitch"] + paths + ["-o", output("jobs"), "--jobs", "2"] + Self.quick)
+        XCTAssertEqual(jobs.status, 2, jobs.standardError)
+        XCTAssertTrue(jobs.standardError.contains("segmented renders (plan, render and join; --jobs, --work) write MP4 only"),
+                      jobs.standardError)
+        let h264 = try SegueTool.run(["stitch"] + paths + ["-o", output("codec"), "--codec", "h264"] + Self.quick)
+        XCTAssertEqual(h264.status, 2)
+        XCTAssertTrue(h264.standardError.contains("WebM holds VP9 or AV1 video, not H.264"), h264.standardError)
+        let left = try FileManager.default.contentsOfDirectory(atPath: store.folder.path)
+            .filter { ["out-refused-", "out-codec-", "out-jobs-", ".out-refused-", ".out-codec-"].contains(where: $0.hasPrefix) }
+        XCTAssertEqual(left, [], "nothing written")
+    }
+
+    func testMOVAndM4VStillWriteMP4AndAWebMIsNotReplacedWithoutY() throws {
+        let paths = try clips()
+        for suffix in ["mov", "m4v"] {
+            let out = output("iso", suffix)
+            let result = try SegueTool.run(["stitch", paths[0], "-o", out] + Self.quick)
+            XCTAssertEqual(result.status, 0, result.standardError)
+            XCTAssertEqual(try FFprobe.streams(out).map { $0["codec_name"] as? String }, ["h264", "aac"])
+        }
+        let existing = output("existing")
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: existing))
+        let result = try SegueTool.run(["stitch", paths[0], "-o", existing] + Self.quick)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "keep")
+    }
+
+    func testAWebMCarriesChaptersAndTheSubtitlesAsWebVTT() throws {
+        let subtitled = try SubtitleFixture.movText(store), second = try clips()[2]
+        let out = output("text")
+        let result = try SegueTool.run(["stitch", subtitled, second, "-o", out, "--chapters"] + Self.quick)
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let streams = try SubtitleTrack.streams(out)
+        XCTAssertEqual(streams.map { $0["codec_name"] as? String }, ["webvtt"])
+        XCTAssertEqual(streams.first.flatMap(SubtitleTrack.language), "fra")
+        // The file's clock starts where its first picture is (7 ms in: Opus's priming may not be negative).
+        let first = Int(((try SubtitleTrack.video(out, "start_time") ?? 0) * 1000).rounded())
+        XCTAssertLessThanOrEqual(first, 7)
+        let expected = SubtitleFixture.bravo.map { Cue(start: $0.start + first, end: $0.end + first, text: $0.shown) }
+        SubtitleTrack.assertCues(try SubtitleTrack.cues(out), expected)
+        let chapters = try FFprobe.run(["-show_chapters", out])["chapters"] as? [[String: Any]] ?? []
+        XCTAssertEqual(chapters.map { $0["start_time"] as? String }, ["0.000000", "1.500000"])
+        XCTAssertEqual(chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String }, ["subs-movtext", "marker-2-30"])
+    }
+
+    func testSmartIsOffInWebMWithAWarningAndAV1AndHLGAreWritten() throws {
+        let paths = try clips()
+        let smart = try SegueTool.run(["stitch", paths[0], "-o", output("smart"), "--smart", "--preset", "ultrafast"])
+        XCTAssertEqual(smart.status, 0, smart.standardError)
+        XCTAssertTrue(smart.standardError.contains("--smart is off"), smart.standardError)
+
+        let av1 = output("av1")
+        XCTAssertEqual(try SegueTool.run(["stitch", paths[0], "-o", av1, "--codec", "av1"] + Self.quick).status, 0)
+        XCTAssertEqual(try FFprobe.streams(av1).map { $0["codec_name"] as? String }, ["av1", "opus"])
+
+        let hlg = output("hlg")
+        XCTAssertEqual(try SegueTool.run(["stitch", paths[0], "-o", hlg, "--hdr", "hlg"] + Self.quick).status, 0)
+        let video = try FFprobe.streams(hlg, entries: "stream=codec_name,profile,pix_fmt,color_transfer,color_primaries").first
+        XCTAssertEqual(video?["profile"] as? String, "Profile 2")
+        XCTAssertEqual(video?["pix_fmt"] as? String, "yuv420p10le")
+        XCTAssertEqual(video?["color_transfer"] as? String, "arib-std-b67")
+        XCTAssertEqual(video?["color_primaries"] as? String, "bt2020")
+    }
+}
