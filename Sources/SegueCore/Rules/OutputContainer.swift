@@ -13,10 +13,8 @@ package enum OutputContainer: String, Sendable, CaseIterable {
 
     /// The container `path`'s extension (any case) says; nil for one Segue doesn't write, or none.
     package init?(path: String) {
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let suffix = name[name.index(after: dot)...].lowercased()
-        guard let known = OutputContainer.extensions.first(where: { $0.name == suffix }) else { return nil }
+        guard let suffix = OutputContainer.suffix(of: path)?.lowercased(),
+              let known = OutputContainer.extensions.first(where: { $0.name == suffix }) else { return nil }
         self = known.container
     }
 
@@ -24,11 +22,15 @@ package enum OutputContainer: String, Sendable, CaseIterable {
     package static func refusal(path: String) -> String {
         let names = extensions.map { "." + $0.name }
         let written = "Segue writes \(names.dropLast().joined(separator: ", ")) and \(names.last!) files"
+        guard let suffix = suffix(of: path), !suffix.isEmpty else { return "\(path): \(written); give the output one of those extensions" }
+        return "\(path): \(written), not .\(suffix)"
+    }
+
+    /// What follows the last dot of the file's name, nil without one (a name starting with its only dot has none).
+    private static func suffix(of path: String) -> Substring? {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
-            return "\(path): \(written); give the output one of those extensions"
-        }
-        return "\(path): \(written), not \(name[dot...])"
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return name[name.index(after: dot)...]
     }
 
     /// libavformat's muxer.

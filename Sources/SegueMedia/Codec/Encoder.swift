@@ -57,7 +57,7 @@ package final class Encoder {
 
     /// A video encoder whose timestamps count frames (time base 1/fps),
     /// writing pictures of `colour` and tagging the stream with it. `codecParams`
-    /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value);
+    /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value; none for VP9);
     /// `metadata`, for HDR output, goes into the bitstream as the codec's SEI or OBU.
     /// `fullRange`: the pictures hold full-range samples (`--smart` copying a phone's
     /// full-range clips); limited range otherwise.
