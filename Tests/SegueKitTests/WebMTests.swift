@@ -181,7 +181,7 @@ final class WebMTests: XCTestCase {
         XCTAssertEqual(chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String }, ["subs-movtext", "marker-2-30"])
     }
 
-    func testSmartIsOffInWebMWithAWarningAndAV1AndHLGAreWritten() throws {
+    func testSmartIsOffInWebMWithAWarningAndAV1HLGAndPQAreWritten() throws {
         let paths = try clips()
         let smart = try SegueTool.run(["stitch", paths[0], "-o", output("smart"), "--smart", "--preset", "ultrafast"])
         XCTAssertEqual(smart.status, 0, smart.standardError)
@@ -198,5 +198,19 @@ final class WebMTests: XCTestCase {
         XCTAssertEqual(video?["pix_fmt"] as? String, "yuv420p10le")
         XCTAssertEqual(video?["color_transfer"] as? String, "arib-std-b67")
         XCTAssertEqual(video?["color_primaries"] as? String, "bt2020")
+
+        // PQ states HDR10 metadata (BT.2408's typical display when no clip states one) in WebM's colour element.
+        let pq = output("pq")
+        XCTAssertEqual(try SegueTool.run(["stitch", paths[0], "-o", pq, "--hdr", "pq"] + Self.quick).status, 0)
+        let stated = try FFprobe.run(["-select_streams", "v", "-show_entries",
+                                      "stream=color_transfer:stream_side_data=side_data_type,max_luminance,max_content,max_average", pq])
+        let stream = (stated["streams"] as? [[String: Any]])?.first
+        XCTAssertEqual(stream?["color_transfer"] as? String, "smpte2084")
+        let sideData = stream?["side_data_list"] as? [[String: Any]] ?? []
+        let display = sideData.first { $0["side_data_type"] as? String == "Mastering display metadata" }
+        XCTAssertEqual(display?["max_luminance"] as? String, "1000/1", "1000 cd/m²: \(sideData)")
+        let light = sideData.first { $0["side_data_type"] as? String == "Content light level metadata" }
+        XCTAssertEqual(light?["max_content"] as? Int, 1000, "\(sideData)")
+        XCTAssertEqual(light?["max_average"] as? Int, 400, "\(sideData)")
     }
 }

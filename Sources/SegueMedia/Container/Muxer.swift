@@ -96,6 +96,15 @@ package final class Muxer {
         return index
     }
 
+    /// States HDR10 metadata in the container for video stream `stream`, before
+    /// the header: WebM's colour element (VP9's own header has no place for
+    /// it). FFmpeg 5.1's MP4 muxer writes none (no mdcv/clli boxes).
+    package func stateHDRMetadata(_ metadata: HDRMetadata, stream: Int) {
+        precondition(metadata.red.count == 2 && metadata.green.count == 2 && metadata.blue.count == 2 && metadata.whitePoint.count == 2,
+                     "chromaticities are (x, y) pairs")
+        metadata.state(on: context!.pointee.streams[stream]!)
+    }
+
     /// Adds a chapter from `start` to `end` (in `timeBase`); before the header is written.
     package func addChapter(id: Int, timeBase: Rational, start: Int64, end: Int64, title: String) throws {
         let base = AVRational(num: Int32(timeBase.numerator), den: Int32(timeBase.denominator))

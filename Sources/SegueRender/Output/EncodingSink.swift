@@ -88,6 +88,10 @@ final class EncodingSink {
         } else {
             video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), displayMatrix: format.displayMatrix)
         }
+        // The video track is stream 0; WebM states HDR10 metadata in its colour element.
+        if format.container == .webm, format.colour.dynamicRange.isHDR, let metadata = format.hdrMetadata {
+            muxer.stateHDRMetadata(metadata, stream: 0)
+        }
         if let audio = format.audio {
             let makeEncoder = { [container = format.container] in
                 container == .webm
