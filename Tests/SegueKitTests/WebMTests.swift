@@ -165,6 +165,25 @@ final class WebMTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "keep")
     }
 
+    func testAnInterruptedWebMLeavesNothingAndTheOldFileIntact() throws {
+        let clip = try clips()[1]
+        let list = store.folder.appendingPathComponent("webm-long.txt").path
+        try Data(String(repeating: clip + "\n", count: 40).utf8).write(to: URL(fileURLWithPath: list))
+        let out = output("interrupted")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: out))
+        let partial = OutputFile.temporaryPath(for: out)
+        let result = try SegueTool.run(["stitch", list, "-o", out, "-y", "--preset", "medium", "--size", "640x360"]) { process in
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: partial) && Date() < deadline { usleep(10_000) }
+            usleep(200_000)
+            process.terminate()
+            process.waitUntilExit()
+        }
+        XCTAssertEqual(result.status, 143, result.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: partial), "temporary file removed")
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "precious", "existing output untouched")
+    }
+
     func testAWebMCarriesChaptersAndTheSubtitlesAsWebVTT() throws {
         let subtitled = try SubtitleFixture.movText(store), second = try clips()[2]
         let out = output("text")
