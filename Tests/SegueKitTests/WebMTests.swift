@@ -76,6 +76,8 @@ final class WebMTests: XCTestCase {
         XCTAssertEqual((written?["audio"] as? [String: Any])?["codec"] as? String, "opus")
         let bytes = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int
         XCTAssertEqual(written?["bytes"] as? Int, bytes)
+        XCTAssertEqual(written?["mimeType"] as? String, "video/webm; codecs=\"vp09.00.11.08, opus\"")
+        XCTAssertEqual((written?["audio"] as? [String: Any])?["codecString"] as? String, "opus")
     }
 
     func testTheSoundStartsWhereTheMP4sDoesAsTheFFmpegCLIDecodesIt() throws {
@@ -107,21 +109,31 @@ final class WebMTests: XCTestCase {
         return start + Double(onset) / 48_000
     }
 
-    func testABrowserPlaysTheWebMAndTheMP4ToTheEnd() throws {
+    func testABrowserPlaysTheWebMAndTheMP4ToTheEndAndTheirReportedTypes() throws {
         let paths = try clips()
-        let webm = output("browser"), mp4 = output("browser", "mp4"), hlg = output("browser-hlg")
-        for (out, extra) in [(webm, [String]()), (mp4, []), (hlg, ["--hdr", "hlg"])] {
-            let result = try SegueTool.run(["stitch"] + paths + ["-o", out, "--transition", "fade", "--transition-duration", "0.5"]
-                                           + extra + Self.quick)
+        // VP9 WebM, the same as H.264 MP4, VP9 Profile 2 HLG, AV1 WebM and VP9 in MP4.
+        let jobs: [(out: String, flags: [String])] = [(output("browser"), []), (output("browser", "mp4"), []),
+                                                      (output("browser-hlg"), ["--hdr", "hlg"]),
+                                                      (output("browser-av1"), ["--codec", "av1"]),
+                                                      (output("browser-vp9", "mp4"), ["--codec", "vp9"])]
+        var types: [String] = []
+        for (out, flags) in jobs {
+            let report = out + ".json"
+            let result = try SegueTool.run(["stitch"] + paths + ["-o", out, "--transition", "fade", "--transition-duration", "0.5",
+                                                                 "--report", report] + flags + Self.quick)
             XCTAssertEqual(result.status, 0, result.standardError)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            types.append(try XCTUnwrap((json?["output"] as? [String: Any])?["mimeType"] as? String))
         }
+        XCTAssertEqual(types[0], "video/webm; codecs=\"vp09.00.11.08, opus\"")
+        XCTAssertEqual(types[2], "video/webm; codecs=\"vp09.02.11.10, opus\"")
         let script = SegueTool.repository.appendingPathComponent("Scripts/browser-play").path
-        let played = try Tool.run(script, ["--timeout", "120", webm, mp4, hlg])
+        let played = try Tool.run(script, ["--timeout", "150"] + types.flatMap { ["--type", $0] } + jobs.map(\.out))
         if played.status == 3, played.standardError.contains("not installed") { throw unavailable(played.standardError) }
         XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
         let json = try JSONSerialization.jsonObject(with: Data(played.standardOutput.utf8)) as? [String: Any]
         let results = json?["results"] as? [[String: Any]] ?? []
-        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(results.count, jobs.count)
         let frames = 30 + 45 + 30 - 2 * 15
         for result in results {
             XCTAssertEqual(result["ended"] as? Bool, true, "\(result)")
@@ -129,6 +141,10 @@ final class WebMTests: XCTestCase {
             XCTAssertEqual(result["totalVideoFrames"] as? Int, frames, "\(result)")
             XCTAssertGreaterThan(result["audioDecodedBytes"] as? Int ?? 0, 0, "sound decoded: \(result)")
         }
+        // Each report's type, codecs and all, is one the browser says it plays.
+        let answers = json?["types"] as? [[String: Any]] ?? []
+        XCTAssertEqual(answers.map { $0["canPlayType"] as? String }, Array(repeating: "probably", count: jobs.count), "\(answers)")
+        XCTAssertEqual(answers.map { $0["mediaSource"] as? Bool }, Array(repeating: true, count: jobs.count), "\(answers)")
     }
 
     func testAnExtensionSegueDoesntWriteIsExit2WithNothingWritten() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueRender
 @testable import SegueModel
 @testable import SegueMedia
 @testable import SegueCore
@@ -84,5 +85,33 @@ final class OutputContainerTests: XCTestCase {
         let styles = [TimedTextStyle(start: 0, end: 7, flags: 1), TimedTextStyle(start: 4, end: 13, flags: 2)]
         XCTAssertEqual(Muxer.webVTTPayload("one two three", styles: styles), "<b>one </b><b><i>two</i></b><i> three</i>")
         XCTAssertEqual(Muxer.webVTTPayload("é u", styles: [TimedTextStyle(start: 2, end: 3, flags: 4)]), "é <u>u</u>")
+    }
+}
+
+/// A written file's codecs as RFC 6381 names them, from its configuration records.
+final class CodecStringTests: XCTestCase {
+    func testTheConfigurationRecordsGiveTheCodecStrings() {
+        var stream = StreamInfo(index: 0, kind: .video, codecName: "h264", timeBase: Rational(1, 30))
+        stream.extradata = [1, 0x64, 0x00, 0x1F, 0xFF]
+        XCTAssertEqual(CodecStrings.videoString(stream), "avc1.64001F")
+        // HEVC Main 10, level 5.1 (153), progressive and frame-only constraint bits.
+        stream.codecName = "hevc"
+        stream.codecTag = "hvc1"
+        stream.extradata = [1, 0x02, 0x20, 0, 0, 0, 0x90, 0, 0, 0, 0, 0, 153]
+        XCTAssertEqual(CodecStrings.videoString(stream), "hvc1.2.4.L153.90")
+        // AV1 Main, level 4.0 (8), Main tier, 10-bit.
+        stream.codecName = "av1"
+        stream.extradata = [0x81, 0x08, 0x40, 0]
+        XCTAssertEqual(CodecStrings.videoString(stream), "av01.0.08M.10")
+    }
+
+    func testAVP9StreamsLevelIsTheLowestThatHoldsIt() {
+        XCTAssertEqual(CodecStrings.vp9Level(width: 320, height: 180, frameRate: 30), 11)
+        XCTAssertEqual(CodecStrings.vp9Level(width: 1280, height: 720, frameRate: 30), 31)
+        XCTAssertEqual(CodecStrings.vp9Level(width: 1920, height: 1080, frameRate: 30), 40)
+        XCTAssertEqual(CodecStrings.vp9Level(width: 1920, height: 1080, frameRate: 60), 41)
+        XCTAssertEqual(CodecStrings.vp9Level(width: 3840, height: 2160, frameRate: 30), 50)
+        XCTAssertEqual(CodecStrings(video: "vp09.00.31.08", audio: "opus").mimeType(.webm),
+                       "video/webm; codecs=\"vp09.00.31.08, opus\"")
     }
 }

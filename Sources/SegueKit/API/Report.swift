@@ -122,10 +122,12 @@ extension StitchReport {
     /// The output's settings and facts.
     private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
         let container = OutputContainer(path: output) ?? .mp4
-        // The file as written: its size, and its mean bit rate over its picture's length.
+        // The file as written: its size, its mean bit rate over its picture's length, its codecs as a web page names them.
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? nil
+        let codecs = CodecStrings.read(output)
         return [
             "path": output, "container": container.rawValue, "bytes": bytes ?? NSNull(),
+            "codecString": codecs?.video ?? NSNull(), "mimeType": codecs.map { $0.mimeType(container) } ?? NSNull(),
             "bitRate": bytes.map { duration > 0 ? Int((Double($0 * 8) / duration).rounded()) : 0 } ?? NSNull(),
             "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
             "dynamicRange": canvas.colour.dynamicRange.rawValue, "bitDepth": canvas.colour.bitDepth,
@@ -134,7 +136,7 @@ extension StitchReport {
             "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
             "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
             "audio": settings.includeAudio ? [
-                "codec": container.soundCodec, "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
+                "codec": container.soundCodec, "codecString": codecs?.audio ?? NSNull(), "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
                 "samples": audioSamples, "duration": Self.rounded(Double(audioSamples) / Double(canvas.sampleRate), 1e6),
             ] as [String: Any] : NSNull(),
         ]
