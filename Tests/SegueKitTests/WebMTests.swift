@@ -69,6 +69,7 @@ final class WebMTests: XCTestCase {
             let chunk = decoded.audioChunk(frame: index, frameRate: 30)
             XCTAssertEqual(Tone.dominantClip(chunk, sampleRate: 48_000), want?.clip, "frame \(index): heard the wrong clip")
         }
+        try assertGStreamerDecodes(out)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let written = json?["output"] as? [String: Any]
         XCTAssertEqual(written?["container"] as? String, "webm")
@@ -94,6 +95,19 @@ final class WebMTests: XCTestCase {
         // Within a millisecond (FFmpeg 5.1's muxer alone would put WebM's sound 6.5 ms early).
         XCTAssertEqual(onsets[0], onsets[1], accuracy: 0.001, "WebM's tone at \(onsets[0]) s, MP4's at \(onsets[1]) s")
         XCTAssertEqual(onsets[1], 1.0, accuracy: 0.01)
+    }
+
+    /// GStreamer, a player of its own (matroskademux, its VP9, AV1 and Opus
+    /// decoders), decodes the file's picture and sound to their end without an error.
+    func assertGStreamerDecodes(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0") else {
+            throw unavailable("gst-launch-1.0 is not installed (Scripts/setup installs gstreamer1.0-tools)")
+        }
+        let pipeline = ["-q", "filesrc", "location=\(path)", "!", "decodebin", "name=d",
+                        "d.", "!", "queue", "!", "video/x-raw", "!", "fakesink", "sync=false",
+                        "d.", "!", "queue", "!", "audio/x-raw", "!", "fakesink", "sync=false"]
+        let result = try Tool.run("timeout", ["120", "gst-launch-1.0"] + pipeline)
+        XCTAssertEqual(result.status, 0, "GStreamer on \(path): \(result.standardOutput)\(result.standardError)", file: file, line: line)
     }
 
     /// Seconds from the file's zero to its first loud sample, as the ffmpeg CLI decodes and times it.
@@ -225,6 +239,7 @@ final class WebMTests: XCTestCase {
         let av1 = output("av1")
         XCTAssertEqual(try SegueTool.run(["stitch", paths[0], "-o", av1, "--codec", "av1"] + Self.quick).status, 0)
         XCTAssertEqual(try FFprobe.streams(av1).map { $0["codec_name"] as? String }, ["av1", "opus"])
+        try assertGStreamerDecodes(av1)
 
         let hlg = output("hlg")
         XCTAssertEqual(try SegueTool.run(["stitch", paths[0], "-o", hlg, "--hdr", "hlg"] + Self.quick).status, 0)
@@ -233,6 +248,7 @@ final class WebMTests: XCTestCase {
         XCTAssertEqual(video?["pix_fmt"] as? String, "yuv420p10le")
         XCTAssertEqual(video?["color_transfer"] as? String, "arib-std-b67")
         XCTAssertEqual(video?["color_primaries"] as? String, "bt2020")
+        try assertGStreamerDecodes(hlg)
 
         // PQ states HDR10 metadata (BT.2408's typical display when no clip states one) in WebM's colour element.
         let pq = output("pq")
