@@ -20,7 +20,7 @@ struct Stitch: ParsableCommand {
           segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
           segue stitch clips.txt -o reel.mp4 --transition circleopen --transition-duration 0.6
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
-          segue stitch clips.txt -o reel.webm --transition fade          (VP9 and Opus; --codec av1 for AV1)
+          segue stitch clips.txt -o reel.webm --transition fade --codec av1
           segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
           segue stitch edit.otio -o cut.mp4 --media-root /srv/footage --export-otio rendered.otio
 
@@ -34,7 +34,8 @@ struct Stitch: ParsableCommand {
     // the command line leaves out, and the defaults come last.
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
-    @Option(name: .short, help: ArgumentHelp("The file to write: .mp4 (or .m4v, .mov) for MP4, .webm for WebM (VP9 or AV1, Opus).", valueName: "OUT.mp4"))
+    @Option(name: .short, help: ArgumentHelp("The file to write: .mp4 (or .m4v, .mov) for MP4, .webm for WebM (VP9 or AV1, Opus).",
+                                             valueName: "OUT.mp4"))
     var output: String
 
     @OptionGroup(title: "Output options (each also a key of a manifest's \"output\", in camel case)")

@@ -5,9 +5,10 @@ import SegueModel
 import SegueRuntime
 import SegueCore
 
-/// Joins the planned clips into one MP4 or WebM (as the output's name says): the current clip plays while the next
-/// is pre-opened in the background; at each join the two swap, and the
-/// transition is drawn from the last frames of one and the first of the other.
+/// Joins the planned clips into one MP4 or WebM (as the output's name says):
+/// the current clip plays while the next is pre-opened in the background; at
+/// each join the two swap, and the transition is drawn from the last frames of
+/// one and the first of the other.
 ///
 /// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
 /// renamed only on success and removed on any failure.
