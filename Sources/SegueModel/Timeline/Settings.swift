@@ -89,7 +89,8 @@ extension OutputOption {
                help: "Sound bit rate (AAC; Opus in WebM) in bits per second, or with k, e.g. 192k", defaultText: "128k"),
         option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out (in a manifest: \"audio\": false)"),
         option("smart", \.smart, .yesNo, flag: true,
-               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins"),
+               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins "
+                   + "(MP4 only: off, with a warning, for a .webm output)"),
         option("stillDuration", \.stillDuration, .seconds(OptionLimits.stillSeconds), valueName: "S",
                help: "Seconds a photo lasts, unless its list entry says"),
         option("stillMotion", \.stillMotion, .choice(), valueName: "motion",
