@@ -6,7 +6,7 @@ import SegueKit
 struct Segue: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue",
-        abstract: "Join video clips into one gapless MP4, with cuts, fades or slides between them.",
+        abstract: "Join video clips into one gapless MP4 or WebM, with cuts, fades or slides between them.",
         discussion: """
         Examples:
           segue stitch a.mp4 b.mov c.mp4 -o out.mp4

@@ -4,7 +4,7 @@ import SegueKit
 
 struct Stitch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Stitch clips (files or clip lists) into one MP4.",
+        abstract: "Stitch clips (files or clip lists) into one MP4 or WebM.",
         discussion: """
         An input is a media file, a photo (a still of --still-duration seconds) or
         a clip list: a .txt file with one path per line (# comments, paths
@@ -20,6 +20,7 @@ struct Stitch: ParsableCommand {
           segue stitch clips.txt -o story.mp4 --transition slide-up --size 1080x1920 --fit cover
           segue stitch clips.txt -o reel.mp4 --transition circleopen --transition-duration 0.6
           segue stitch clips.txt -o reel.mp4 --transition fade --mode freeze --report reel.json
+          segue stitch clips.txt -o reel.webm --transition fade --codec av1
           segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
           segue stitch edit.otio -o cut.mp4 --media-root /srv/footage --export-otio rendered.otio
 
@@ -33,7 +34,8 @@ struct Stitch: ParsableCommand {
     // the command line leaves out, and the defaults come last.
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
-    @Option(name: .short, help: ArgumentHelp("The MP4 file to write.", valueName: "OUT.mp4"))
+    @Option(name: .short, help: ArgumentHelp("The file to write: .mp4 (or .m4v, .mov) for MP4, .webm for WebM (VP9 or AV1, Opus).",
+                                             valueName: "OUT.mp4"))
     var output: String
 
     @OptionGroup(title: "Output options (each also a key of a manifest's \"output\", in camel case)")

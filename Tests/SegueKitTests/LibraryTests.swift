@@ -33,7 +33,7 @@ final class LibraryTests: XCTestCase {
         manifest.preset = "fast"
         var request = StitchRequest(inputs: [], output: "unused.mp4")
         request.options.crf = 18
-        let settings = StitchJob(request).resolvedSettings(manifest: manifest)
+        let settings = try StitchJob(request).resolvedSettings(manifest: manifest).0
         XCTAssertEqual(settings.crf, 18, "the request's choice")
         XCTAssertEqual(settings.preset, "fast", "the manifest's, where the request makes none")
         XCTAssertEqual(settings.fit, StitchSettings().fit, "the default, where neither does")

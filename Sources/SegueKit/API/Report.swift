@@ -137,15 +137,29 @@ extension StitchReport {
 
     /// The output's settings and facts.
     private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
-        [
-            "path": output, "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
+        let container = OutputContainer(path: output) ?? .mp4
+        // The file as written: its size, its mean bit rate over its picture's length, its codecs as a web page names them.
+        // An HLS ladder's: every rendition's files, its sharpest rung's codecs, a playlist's type.
+        var bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? nil
+        let codecs = container == .hls ? nil : CodecStrings.read(output)
+        var codecString: Any = codecs?.video ?? NSNull(), mimeType: Any = codecs.map { $0.mimeType(container) } ?? NSNull()
+        if container == .hls, let renditions {
+            bytes = renditions.reduce(0) { $0 + $1.bytes }
+            codecString = renditions.first?.codecs ?? NSNull()
+            mimeType = "application/vnd.apple.mpegurl"
+        }
+        return [
+            "path": output, "container": container.rawValue, "bytes": bytes ?? NSNull(),
+            "codecString": codecString, "mimeType": mimeType,
+            "bitRate": bytes.map { duration > 0 ? Int((Double($0 * 8) / duration).rounded()) : 0 } ?? NSNull(),
+            "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,
             "dynamicRange": canvas.colour.dynamicRange.rawValue, "bitDepth": canvas.colour.bitDepth,
             "pixelFormat": canvas.colour.pixelFormatName, "dynamicRangeReason": plan.colourReason,
             "hdrMetadata": canvas.hdrMetadata?.json ?? NSNull(),
             "width": canvas.width, "height": canvas.height, "frameRate": canvas.frameRate.description,
             "frames": frames, "duration": Self.rounded(duration, 1e6), "plannedDuration": Self.rounded(plannedDuration, 1e6),
             "audio": settings.includeAudio ? [
-                "codec": "aac", "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
+                "codec": container.soundCodec, "codecString": codecs?.audio ?? NSNull(), "sampleRate": canvas.sampleRate, "channels": canvas.soundChannels, "bitRate": settings.audioBitRate,
                 "samples": audioSamples, "duration": Self.rounded(Double(audioSamples) / Double(canvas.sampleRate), 1e6),
             ] as [String: Any] : NSNull(),
         ]

@@ -4,6 +4,7 @@ import SegueRender
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
 /// `segue plan`: probes, measures loudness where asked, plans, cuts the plan
 /// into segments of about `segmentSeconds`, and writes `DIR/plan.json`.
@@ -29,6 +30,12 @@ public final class PlanJob {
             throw SegueError.usage("--segment-duration must be \(PlanJob.segmentSecondsLimit.phrase) seconds")
         }
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
+        if OutputContainer(path: request.output) == .webm {
+            // A join lays each segment's AAC frames end to end on one grid; Opus has none such here.
+            throw SegueError.usage("\(request.output): segmented renders (plan, render and join; --jobs, --work) write MP4 only: "
+                                   + "their join copies each segment's AAC sound on one frame grid, and WebM's sound is Opus; "
+                                   + "stitch it in one process")
+        }
         let job = StitchJob(request)
         let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
         // The loudness pass runs once, here; every segment plays with its results.

@@ -4,12 +4,13 @@ import SegueRender
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
 /// Everything a stitch is asked to do, as a program says it.
 public struct StitchRequest: Sendable {
     /// Media files, URLs and clip lists (text, ffconcat, JSON manifests), in playing order.
     package var inputs: [String]
-    /// The MP4 file to write.
+    /// The file to write: its extension says the container (.mp4, .m4v, .mov: MP4; .webm: WebM).
     package var output: String
     /// The caller's choices about the output; what it leaves nil comes from a
     /// manifest's `output`, then from the defaults (`StitchSettings`).
@@ -60,6 +61,7 @@ public struct StitchRequest: Sendable {
         }
         try check(!inputs.isEmpty, "give at least one input")
         try check(!output.isEmpty, "-o needs a file name")
+        try check(OutputContainer(path: output) != nil, OutputContainer.refusal(path: output))
         if let problem = options.problem() { throw SegueError.usage(problem) }
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
         try check(exportOTIO.map { !$0.isEmpty } ?? true, "--export-otio needs a file name")
@@ -161,11 +163,11 @@ public final class StitchJob {
         try request.validate()
         let access = try inputAccess()
         let list = ClipList.expand(request.inputs, access: access, mediaRoots: request.mediaRoots, edlRate: request.options.frameRate)
-        let settings = resolvedSettings(manifest: list.output)
+        let (settings, containerNotices) = try resolvedSettings(manifest: list.output)
         if settings.mode == .freeze, list.entries.contains(where: { ($0.edit?.before ?? 0) + ($0.edit?.after ?? 0) > 0 }) {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
         }
-        let playlist = HLSLadder.isPlaylist(request.output)
+        let playlist = OutputContainer(path: request.output) == .hls
         try checkLadderRequest(settings: settings, playlist: playlist, segmented: outputFolderMayBeMade)
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
@@ -205,7 +207,7 @@ public final class StitchJob {
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
-        plan.notices = list.notices + plan.notices + subtitled.notices
+        plan.notices = list.notices + containerNotices + plan.notices + subtitled.notices
         if playlist { plan.notices += try ladderNotices(plan: plan, settings: settings) }
         if (settings.cover != nil || settings.poster != nil) && plan.canvas.colour.dynamicRange.isHDR {
             throw SegueError.usage("--cover and --poster of an HDR (HLG or PQ) output aren't made yet; --hdr off makes an SDR one")
@@ -270,9 +272,14 @@ public final class StitchJob {
         return settings.chapters ? [.outputNote(path: request.output, note: "an HLS ladder doesn't carry chapters yet")] : []
     }
 
-    /// The request's choices over the manifest's over the defaults.
-    func resolvedSettings(manifest: OutputOptions?) -> StitchSettings {
-        StitchSettings(options: request.options.overriding(manifest))
+    /// The request's choices over the manifest's over the defaults, fitted
+    /// to the container the output's name says (its codec when none is chosen);
+    /// with the notes that fitting makes.
+    func resolvedSettings(manifest: OutputOptions?) throws -> (StitchSettings, [Warning]) {
+        let options = request.options.overriding(manifest)
+        let container = OutputContainer(path: request.output) ?? .mp4
+        return try StitchSettings(options: options).fitted(to: container, codecChosen: options.chose(OutputOption.named("codec")!),
+                                                            output: request.output)
     }
 
     private func inputAccess() throws -> InputAccess {

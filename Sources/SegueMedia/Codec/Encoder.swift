@@ -8,6 +8,7 @@ extension VideoCodecChoice {
         case .h264: return "libx264"
         case .hevc: return "libx265"
         case .av1: return "libsvtav1"
+        case .vp9: return "libvpx-vp9"
         }
     }
 }
@@ -23,6 +24,8 @@ package final class Encoder {
     /// For video, the colour every picture sent is tagged with, and whether in full range.
     private var pictureColour: OutputColour?
     private var pictureFullRange = false
+    /// For sound, whether the encoder takes packed samples (libopus): planar blocks are interleaved first.
+    private var interleavesSound = false
 
     private init(codecName: String, codecTag: String? = nil, options: [String: String],
                  globalHeader: Bool, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
@@ -54,13 +57,38 @@ package final class Encoder {
 
     /// A video encoder whose timestamps count frames (time base 1/fps),
     /// writing pictures of `colour` and tagging the stream with it. `codecParams`
-    /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value);
+    /// are extra `x264-params` / `x265-params` / `svtav1-params` (key=value:key=value; none for VP9);
     /// `metadata`, for HDR output, goes into the bitstream as the codec's SEI or OBU.
     /// `fullRange`: the pictures hold full-range samples (`--smart` copying a phone's
     /// full-range clips); limited range otherwise.
     package static func video(codec: VideoCodecChoice, width: Int, height: Int, frameRate: Rational, crf: Int, preset: String,
                               colour: OutputColour = .sdr, metadata: HDRMetadata? = nil, fullRange: Bool = false,
                               codecParams: String = "", threads: Int = 0, globalHeader: Bool) throws -> Encoder {
+        let options = videoOptions(codec: codec, crf: crf, preset: preset, colour: colour, metadata: metadata, codecParams: codecParams)
+        let encoder = try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
+                                  options: options, globalHeader: globalHeader) { context in
+            context.pointee.width = Int32(width)
+            context.pointee.height = Int32(height)
+            context.pointee.pix_fmt = AVPixelFormat(colour.pixelFormat.rawValue)
+            context.pointee.time_base = AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
+            context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            context.pointee.thread_count = Int32(threads)
+            // Written into the stream (VUI, AV1 sequence header) and the MP4 colr box.
+            context.pointee.color_primaries = colour.primaries
+            context.pointee.color_trc = colour.transfer
+            context.pointee.colorspace = colour.space
+            context.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        }
+        encoder.pictureColour = colour
+        encoder.pictureFullRange = fullRange
+        return encoder
+    }
+
+    /// The encoder's options for a CRF and a preset name: x264's and x265's
+    /// own, SVT-AV1's and libvpx-vp9's mapped from it (`VideoCodecChoice`).
+    private static func videoOptions(codec: VideoCodecChoice, crf: Int, preset: String, colour: OutputColour,
+                                     metadata: HDRMetadata?, codecParams: String) -> [String: String] {
         var options = ["crf": String(crf)]
         var params = codecParams.isEmpty ? [] : [codecParams]
         switch codec {
@@ -82,28 +110,20 @@ package final class Encoder {
             if colour.dynamicRange.isHDR, let metadata {
                 params.append("enable-hdr=1:" + metadata.svtParameters)
             }
+        case .vp9:
+            // Constant quality (no bit rate: libvpx's Q mode), rows of tiles on every thread;
+            // CRF 0 is lossless, as it is for x264. 10-bit pictures make it Profile 2.
+            let speed = VideoCodecChoice.vpxSpeed(for: preset)
+            options["b"] = "0"
+            options["row-mt"] = "1"
+            options["deadline"] = speed.deadline
+            options["cpu-used"] = String(speed.cpuUsed)
+            if crf == 0 { options["lossless"] = "1" }
         }
-        if !params.isEmpty {
+        if !params.isEmpty, codec != .vp9 {
             options[codec == .h264 ? "x264-params" : codec == .hevc ? "x265-params" : "svtav1-params"] = params.joined(separator: ":")
         }
-        let encoder = try Encoder(codecName: codec.encoderName, codecTag: codec == .hevc ? "hvc1" : nil,
-                                  options: options, globalHeader: globalHeader) { context in
-            context.pointee.width = Int32(width)
-            context.pointee.height = Int32(height)
-            context.pointee.pix_fmt = AVPixelFormat(colour.pixelFormat.rawValue)
-            context.pointee.time_base = AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
-            context.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
-            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            context.pointee.thread_count = Int32(threads)
-            // Written into the stream (VUI, AV1 sequence header) and the MP4 colr box.
-            context.pointee.color_primaries = colour.primaries
-            context.pointee.color_trc = colour.transfer
-            context.pointee.colorspace = colour.space
-            context.pointee.color_range = fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
-        }
-        encoder.pictureColour = colour
-        encoder.pictureFullRange = fullRange
-        return encoder
+        return options
     }
 
     /// A JPEG (MJPEG) encoder for full-range yuvj420p pictures at a high quality (qscale 3).
@@ -154,10 +174,31 @@ package final class Encoder {
         }
     }
 
+    /// libopus (Opus in WebM), which takes packed float samples: `send`
+    /// interleaves the planar blocks it is given. Opus runs at 48 kHz (or
+    /// 24, 16, 12 or 8); libopus refuses any other rate.
+    package static func opus(sampleRate: Int, channels: Int = 2, bitRate: Int, globalHeader: Bool) throws -> Encoder {
+        let encoder = try Encoder(codecName: "libopus", options: [:], globalHeader: globalHeader) { context in
+            context.pointee.sample_rate = Int32(sampleRate)
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+            context.pointee.bit_rate = Int64(bitRate)
+            context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        }
+        encoder.interleavesSound = true
+        return encoder
+    }
+
     /// Sends one frame; the encoder takes its own reference. A picture is
     /// tagged first with the colour the stream holds.
     package func send(_ frame: Frame) throws {
         if let pictureColour { frame.tag(as: pictureColour, fullRange: pictureFullRange) }
+        if interleavesSound, frame.isPlanarFloat {
+            let packed = try frame.interleavedFloat()
+            // The encoder takes its own reference before the copy is freed.
+            try withExtendedLifetime(packed) { try check(avcodec_send_frame(context, packed.pointer), "avcodec_send_frame") }
+            return
+        }
         try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
     }
 

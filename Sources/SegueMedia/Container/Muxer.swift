@@ -6,6 +6,8 @@ import SegueCore
 package final class Muxer {
     var context: UnsafeMutablePointer<AVFormatContext>?
     private var timeBases: [Rational] = []
+    /// Ticks added to each stream's packet times as they are written (see `addStream`).
+    private var shifts: [Int64] = []
     private var finished = false
 
     /// Opens `path` for writing as `format` (the name may not say: temporary files end in .partial).
@@ -50,7 +52,14 @@ package final class Muxer {
             }
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { $0.update(from: displayMatrix, count: 9) }
         }
-        return appendTimeBase(encoder.timeBase, stream: stream)
+        // Matroska states Opus's priming as CodecDelay and wants block times that include it
+        // (its specification: the delay is subtracted from them); FFmpeg 5.1's muxer writes
+        // the encoder's times as they are (the first at -312 samples), which either goes
+        // negative or, shifted by the muxer, puts the sound 6.5 ms ahead of the picture.
+        let matroska = ["matroska", "webm"].contains(String(cString: context!.pointee.oformat.pointee.name))
+        let codec = stream.pointee.codecpar.pointee
+        let shift = matroska && codec.codec_id == AV_CODEC_ID_OPUS ? Int64(codec.initial_padding) : 0
+        return appendTimeBase(encoder.timeBase, stream: stream, shift: shift)
     }
 
     /// The matrix that turns a picture `clockwise` degrees for display, for `addStream`
@@ -62,8 +71,9 @@ package final class Muxer {
     }
 
     /// Records that `stream`'s packets come counted in `timeBase`; its index.
-    func appendTimeBase(_ timeBase: Rational, stream: UnsafeMutablePointer<AVStream>) -> Int {
+    func appendTimeBase(_ timeBase: Rational, stream: UnsafeMutablePointer<AVStream>, shift: Int64 = 0) -> Int {
         timeBases.append(timeBase)
+        shifts.append(shift)
         return Int(stream.pointee.index)
     }
 
@@ -88,6 +98,15 @@ package final class Muxer {
         return index
     }
 
+    /// States HDR10 metadata in the container for video stream `stream`, before
+    /// the header: WebM's colour element (VP9's own header has no place for
+    /// it). FFmpeg 5.1's MP4 muxer writes none (no mdcv/clli boxes).
+    package func stateHDRMetadata(_ metadata: HDRMetadata, stream: Int) {
+        precondition(metadata.red.count == 2 && metadata.green.count == 2 && metadata.blue.count == 2 && metadata.whitePoint.count == 2,
+                     "chromaticities are (x, y) pairs")
+        metadata.state(on: context!.pointee.streams[stream]!)
+    }
+
     /// Adds a chapter from `start` to `end` (in `timeBase`); before the header is written.
     package func addChapter(id: Int, timeBase: Rational, start: Int64, end: Int64, title: String) throws {
         let base = AVRational(num: Int32(timeBase.numerator), den: Int32(timeBase.denominator))
@@ -108,6 +127,10 @@ package final class Muxer {
         let from = timeBases[stream]
         let to = context!.pointee.streams[stream]!.pointee.time_base
         packet.pointer.pointee.stream_index = Int32(stream)
+        if shifts[stream] != 0 {
+            if let pts = packet.pts { packet.pts = pts + shifts[stream] }
+            if let dts = packet.dts { packet.dts = dts + shifts[stream] }
+        }
         av_packet_rescale_ts(packet.pointer, from.avRational, to)
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }

@@ -67,6 +67,36 @@ extension HDRMetadata {
         }
     }
 
+    /// States it as `stream`'s side data, which the Matroska/WebM muxer writes
+    /// into the track's colour element (chromaticities in 1/50000, luminance
+    /// in 1/10000 cd/m², as HEVC's SEI counts them); light levels only when known.
+    func state(on stream: UnsafeMutablePointer<AVStream>) {
+        let size = MemoryLayout<AVMasteringDisplayMetadata>.size
+        guard let raw = av_stream_new_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, size) else {
+            fatalError("av_stream_new_side_data: out of memory")
+        }
+        func ratio(_ value: Double, _ denominator: Int32) -> AVRational {
+            AVRational(num: Int32((value * Double(denominator)).rounded()), den: denominator)
+        }
+        func point(_ xy: [Double]) -> (AVRational, AVRational) { (ratio(xy[0], 50_000), ratio(xy[1], 50_000)) }
+        raw.withMemoryRebound(to: AVMasteringDisplayMetadata.self, capacity: 1) { display in
+            display.pointee.display_primaries = (point(red), point(green), point(blue))
+            display.pointee.white_point = point(whitePoint)
+            display.pointee.min_luminance = ratio(minLuminance, 10_000)
+            display.pointee.max_luminance = ratio(maxLuminance, 10_000)
+            display.pointee.has_primaries = 1
+            display.pointee.has_luminance = 1
+        }
+        guard let maxCLL, let maxFALL else { return }
+        guard let light = av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, MemoryLayout<AVContentLightMetadata>.size) else {
+            fatalError("av_stream_new_side_data: out of memory")
+        }
+        light.withMemoryRebound(to: AVContentLightMetadata.self, capacity: 1) {
+            $0.pointee.MaxCLL = UInt32(maxCLL)
+            $0.pointee.MaxFALL = UInt32(maxFALL)
+        }
+    }
+
     /// A stream's HDR10 metadata as its container states it (MP4 mdcv/clli, Matroska's colour elements).
     static func stated(by stream: UnsafePointer<AVStream>) -> HDRMetadata? {
         let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nil)

@@ -214,6 +214,29 @@ package final class Frame {
         }
     }
 
+    /// A copy of a planar-float block with its samples interleaved
+    /// (`AV_SAMPLE_FMT_FLT`, for libopus), its times and rate kept.
+    package func interleavedFloat() throws -> Frame {
+        precondition(isPlanarFloat, "interleavedFloat() reads planar float samples")
+        let copy = Frame(), count = sampleCount, channels = channelCount
+        copy.pointer.pointee.nb_samples = Int32(count)
+        copy.pointer.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
+        copy.pointer.pointee.sample_rate = pointer.pointee.sample_rate
+        try check(av_channel_layout_copy(&copy.pointer.pointee.ch_layout, &pointer.pointee.ch_layout), "av_channel_layout_copy")
+        try check(av_frame_get_buffer(copy.pointer, 0), "av_frame_get_buffer")
+        try check(av_frame_copy_props(copy.pointer, pointer), "av_frame_copy_props")
+        guard let packed = copy.pointer.pointee.data.0 else { return copy }
+        packed.withMemoryRebound(to: Float.self, capacity: count * channels) { destination in
+            for channel in 0..<channels {
+                guard let plane = pointer.pointee.extended_data?[channel] else { continue }
+                plane.withMemoryRebound(to: Float.self, capacity: count) { source in
+                    for index in 0..<count { destination[index * channels + channel] = source[index] }
+                }
+            }
+        }
+        return copy
+    }
+
     /// Whether the block holds planar float samples (`AV_SAMPLE_FMT_FLTP`), one plane per channel.
     package var isPlanarFloat: Bool { pointer.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue }
 

@@ -36,7 +36,7 @@ public struct StitchSettings: Sendable, Equatable {
     package var musicVolume = -12.0
     /// dB the music is lowered by while a clip's own sound is present; 0: never.
     package var duck = 12.0
-    /// One MP4 chapter per clip.
+    /// One chapter per clip (MP4 or WebM).
     package var chapters = false
 
     // The reel look: a logo over everything, and the font of captions and text cards.
@@ -89,17 +89,20 @@ extension OutputOption {
         option("fit", \.fit, .choice(), valueName: "fit",
                help: "How a clip of another shape fills the canvas: contain, cover, stretch or blur (contained over a blurred copy of itself)"),
         option("codec", \.codec, .choice(), valueName: "codec",
-               help: "Video codec: h264 (libx264), hevc (libx265, tagged hvc1) or av1 (libsvtav1, 10-bit)"),
+               help: "Video codec: h264 (libx264), hevc (libx265, tagged hvc1), av1 (libsvtav1, 10-bit) or vp9 (libvpx-vp9); "
+                   + "a .webm output holds vp9 or av1", defaultText: "h264; vp9 for a .webm output"),
         option("hdr", \.hdr, .choice(), valueName: "mode",
-               help: "Dynamic range: off (SDR BT.709, HDR clips tone-mapped), hlg or pq (10-bit BT.2100; hevc or av1), auto (HDR when a clip is and the codec carries it)"),
+               help: "Dynamic range: off (SDR BT.709, HDR clips tone-mapped), hlg or pq (10-bit BT.2100; hevc, av1 or vp9), auto (HDR when a clip is and the codec carries it)"),
         option("crf", \.crf, .wholeNumber(Limit(lower: 0, upper: 51)), valueName: "n",
-               help: "Constant rate factor, lower is better quality"),
-        option("preset", \.preset, .preset, valueName: "name", help: "Encoder preset, ultrafast ... veryslow"),
+               help: "Constant rate factor on the encoder's own scale, lower is better quality; 0 is lossless (not for av1)"),
+        option("preset", \.preset, .preset, valueName: "name",
+               help: "Encoder preset, ultrafast ... veryslow (mapped onto SVT-AV1's presets and libvpx-vp9's speeds)"),
         option("audioBitrate", \.audioBitRate, .bitRate, valueName: "rate",
-               help: "AAC bit rate in bits per second, or with k, e.g. 192k", defaultText: "128k"),
+               help: "Sound bit rate (AAC; Opus in WebM) in bits per second, or with k, e.g. 192k", defaultText: "128k"),
         option("audio", \.includeAudio, .yesNo, flagName: "no-audio", flag: false, help: "Leave the audio out (in a manifest: \"audio\": false)"),
         option("smart", \.smart, .yesNo, flag: true,
-               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins"),
+               help: "Copy the video and AAC sound of clips that need no re-encoding; re-encode only the GOPs and AAC frames around joins "
+                   + "(MP4 only: off, with a warning, for a .webm output)"),
         option("stillDuration", \.stillDuration, .seconds(OptionLimits.stillSeconds), valueName: "S",
                help: "Seconds a photo lasts, unless its list entry says"),
         option("stillMotion", \.stillMotion, .choice(), valueName: "motion",
@@ -113,7 +116,7 @@ extension OutputOption {
         option("duck", \.duck, .number(Limit(lower: 0, upper: 60), unit: "dB"), valueName: "DB",
                help: "How much lower the music goes while a clip's own sound plays, 0 is off"),
         option("chapters", \.chapters, .yesNo, flag: true,
-               help: "Write one MP4 chapter per clip, titled by the manifest's title or the file name"),
+               help: "Write one chapter per clip (MP4 or WebM), titled by the manifest's title or the file name"),
         option("overlay", \.overlay, OptionReader.path.optional, valueName: "FILE",
                help: "A picture (PNG, JPEG or WebP; its alpha honoured) drawn over the whole output, e.g. a logo"),
         option("overlayPosition", \.overlayPosition, .choice(), valueName: "where",

@@ -33,6 +33,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
     case edgeFramesHeld(path: String, held: EditedClip)
     /// What the output's kind (an HLS ladder) doesn't carry of what was asked for.
     case outputNote(path: String, note: String)
+    /// `--smart` asked for a WebM output, where nothing can be copied: every frame is encoded.
+    case smartOffInWebM(output: String)
 
     package var description: String {
         switch self {
@@ -67,6 +69,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): can't write the report (\(detail)); \(output) was written"
         case let .timelineNote(path, note), let .outputNote(path, note):
             return "\(path): \(note)"
+        case let .smartOffInWebM(output):
+            return "\(output): --smart is off: it copies H.264, HEVC and AAC, and WebM holds VP9 or AV1 with Opus; every frame is encoded"
         case let .edgeFramesHeld(path, held):
             func frames(_ count: Int64) -> String { count == 1 ? "1 frame" : "\(count) frames" }
             let sides = (held.heldBefore > 0 ? ["\(frames(held.heldBefore)) before its first frame (first frame held)"] : [])

@@ -3,7 +3,7 @@ import SegueInput
 import SegueModel
 import SegueCore
 
-/// Encoders and a muxer writing one MP4, used from one thread: the output
+/// Encoders and a muxer writing one MP4 or WebM, used from one thread: the output
 /// writer's thread in a stitch, the caller's when tests make fixture clips.
 final class EncodingSink {
     /// What the file will hold.
@@ -11,6 +11,8 @@ final class EncodingSink {
         var width: Int
         var height: Int
         var frameRate: Rational
+        /// MP4 (AAC sound, timed text) or WebM (Opus sound, WebVTT text).
+        var container = OutputContainer.mp4
         var codec: VideoCodecChoice = .h264
         /// How pictures are stored and tagged, and the HDR10 metadata the stream states.
         var colour = OutputColour.sdr
@@ -27,7 +29,7 @@ final class EncodingSink {
         var soundLayout: (any SoundTrackLayout)?
         /// Chapters, in output frames.
         var chapters: [Chapter] = []
-        /// A soft subtitle track (MP4 timed text), nil for none.
+        /// A soft subtitle track (MP4 timed text, WebM WebVTT), nil for none.
         var subtitles: SubtitleTrack?
 
         /// The output of a plan: the canvas's size, rate and colour, the settings' codec, quality and sound.
@@ -64,7 +66,7 @@ final class EncodingSink {
     private let sound: SoundTrack?
     /// The sound track's stream, -1 without audio.
     private let audioStream: Int
-    /// Samples per audio frame the encoder takes (1024 for AAC).
+    /// Samples per audio frame the encoder takes (1024 for AAC, 960 for Opus).
     let audioFrameSize: Int
     /// The subtitle track's cues, written as the pictures reach their times.
     private var subtitles: SubtitleWriter?
@@ -72,7 +74,7 @@ final class EncodingSink {
     private let stored: StoredPictures?
 
     init(path: String, format: Format) throws {
-        let muxer = try Muxer(path: path, format: "mp4")
+        let muxer = try Muxer(path: path, format: format.container.muxerName)
         self.muxer = muxer
         let globalHeader = muxer.needsGlobalHeader
         let orientation = format.videoLayout?.orientation ?? .upright, fullRange = format.videoLayout?.fullRange ?? false
@@ -86,10 +88,17 @@ final class EncodingSink {
         } else {
             video = try EncodedTrack(muxer: muxer, encoder: makeEncoder(format.crf), displayMatrix: format.displayMatrix)
         }
+        // The video track is stream 0; WebM states HDR10 metadata in its colour element.
+        if format.container == .webm, format.colour.dynamicRange.isHDR, let metadata = format.hdrMetadata {
+            muxer.stateHDRMetadata(metadata, stream: 0)
+        }
         if let audio = format.audio {
-            let makeEncoder = {
-                try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
-                                globalHeader: globalHeader)
+            let makeEncoder = { [container = format.container] in
+                container == .webm
+                    ? try Encoder.opus(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
+                                       globalHeader: globalHeader)
+                    : try Encoder.aac(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
+                                      globalHeader: globalHeader)
             }
             let encoder = try makeEncoder()
             let stream = try muxer.addStream(for: encoder)
@@ -110,10 +119,22 @@ final class EncodingSink {
                                  end: Int64(chapter.endFrame), title: chapter.title)
         }
         if let track = format.subtitles {
-            subtitles = SubtitleWriter(muxer: muxer, stream: try muxer.addTextTrack(language: track.language), cues: track.cues,
-                                       frameRate: format.frameRate)
+            let webVTT = format.container == .webm
+            let stream = try webVTT ? muxer.addWebVTTTrack(language: track.language) : muxer.addTextTrack(language: track.language)
+            subtitles = SubtitleWriter(muxer: muxer, stream: stream, webVTT: webVTT, cues: track.cues, frameRate: format.frameRate)
         }
-        try muxer.writeHeader(options: ["movflags": "+faststart+write_colr"])
+        try muxer.writeHeader(options: EncodingSink.headerOptions(format.container))
+    }
+
+    /// The muxer's options: the index first, so a player can start before the
+    /// file has all come (MP4's faststart, WebM's cues in front), the colour
+    /// box in MP4, and in WebM the picture and sound tracks marked default.
+    private static func headerOptions(_ container: OutputContainer) -> [String: String] {
+        switch container {
+        // (An HLS ladder's renditions are written by `LadderSink`; none of them is an MP4 of this sink's.)
+        case .mp4, .hls: return ["movflags": "+faststart+write_colr"]
+        case .webm: return ["cues_to_front": "1", "default_mode": "infer_no_subs"]
+        }
     }
 
     /// An encoder of pictures stored `stored` (the format's size, turned as the track stores them), in full range or not.
@@ -137,7 +158,7 @@ final class EncodingSink {
         try video.copy(packet, frame: frame)
     }
 
-    /// Writes an encoded AAC packet as it is (a segmented render's join), its pts counting samples.
+    /// Writes an encoded AAC packet as it is (a segmented render's join, MP4 only), its pts counting samples.
     func copy(sound packet: Packet) throws {
         guard sound != nil else { return }
         try muxer.write(packet, stream: audioStream)
@@ -167,13 +188,16 @@ final class EncodingSink {
 private struct SubtitleWriter {
     let muxer: Muxer
     let stream: Int
+    /// WebVTT cues (WebM) rather than 3GPP timed text (MP4).
+    let webVTT: Bool
     let cues: [TrackCue]
     let frameRate: Rational
     private var next = 0
 
-    init(muxer: Muxer, stream: Int, cues: [TrackCue], frameRate: Rational) {
+    init(muxer: Muxer, stream: Int, webVTT: Bool, cues: [TrackCue], frameRate: Rational) {
         self.muxer = muxer
         self.stream = stream
+        self.webVTT = webVTT
         self.cues = cues
         self.frameRate = frameRate
     }
@@ -184,7 +208,11 @@ private struct SubtitleWriter {
         while next < cues.count && cues[next].start <= limit {
             let cue = cues[next]
             let styles = cue.styles.map { TimedTextStyle(start: $0.start, end: $0.end, flags: $0.style.rawValue) }
-            try muxer.writeText(cue.text, styles: styles, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            if webVTT {
+                try muxer.writeWebVTTCue(cue.text, styles: styles, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            } else {
+                try muxer.writeText(cue.text, styles: styles, start: Int64(cue.start), end: Int64(cue.end), stream: stream)
+            }
             next += 1
         }
     }

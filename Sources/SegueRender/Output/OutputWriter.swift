@@ -3,6 +3,7 @@ internal import SegueMedia
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
 /// Encodes and muxes on its own thread, fed through a bounded queue so the
 /// stitcher can prepare the next pictures while the encoder works, and memory
@@ -39,10 +40,12 @@ final class OutputWriter {
 
     /// `videoLayout` and `soundLayout`, when given, lay their tracks out
     /// (`--smart`: copied packets between re-encoded stretches and windows).
-    convenience init(path: String, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [], subtitles: SubtitleTrack? = nil,
-                     videoLayout: (any VideoTrackLayout)? = nil, soundLayout: (any SoundTrackLayout)? = nil,
-                     overlay: PictureOverlay? = nil) throws {
+    /// `container`: what the file is (the output's name says; a segment's is MP4).
+    convenience init(path: String, container: OutputContainer = .mp4, canvas: Canvas, settings: StitchSettings, chapters: [Chapter] = [],
+                     subtitles: SubtitleTrack? = nil, videoLayout: (any VideoTrackLayout)? = nil,
+                     soundLayout: (any SoundTrackLayout)? = nil, overlay: PictureOverlay? = nil) throws {
         var format = EncodingSink.Format(canvas: canvas, settings: settings)
+        format.container = container
         format.videoLayout = videoLayout
         format.soundLayout = settings.includeAudio ? soundLayout : nil
         format.chapters = chapters

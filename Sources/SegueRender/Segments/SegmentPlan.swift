@@ -152,6 +152,8 @@ public struct SegmentPlan: Codable, Sendable {
             return "settings.sampleRate \(settings.sampleRate)"
         }
         if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
+        // A join writes MP4 only (its sound is AAC on one grid): never an MP4 under another container's name.
+        if OutputContainer(path: output) != .mp4 { return "output \(output): segmented renders write .mp4, .m4v or .mov" }
         if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
             return "canvas"
         }

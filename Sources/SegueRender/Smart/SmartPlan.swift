@@ -220,7 +220,7 @@ package struct SmartPlan: Sendable {
     static func disqualification(_ clip: PlannedClip, canvas: Canvas, settings: StitchSettings, form: TrackForm) -> NotCopied? {
         let orientation = form.orientation
         let info = clip.info
-        guard settings.codec != .av1 else { return .outputNotCopied(settings.codec) }
+        guard settings.codec == .h264 || settings.codec == .hevc else { return .outputNotCopied(settings.codec) }
         if info.card != nil { return .textCard }
         if let speed = info.speed { return .speedChange(speed.description) }
         if info.caption != nil { return .caption }

@@ -3,10 +3,12 @@ internal import SegueMedia
 import SegueInput
 import SegueModel
 import SegueRuntime
+import SegueCore
 
-/// Joins the planned clips into one MP4: the current clip plays while the next
-/// is pre-opened in the background; at each join the two swap, and the
-/// transition is drawn from the last frames of one and the first of the other.
+/// Joins the planned clips into one MP4 or WebM (as the output's name says):
+/// the current clip plays while the next is pre-opened in the background; at
+/// each join the two swap, and the transition is drawn from the last frames of
+/// one and the first of the other.
 ///
 /// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
 /// renamed only on success and removed on any failure.
@@ -34,14 +36,15 @@ package final class Stitcher {
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     package func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
-        if HLSLadder.isPlaylist(outputPath) { return try runLadder(stop: stop, progress: progress) }
+        if OutputContainer(path: outputPath) == .hls { return try runLadder(stop: stop, progress: progress) }
         try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
         let started = monotonicSeconds()
         var report = try OutputFile.write(outputPath, stop: stop) { temporary in
             let writer: OutputWriter
             do {
-                writer = try OutputWriter(path: temporary, canvas: plan.canvas, settings: settings,
+                writer = try OutputWriter(path: temporary, container: OutputContainer(path: outputPath) ?? .mp4, canvas: plan.canvas,
+                                          settings: settings,
                                           chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
                                           videoLayout: smart?.videoLayout, soundLayout: smart?.soundLayout, overlay: try overlay())
             } catch {

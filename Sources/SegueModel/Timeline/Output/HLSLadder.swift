@@ -57,11 +57,6 @@ package struct HLSLadder: Sendable, Equatable {
         segmentFrames = max(1, Int((settings.hlsSeconds * canvas.frameRate.value - 1e-6).rounded(.up)))
     }
 
-    /// Whether `-o path` asks for an HLS output: a master playlist (`.m3u8`).
-    package static func isPlaylist(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".m3u8")
-    }
-
     /// Seconds of one whole segment.
     package var segmentSeconds: Double { Double(segmentFrames) / frameRate.value }
 }

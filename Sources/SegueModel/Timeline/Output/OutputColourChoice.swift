@@ -30,7 +30,7 @@ struct OutputColourChoice {
         switch choice {
         case .hlg, .pq:
             guard codec.carriesHDR else {
-                throw SegueError.usage("--hdr \(choice.rawValue) needs --codec hevc or av1: \(codec.rawValue) output is SDR only")
+                throw SegueError.usage("--hdr \(choice.rawValue) needs --codec hevc, av1 or vp9: \(codec.rawValue) output is SDR only")
             }
             range = choice == .hlg ? .hlg : .pq
             reason = "--hdr \(choice.rawValue)"
@@ -43,7 +43,7 @@ struct OutputColourChoice {
                 reason = "\(firstHDR.path) is \(firstHDR.dynamicRange.rawValue), the first HDR clip"
             } else if firstHDR != nil {
                 range = .sdr
-                reason = "\(codec.rawValue) output is SDR: HDR clips tone-mapped (--codec hevc or av1 keeps HDR)"
+                reason = "\(codec.rawValue) output is SDR: HDR clips tone-mapped (--codec hevc, av1 or vp9 keeps HDR)"
             } else {
                 range = .sdr
                 reason = "no clip is HDR"

@@ -8,7 +8,7 @@ import SegueCore
 /// a value to compare, whose `description` is what the report says.
 enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case otherCodec(String, output: VideoCodecChoice)
-    /// The output's codec is one `--smart` doesn't copy into (AV1).
+    /// The output's codec is one `--smart` doesn't copy into (AV1, VP9).
     case outputNotCopied(VideoCodecChoice)
     case remote
     /// A caption is drawn over its pictures.
@@ -68,7 +68,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .otherCodec(codec, output):
             let keep = codec == "hevc" ? " (--codec hevc would keep HEVC)" : codec == "h264" ? " (--codec h264 would keep H.264)" : ""
-            return "its video is \(codec), the output is \(output == .hevc ? "HEVC" : output == .av1 ? "AV1" : "H.264")\(keep)"
+            return "its video is \(codec), the output is \(output.displayName)\(keep)"
         case let .outputNotCopied(output):
             return "--smart copies into H.264 and HEVC output; \(output.rawValue) output is encoded whole"
         case .overlay: return "the overlay (--overlay) is drawn over every picture"
