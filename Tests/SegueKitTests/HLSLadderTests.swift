@@ -8,8 +8,9 @@ import XCTest
 /// An HLS ladder (issue 47), judged by players and the specification, not by
 /// Segue: every rendition played through the master playlist by the ffmpeg
 /// CLI's HLS demuxer (marker frames exact in each rung) and by GStreamer's
-/// hlsdemux; keyframes at the same times in every rung; segments within the
-/// target duration; CODECS and RESOLUTION as ffprobe reads the segments.
+/// hlsdemux, and each H.264 rung's CMAF segments fed to chromium's Media
+/// Source Extensions; keyframes at the same times in every rung; segments
+/// within the target duration; CODECS and RESOLUTION as ffprobe reads the segments.
 final class HLSLadderTests: XCTestCase {
     let store = FixtureStore.shared
 
@@ -47,7 +48,7 @@ final class HLSLadderTests: XCTestCase {
         return String(rest.prefix { $0 != "," })
     }
 
-    func testEveryRungPlaysFrameExactThroughTheMasterInFFmpegAndGStreamer() throws {
+    func testEveryRungPlaysFrameExactInFFmpegGStreamerAndChromiumsMediaSource() throws {
         let folder = try folder("hls-play")
         let master = folder + "/out/master.m3u8"
         let made = try ladder(master, ["--report", folder + "/report.json"])
@@ -68,6 +69,18 @@ final class HLSLadderTests: XCTestCase {
                                               "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"])
         XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
         XCTAssertFalse((played.standardError + played.standardOutput).contains("ERROR"), played.standardError)
+        // A real browser: chromium feeds each H.264 rung's CMAF segments and the sound's to Media Source Extensions, to the end.
+        let script = SegueTool.repository.appendingPathComponent("Scripts/browser-play").path
+        let browsed = try Tool.run(script, ["--timeout", "120", "--ladder", master])
+        XCTAssertEqual(browsed.status, 0, browsed.standardError + browsed.standardOutput)
+        let answer = try JSONSerialization.jsonObject(with: Data(browsed.standardOutput.utf8)) as? [String: Any]
+        let rungs = answer?["results"] as? [[String: Any]] ?? []
+        XCTAssertEqual(rungs.map { $0["file"] as? String }, ["video_180p.m3u8", "video_120p.m3u8", "video_90p.m3u8"])
+        for rung in rungs {
+            XCTAssertEqual(rung["ended"] as? Bool, true, "\(rung)")
+            XCTAssertEqual(rung["totalVideoFrames"] as? Int, expected.count, "\(rung)")
+            XCTAssertGreaterThan(rung["audioDecodedBytes"] as? Int ?? 0, 0, "sound decoded: \(rung)")
+        }
         // The report names every file written with its codecs, size and rates.
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any]
         let renditions = report?["renditions"] as? [[String: Any]] ?? []
