@@ -76,6 +76,10 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     package var startTimecode: StartTimecode?
     /// Set for a clip of an editor's timeline: its name, handles and held edge frames.
     package var edited: EditedClip?
+    /// On the first clip of an editor's timeline with sound tracks: that
+    /// sound, which plays instead of the own sound of this clip and the next
+    /// `clipCount - 1`.
+    package var timelineSound: TimelineSound?
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
     package struct Loudness: Sendable, Equatable, Codable {

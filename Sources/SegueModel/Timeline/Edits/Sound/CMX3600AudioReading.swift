@@ -1,0 +1,63 @@
+import Foundation
+import SegueCore
+
+/// An EDL's sound, read from its events' channels: `A` (and `B`, `A/V`,
+/// `AA`, `AA/V`: a stereo pair plays its medium once) on track A1, `A2`
+/// (`A2/V`) on track A2. Each event's clip plays its medium's sound over its
+/// source range at its record time; a `D nnn` event crossfades from the
+/// clip before; a jump in record time is silence. An EDL whose events are
+/// all picture only (`V`) has no sound tracks.
+struct CMX3600AudioReading {
+    let rate: Rational
+    /// The timeline's first record frame (the first video event's record in).
+    let start: Int64
+    private(set) var tracks: [Int: (items: [EditAudioItem], end: Int64)] = [:]
+
+    init(rate: Rational, start: Int64) {
+        self.rate = rate
+        self.start = start
+    }
+
+    /// The tracks read, A1 before A2; empty when no event has sound.
+    var audioTracks: [EditAudioTrack] {
+        tracks.keys.sorted().map { EditAudioTrack(name: "A\($0)", items: tracks[$0]!.items) }
+    }
+
+    /// Which sound track an event line's channels put it on: 1, 2, or nil (picture only, `NONE`).
+    static func track(_ channels: Substring) -> Int? {
+        let upper = channels.uppercased()
+        let sound = upper.split(separator: "/").map(String.init).filter { $0.hasPrefix("A") || $0 == "B" }
+        guard let first = sound.first else { return upper == "B" ? 1 : nil }
+        return first == "A2" ? 2 : 1
+    }
+
+    mutating func add(_ event: CMX3600Event) throws {
+        let label = "event \(event.number)"
+        let lines = try event.lines.map { try CMX3600Line($0, label: label) }
+        guard let line = lines.first(where: { $0.transitionType != nil && Self.track($0.channels) != nil })
+                ?? lines.first(where: { Self.track($0.channels) != nil }), let number = Self.track(line.channels) else { return }
+        let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
+        let source = try line.frames(line.sourceIn, timecode, label)
+        let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
+        guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
+        var track = tracks[number] ?? ([], 0)
+        let offset = record.0 - start
+        guard offset >= track.end else { throw EditTimelineError("\(label): its sound (A\(number)) overlaps the event before it") }
+        if offset > track.end { track.items.append(.gap(time(offset - track.end))) }
+        if let transition = try line.transition(label: label, rate: rate) { track.items.append(.transition(transition)) }
+        let duration = time(record.1 - record.0)
+        if line.isBlack || line.reel.uppercased() == "BARS" {
+            track.items.append(.gap(duration))
+        } else {
+            let comments = CMX3600Comments(event.comments)
+            let media = comments.media(incoming: line.transitionType != nil, reel: line.reel)
+            let clip = EditClip(name: comments.name(location: media.location), media: media,
+                                source: EditRange(start: time(source), duration: duration))
+            track.items.append(.clip(EditAudioClip(clip: clip, withPicture: line.isVideo)))
+        }
+        track.end = offset + record.1 - record.0
+        tracks[number] = track
+    }
+
+    private func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
+}
