@@ -11,7 +11,8 @@ import SegueCore
 /// frames ahead of its range, and they overlap by both, so the output is as
 /// long as the timeline. Gaps are black, silent cards; a transition from or
 /// to a gap fades from or to black. Every join is the timeline's own, so the
-/// command line's `--transition` doesn't touch it.
+/// command line's `--transition` doesn't touch it. Sound tracks become one
+/// `TimelineSound` on the first entry (`TimelineSoundResolver`).
 package struct EditTimelineResolver {
     /// The timeline file, as named: messages name it, relative media paths start from its folder.
     let timelinePath: String
@@ -102,6 +103,10 @@ package struct EditTimelineResolver {
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
+        if !timeline.audioTracks.isEmpty {
+            // The timeline's own sound plays under all its entries, instead of their own.
+            entries[0].timelineSound = try sound(of: timeline, clipCount: entries.count, notices: &notices)
+        }
         notices += finder.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
         var output = OutputOptions()
         output.frameRate = rate.reduced

@@ -14,6 +14,8 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
     case channels(Int, output: Int)
     case loudnessGain
     case musicBed
+    /// Its editor's timeline has sound tracks, which play instead of its own sound.
+    case timelineSound
     case remote
     case timeBase(Rational)
     case unreadablePackets(String)
@@ -29,6 +31,7 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .channels(count, output): return "its sound has \(count) channel\(count == 1 ? "" : "s"), the output's \(output)"
         case .loudnessGain: return "--loudness changes its sound's level"
         case .musicBed: return "a music bed is mixed under it"
+        case .timelineSound: return "its timeline's sound tracks play instead of its own sound"
         case .remote: return "a remote clip's sound is not copied (its packets would be read twice)"
         case let .timeBase(timeBase): return "its sound's timestamps (\(timeBase)) don't count samples"
         case let .unreadablePackets(detail): return "can't read its sound packets (\(detail))"

@@ -105,3 +105,12 @@ extension Plan {
         }
     }
 }
+
+extension ClipInfo {
+    /// This clip carrying `sound` (a timeline's first clip).
+    package func with(timelineSound sound: TimelineSound?) -> ClipInfo {
+        var info = self
+        info.timelineSound = sound
+        return info
+    }
+}
