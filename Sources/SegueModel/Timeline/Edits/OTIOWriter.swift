@@ -15,7 +15,7 @@ extension EditTimeline {
         ])
         let stack: [String: Any] = OTIOWriter.item("Stack.1", name: "tracks", [
             "source_range": NSNull(), "effects": [Any](), "markers": [Any](),
-            "children": [track] + audioTracks.enumerated().map { OTIOWriter.audioTrack($1, number: $0 + 1) },
+            "children": [track] + audioTracks.map(OTIOWriter.audioTrack),
         ])
         let startTime: Any = start.map(OTIOWriter.time) ?? NSNull()
         let metadata: [String: Any] = notes.isEmpty ? [:] : ["segue": ["notes": notes]]

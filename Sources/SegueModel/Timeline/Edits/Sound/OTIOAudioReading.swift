@@ -68,8 +68,13 @@ struct OTIOAudioReading {
             notes.append("\(label): a generator on a sound track, silent")
             return .gap(source.duration)
         }
-        let media = EditMedia(location: try reference.flatMap { try TrackReading.location($0, label) }, clipName: reference.flatMap(OTIOReader.name))
-        return .clip(EditAudioClip(clip: EditClip(name: OTIOReader.name(object), media: media, source: source, available: available), level: level))
+        let metadata = object["metadata"] as? Object
+        let reel = (metadata?["cmx_3600"] as? Object)?["reel"] as? String
+        let media = EditMedia(location: try reference.flatMap { try TrackReading.location($0, label) }, clipName: reference.flatMap(OTIOReader.name),
+                              reel: reel)
+        let withPicture = (metadata?["segue"] as? Object)?["with_picture"] as? Bool ?? false
+        return .clip(EditAudioClip(clip: EditClip(name: OTIOReader.name(object), media: media, source: source, available: available),
+                                   level: level, withPicture: withPicture))
     }
 
     /// The clip's constant level in dB; refuses what would play differently (speed, other effects).
@@ -95,7 +100,7 @@ struct OTIOAudioReading {
                 if let value { level += try AudioLevel.checked(linear: value, label) }
             }
         }
-        return level
+        return try AudioLevel.checked(decibels: level, label)
     }
 }
 

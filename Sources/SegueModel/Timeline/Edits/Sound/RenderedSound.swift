@@ -52,19 +52,27 @@ extension EditTimeline {
 }
 
 extension OTIOWriter {
-    /// A sound track as OTIO writes it: kind Audio; a clip's level (dB) under `metadata.segue.level_db`.
-    static func audioTrack(_ track: EditAudioTrack, number: Int) -> [String: Any] {
+    /// A sound track as OTIO writes it: kind Audio; a clip's level (dB) under
+    /// `metadata.segue.level_db`, whether it is an EDL event's picture too under `with_picture`.
+    static func audioTrack(_ track: EditAudioTrack) -> [String: Any] {
         let children: [[String: Any]] = track.items.map { item in
             switch item {
             case .clip(let sound):
                 var object = OTIOWriter.item(.clip(sound.clip))
-                if sound.level != 0 { object["metadata"] = ["segue": ["level_db": sound.level]] }
+                var segue: [String: Any] = [:]
+                if sound.level != 0 { segue["level_db"] = sound.level }
+                if sound.withPicture { segue["with_picture"] = true }
+                if !segue.isEmpty {
+                    var metadata = object["metadata"] as? [String: Any] ?? [:]
+                    metadata["segue"] = segue
+                    object["metadata"] = metadata
+                }
                 return object
             case .gap(let duration): return OTIOWriter.item(.gap(duration))
             case .transition(let transition): return OTIOWriter.item(.transition(transition))
             }
         }
-        return item("Track.1", name: track.name ?? "A\(number)", [
+        return item("Track.1", name: track.name, [
             "kind": "Audio", "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "children": children,
         ])
     }

@@ -72,16 +72,12 @@ public struct TimelineSound: Sendable, Equatable, Codable {
     /// The output sample at which record frame `frame` starts, with the
     /// timeline starting at output sample `origin`: from the frame number, so it never drifts.
     package func sample(atRecordFrame frame: Int64, origin: Int, sampleRate: Int) -> Int {
-        let numerator = frame * Int64(sampleRate) * Int64(rate.denominator)
-        let numeratorRate = Int64(rate.numerator)
-        let rounded = numerator >= 0 ? (numerator + numeratorRate / 2) / numeratorRate : -((-numerator + numeratorRate / 2) / numeratorRate)
-        return origin + Int(rounded)
-    }
-
-    /// Every piece with its track's number, by where it starts.
-    package var allPieces: [(track: Int, piece: Piece)] {
-        tracks.enumerated().flatMap { index, track in track.pieces.map { (index, $0) } }
-            .sorted { $0.piece.recordStart < $1.piece.recordStart }
+        let (scaled, overflow) = frame.multipliedReportingOverflow(by: Int64(sampleRate) * Int64(rate.denominator))
+        // Beyond Int64 (a rate with a huge denominator): by Double, a sample or so off at worst.
+        guard !overflow else { return origin + Int((Double(frame) * Double(sampleRate) / rate.value).rounded()) }
+        let numerator = Int64(rate.numerator)
+        let half = numerator / 2
+        return origin + Int(scaled >= 0 ? (scaled + half) / numerator : -((-scaled + half) / numerator))
     }
 }
 

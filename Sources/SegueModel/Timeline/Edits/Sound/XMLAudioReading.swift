@@ -58,6 +58,6 @@ extension AudioLevel {
                 level += try checked(linear: value, label)
             }
         }
-        return level
+        return try checked(decibels: level, label)
     }
 }
