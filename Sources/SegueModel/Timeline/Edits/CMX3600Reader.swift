@@ -24,6 +24,7 @@ extension EditTimeline {
         var timeline = EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
                                     notes: reader.notes, start: reader.start)
         timeline.audioTracks = sound.audioTracks
+        timeline.notes += sound.notes
         try EditReading.checkBounds(timeline)
         return timeline
     }

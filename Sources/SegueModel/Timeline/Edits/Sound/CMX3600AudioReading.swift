@@ -12,6 +12,8 @@ struct CMX3600AudioReading {
     /// The timeline's first record frame (the first video event's record in).
     let start: Int64
     private(set) var tracks: [Int: (items: [EditAudioItem], end: Int64)] = [:]
+    /// What was played otherwise than written (an event's sound cut short by the next), said as warnings.
+    private(set) var notes: [String] = []
 
     init(rate: Rational, start: Int64) {
         self.rate = rate
@@ -42,7 +44,7 @@ struct CMX3600AudioReading {
         guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
         var track = tracks[number] ?? ([], 0)
         let offset = record.0 - start
-        guard offset >= track.end else { throw EditTimelineError("\(label): its sound (A\(number)) overlaps the event before it") }
+        if offset < track.end { try Self.cut(&track, at: offset, label: "\(label) (A\(number))", notes: &notes) }
         if offset > track.end { track.items.append(.gap(time(offset - track.end))) }
         if let transition = try line.transition(label: label, rate: rate) { track.items.append(.transition(transition)) }
         let duration = time(record.1 - record.0)
@@ -57,6 +59,27 @@ struct CMX3600AudioReading {
         }
         track.end = offset + record.1 - record.0
         tracks[number] = track
+    }
+
+    /// A later event over the end of an earlier one on the same channel
+    /// records over it, as an EDL's edits are made in order: the earlier
+    /// one ends where the later starts. Refused when it reaches back further than the item before it.
+    private static func cut(_ track: inout (items: [EditAudioItem], end: Int64), at offset: Int64, label: String, notes: inout [String]) throws {
+        let overlap = track.end - offset
+        var last = track.items.removeLast()
+        switch last {
+        case .clip(var sound) where sound.clip.source.duration.value >= Double(overlap):
+            sound.clip.source.duration.value -= Double(overlap)
+            last = .clip(sound)
+        case .gap(var duration) where duration.value >= Double(overlap):
+            duration.value -= Double(overlap)
+            last = .gap(duration)
+        default:
+            throw EditTimelineError("\(label): its sound starts \(overlap) frames before the events before it end")
+        }
+        track.items.append(last)
+        track.end = offset
+        notes.append("\(label): its sound starts \(overlap) frames before the event before it ends, which is cut there")
     }
 
     private func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
