@@ -227,6 +227,25 @@ final class TimelineSoundRenderTests: XCTestCase {
         for edge in verdict["edges"] as? [[String: Any]] ?? [] { XCTAssertLessThanOrEqual(abs(edge["error_ms"] as? Double ?? 99), 5, "\(edge)") }
     }
 
+    /// The integrated loudness (LUFS) the ffmpeg CLI's ebur128 measures in `path`.
+    func integratedLoudness(_ path: String) throws -> Double {
+        let run = try Tool.run("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128", "-f", "null", "-"])
+        let summary = run.standardError.components(separatedBy: "Integrated loudness:").last ?? ""
+        let value = summary.split(separator: "\n").first { $0.contains("I:") }?.split(separator: " ").dropFirst().first
+        return value.flatMap { Double($0) } ?? .nan
+    }
+
+    func testLoudnessGivesTheTimelinesMixOneGainToTheTarget() throws {
+        let otio = try otioTimeline(try media())
+        let plain = try integratedLoudness(try stitch([otio]))
+        for target in [-16.0, -30.0] {
+            for extra in [[], ["--jobs", "2", "--segment-duration", "0.5"]] {
+                let measured = try integratedLoudness(try stitch([otio, "--loudness", String(target)] + extra))
+                XCTAssertEqual(measured, target, accuracy: 1, "--loudness \(target) \(extra) (the mix alone: \(plain) LUFS)")
+            }
+        }
+    }
+
     // MARK: Bad input
 
     /// An OTIO timeline of A's picture with `audio` (one track's children) as its sound.

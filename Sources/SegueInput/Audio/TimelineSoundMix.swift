@@ -16,6 +16,8 @@ package final class TimelineSoundMix {
         var end: Int
         var fadeIn: Int
         var fadeOut: Int
+        /// Its level and its timeline's loudness gain, linear.
+        var gain: Float
     }
 
     /// The output frames each timeline's sound plays under.
@@ -28,24 +30,34 @@ package final class TimelineSoundMix {
     /// Where the last stretch asked for ended: stretches come in order.
     private var position = Int.min
 
-    package init(plan: Plan, access: InputAccess) {
+    /// `loudness`: the `--loudness` target each timeline's mix is given one static gain to.
+    package init(plan: Plan, access: InputAccess, loudness target: Double? = nil) {
         sampleRate = plan.canvas.sampleRate
         self.access = access
         let sounds = plan.timelineSounds
         covered = sounds.map(\.frames)
         schedule = sounds.flatMap { sound, _, origin in
-            sound.tracks.flatMap(\.pieces).filter { !$0.silent && $0.recordFrames > 0 }.map { piece in
+            let mixGain = Self.gain(sound.loudness, target: target)
+            return sound.tracks.flatMap(\.pieces).filter { !$0.silent && $0.recordFrames > 0 }.map { piece in
                 func at(_ frame: Int64) -> Int { sound.sample(atRecordFrame: frame, origin: origin, sampleRate: plan.canvas.sampleRate) }
                 let start = at(piece.recordStart), end = at(piece.recordStart + piece.recordFrames)
-                return Scheduled(piece: piece, start: start, end: end,
-                                 fadeIn: at(piece.recordStart + piece.fadeIn) - start, fadeOut: end - at(piece.recordStart + piece.recordFrames - piece.fadeOut))
+                return Scheduled(piece: piece, start: start, end: end, fadeIn: at(piece.recordStart + piece.fadeIn) - start,
+                                 fadeOut: end - at(piece.recordStart + piece.recordFrames - piece.fadeOut),
+                                 gain: Float(pow(10, (piece.level + mixGain) / 20)))
             }
         }.sorted { $0.start < $1.start }
     }
 
     /// Nil when no clip of the plan carries a timeline's sound.
-    package static func make(plan: Plan, access: InputAccess) -> TimelineSoundMix? {
-        plan.clips.contains { $0.info.timelineSound != nil } ? TimelineSoundMix(plan: plan, access: access) : nil
+    package static func make(plan: Plan, access: InputAccess, loudness target: Double?) -> TimelineSoundMix? {
+        plan.clips.contains { $0.info.timelineSound != nil } ? TimelineSoundMix(plan: plan, access: access, loudness: target) : nil
+    }
+
+    /// `--loudness`'s one static gain (dB) for a mix measured at `loudness`: to the target, held so its
+    /// true peak stays at the ceiling (no limiter runs on a mix); 0 without a target or for a near-silent mix.
+    static func gain(_ loudness: ClipInfo.Loudness?, target: Double?) -> Double {
+        guard let (gain, limited) = LoudnessMeter.adjustment(for: loudness, target: target), let loudness else { return 0 }
+        return limited ? min(gain, LoudnessMeter.peakCeiling - loudness.truePeak) : gain
     }
 
     /// Whether output frame `frame` hears a timeline's sound instead of its clip's own.
@@ -75,9 +87,8 @@ package final class TimelineSoundMix {
             guard first < last else { continue }
             let samples: [[Float]]
             do { samples = try voice.take(last - first) } catch { throw ClipSource.failure(error, reading: scheduled.piece.path) }
-            let gain = Float(pow(10, scheduled.piece.level / 20))
             for index in 0..<(last - first) {
-                let weight = gain * Self.weight(at: first + index, of: scheduled)
+                let weight = scheduled.gain * Self.weight(at: first + index, of: scheduled)
                 for channel in mixed.indices { mixed[channel][first - start + index] += samples[channel][index] * weight }
             }
         }

@@ -11,6 +11,8 @@ public struct TimelineSound: Sendable, Equatable, Codable {
     /// Entries of the timeline (clips, gaps, generators) it plays under, from the clip that carries it on.
     package var clipCount: Int
     package var tracks: [Track]
+    /// The mix's measured loudness (EBU R128), when `--loudness` or `--music` need it.
+    package var loudness: ClipInfo.Loudness?
 
     package init(rate: Rational, clipCount: Int, tracks: [Track]) {
         self.rate = rate
