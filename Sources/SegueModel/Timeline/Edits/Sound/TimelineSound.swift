@@ -90,7 +90,7 @@ extension Plan {
     package var timelineSounds: [(sound: TimelineSound, frames: Range<Int>, origin: Int)] {
         clips.compactMap { clip in
             guard let sound = clip.info.timelineSound else { return nil }
-            let last = clips[min(clips.count - 1, clip.index + max(sound.clipCount, 1) - 1)]
+            let last = clips[clip.index + min(clips.count - 1 - clip.index, max(sound.clipCount, 1) - 1)]
             let frames = clip.startFrame..<(last.startFrame + last.frameCount)
             return (sound, frames, sampleIndex(atFrame: clip.startFrame))
         }
@@ -99,7 +99,7 @@ extension Plan {
     /// Whether clip `index`'s own sound is replaced by its timeline's (so `--smart` never copies it).
     package func soundIsTimelines(clipIndex index: Int) -> Bool {
         clips[0...index].reversed().contains { clip in
-            clip.info.timelineSound.map { clip.index + $0.clipCount > index } ?? false
+            clip.info.timelineSound.map { index - clip.index < $0.clipCount } ?? false
         }
     }
 }
@@ -110,5 +110,27 @@ extension ClipInfo {
         var info = self
         info.timelineSound = sound
         return info
+    }
+}
+
+extension TimelineSound {
+    /// What in a sound read back from a plan file lies outside what the
+    /// resolver makes (a plan can be edited or damaged); nil when every value is in range.
+    package var problem: String? {
+        guard rate.isValid, rate.numerator > 0, rate.denominator > 0, rate.value <= 1000, (1...1_000_000).contains(clipCount),
+              tracks.count <= EditAudioTrack.mostTracks, tracks.reduce(0, { $0 + $1.pieces.count }) <= EditReading.maxItems else {
+            return "its rate, clip count or tracks"
+        }
+        let longest = Int64(EditReading.maxSeconds * 1000)
+        for (number, piece) in tracks.flatMap(\.pieces).enumerated() {
+            let frames = [piece.recordStart, piece.recordFrames, piece.fadeIn, piece.fadeOut, piece.before, piece.after]
+            let seconds = [piece.fileStart, piece.mediaStart]
+            guard frames.allSatisfy({ (0...longest).contains($0) }), piece.fadeIn <= piece.recordFrames, piece.fadeOut <= piece.recordFrames,
+                  seconds.allSatisfy({ $0.isFinite && abs($0) <= EditReading.maxSeconds }), piece.level.isFinite,
+                  abs(piece.level) <= AudioLevel.limit else { return "piece \(number + 1)" }
+        }
+        if let loudness, !loudness.integrated.isFinite || !loudness.truePeak.isFinite || abs(loudness.integrated) > 200
+            || abs(loudness.truePeak) > 200 { return "its loudness" }
+        return nil
     }
 }
