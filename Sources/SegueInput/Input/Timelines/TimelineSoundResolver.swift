@@ -83,6 +83,24 @@ extension EditTimelineResolver {
             }
             tracks.append(TimelineSound.Track(name: track.name, pieces: pieces))
         }
+        notices += Self.pastThePicture(tracks, timeline).map { Warning.timelineNote(path: timelinePath, note: $0) }
         return TimelineSound(rate: rate, clipCount: clipCount, tracks: tracks)
+    }
+
+    /// Notes for sound tracks that run on past the picture track's end: the output is as long as its picture, so they are cut there.
+    private static func pastThePicture(_ tracks: [TimelineSound.Track], _ timeline: EditTimeline) -> [String] {
+        let picture = timeline.items.reduce(Int64(0)) { length, item in
+            switch item {
+            case .clip(let clip): return length + clip.source.duration.frameCount(at: timeline.rate)
+            case .gap, .fill: return length + (item.blank?.frameCount(at: timeline.rate) ?? 0)
+            case .transition: return length
+            }
+        }
+        return tracks.enumerated().compactMap { number, track in
+            let end = track.pieces.map { $0.recordStart + $0.recordFrames }.max() ?? 0
+            guard end > picture else { return nil }
+            return "audio track \(track.name ?? String(number + 1)) runs \(end - picture) frames past the picture's end, "
+                + "where the output ends: not heard beyond it"
+        }
     }
 }
