@@ -274,6 +274,10 @@ final class TimelineSoundRenderTests: XCTestCase {
         run = try SegueTool.run(["stitch", partly, "-o", store.outputPath(), "-y", "--preset", "ultrafast"])
         XCTAssertEqual(run.status, 0, run.standardError)
         XCTAssertTrue(run.standardError.contains("clip 1 'Long'") && run.standardError.contains("silent beyond it"), run.standardError)
+        let over = try handTimeline("over", picture: media.a, audio: [Self.otioClip("Over", media.m, start: 0, frames: 30)])
+        run = try SegueTool.run(["stitch", over, "-o", store.outputPath(), "-y", "--preset", "ultrafast"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardError.contains("audio track A1 runs 6 frames past the picture's end"), run.standardError)
     }
 
     func testAnEDLEventOfPictureAndSoundOnSoundlessMediaIsSilentWithAWarning() throws {

@@ -74,7 +74,9 @@ extension EditTimelineResolver {
                     }
                     let first = start - Double(clip.before) / rate.value, last = start + length + Double(clip.after) / rate.value
                     if first < -0.0005 || last > seconds + 0.0005 {
-                        notices.append(.timelineNote(path: timelinePath, note: String(format: "\(label): the timeline needs its sound from %.3f to %.3f s, but its media's runs 0 to %.3f s; silent beyond it", first, last, seconds)))
+                        let note = String(format: "\(label): the timeline needs its sound from %.3f to %.3f s, but its media's runs "
+                                                 + "0 to %.3f s; silent beyond it", first, last, seconds)
+                        notices.append(.timelineNote(path: timelinePath, note: note))
                     }
                 }
                 let mediaStart = -medium.fileSeconds(of: EditTime(value: 0, rate: rate.value), recordRate: rate)
