@@ -86,6 +86,10 @@ extension EditTimelineResolver {
             tracks.append(TimelineSound.Track(name: track.name, pieces: pieces))
         }
         notices += Self.pastThePicture(tracks, timeline).map { Warning.timelineNote(path: timelinePath, note: $0) }
+        if tracks.allSatisfy({ $0.pieces.isEmpty }) {
+            notices.append(.timelineNote(path: timelinePath, note: "its sound tracks hold no clip: the output is silent "
+                                         + "(the clips' own sound plays only for a timeline without sound tracks)"))
+        }
         return TimelineSound(rate: rate, clipCount: clipCount, tracks: tracks)
     }
 
