@@ -55,7 +55,7 @@ final class EditTimelineSoundTests: XCTestCase {
         XCTAssertEqual(a.clip.source.start.value, 10)
         XCTAssertEqual(a.level, 0)
         XCTAssertEqual(fade.before.value, 3)
-        XCTAssertEqual(b.level, 20 * log10(0.5), accuracy: 1e-9)
+        XCTAssertEqual(b.level, 20 * log10(0.5), accuracy: 1e-6)
         XCTAssertEqual(hole.value, 12)
         XCTAssertEqual(m.level, -12.041, accuracy: 0.001, "the constant value is kept")
         XCTAssertEqual(off.value, 12, "a disabled clip is silence")
@@ -169,6 +169,9 @@ final class EditTimelineSoundTests: XCTestCase {
                                                                                  source: range(0, 5)), level: -7.5)))
         let again = try EditTimeline.parseOTIO(timeline.otioJSON())
         XCTAssertEqual(again.audioTracks, timeline.audioTracks)
+        // A level from a linear gain (-6.0206 dB, not a round number of dB) reads back the same too.
+        let leveled = try EditTimeline.parseOTIO(try Self.otio(audio: [["children": [Self.clip("m", start: 0, frames: 5, effects: [Self.levels("0.501187")])]]]))
+        XCTAssertEqual(try EditTimeline.parseOTIO(leveled.otioJSON()).audioTracks, leveled.audioTracks)
     }
 
     func testHostileSoundTracksAreRefusedNamingTheItem() throws {

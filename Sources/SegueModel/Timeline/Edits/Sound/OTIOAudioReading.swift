@@ -120,11 +120,12 @@ enum AudioLevel {
         return try checked(decibels: value == 0 ? -limit : 20 * log10(value), label)
     }
 
+    /// Rounded to a millionth of a dB, so a level written as JSON reads back the same.
     static func checked(decibels value: Double, _ label: String) throws -> Double {
         guard value.isFinite, abs(value) <= limit else {
             throw EditTimelineError("\(label): audio level \(EditReading.number(value)) dB is beyond ±\(Int(limit)) dB")
         }
-        return value
+        return (value * 1_000_000).rounded() / 1_000_000
     }
 
     static func keyframedNote(_ label: String) -> String {
