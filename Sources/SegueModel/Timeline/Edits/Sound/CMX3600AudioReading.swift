@@ -39,15 +39,22 @@ struct CMX3600AudioReading {
         guard let line = lines.first(where: { $0.transitionType != nil && Self.track($0.channels) != nil })
                 ?? lines.first(where: { Self.track($0.channels) != nil }), let number = Self.track(line.channels) else { return }
         let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
-        let source = try line.frames(line.sourceIn, timecode, label)
+        var source = try line.frames(line.sourceIn, timecode, label)
         let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
         guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
         var track = tracks[number] ?? ([], 0)
-        let offset = record.0 - start
+        var offset = record.0 - start
+        // Sound before the timeline's start (its first picture event's record in) has no place in the output.
+        if offset < 0 {
+            guard record.1 - start > 0 else { return notes.append("\(label): its sound ends before the timeline starts, so isn't heard") }
+            notes.append("\(label): its first \(-offset) frames of sound come before the timeline starts, so aren't heard")
+            source -= offset
+            offset = 0
+        }
         if offset < track.end { try Self.cut(&track, at: offset, label: "\(label) (A\(number))", notes: &notes) }
         if offset > track.end { track.items.append(.gap(time(offset - track.end))) }
         if let transition = try line.transition(label: label, rate: rate) { track.items.append(.transition(transition)) }
-        let duration = time(record.1 - record.0)
+        let duration = time(record.1 - start - offset)
         if line.isBlack || line.reel.uppercased() == "BARS" {
             track.items.append(.gap(duration))
         } else {
@@ -57,7 +64,7 @@ struct CMX3600AudioReading {
                                 source: EditRange(start: time(source), duration: duration))
             track.items.append(.clip(EditAudioClip(clip: clip, withPicture: line.isVideo)))
         }
-        track.end = offset + record.1 - record.0
+        track.end = record.1 - start
         tracks[number] = track
     }
 
@@ -66,7 +73,7 @@ struct CMX3600AudioReading {
     /// one ends where the later starts. Refused when it reaches back further than the item before it.
     private static func cut(_ track: inout (items: [EditAudioItem], end: Int64), at offset: Int64, label: String, notes: inout [String]) throws {
         let overlap = track.end - offset
-        var last = track.items.removeLast()
+        guard var last = track.items.popLast() else { throw EditTimelineError("\(label): its sound overlaps nothing before it") }
         switch last {
         case .clip(var sound) where sound.clip.source.duration.value >= Double(overlap):
             sound.clip.source.duration.value -= Double(overlap)
