@@ -200,7 +200,7 @@ final class TimelineSoundRenderTests: XCTestCase {
                     for item in track:
                         span = item.source_range if not isinstance(item, otio.schema.Transition) else None
                         level = item.metadata.get("segue", {}).get("level_db")
-                        level = None if level is None else round(level, 3)
+                        level = None if level is None else float(round(level, 3))
                         out.write(f"{track.kind} {type(item).__name__} {item.name} "
                                   f"{span.start_time.to_frames() if span else item.in_offset.to_frames()} "
                                   f"{span.duration.to_frames() if span else item.out_offset.to_frames()} {level}\\n")
