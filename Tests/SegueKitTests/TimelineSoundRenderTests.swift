@@ -74,7 +74,7 @@ final class TimelineSoundRenderTests: XCTestCase {
                 + "<effecttype>audiolevels</effecttype><mediatype>audio</mediatype><parameter authoringApp=\"PremierePro\">"
                 + "<parameterid>level</parameterid><name>Level</name><valuemin>0</valuemin><valuemax>3.98109</valuemax>"
                 + "<value>0.501187</value></parameter></effect></filter>"
-            guard let name = text.range(of: "<name>M</name>") else { throw Unavailable(reason: "the adapter wrote no clip item M") }
+            guard let name = text.range(of: "<name>M</name>") else { throw EditTimelineError("the fcp_xml adapter wrote no clip item M") }
             text.insert(contentsOf: filter, at: name.upperBound)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
