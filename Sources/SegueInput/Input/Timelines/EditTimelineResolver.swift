@@ -17,9 +17,12 @@ package struct EditTimelineResolver {
     /// The timeline file, as named: messages name it, relative media paths start from its folder.
     let timelinePath: String
     let finder: MediaFinder
+    /// Whether its sound tracks are resolved (not with `--no-audio`).
+    let resolvesSound: Bool
 
-    package init(timelinePath: String, mediaRoots: [String], access: InputAccess) {
+    package init(timelinePath: String, mediaRoots: [String], access: InputAccess, sound: Bool = true) {
         self.timelinePath = timelinePath
+        resolvesSound = sound
         let folder = (timelinePath as NSString).deletingLastPathComponent
         finder = MediaFinder(folder: folder, roots: mediaRoots, access: access)
     }
@@ -103,7 +106,7 @@ package struct EditTimelineResolver {
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
-        if !timeline.audioTracks.isEmpty {
+        if resolvesSound, !timeline.audioTracks.isEmpty {
             // The timeline's own sound plays under all its entries, instead of their own.
             entries[0].timelineSound = try sound(of: timeline, clipCount: entries.count, notices: &notices)
         }

@@ -57,7 +57,12 @@ extension EditTimelineResolver {
                 let source = clip.item.clip
                 let name = [source.name, source.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(clip.number)"
                 let label = "\(trackLabel): clip \(clip.number) '\(name)'"
-                let path = try finder.locate(source.media, clipName: name)
+                let path: String
+                do { path = try finder.locate(source.media, clipName: name) } catch BadInputReason.mediaNotFound(let shown, let named, let looked) {
+                    // Named as a sound clip: "clip 'M' on audio track 'A2': its media … is not found".
+                    let soundClip = "\(shown)' on audio track '\(track.name ?? String(number + 1))"
+                    throw BadInputReason.mediaNotFound(clip: soundClip, named: named, looked: looked)
+                }
                 if media[path] == nil { media[path] = SoundMedium.probe(path, access: finder.access, recordRate: rate) }
                 guard let medium = media[path] else { throw BadInputReason.badList("\(label): \(path) can't be opened as media") }
                 let start = medium.fileSeconds(of: source.source.start, recordRate: rate)
