@@ -124,20 +124,30 @@ final class EditTimelineSoundTests: XCTestCase {
     }
 
     func testEDLSoundBeforeTheTimelinesStartIsCutThere() throws {
-        // The fuzz target's finding: a sound event recorded from frame 0, before the first picture event's 01:00:00:00.
+        // After the fuzz target's finding (a sound event recorded from frame 0, before the first picture event's
+        // 01:00:00:00): sound that starts before the timeline does is cut there.
         let parsed = try EditTimeline.parseCMX3600("""
             001 R1 B C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
-            003 M A2 C 00:00:10:00 00:00:11:00 0 01:00:01:00
+            003 M A2 C 00:00:10:00 00:00:11:12 00:59:59:12 01:00:01:00
             004 N A2 C 00:00:10:00 00:00:11:00 00:59:00:00 00:59:01:00
             005 L A C 00:00:20:00 00:00:21:00 00:59:59:12 01:00:00:12
             """, rate: Rational(24, 1))
         guard parsed.audioTracks.count == 2, case .clip(let lead) = parsed.audioTracks[0].items.last,
               case .clip(let late) = parsed.audioTracks[1].items.first else { return XCTFail("\(parsed.audioTracks)") }
-        XCTAssertEqual(late.clip.source.start.value, 240 + 86_400, "its frames before the start are cut")
+        XCTAssertEqual(late.clip.source.start.value, 240 + 12, "its 12 frames before the start are cut")
         XCTAssertEqual(late.clip.source.duration.value, 24)
         XCTAssertEqual(lead.clip.source.start.value, 492, "event 005 records over event 001's sound from frame 0 on, 12 frames in")
         XCTAssertEqual(lead.clip.source.duration.value, 12)
         XCTAssertTrue(parsed.notes.contains { $0.contains("event 004") && $0.contains("ends before the timeline starts") }, "\(parsed.notes)")
+        XCTAssertThrowsError(try EditTimeline.parseCMX3600("""
+            001 R1 B C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
+            003 M A2 C 00:00:10:00 00:00:11:00 0 01:00:01:00
+            """, rate: Rational(24, 1))) { XCTAssertTrue(message($0).contains("event 003: its sound lasts 86424 frames"), message($0)) }
+        XCTAssertThrowsError(try EditTimeline.parseCMX3600("""
+            001 R1 B C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
+            002 R1 A2 C 00:00:00:00 00:00:02:00 01:00:00:00 01:00:01:00
+            M2   R1       048.0                00:00:00:00
+            """, rate: Rational(24, 1))) { XCTAssertTrue(message($0).contains("event 002: speed change (M2 048.0) on sound"), message($0)) }
     }
 
     func testAPictureOnlyEDLHasNoSoundTracks() throws {

@@ -29,7 +29,7 @@ struct CMX3600AudioReading {
     static func track(_ channels: Substring) -> Int? {
         let upper = channels.uppercased()
         let sound = upper.split(separator: "/").map(String.init).filter { $0.hasPrefix("A") || $0 == "B" }
-        guard let first = sound.first else { return upper == "B" ? 1 : nil }
+        guard let first = sound.first else { return nil }
         return first == "A2" ? 2 : 1
     }
 
@@ -38,10 +38,16 @@ struct CMX3600AudioReading {
         let lines = try event.lines.map { try CMX3600Line($0, label: label) }
         guard let line = lines.first(where: { $0.transitionType != nil && Self.track($0.channels) != nil })
                 ?? lines.first(where: { Self.track($0.channels) != nil }), let number = Self.track(line.channels) else { return }
+        let comments = CMX3600Comments(event.comments)
+        // Sound at another speed would need time-stretching this reader doesn't do: refused, as the picture's is.
+        if let speed = comments.speed { throw EditTimelineError("\(label): speed change (M2 \(speed)) on sound can't be played") }
         let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
         var source = try line.frames(line.sourceIn, timecode, label)
         let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
         guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
+        guard try line.frames(line.sourceOut, timecode, label) - source == record.1 - record.0 else {
+            throw EditTimelineError("\(label): its sound lasts \(record.1 - record.0) frames on record but not at source (a speed change can't be played)")
+        }
         var track = tracks[number] ?? ([], 0)
         var offset = record.0 - start
         // Sound before the timeline's start (its first picture event's record in) has no place in the output.
@@ -58,7 +64,6 @@ struct CMX3600AudioReading {
         if line.isBlack || line.reel.uppercased() == "BARS" {
             track.items.append(.gap(duration))
         } else {
-            let comments = CMX3600Comments(event.comments)
             let media = comments.media(incoming: line.transitionType != nil, reel: line.reel)
             let clip = EditClip(name: comments.name(location: media.location), media: media,
                                 source: EditRange(start: time(source), duration: duration))
