@@ -45,16 +45,25 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     default:
         // A plan as render and join read it: decoded, checked, then its timeline made.
         guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }
-        _ = try? plan.timeline()
+        guard let made = try? plan.timeline() else { return 0 }
+        // A timeline's sound: where each of its clips plays, and whose sound each clip hears.
+        for (sound, _, origin) in made.timelineSounds {
+            for piece in sound.tracks.flatMap(\.pieces) {
+                _ = sound.sample(atRecordFrame: piece.recordStart + piece.recordFrames, origin: origin, sampleRate: 48_000)
+            }
+        }
+        for clip in made.clips { _ = made.soundIsTimelines(clipIndex: clip.index) }
     }
     return 0
 }
 
-/// A timeline that parsed is written as OTIO, which must read back as the same
+/// A timeline that parsed (its sound tracks too) is written as OTIO, which must read back as the same
 /// timeline (but its rate: OTIO has none, so it comes back as the first clip's;
 /// and its notes when it has generators: OTIO's reading notes them again).
 private func roundTrip(_ timeline: EditTimeline?) {
     guard var timeline else { return }
+    // Its sound tracks placed on the record timeline, as the resolver places them.
+    for track in timeline.audioTracks { _ = try? track.placed(at: timeline.rate) }
     guard let again = try? EditTimeline.parseOTIO(timeline.otioJSON()) else {
         fatalError("otioJSON doesn't read back")
     }

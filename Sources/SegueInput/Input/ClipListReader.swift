@@ -14,9 +14,10 @@ extension ClipList {
     /// The clips `inputs` name, lists read through `access` (so confined to
     /// its input roots) and lists they name expanded in place. An editor's
     /// timeline's media not where it says are looked for under `mediaRoots`;
-    /// an EDL is counted at `edlRate` (`--fps`) when given.
+    /// an EDL is counted at `edlRate` (`--fps`) when given. Without `sound`
+    /// (`--no-audio`) a timeline's sound tracks aren't resolved (their media not looked for).
     package static func expand(_ inputs: [String], access: InputAccess = InputAccess(), mediaRoots: [String] = [],
-                               edlRate: Rational? = nil) -> Contents {
+                               edlRate: Rational? = nil, sound: Bool = true) -> Contents {
         var contents = Contents()
         for input in inputs {
             guard isClipList(input) else {
@@ -25,7 +26,7 @@ extension ClipList {
             }
             var found = Contents()
             do {
-                try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, edlRate: edlRate, into: &found)
+                try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, edlRate: edlRate, sound: sound, into: &found)
                 contents.entries += found.entries
                 contents.notices += found.notices
                 if contents.output == nil { contents.output = found.output }
@@ -42,7 +43,7 @@ extension ClipList {
     /// paths of the lists that led here, so a list that includes itself is
     /// found, not followed forever. The first manifest's output settings win.
     private static func expand(list path: String, within: [String], access: InputAccess, mediaRoots: [String],
-                               edlRate: Rational?, into contents: inout Contents) throws {
+                               edlRate: Rational?, sound: Bool, into contents: inout Contents) throws {
         let (data, resolvedPath) = try read(list: path, access: access)
         guard !within.contains(resolvedPath) else { throw BadInputReason.listIncludesItself(within + [resolvedPath]) }
         guard within.count < deepestNesting else {
@@ -51,7 +52,7 @@ extension ClipList {
         // Entries are relative to the folder of the file the list is (a file: URL's too).
         guard case .file(let file) = InputLocation(path) else { throw BadInputReason.unreadableList("not a file") }
         if let format = EditTimelineFormat(path) {
-            let resolver = EditTimelineResolver(timelinePath: file, mediaRoots: mediaRoots, access: access)
+            let resolver = EditTimelineResolver(timelinePath: file, mediaRoots: mediaRoots, access: access, sound: sound)
             let named = within.isEmpty ? nil : path
             let timeline = format == .cmx3600 ? try readEDL(data, named: named, resolver: resolver, rate: edlRate)
                 : try readTimeline(data, format: format, named: named)
@@ -80,7 +81,7 @@ extension ClipList {
         for entry in listed {
             if isClipList(entry.path) {
                 try expand(list: entry.path, within: within + [resolvedPath], access: access, mediaRoots: mediaRoots,
-                           edlRate: edlRate, into: &contents)
+                           edlRate: edlRate, sound: sound, into: &contents)
             } else {
                 contents.entries.append(entry)
             }

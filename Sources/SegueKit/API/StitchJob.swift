@@ -162,7 +162,9 @@ public final class StitchJob {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
-        let list = ClipList.expand(request.inputs, access: access, mediaRoots: request.mediaRoots, edlRate: request.options.frameRate)
+        // With --no-audio a timeline's sound tracks are not resolved: their media needn't be found.
+        let list = ClipList.expand(request.inputs, access: access, mediaRoots: request.mediaRoots, edlRate: request.options.frameRate,
+                                   sound: try resolvedSettings(manifest: nil).0.includeAudio)
         let (settings, containerNotices) = try resolvedSettings(manifest: list.output)
         if settings.mode == .freeze, list.entries.contains(where: { ($0.edit?.before ?? 0) + ($0.edit?.after ?? 0) > 0 }) {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")

@@ -137,7 +137,8 @@ public struct Plan: Sendable {
         canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
                         height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
-        if settings.smart, let copied = OutputAudio.copiedFormat(of: infos) {
+        // A timeline's own sound is mixed, never copied: the output keeps 48 kHz stereo for it.
+        if settings.smart, !infos.contains(where: { $0.timelineSound != nil }), let copied = OutputAudio.copiedFormat(of: infos) {
             canvas.sampleRate = copied.sampleRate
             canvas.soundChannels = copied.channels
         }

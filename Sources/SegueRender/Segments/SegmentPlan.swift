@@ -170,6 +170,7 @@ public struct SegmentPlan: Codable, Sendable {
                   (1...1 << 16).contains(clip.codedWidth), (1...1 << 16).contains(clip.codedHeight),
                   (1...1 << 16).contains(clip.displayWidth), (1...1 << 16).contains(clip.displayHeight)
             else { return "clips[\(index)]" }
+            if let problem = clip.timelineSound?.problem { return "clips[\(index)].timelineSound: \(problem)" }
         }
         for (index, join) in joins.enumerated() {
             if let join, outside(join.duration, OptionLimits.transitionSeconds) {

@@ -26,6 +26,8 @@ final class FrameClock {
     /// after it; their sound goes to the segment's encoder), and reaching
     /// `tailEnd` ends the stitch (`reachedWindowEnd`). Nil: the whole output.
     private let window: SegmentWindow?
+    /// An editor's timeline's own sound, heard instead of its clips' own under the frames it covers.
+    var timelineSound: TimelineSoundMix?
 
     init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
          stop: StopRequest, started: Double, window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) {
@@ -94,6 +96,9 @@ final class FrameClock {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         precondition(!reachedWindowEnd, "a frame past the segment's window")
         var sound = sound
+        if let timelineSound, let clipSound = sound, timelineSound.covers(frame: frame) {
+            sound = try timelineSound.sound(from: plan.sampleIndex(atFrame: frame), count: clipSound.first?.count ?? 0)
+        }
         if let music, let clipSound = sound {
             do {
                 sound = try music.mix(under: clipSound)

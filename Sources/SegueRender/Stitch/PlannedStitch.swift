@@ -26,12 +26,15 @@ package struct PlannedStitch: Sendable {
 
     /// `--loudness` and `--music` need each clip's measured loudness: clips
     /// the caller did not measure are measured here, never left as recorded.
+    /// A timeline's own sound is measured as its mix (`measuringTimelineSounds`).
     static func measuringLoudness(of plan: Plan, settings: StitchSettings, access: InputAccess) -> Plan {
-        guard settings.includeAudio, settings.loudness != nil || settings.music != nil,
-              plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) else { return plan }
+        guard settings.includeAudio, settings.loudness != nil || settings.music != nil else { return plan }
         var plan = plan
-        let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
-        for index in plan.clips.indices { plan.clips[index].info = measured[index] }
+        if plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) {
+            let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
+            for index in plan.clips.indices { plan.clips[index].info = measured[index] }
+        }
+        if LoudnessMeter.timelineSoundsUnmeasured(plan) { plan = LoudnessMeter.measuringTimelineSounds(plan, access: access) }
         return plan
     }
 

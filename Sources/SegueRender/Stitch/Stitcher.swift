@@ -148,6 +148,7 @@ package final class Stitcher {
         let music = try musicBed(window: window)
         let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
                                outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
+        clock.timelineSound = settings.includeAudio ? TimelineSoundMix.make(plan: plan, access: access, loudness: settings.loudness) : nil
         let lookahead = self.lookahead(smart: smart, window: window)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var played = try play(through: clock, from: lookahead, window: window, stop: stop)

@@ -11,14 +11,18 @@ import SegueCore
 /// frames ahead of its range, and they overlap by both, so the output is as
 /// long as the timeline. Gaps are black, silent cards; a transition from or
 /// to a gap fades from or to black. Every join is the timeline's own, so the
-/// command line's `--transition` doesn't touch it.
+/// command line's `--transition` doesn't touch it. Sound tracks become one
+/// `TimelineSound` on the first entry (`TimelineSoundResolver`).
 package struct EditTimelineResolver {
     /// The timeline file, as named: messages name it, relative media paths start from its folder.
     let timelinePath: String
     let finder: MediaFinder
+    /// Whether its sound tracks are resolved (not with `--no-audio`).
+    let resolvesSound: Bool
 
-    package init(timelinePath: String, mediaRoots: [String], access: InputAccess) {
+    package init(timelinePath: String, mediaRoots: [String], access: InputAccess, sound: Bool = true) {
         self.timelinePath = timelinePath
+        resolvesSound = sound
         let folder = (timelinePath as NSString).deletingLastPathComponent
         finder = MediaFinder(folder: folder, roots: mediaRoots, access: access)
     }
@@ -108,6 +112,10 @@ package struct EditTimelineResolver {
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
+        if resolvesSound, !timeline.audioTracks.isEmpty {
+            // The timeline's own sound plays under all its entries, instead of their own.
+            entries[0].timelineSound = try sound(of: timeline, clipCount: entries.count, notices: &notices)
+        }
         notices += finder.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
         var output = OutputOptions()
         output.frameRate = rate.reduced

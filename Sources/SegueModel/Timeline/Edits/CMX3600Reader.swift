@@ -6,7 +6,8 @@ extension EditTimeline {
     /// record order, a gap where record time jumps ahead, a `D nnn` (or
     /// `Wnnn nnn`) event's second line is the incoming clip and its transition
     /// starts at the cut (before 0, after nnn frames, the outgoing side's handle
-    /// filling it). Audio-only events are skipped; `BL` is black.
+    /// filling it). `BL` is black. The events' sound channels make the sound
+    /// tracks (`CMX3600AudioReading`).
     /// An EDL doesn't say its rate: `rate`, else 30000/1001 when its `FCM:`
     /// says DROP FRAME (or its first event's timecode has `;`), else 24.
     package static func parseCMX3600(_ text: String, rate: Rational? = nil) throws -> EditTimeline {
@@ -17,9 +18,13 @@ extension EditTimeline {
         var reader = CMX3600Reader(rate: rate)
         for event in events.list { try reader.add(event) }
         guard !reader.items.isEmpty else { throw EditTimelineError("no video events") }
+        var sound = CMX3600AudioReading(rate: rate, start: reader.start?.frames(at: rate) ?? 0)
+        for event in events.list { try sound.add(event) }
         reader.markers = reader.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
-        let timeline = EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
+        var timeline = EditTimeline(name: events.title, rate: rate, items: reader.items, markers: reader.markers,
                                     notes: reader.notes, start: reader.start)
+        timeline.audioTracks = sound.audioTracks
+        timeline.notes += sound.notes
         try EditReading.checkBounds(timeline)
         return timeline
     }

@@ -20,6 +20,9 @@ package struct EditTimeline: Sendable, Equatable {
     /// The record timecode the timeline starts at (OTIO `global_start_time`,
     /// an EDL's first record in, xmeml's sequence timecode), when the file says.
     package var start: EditTime?
+    /// The sound tracks (OTIO Audio tracks, xmeml `<audio>` tracks, an EDL's
+    /// audio channels), mixed as the output's sound when there are any.
+    package var audioTracks: [EditAudioTrack] = []
 
     package init(name: String? = nil, rate: Rational, items: [EditItem] = [], markers: [EditMarker] = [], notes: [String] = [],
                 start: EditTime? = nil) {

@@ -56,6 +56,21 @@ enum EditReading {
                 try check(transition.after, "transition \(index + 1)")
             }
         }
+        for (number, track) in timeline.audioTracks.enumerated() {
+            for (index, item) in track.items.enumerated() {
+                let what = "audio track \(number + 1): item \(index + 1)"
+                switch item {
+                case .clip(let sound):
+                    let source = sound.clip.source
+                    try check(source.start, what)
+                    try check(EditTime(value: source.start.value + source.duration.value, rate: source.start.rate), what)
+                case .gap(let duration): try check(duration, what)
+                case .transition(let transition):
+                    try check(transition.before, what)
+                    try check(transition.after, what)
+                }
+            }
+        }
         for marker in timeline.markers { try check(marker.time, "marker '\(marker.name)'") }
         if let start = timeline.start { try check(start, "the timeline's start") }
     }

@@ -6,7 +6,8 @@ extension EditTimeline {
     /// video track; a clipitem's record `start`/`end` (-1: at the neighbouring
     /// transition's cut point, which its `alignment` places), its source
     /// `in` plus its file's timecode; holes become gaps; a transitionitem is a
-    /// dissolve split at its cut point. Other tracks become notes.
+    /// dissolve split at its cut point. The `<audio>` tracks are read by
+    /// `XMLAudioReading`; other video tracks become notes.
     package static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
         try FCP7XMLReader.checkItemCount(data)
         var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
@@ -103,8 +104,8 @@ struct FCP7XMLReader {
         guard let track = tracks.first else { throw EditTimelineError("\(label): no video track") }
         var notes = sequences.count > 1 ? ["\(sequences.count - 1) more sequence(s) not used (only the first is rendered)"] : []
         notes += tracks.indices.dropFirst().map { "video track \($0 + 1) not used (only the first video track is rendered)" }
-        let audioTracks = media.child("audio").map { deref($0).children("track").count } ?? 0
-        if audioTracks > 0 { notes.append("\(audioTracks) audio track(s) not used: each clip's own sound plays") }
+        let audio = try media.child("audio").map { try XMLAudioReading(reader: self, audio: deref($0), context: Context([sequence, media])) }
+        notes += audio?.notes ?? []
         var reading = XMLTrackReading(reader: self, track: deref(track), context: Context([sequence, media, deref(track)]))
         try reading.read()
         guard !reading.items.isEmpty else { throw EditTimelineError("\(label): its first video track is empty") }
@@ -114,6 +115,7 @@ struct FCP7XMLReader {
         var timeline = EditTimeline(name: sequence.text("name").flatMap { $0.isEmpty ? nil : $0 }, rate: rate, items: reading.items,
                                     markers: markers.sorted { $0.1 < $1.1 }.map { EditMarker(name: $0.0, time: Self.time(seconds: $0.1, rate: rate.value)) },
                                     notes: notes + reading.notes, start: start.map { Self.time(seconds: $0, rate: rate.value) })
+        timeline.audioTracks = audio?.tracks ?? []
         if deref(track).text("enabled")?.uppercased() == "FALSE" {
             timeline.drawnBlack("video track 1 is disabled, so black and silent (no track below it is rendered)")
         }
@@ -200,11 +202,15 @@ struct XMLTrackReading {
     var notes: [String] = []
     var clipMarkers: [(String, Double)] = []
     private var filtersIgnored: [String] = []
+    /// A sound track's: its clip items are sound, each with its level (dB) in `levels`.
+    let sound: Bool
+    var levels: [Double] = []
 
-    init(reader: FCP7XMLReader, track: Element, context: FCP7XMLReader.Context) {
+    init(reader: FCP7XMLReader, track: Element, context: FCP7XMLReader.Context, sound: Bool = false) {
         self.reader = reader
         self.track = track
         self.context = context
+        self.sound = sound
     }
 
     mutating func read() throws {
@@ -228,7 +234,10 @@ struct XMLTrackReading {
             default:
                 let length = FCP7XMLReader.time(seconds: timing.end - timing.start, rate: trackRate)
                 if item.text("enabled")?.uppercased() == "FALSE" {
-                    notes.append("\(label): disabled, so black and silent (no track below it is rendered)")
+                    notes.append("\(label): disabled, so " + (sound ? "silent" : "black and silent (no track below it is rendered)"))
+                    items.append(.gap(length))
+                } else if sound, item.name == "generatoritem" || generator(item, label) != nil {
+                    notes.append("\(label): a generator on a sound track, silent")
                     items.append(.gap(length))
                 } else if let generated = generator(item, label) {
                     notes.append(generated.note)
@@ -305,6 +314,7 @@ struct XMLTrackReading {
                               clipName: file.text("name").flatMap { $0.isEmpty ? nil : $0 })
         items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source,
                                     available: available, speed: speed)))
+        if sound { levels.append(try AudioLevel.xmeml(item.children("filter").map(reader.deref), label, notes: &notes)) }
         for marker in try FCP7XMLReader.markers(item, clipContext) {
             clipMarkers.append((marker.name, recordStart + marker.seconds - sourceStart))
         }
@@ -318,6 +328,7 @@ struct XMLTrackReading {
         for filter in item.children("filter").map(reader.deref) {
             let id = filter.text("effect/effectid") ?? "", name = filter.text("effect/name") ?? id
             guard id.lowercased() == "timeremap" || name.lowercased() == "time remap" else {
+                if sound, AudioLevel.isLevels(id: id, name: name) { continue } // applied: `AudioLevel.xmeml`
                 if !filtersIgnored.contains(name), filtersIgnored.count < 20 { filtersIgnored.append(name) }
                 continue
             }

@@ -3,8 +3,8 @@ import SegueCore
 
 extension EditTimeline {
     /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
-    /// item. Other video tracks and the audio tracks become notes (each clip's
-    /// own sound plays); nested stacks, reverse speeds, ramps and effects are refused.
+    /// item, and its Audio tracks (`OTIOAudioReading`). Other video tracks
+    /// become notes; nested stacks, reverse speeds, ramps and effects are refused.
     package static func parseOTIO(_ data: Data) throws -> EditTimeline {
         try JSONNesting.check(data, limit: EditReading.maxDepth)
         let root: Any
@@ -65,10 +65,8 @@ struct OTIOReader {
         let videoTracks = tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String ?? "Video") == "Video" }
         guard let track = videoTracks.first else { throw EditTimelineError("timeline: no video track") }
         var notes = videoTracks.dropFirst().map { "video track '\(Self.name($0) ?? "")' not used (only the first video track is rendered)" }
-        let audio = tracks.filter { ($0["kind"] as? String) == "Audio" }
-        if !audio.isEmpty {
-            notes.append("\(audio.count) audio track\(audio.count == 1 ? "" : "s") not used: each clip's own sound plays")
-        }
+        let audio = try OTIOAudioReading(tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String) == "Audio" })
+        notes += audio.notes
         if track["source_range"] is Object { notes.append("track '\(Self.name(track) ?? "")': its source_range is not applied") }
         var read = try TrackReading(track)
         let rate = try read.rate(track: track)
@@ -81,6 +79,7 @@ struct OTIOReader {
         let written = ((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []
         var timeline = EditTimeline(name: Self.name(root), rate: rate, items: read.items, markers: read.markers,
                                     notes: written.compactMap { $0 as? String } + notes + read.notes, start: start)
+        timeline.audioTracks = audio.tracks
         if track["enabled"] as? Bool == false {
             timeline.drawnBlack("track '\(Self.name(track) ?? "")' is disabled, so black and silent (no track below it is rendered)")
         }
@@ -189,7 +188,7 @@ struct TrackReading {
             items.append(.gap(duration))
             position += duration.seconds
         case "Transition":
-            items.append(.transition(try transition(child, label)))
+            items.append(.transition(try Self.transition(child, label)))
         case "Stack", "Track":
             throw EditTimelineError("\(label): a nested \(kind) inside the track (nested stacks can't be rendered; flatten the timeline first)")
         default:
@@ -233,7 +232,7 @@ struct TrackReading {
     }
 
     /// The clip's media reference: Clip.2's active one of `media_references`, else `media_reference`.
-    private static func mediaReference(_ clip: Object, _ label: String) throws -> Object? {
+    static func mediaReference(_ clip: Object, _ label: String) throws -> Object? {
         if let references = clip["media_references"] as? Object {
             let key = clip["active_media_reference_key"] as? String ?? "DEFAULT_MEDIA"
             guard let reference = references[key] as? Object else {
@@ -246,7 +245,7 @@ struct TrackReading {
 
     /// Where the media is: ExternalReference's `target_url`, an image sequence's
     /// ffmpeg pattern (`shot.%04d.exr`); nil for a MissingReference.
-    private static func location(_ reference: Object, _ label: String) throws -> String? {
+    static func location(_ reference: Object, _ label: String) throws -> String? {
         switch OTIOReader.schema(reference) {
         case "ExternalReference":
             return (reference["target_url"] as? String).flatMap { $0.isEmpty ? nil : $0 }
@@ -292,7 +291,7 @@ struct TrackReading {
         return speed
     }
 
-    private func transition(_ object: Object, _ label: String) throws -> EditTransition {
+    static func transition(_ object: Object, _ label: String) throws -> EditTransition {
         let type = object["transition_type"] as? String ?? ""
         let kind = try Self.transitionKind(type, object, label)
         guard let inOffset = object["in_offset"] as? Object, let outOffset = object["out_offset"] as? Object else {

@@ -3,7 +3,7 @@ import Foundation
 extension EditTimeline {
     /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → one
     /// video Track.1 of Clip.1 / Gap.1 / Transition.1 items (a generator a
-    /// Clip.1 of a GeneratorReference), markers on the
+    /// Clip.1 of a GeneratorReference) and its sound tracks (kind Audio), markers on the
     /// track. What OTIO has no field for rides in metadata as the cmx_3600
     /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
     /// `parseOTIO` reads it all back.
@@ -14,7 +14,8 @@ extension EditTimeline {
             "kind": "Video", "source_range": NSNull(), "effects": [Any](), "markers": trackMarkers, "children": children,
         ])
         let stack: [String: Any] = OTIOWriter.item("Stack.1", name: "tracks", [
-            "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "children": [track],
+            "source_range": NSNull(), "effects": [Any](), "markers": [Any](),
+            "children": [track] + audioTracks.map(OTIOWriter.audioTrack),
         ])
         let startTime: Any = start.map(OTIOWriter.time) ?? NSNull()
         let metadata: [String: Any] = notes.isEmpty ? [:] : ["segue": ["notes": notes]]

@@ -8,7 +8,8 @@ extension EditTimeline {
     /// a transition centred on its cut (split as the timeline that asked for
     /// it split it, else in half), its overlap taken from the clips' handles;
     /// text and black cards as gaps, a generator's bars or colour as a
-    /// generator; with `chapters`, a marker where each chapter starts.
+    /// generator; with `chapters`, a marker where each chapter starts; a
+    /// timeline's own sound as its sound tracks (`renderedSound`).
     /// Overlap mode only: a freeze join's held frames have no form there.
     package static func rendered(from plan: Plan, chapters: Bool, currentFolder: String) -> EditTimeline {
         let rate = plan.canvas.frameRate
@@ -46,7 +47,9 @@ extension EditTimeline {
                 after: EditTime(value: Double(split.after), rate: rate.value))))
         }
         let markers = chapters ? plan.chapters.map { EditMarker(name: $0.title, time: EditTime(value: Double($0.startFrame), rate: rate.value)) } : []
-        return EditTimeline(rate: rate, items: items, markers: markers)
+        var timeline = EditTimeline(rate: rate, items: items, markers: markers)
+        timeline.audioTracks = renderedSound(from: plan, currentFolder: currentFolder)
+        return timeline
     }
 
     /// One clip as rendered: `length` frames at `rate` from its in point plus

@@ -45,6 +45,7 @@ enum SoundCopyPlanner {
     /// Why a clip's sound can't be copied, from what the probe and the settings say.
     static func disqualification(_ clip: PlannedClip, plan: Plan, settings: StitchSettings) -> SoundNotCopied? {
         guard let audio = clip.info.audio, !clip.info.isStill else { return .notHeard }
+        if plan.soundIsTimelines(clipIndex: clip.index) { return .timelineSound }
         if settings.music != nil { return .musicBed }
         if clip.info.speed != nil { return .speedChange }
         if audio.codec != "aac" { return .codec(audio.codec) }

@@ -16,6 +16,8 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
     case musicBed
     /// An editor's speed change stretches it (or a freeze silences it).
     case speedChange
+    /// Its editor's timeline has sound tracks, which play instead of its own sound.
+    case timelineSound
     case remote
     case timeBase(Rational)
     case unreadablePackets(String)
@@ -32,6 +34,7 @@ enum SoundNotCopied: Equatable, Sendable, CustomStringConvertible {
         case .loudnessGain: return "--loudness changes its sound's level"
         case .musicBed: return "a music bed is mixed under it"
         case .speedChange: return "a speed change stretches it"
+        case .timelineSound: return "its timeline's sound tracks play instead of its own sound"
         case .remote: return "a remote clip's sound is not copied (its packets would be read twice)"
         case let .timeBase(timeBase): return "its sound's timestamps (\(timeBase)) don't count samples"
         case let .unreadablePackets(detail): return "can't read its sound packets (\(detail))"

@@ -1,0 +1,160 @@
+import Foundation
+internal import SegueMedia
+import SegueModel
+
+/// An editor's timeline's own sound as the output hears it: every sound
+/// clip of every track (`TimelineSound`) decoded from its file a block at a
+/// time, only while it plays (memory stays flat), at its level, faded over
+/// its crossfades, and summed. Asked for stretches of output samples in
+/// order; a segment starts wherever its warm-up does and each clip is opened
+/// there at the exact sample, so segments hear what one process hears.
+package final class TimelineSoundMix {
+    /// One clip's place in the output, in samples.
+    private struct Scheduled {
+        var piece: TimelineSound.Piece
+        var start: Int
+        var end: Int
+        var fadeIn: Int
+        var fadeOut: Int
+        /// Its level and its timeline's loudness gain, linear.
+        var gain: Float
+    }
+
+    /// The output frames each timeline's sound plays under.
+    private let covered: [Range<Int>]
+    private let schedule: [Scheduled]
+    private let sampleRate: Int
+    private let access: InputAccess
+    private var next = 0
+    private var playing: [(scheduled: Scheduled, voice: Voice)] = []
+    /// Where the last stretch asked for ended: stretches come in order.
+    private var position = Int.min
+
+    /// `loudness`: the `--loudness` target each timeline's mix is given one static gain to.
+    package init(plan: Plan, access: InputAccess, loudness target: Double? = nil) {
+        sampleRate = plan.canvas.sampleRate
+        self.access = access
+        let sounds = plan.timelineSounds
+        covered = sounds.map(\.frames)
+        schedule = sounds.flatMap { sound, _, origin in
+            let mixGain = Self.gain(sound.loudness, target: target)
+            return sound.tracks.flatMap(\.pieces).filter { !$0.silent && $0.recordFrames > 0 }.map { piece in
+                func at(_ frame: Int64) -> Int { sound.sample(atRecordFrame: frame, origin: origin, sampleRate: plan.canvas.sampleRate) }
+                let start = at(piece.recordStart), end = at(piece.recordStart + piece.recordFrames)
+                return Scheduled(piece: piece, start: start, end: end, fadeIn: at(piece.recordStart + piece.fadeIn) - start,
+                                 fadeOut: end - at(piece.recordStart + piece.recordFrames - piece.fadeOut),
+                                 gain: Float(pow(10, (piece.level + mixGain) / 20)))
+            }
+        }.sorted { $0.start < $1.start }
+    }
+
+    /// Nil when no clip of the plan carries a timeline's sound.
+    package static func make(plan: Plan, access: InputAccess, loudness target: Double?) -> TimelineSoundMix? {
+        plan.clips.contains { $0.info.timelineSound != nil } ? TimelineSoundMix(plan: plan, access: access, loudness: target) : nil
+    }
+
+    /// `--loudness`'s one static gain (dB) for a mix measured at `loudness`: to the target, held so its
+    /// true peak stays at the ceiling (no limiter runs on a mix); 0 without a target or for a near-silent mix.
+    static func gain(_ loudness: ClipInfo.Loudness?, target: Double?) -> Double {
+        guard let (gain, limited) = LoudnessMeter.adjustment(for: loudness, target: target), let loudness else { return 0 }
+        return limited ? min(gain, LoudnessMeter.peakCeiling - loudness.truePeak) : gain
+    }
+
+    /// Whether output frame `frame` hears a timeline's sound instead of its clip's own.
+    package func covers(frame: Int) -> Bool { covered.contains { $0.contains(frame) } }
+
+    /// The `count` samples per channel (stereo) from output sample `start` on.
+    package func sound(from start: Int, count: Int) throws -> [[Float]] {
+        precondition(start >= position, "timeline sound asked for out of order (\(start) after \(position))")
+        precondition(count >= 0, "a negative number of samples")
+        position = start + count
+        let end = start + count
+        playing.removeAll { $0.scheduled.end <= start }
+        while next < schedule.count, schedule[next].start < end {
+            let scheduled = schedule[next]
+            next += 1
+            guard scheduled.end > start else { continue }
+            let from = max(start, scheduled.start)
+            do {
+                playing.append((scheduled, try Voice(scheduled.piece, skipping: from - scheduled.start, sampleRate: sampleRate, access: access)))
+            } catch {
+                throw ClipSource.failure(error, reading: scheduled.piece.path)
+            }
+        }
+        var mixed = [[Float]](repeating: [Float](repeating: 0, count: count), count: OutputAudio.channels)
+        for (scheduled, voice) in playing {
+            let first = max(start, scheduled.start), last = min(end, scheduled.end)
+            guard first < last else { continue }
+            let samples: [[Float]]
+            do { samples = try voice.take(last - first) } catch { throw ClipSource.failure(error, reading: scheduled.piece.path) }
+            for index in 0..<(last - first) {
+                let weight = scheduled.gain * Self.weight(at: first + index, of: scheduled)
+                for channel in mixed.indices { mixed[channel][first - start + index] += samples[channel][index] * weight }
+            }
+        }
+        return mixed
+    }
+
+    /// A clip's linear fade weight at output sample `sample`: rising over its fade in, falling over its fade out
+    /// (an incoming and an outgoing clip's weights sum to 1 across a crossfade).
+    private static func weight(at sample: Int, of scheduled: Scheduled) -> Float {
+        var weight = 1.0
+        if scheduled.fadeIn > 0 { weight = min(weight, (Double(sample - scheduled.start) + 0.5) / Double(scheduled.fadeIn)) }
+        if scheduled.fadeOut > 0 { weight = min(weight, (Double(scheduled.end - sample) - 0.5) / Double(scheduled.fadeOut)) }
+        return Float(max(0, weight))
+    }
+
+    /// One clip's sound from its file: 48 kHz planar-float stereo from its
+    /// first sample on (silence before the file's start and after its end).
+    private final class Voice {
+        private let demuxer: Demuxer
+        private let sound: SoundReader
+        private let packet = Packet()
+        private var queue = SampleQueue(channels: OutputAudio.channels)
+        private var silenceFirst: Int
+        private var ended = false
+
+        init(_ piece: TimelineSound.Piece, skipping: Int, sampleRate: Int, access: InputAccess) throws {
+            let first = piece.fileStart + Double(skipping) / Double(sampleRate)
+            silenceFirst = first < 0 ? Int((-first * Double(sampleRate)).rounded()) : 0
+            demuxer = try access.openDemuxer(try access.readablePath(for: piece.path))
+            guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else { throw BadInputReason.noSound }
+            let stream = demuxer.streams[index]
+            let origin = stream.startTime ?? 0
+            let start = max(0, first)
+            // A little before the first sample, so the decoder is warm where the trim starts.
+            if start > 0.2 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start - 0.2) }
+            let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
+            let filters = String(format: "atrim=start=%.9f,", start) + "aresample=\(sampleRate),"
+                + "aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
+            sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
+        }
+
+        /// The next `count` samples per channel.
+        func take(_ count: Int) throws -> [[Float]] {
+            var chunk: [[Float]] = Array(repeating: [], count: OutputAudio.channels)
+            let silent = min(count, silenceFirst)
+            if silent > 0 {
+                chunk = chunk.map { _ in [Float](repeating: 0, count: silent) }
+                silenceFirst -= silent
+            }
+            let wanted = count - silent
+            while queue.count < wanted, !ended { try read() }
+            let taken = queue.take(wanted).samples
+            for channel in chunk.indices { chunk[channel] += taken[channel] }
+            return chunk
+        }
+
+        private func read() throws {
+            func take(_ block: Frame) { queue.append(block) }
+            if try demuxer.read(into: packet) {
+                guard packet.streamIndex == sound.decoder.streamIndex else { return }
+                try sound.decode(packet, into: take)
+            } else {
+                try sound.flush(into: take)
+                try sound.close(into: take)
+                ended = true
+            }
+        }
+    }
+}

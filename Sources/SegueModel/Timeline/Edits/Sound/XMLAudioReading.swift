@@ -1,0 +1,63 @@
+import Foundation
+
+/// Reads an xmeml sequence's `<audio>` tracks as its video track is read
+/// (`XMLTrackReading`): clip items, transition items (crossfades), holes as
+/// silence; each clip item's Audio Levels filter gives its constant level.
+struct XMLAudioReading {
+    typealias Element = ParsedXMLElement
+    var tracks: [EditAudioTrack] = []
+    var notes: [String] = []
+
+    init(reader: FCP7XMLReader, audio: Element, context: FCP7XMLReader.Context) throws {
+        let list = audio.children("track").map(reader.deref)
+        guard list.count <= EditAudioTrack.mostTracks else {
+            throw EditTimelineError("\(list.count) audio tracks (at most \(EditAudioTrack.mostTracks) are mixed)")
+        }
+        for (index, track) in list.enumerated() {
+            let label = "audio track \(index + 1)"
+            if track.text("enabled")?.uppercased() == "FALSE" {
+                notes.append("\(label): disabled, so not heard")
+                continue
+            }
+            var reading = XMLTrackReading(reader: reader, track: track, context: context + [audio, track], sound: true)
+            do {
+                try reading.read()
+            } catch let error as EditTimelineError {
+                throw EditTimelineError("\(label): \(error.message)")
+            }
+            notes += reading.notes.map { "\(label): \($0)" }
+            var levels = reading.levels.makeIterator()
+            let items: [EditAudioItem] = reading.items.map { item in
+                switch item {
+                case .clip(let clip): return .clip(EditAudioClip(clip: clip, level: levels.next() ?? 0))
+                case .gap(let duration): return .gap(duration)
+                case .fill(let fill): return .gap(fill.duration)
+                case .transition(let transition): return .transition(transition)
+                }
+            }
+            tracks.append(EditAudioTrack(name: "A\(index + 1)", items: items))
+        }
+    }
+}
+
+extension AudioLevel {
+    /// A clip item's level in dB from its Audio Levels filter's `level`
+    /// parameter (a linear gain, 1 = 0 dB); keyframes are noted and the
+    /// parameter's constant `value` kept (0 dB when it has none).
+    static func xmeml(_ filters: [ParsedXMLElement], _ label: String, notes: inout [String]) throws -> Double {
+        var level = 0.0
+        for filter in filters {
+            guard let effect = filter.child("effect"), isLevels(id: effect.text("effectid"), name: effect.text("name") ?? "") else { continue }
+            if filter.text("enabled")?.uppercased() == "FALSE" { continue }
+            for parameter in effect.children("parameter") where isLevelParameter(parameter.text("parameterid")) {
+                if !parameter.children("keyframe").isEmpty { notes.append(keyframedNote(label)) }
+                guard let text = parameter.text("value")?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+                guard text.count <= 40, let value = Double(text) else {
+                    throw EditTimelineError("\(label): bad audio level '\(text.prefix(40))'")
+                }
+                level += try checked(linear: value, label)
+            }
+        }
+        return try checked(decibels: level, label)
+    }
+}
