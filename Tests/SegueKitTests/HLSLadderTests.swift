@@ -30,24 +30,6 @@ final class HLSLadderTests: XCTestCase {
                                                        "--crf", "16", "--quiet"] + extra)
     }
 
-    /// What the ffmpeg CLI's HLS demuxer reads of variant `index` through the master, scaled back to 320x180.
-    func rendition(_ master: String, video index: Int) throws -> DecodedOutput {
-        let path = store.outputPath()
-        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", master, "-map", "0:v:\(index)", "-map", "0:a:0",
-                                           "-vf", "scale=320:180:flags=bicubic", "-c:v", "libx264", "-crf", "0", "-preset", "ultrafast",
-                                           "-c:a", "aac", path])
-        XCTAssertEqual(made.status, 0, made.standardError)
-        return try DecodedOutput(path: path)
-    }
-
-    /// Attribute `name` of a playlist line (`NAME=value` or `NAME="value"`).
-    func attribute(_ name: String, of line: Substring) -> String? {
-        guard let range = line.range(of: name + "=") else { return nil }
-        let rest = line[range.upperBound...]
-        if rest.first == "\"" { return String(rest.dropFirst().prefix { $0 != "\"" }) }
-        return String(rest.prefix { $0 != "," })
-    }
-
     func testEveryRungPlaysFrameExactInFFmpegGStreamerAndChromiumsMediaSource() throws {
         let folder = try folder("hls-play")
         let master = folder + "/out/master.m3u8"
@@ -55,7 +37,7 @@ final class HLSLadderTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.standardError)
         let expected = (0..<45).map { (1, $0) } + (0..<36).map { (2, $0) }
         for index in 0..<3 {
-            let output = try rendition(master, video: index)
+            let output = try HLSRead.rendition(master, video: index, store: store)
             XCTAssertEqual(output.pictures.count, expected.count, "rung \(index)")
             for (frame, picture) in output.pictures.enumerated() where frame < expected.count {
                 let read = Marker.read(picture)
@@ -99,10 +81,10 @@ final class HLSLadderTests: XCTestCase {
         var keyframes: [[String]] = []
         for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-STREAM-INF:") {
             let playlist = folder + "/" + lines[index + 1]
-            for name in ["BANDWIDTH", "AVERAGE-BANDWIDTH", "FRAME-RATE"] { XCTAssertNotNil(attribute(name, of: line), "\(name) in \(line)") }
-            XCTAssertEqual(attribute("VIDEO-RANGE", of: line), "SDR")
-            XCTAssertEqual(attribute("FRAME-RATE", of: line), "30.000")
-            XCTAssertGreaterThanOrEqual(Int(attribute("BANDWIDTH", of: line) ?? "") ?? 0, Int(attribute("AVERAGE-BANDWIDTH", of: line) ?? "") ?? .max)
+            for name in ["BANDWIDTH", "AVERAGE-BANDWIDTH", "FRAME-RATE"] { XCTAssertNotNil(HLSRead.attribute(name, of: line), "\(name) in \(line)") }
+            XCTAssertEqual(HLSRead.attribute("VIDEO-RANGE", of: line), "SDR")
+            XCTAssertEqual(HLSRead.attribute("FRAME-RATE", of: line), "30.000")
+            XCTAssertGreaterThanOrEqual(Int(HLSRead.attribute("BANDWIDTH", of: line) ?? "") ?? 0, Int(HLSRead.attribute("AVERAGE-BANDWIDTH", of: line) ?? "") ?? .max)
             // What ffprobe reads from the rendition's segments.
             let media = try String(contentsOfFile: playlist, encoding: .utf8)
             XCTAssertTrue(media.contains("#EXT-X-PLAYLIST-TYPE:VOD") && media.contains("#EXT-X-ENDLIST"), media)
@@ -117,9 +99,9 @@ final class HLSLadderTests: XCTestCase {
             keyframes.append(rows.filter { $0.count == 2 && $0[1].hasPrefix("K") }.map { $0[0] })
             guard let stream = rows.first(where: { $0.count == 4 }) else { return XCTFail(probe.standardOutput) }
             // ffprobe's order: profile, width, height, level.
-            XCTAssertEqual(attribute("RESOLUTION", of: line), "\(stream[1])x\(stream[2])")
+            XCTAssertEqual(HLSRead.attribute("RESOLUTION", of: line), "\(stream[1])x\(stream[2])")
             let profiles = ["High": "64", "Main": "4d", "Constrained Baseline": "42"]
-            let codecs = attribute("CODECS", of: line) ?? ""
+            let codecs = HLSRead.attribute("CODECS", of: line) ?? ""
             XCTAssertTrue(codecs.hasPrefix("avc1." + (profiles[stream[0]] ?? "?")), "\(codecs) for \(stream)")
             XCTAssertEqual(codecs.dropFirst(9).prefix(2).lowercased(), String(format: "%02x", Int(stream[3]) ?? 0), "level in \(codecs)")
             XCTAssertTrue(codecs.hasSuffix(",mp4a.40.2"), codecs)
@@ -229,13 +211,13 @@ final class HLSLadderTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.standardError)
         let lines = try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n")
         let variants = lines.enumerated().filter { $0.element.hasPrefix("#EXT-X-STREAM-INF:") }.map { ($0.element, lines[$0.offset + 1]) }
-        XCTAssertEqual(variants.map { attribute("VIDEO-RANGE", of: $0.0) }, ["HLG", "HLG", "SDR", "SDR"])
+        XCTAssertEqual(variants.map { HLSRead.attribute("VIDEO-RANGE", of: $0.0) }, ["HLG", "HLG", "SDR", "SDR"])
         for (line, playlist) in variants {
             let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries",
                                                   "stream=codec_name,profile,pix_fmt,color_transfer", "-of", "csv=p=0", folder + "/" + playlist])
             let stream = probe.standardOutput.split(separator: "\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
-            let codecs = attribute("CODECS", of: line) ?? ""
-            if attribute("VIDEO-RANGE", of: line) == "HLG" {
+            let codecs = HLSRead.attribute("CODECS", of: line) ?? ""
+            if HLSRead.attribute("VIDEO-RANGE", of: line) == "HLG" {
                 XCTAssertEqual(stream, ["hevc", "Main 10", "yuv420p10le", "arib-std-b67"], "\(playlist)")
                 XCTAssertTrue(codecs.hasPrefix("hvc1.2.4.L"), codecs)
             } else {
@@ -246,7 +228,7 @@ final class HLSLadderTests: XCTestCase {
         // The SDR rungs are tone-mapped as an SDR stitch of the same clip is.
         let sdr = folder + "/sdr.mp4"
         XCTAssertEqual(try Tools.segue(["stitch", hlg, "-o", sdr, "--quiet"]).status, 0)
-        let rung = try rendition(master, video: 2), plain = try DecodedOutput(path: sdr)
+        let rung = try HLSRead.rendition(master, video: 2, store: store), plain = try DecodedOutput(path: sdr)
         XCTAssertEqual(rung.pictures.count, plain.pictures.count)
         let difference = PhotoFormatTests.meanDifference(rung.pictures[30].bytes, plain.pictures[30].bytes)
         XCTAssertLessThan(difference, 3, "the SDR rung's picture is the SDR stitch's")
@@ -257,7 +239,7 @@ final class HLSLadderTests: XCTestCase {
 
     func testWhatALadderCantBeIsRefusedBeforeAnyWork() throws {
         let folder = try folder("hls-refused")
-        for (flags, said) in [(["--smart"], "--smart"), (["--jobs", "2"], "segments"), (["--ladder", "360"], "sharper than the canvas"),
+        for (flags, said) in [(["--smart"], "--smart"), (["--jobs", "2", "--poster", folder + "/poster.jpg"], "segmented render"), (["--ladder", "360"], "sharper than the canvas"),
                               (["--codec", "hevc"], "SDR renditions are H.264")] {
             let result = try Tools.segue(["stitch"] + (try clips()) + ["-o", folder + "/master.m3u8"] + flags)
             XCTAssertEqual(result.status, 2, "\(flags): \(result.standardError)")

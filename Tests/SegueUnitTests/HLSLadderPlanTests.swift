@@ -65,11 +65,12 @@ final class HLSLadderPlanTests: XCTestCase {
         XCTAssertTrue(estimate.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\"") && estimate.contains("URI=\"audio.m3u8\""), estimate)
         rung = HLSPlaylists.measured(rung, segments: [(2, 500_000), (2, 250_000), (0.5, 100_000)], initBytes: 1000)
         XCTAssertEqual(rung.peakBitRate, 2_000_000)
-        XCTAssertEqual(rung.averageBitRate, 1_512_889, "851,000 bytes over 4.5 s")
+        XCTAssertEqual(rung.averageBitRate, 1_511_112, "the media segments' 850,000 bytes over 4.5 s (the init segment isn't streamed again)")
+        XCTAssertEqual(rung.bytes, 851_000, "the files' bytes count the init segment")
         XCTAssertEqual(rung.longestSegment, 2)
         let sound = HLSPlaylists.measured(.init(playlist: "audio.m3u8", codecs: "mp4a.40.2"), segments: [(2, 32_000)], initBytes: 0)
         let measured = HLSPlaylists.master([rung], sound: (128_000, sound))
-        XCTAssertTrue(measured.contains("BANDWIDTH=2128000,AVERAGE-BANDWIDTH=1640889,"), measured)
+        XCTAssertTrue(measured.contains("BANDWIDTH=2128000,AVERAGE-BANDWIDTH=1639112,"), measured)
     }
 
     func testCodecsComeFromTheSequenceParameterSetInEitherForm() {

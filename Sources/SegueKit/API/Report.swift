@@ -110,12 +110,7 @@ extension StitchReport {
         }
         if let renditions {
             // An HLS output: each file written with its size, bit rates and codecs.
-            object["renditions"] = renditions.map { rendition in
-                ["playlist": rendition.playlist, "codecs": rendition.codecs, "width": rendition.width, "height": rendition.height,
-                 "segments": rendition.segments, "bytes": rendition.bytes, "peakBitRate": rendition.peakBitRate,
-                 "averageBitRate": rendition.averageBitRate,
-                 "longestSegmentSeconds": Self.rounded(rendition.longestSegmentSeconds, 1e6)] as [String: Any]
-            }
+            object["renditions"] = renditions.map(\.json)
         }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
@@ -214,5 +209,14 @@ extension StitchReport {
             facts["limited"] = adjustment?.limited ?? false
         }
         return facts
+    }
+}
+
+extension StitchReport.Rendition {
+    /// A rendition in a report (a stitch's or a join's): its playlist, size, bit rates and codecs.
+    var json: [String: Any] {
+        ["playlist": playlist, "codecs": codecs, "width": width, "height": height, "segments": segments, "bytes": bytes,
+         "peakBitRate": peakBitRate, "averageBitRate": averageBitRate,
+         "longestSegmentSeconds": (longestSegmentSeconds * 1e6).rounded() / 1e6]
     }
 }

@@ -119,6 +119,8 @@ public struct JoinReport: Sendable {
     package var audioSamples: Int
     package var segments: [Segment]
     package var wallSeconds: Double
+    /// An HLS output's renditions: each playlist with its files' size, bit rates and codecs.
+    package var renditions: [StitchReport.Rendition] = []
 
     package var duration: Double { Double(frames) / canvas.frameRate.value }
     package var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
@@ -136,7 +138,7 @@ public struct JoinReport: Sendable {
             "output": output, "frames": frames, "duration": duration, "audioSamples": audioSamples,
             "joinSeconds": wallSeconds, "renderSeconds": renderSeconds,
             "segments": segments.map { ["index": $0.index, "frames": $0.frames, "wallSeconds": $0.wallSeconds, "host": $0.host] },
-        ]
+        ].merging(renditions.isEmpty ? [:] : ["renditions": renditions.map(\.json)]) { $1 }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 }
@@ -171,7 +173,7 @@ public final class JoinJob {
         var manifests: [SegmentManifest] = []
         for segment in record.segments {
             if let problem = SegmentFiles.problem(with: segment, isLast: segment.index == record.segments.count - 1, work: work,
-                                                  includeAudio: includeAudio, deep: true) {
+                                                  includeAudio: includeAudio, renditions: record.renditionPlaylists, deep: true) {
                 problems.append((segment.index, problem))
             } else if let manifest = SegmentFiles.manifest(work: work, segment: segment.index) {
                 if manifest.plan != fingerprint { problems.append((segment.index, "rendered from another plan")) }
@@ -183,13 +185,20 @@ public final class JoinJob {
                              detail: problems.map { "segment \($0.0): \($0.1)" }.joined(separator: "\n"))
         }
         let plan = try record.timeline()
-        try OutputFile.makeOutputFolder(for: record.output)
-        let joiner = SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests)
-        let samples = try joiner.write(stop: stop)
+        var renditions: [StitchReport.Rendition] = []
+        let samples: Int
+        if record.ladder != nil {
+            // An HLS output: the segments' own media files, named by playlists.
+            renditions = try LadderJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+            samples = includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
+        } else {
+            try OutputFile.makeOutputFolder(for: record.output)
+            samples = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+        }
         let report = JoinReport(
             output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,
             segments: manifests.map { JoinReport.Segment(index: $0.segment, frames: $0.frames, wallSeconds: $0.wallSeconds, host: $0.host) },
-            wallSeconds: monotonicSeconds() - started)
+            wallSeconds: monotonicSeconds() - started, renditions: renditions)
         if let reportPath {
             do {
                 try report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic)

@@ -170,7 +170,7 @@ public final class StitchJob {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
         }
         let playlist = OutputContainer(path: request.output) == .hls
-        try checkLadderRequest(settings: settings, playlist: playlist, segmented: outputFolderMayBeMade)
+        try checkLadderRequest(settings: settings, playlist: playlist)
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
         try checkExport(settings: settings, entries: list.entries)
@@ -246,16 +246,12 @@ public final class StitchJob {
 
     /// What an HLS output (`-o DIR/master.m3u8`) can't be made with, before any work; `--ladder`
     /// and `--hls-time` without one.
-    private func checkLadderRequest(settings: StitchSettings, playlist: Bool, segmented: Bool) throws {
+    private func checkLadderRequest(settings: StitchSettings, playlist: Bool) throws {
         guard playlist else {
             if settings.ladder != nil || settings.hlsSeconds != StitchSettings().hlsSeconds {
                 throw SegueError.usage("--ladder and --hls-time are for an HLS output (-o DIR/master.m3u8)")
             }
             return
-        }
-        if segmented {
-            throw SegueError.usage("\(request.output): an HLS output isn't rendered in segments yet (--jobs, --work, plan/render/join): "
-                                   + "stitch it in one process")
         }
         if settings.smart { throw SegueError.usage("--smart can't copy into an HLS ladder: every rendition is encoded") }
     }

@@ -135,6 +135,14 @@ package final class Muxer {
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 
+    /// Ends the fragment being written (a fragmented MP4 with `movflags=+frag_custom`): the packets
+    /// written so far go out as one `moof` and `mdat`, and the file holds them when this returns.
+    package func flushFragment() throws {
+        try check(av_interleaved_write_frame(context, nil), "av_interleaved_write_frame")
+        try check(av_write_frame(context, nil), "av_write_frame")
+        avio_flush(context!.pointee.pb)
+    }
+
     /// Writes the trailer (and, with +faststart, moves the index to the front) and closes the file.
     package func finish() throws {
         guard !finished else { return }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueModel
+internal import SegueBitstream
 import SegueCore
 
 /// The text of an HLS ladder's playlists: the master Segue writes itself
@@ -97,16 +98,42 @@ enum HLSPlaylists {
         return lines.joined(separator: "\n")
     }
 
-    /// `stream` measured from its segments: sizes (the init segment's counted once), seconds, peak and average rates.
+    /// `stream` measured from its segments: sizes (the init segment's counted once), seconds, peak and
+    /// average rates (of the media segments, which is what a player streams while playing).
     static func measured(_ stream: Stream, segments: [(seconds: Double, bytes: Int)], initBytes: Int) -> Stream {
         var stream = stream
         stream.segments = segments.count
-        stream.bytes = initBytes + segments.reduce(0) { $0 + $1.bytes }
+        let mediaBytes = segments.reduce(0) { $0 + $1.bytes }
+        stream.bytes = initBytes + mediaBytes
         stream.seconds = segments.reduce(0) { $0 + $1.seconds }
         stream.longestSegment = segments.map(\.seconds).max() ?? 0
         let rates = segments.filter { $0.seconds > 0 }.map { Double($0.bytes * 8) / $0.seconds }
         stream.peakBitRate = Int((rates.max() ?? 0).rounded(.up))
-        stream.averageBitRate = stream.seconds > 0 ? Int((Double(stream.bytes * 8) / stream.seconds).rounded(.up)) : 0
+        stream.averageBitRate = stream.seconds > 0 ? Int((Double(mediaBytes * 8) / stream.seconds).rounded(.up)) : 0
         return stream
+    }
+
+    /// A media playlist listing `segments` after their init segment: VOD when `ended`, EVENT while
+    /// more are coming. Its target duration is `target`, or the longest segment's seconds rounded to
+    /// the nearest whole (RFC 8216 bounds every segment so).
+    static func mediaPlaylist(initSegment: String, segments: [(seconds: Double, uri: String)], target: Int? = nil,
+                              ended: Bool = true) -> String {
+        let longest = segments.map { Int($0.seconds.rounded()) }.max() ?? 1
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, target ?? longest, longest))", "#EXT-X-MEDIA-SEQUENCE:0",
+                     "#EXT-X-PLAYLIST-TYPE:" + (ended ? "VOD" : "EVENT"), "#EXT-X-INDEPENDENT-SEGMENTS",
+                     "#EXT-X-MAP:URI=\"\(initSegment)\""]
+        for segment in segments {
+            lines += [String(format: "#EXTINF:%.6f,", segment.seconds), segment.uri]
+        }
+        return (lines + (ended ? ["#EXT-X-ENDLIST"] : [])).joined(separator: "\n") + "\n"
+    }
+
+    /// The RFC 6381 codecs of the video track an init segment describes (its avcC or hvcC record).
+    static func videoCodecs(ofInit bytes: [UInt8]) -> String {
+        switch FragmentBoxes.codecConfiguration(ofInit: bytes) {
+        case let (type, record)? where type == "hvcC": return HEVCRecord(record)?.codecs ?? "hvc1"
+        case let (_, record)?: return avcCodecs(record)
+        case nil: return "avc1"
+        }
     }
 }

@@ -29,6 +29,9 @@ final class LadderFiles {
     /// Every name this output may write, and whether `name` (a file in the folder) is one of them.
     func owns(_ name: String) -> Bool {
         if name == (master as NSString).lastPathComponent { return true }
+        // A file being written whole (`OutputFile.writeAtomically`) or the sound's fragments being made.
+        if name.hasPrefix("."), let range = name.range(of: ".partial-") { return owns(String(name[name.index(after: name.startIndex)..<range.lowerBound])) }
+        if name == ".audio_fragments.mp4" { return true }
         if name == HLSSubtitles.playlist || (name.hasPrefix(HLSSubtitles.prefix + "_") && name.hasSuffix(".vtt")) { return true }
         return renditions.contains { rendition in
             name == rendition.playlist || name == rendition.playlist + ".tmp" || name == rendition.prefix + "_init.mp4"
@@ -84,6 +87,34 @@ final class LadderFiles {
                                            to: (folder as NSString).appendingPathComponent(HLSSubtitles.segmentName(index)))
         }
         try OutputFile.writeAtomically(Data(subtitles.mediaPlaylist.utf8), to: (folder as NSString).appendingPathComponent(HLSSubtitles.playlist))
+    }
+
+    /// Puts `source` (a finished file elsewhere) in the folder as `name`: a hard link, or, across
+    /// file systems, a copy written under a temporary name and renamed.
+    func place(_ source: String, as name: String) throws {
+        let target = (folder as NSString).appendingPathComponent(name)
+        unlink(target)
+        guard link(source, target) != 0 else { return }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw SegueError(.readFailed, subject: source, detail: "can't read it (\(error.localizedDescription))")
+        }
+        try OutputFile.writeAtomically(data, to: target)
+    }
+
+    /// Writes a media playlist whole.
+    func writePlaylist(_ playlist: String, text: String) throws {
+        try OutputFile.writeAtomically(Data(text.utf8), to: (folder as NSString).appendingPathComponent(playlist))
+    }
+
+    /// A rendition as the report gives it.
+    func rendition(_ stream: HLSPlaylists.Stream) -> StitchReport.Rendition {
+        StitchReport.Rendition(playlist: (folder as NSString).appendingPathComponent(stream.playlist), codecs: stream.codecs,
+                               width: stream.width, height: stream.height, segments: stream.segments, bytes: stream.bytes,
+                               peakBitRate: stream.peakBitRate ?? 0, averageBitRate: stream.averageBitRate ?? 0,
+                               longestSegmentSeconds: stream.longestSegment)
     }
 
     func writeMaster(_ text: String) throws {

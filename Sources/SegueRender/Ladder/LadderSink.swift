@@ -11,15 +11,18 @@ import SegueRuntime
 /// segment boundary), and libavformat's HLS muxer cuts them into CMAF
 /// segments (an init segment and `.m4s` files, each written under a
 /// temporary name and renamed when complete) with an EVENT playlist. The
-/// sound is one AAC rendition all rungs share. The master playlist is written
+/// sound is one AAC rendition all rungs share, cut where their segments
+/// start (`SoundRendition`). The master playlist is written
 /// once every rendition has a playlist, and again at the end with measured
 /// bit rates, when the media playlists become VOD.
 final class LadderSink: OutputSink {
     let files: LadderFiles
     private let ladder: HLSLadder
     private let rungs: [RungWriter]
-    private let sound: (muxer: Muxer, track: EncodedSound, bitRate: Int)?
+    private let sound: SoundRendition?
     let audioFrameSize: Int
+    /// Whether this sink writes the master playlist (and the subtitle rendition): a segment's render leaves them to the join.
+    private let writesMaster: Bool
     private var masterWritten = false
 
     /// The output's soft subtitle track, written as a WebVTT rendition at the end; nil for none.
@@ -27,22 +30,18 @@ final class LadderSink: OutputSink {
     /// How an HDR canvas's pictures become SDR ones for the SDR rungs; nil for an SDR canvas.
     private let sdrTable: ColourTable?
 
-    init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings, subtitles: SubtitleTrack?) throws {
+    init(files: LadderFiles, ladder: HLSLadder, canvas: Canvas, settings: StitchSettings, subtitles: SubtitleTrack?,
+         writesMaster: Bool = true) throws {
         self.files = files
+        self.writesMaster = writesMaster
         self.ladder = ladder
         self.subtitles = subtitles
         sdrTable = ColourConversion.sdrTable(from: canvas.colour)
         rungs = try ladder.rungs.map { try RungWriter(rung: $0, ladder: ladder, files: files, canvas: canvas, settings: settings) }
         if settings.includeAudio {
-            // Cut where the video's segments are, less half an AAC frame, so each sound segment ends with its pictures'.
-            let file = try files.muxer(playlist: HLSLadder.soundPlaylist, prefix: "audio",
-                                       seconds: ladder.segmentSeconds - 512.0 / Double(canvas.sampleRate))
-            let encoder = try Encoder.aac(sampleRate: canvas.sampleRate, channels: canvas.soundChannels, bitRate: settings.audioBitRate,
-                                          globalHeader: file.muxer.needsGlobalHeader)
-            let stream = try file.muxer.addStream(for: encoder)
-            try file.writeHeader()
-            sound = (file.muxer, EncodedSound(muxer: file.muxer, encoder: encoder, stream: stream), settings.audioBitRate)
-            audioFrameSize = max(encoder.frameSize, 1)
+            let sound = try SoundRendition(files: files, ladder: ladder, canvas: canvas, settings: settings)
+            self.sound = sound
+            audioFrameSize = sound.frameSize
         } else {
             sound = nil
             audioFrameSize = OutputAudio.frameSize
@@ -59,7 +58,7 @@ final class LadderSink: OutputSink {
         }
         for rung in rungs { try rung.encode(rung.rung.range.isHDR ? picture : sdr ?? picture) }
         // A player can start once every rendition has a playlist: the master then names them all.
-        if !masterWritten, files.mediaPlaylistsExist() {
+        if writesMaster, !masterWritten, files.mediaPlaylistsExist() {
             try files.writeMaster(HLSPlaylists.master(rungs.map(\.estimate), sound: sound.map { ($0.bitRate, nil) }))
             masterWritten = true
         }
@@ -70,7 +69,7 @@ final class LadderSink: OutputSink {
     }
 
     func encode(sound block: Frame) throws {
-        try sound?.track.encode(block)
+        try sound?.encode(block)
     }
 
     func copy(sound packet: Packet, slot: Int) throws {
@@ -81,10 +80,9 @@ final class LadderSink: OutputSink {
     /// writes the master playlist with the bit rates measured from the segments.
     func finish() throws {
         for rung in rungs { try rung.finish() }
-        try sound?.track.finish()
-        try sound?.muxer.finish()
         measured = try rungs.map { try files.finalise($0.estimate) }
-        soundMeasured = try sound.map { _ in try files.finalise(.init(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2")) }
+        soundMeasured = try sound?.finish()
+        guard writesMaster else { return }
         let text = subtitles.map {
             HLSSubtitles(track: $0, segmentMilliseconds: ladder.segmentSeconds * 1000, segmentCount: measured.first?.segments ?? 0)
         }

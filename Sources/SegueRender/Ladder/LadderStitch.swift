@@ -37,12 +37,7 @@ extension Stitcher {
                 try files.excerpt(of: ladder.rungs[0].playlist, frames: frames, segmentFrames: ladder.segmentFrames)
             }
             files.removeExcerpt()
-            report.renditions = (sink.measured + [sink.soundMeasured].compactMap { $0 }).map { stream in
-                StitchReport.Rendition(playlist: (files.folder as NSString).appendingPathComponent(stream.playlist), codecs: stream.codecs,
-                                       width: stream.width, height: stream.height, segments: stream.segments, bytes: stream.bytes,
-                                       peakBitRate: stream.peakBitRate ?? 0, averageBitRate: stream.averageBitRate ?? 0,
-                                       longestSegmentSeconds: stream.longestSegment)
-            }
+            report.renditions = (sink.measured + [sink.soundMeasured].compactMap { $0 }).map(files.rendition)
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
             return report
@@ -52,5 +47,29 @@ extension Stitcher {
             files.removeWritten()
             throw error
         }
+    }
+}
+
+extension Stitcher {
+    /// Renders `segment` of an HLS plan into `folder` (made here): each rung's CMAF segments on the
+    /// segment's own time line from 0 (`LadderSegment` moves them into place), and its stretch of the
+    /// whole stitch's AAC packets to `soundPath`, as `renderSegment` writes them for an MP4 plan.
+    func renderLadderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, ladder: HLSLadder, folder: String, soundPath: String?,
+                             stop: StopRequest,
+                             progress: (StitchProgress) -> Void) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+        var videoOnly = settings
+        videoOnly.includeAudio = false
+        let files = LadderFiles(master: (folder as NSString).appendingPathComponent("master.m3u8"), ladder: ladder, sound: false,
+                                subtitles: false)
+        try files.prepare(overwrite: true)
+        let writer: OutputWriter
+        do {
+            let sink = try LadderSink(files: files, ladder: ladder, canvas: plan.canvas, settings: videoOnly, subtitles: nil, writesMaster: false)
+            writer = try OutputWriter(sink: sink, canvas: plan.canvas, overlay: try overlay())
+        } catch {
+            throw OutputFile.writeFailure(error, output: folder, doing: "can't start writing")
+        }
+        return try renderSegment(segment, isLast: isLast, into: writer, smart: nil, output: folder, soundPath: soundPath, stop: stop,
+                                 progress: progress)
     }
 }

@@ -17,10 +17,10 @@ package struct SegmentManifest: Codable, Sendable {
     package var samples: Int
     /// AAC packets in its sound file.
     package var audioPackets: Int?
-    /// File names inside the work folder.
-    package var video: String
-    package var videoBytes: Int
-    package var videoSHA256: String
+    /// File names inside the work folder (an MP4 plan's segment).
+    package var video: String?
+    package var videoBytes: Int?
+    package var videoSHA256: String?
     package var sound: String?
     package var soundBytes: Int?
     package var soundSHA256: String?
@@ -29,6 +29,34 @@ package struct SegmentManifest: Codable, Sendable {
     /// Frames made before the segment's first and not written (the warm-up
     /// from its first clip's start, or from where it sought to).
     package var warmUpFrames: Int
+    /// An HLS plan's segment: each rendition's init segment and media segments, in a folder of its own.
+    package var renditions: [RenditionPiece]? = nil
+}
+
+/// One rendition's files from one segment of an HLS plan: its media segments
+/// already at their places on the whole output's time line.
+package struct RenditionPiece: Codable, Sendable, Equatable {
+    /// The output's playlist it belongs to (`video_720p.m3u8`, `audio.m3u8`).
+    package var playlist: String
+    package var initSegment: FileReceipt
+    package var segments: [FileReceipt]
+}
+
+/// A file in the work folder, vouched for by its size and SHA-256.
+package struct FileReceipt: Codable, Sendable, Equatable {
+    /// Its path inside the work folder.
+    package var name: String
+    package var bytes: Int
+    package var sha256: String
+    /// A media segment's seconds.
+    package var seconds: Double?
+
+    /// The receipt of `name` as it is now in `work`.
+    static func of(_ name: String, in work: String, seconds: Double? = nil) throws -> FileReceipt {
+        let path = (work as NSString).appendingPathComponent(name)
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
+        return FileReceipt(name: name, bytes: bytes, sha256: try Checksum.sha256(file: path), seconds: seconds)
+    }
 }
 
 /// Where a plan's segments live in its work folder, and how they are written.
@@ -57,7 +85,8 @@ package enum SegmentFiles {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: work) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".partial") {
             guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink((work as NSString).appendingPathComponent(name)) }
+            // A file, or an HLS segment's folder.
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(atPath: (work as NSString).appendingPathComponent(name)) }
         }
     }
 
@@ -69,9 +98,9 @@ package enum SegmentFiles {
 
     /// Why `segment` can't be joined, or nil when it can. `deep` checks the
     /// checksums too (the join); without it, presence and sizes (a render
-    /// deciding whether it is done).
+    /// deciding whether it is done). `renditions`: an HLS plan's playlists, which its segments hold.
     package static func problem(with segment: SegmentPlan.Segment, isLast: Bool, work: String, includeAudio: Bool,
-                               deep: Bool) -> String? {
+                               renditions: [String]? = nil, deep: Bool) -> String? {
         guard let manifest = manifest(work: work, segment: segment.index) else {
             return FileManager.default.fileExists(atPath: manifestPath(work: work, segment: segment.index))
                 ? "its receipt is damaged" : "not rendered"
@@ -85,22 +114,35 @@ package enum SegmentFiles {
         if includeAudio, let packets = manifest.audioPackets, !isLast, packets != segment.audioPackets {
             return "it holds \(packets) audio packets, the plan \(segment.audioPackets)"
         }
-        var files = [(manifest.video, manifest.videoBytes, manifest.videoSHA256)]
-        if includeAudio {
-            guard let sound = manifest.sound, let bytes = manifest.soundBytes, let sum = manifest.soundSHA256 else {
-                return "its sound is missing"
+        let files: [FileReceipt]
+        switch (manifest.renditions, renditions) {
+        case (let pieces?, let wanted?):
+            guard pieces.map(\.playlist) == wanted else { return "it holds other renditions than the plan's" }
+            files = pieces.flatMap { [$0.initSegment] + $0.segments }
+        case (nil, nil):
+            guard let video = manifest.video, let bytes = manifest.videoBytes, let sum = manifest.videoSHA256 else {
+                return "its video is missing"
             }
-            files.append((sound, bytes, sum))
+            var both = [FileReceipt(name: video, bytes: bytes, sha256: sum)]
+            if includeAudio {
+                guard let sound = manifest.sound, let bytes = manifest.soundBytes, let sum = manifest.soundSHA256 else {
+                    return "its sound is missing"
+                }
+                both.append(FileReceipt(name: sound, bytes: bytes, sha256: sum))
+            }
+            files = both
+        default:
+            return renditions == nil ? "it is an HLS segment, the plan's output isn't HLS" : "it isn't an HLS segment"
         }
-        for (name, bytes, sum) in files {
-            let path = (work as NSString).appendingPathComponent(name)
+        for file in files {
+            let path = (work as NSString).appendingPathComponent(file.name)
             guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
-                return "\(name) is missing"
+                return "\(file.name) is missing"
             }
-            guard size == bytes else { return "\(name) has \(size) bytes, its receipt says \(bytes)" }
+            guard size == file.bytes else { return "\(file.name) has \(size) bytes, its receipt says \(file.bytes)" }
             if deep {
-                guard let actual = try? Checksum.sha256(file: path) else { return "\(name) can't be read" }
-                guard actual == sum else { return "\(name) is damaged (its checksum differs)" }
+                guard let actual = try? Checksum.sha256(file: path) else { return "\(file.name) can't be read" }
+                guard actual == file.sha256 else { return "\(file.name) is damaged (its checksum differs)" }
             }
         }
         return nil

@@ -68,13 +68,16 @@ package struct SegmentJoiner {
     /// muxer interleaves without holding a segment; checks both against the plan.
     private func copy(_ segment: SegmentPlan.Segment, _ manifest: SegmentManifest, extradata: [UInt8], frameBase: Rational,
                       into sink: EncodingSink, sound: inout SoundCursor, stop: StopRequest) throws {
-        let demuxer = try InputAccess().openDemuxer(inWork(manifest.video))
+        guard let videoName = manifest.video else {
+            throw SegueError(.readFailed, subject: work, detail: "segment \(segment.index)'s receipt names no video")
+        }
+        let demuxer = try InputAccess().openDemuxer(inWork(videoName))
         guard let video = demuxer.bestStream(.video) else {
-            throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "segment \(segment.index) holds no video")
+            throw SegueError(.readFailed, subject: inWork(videoName), detail: "segment \(segment.index) holds no video")
         }
         let timeBase = demuxer.streams[video].timeBase
         guard demuxer.streams[video].extradata == extradata else {
-            throw SegueError(.readFailed, subject: inWork(manifest.video),
+            throw SegueError(.readFailed, subject: inWork(videoName),
                              detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
         }
         let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
@@ -84,11 +87,11 @@ package struct SegmentJoiner {
             guard packet.streamIndex == video else { packet.unref(); continue }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             guard let pts = packet.pts else {
-                throw SegueError(.readFailed, subject: inWork(manifest.video), detail: "a packet without a time")
+                throw SegueError(.readFailed, subject: inWork(videoName), detail: "a packet without a time")
             }
             let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
             guard segment.startFrame..<segment.endFrame ~= frame else {
-                throw SegueError(.readFailed, subject: inWork(manifest.video),
+                throw SegueError(.readFailed, subject: inWork(videoName),
                                  detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
             }
             try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
@@ -97,7 +100,7 @@ package struct SegmentJoiner {
                           upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
         }
         guard copied == segment.frames else {
-            throw SegueError(.readFailed, subject: inWork(manifest.video),
+            throw SegueError(.readFailed, subject: inWork(videoName),
                              detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
         }
         try copySound(from: sounds, into: sink, cursor: &sound, upTo: .max)
@@ -132,10 +135,10 @@ package struct SegmentJoiner {
     /// many frames its decoding times run behind its pictures (the encoder's
     /// reordering), and (`--smart` copying phone clips) its display matrix and range.
     private func firstSegmentTrack(frameBase: Rational) throws -> SmartVideo {
-        guard let first = manifests.first else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
-        let demuxer = try InputAccess().openDemuxer(inWork(first.video))
+        guard let first = manifests.first?.video else { throw SegueError(.readFailed, subject: work, detail: "no segments") }
+        let demuxer = try InputAccess().openDemuxer(inWork(first))
         guard let video = demuxer.bestStream(.video) else {
-            throw SegueError(.readFailed, subject: inWork(first.video), detail: "segment 0 holds no video")
+            throw SegueError(.readFailed, subject: inWork(first), detail: "segment 0 holds no video")
         }
         let stream = demuxer.streams[video]
         let packet = Packet()

@@ -14,10 +14,10 @@ import SegueRuntime
 public struct SegmentPlan: Codable, Sendable {
     package static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    package static let currentVersion = 6
+    package static let currentVersion = 7
 
     package var version = SegmentPlan.currentVersion
-    /// The MP4 the join writes (absolute).
+    /// The MP4, or the HLS master playlist, the join writes (absolute).
     package var output: String
     /// `-y`: the join may replace an existing output.
     package var overwrite: Bool
@@ -57,8 +57,9 @@ public struct SegmentPlan: Codable, Sendable {
         package var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
     }
 
-    /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each).
-    /// `boundary` moves each cut between segments where it costs less (`--smart`: off a copied GOP's inside).
+    /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each; for an
+    /// HLS output, whole HLS segments). `boundary` moves each cut between segments where it costs
+    /// less (`--smart`: off a copied GOP's inside).
     package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
                 network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
         self.output = SegmentPlan.absolute(output)
@@ -81,20 +82,33 @@ public struct SegmentPlan: Codable, Sendable {
         totalFrames = plan.totalFrames
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
         canvas = plan.canvas
-        let length = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
+        // An HLS output's segments hold whole HLS segments: each job cuts its own on the output's grid.
+        let grid = OutputContainer(path: output) == .hls ? (try? HLSLadder(canvas: plan.canvas, settings: settings))?.segmentFrames ?? 1 : 1
+        let frames = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
+        let length = (frames + grid - 1) / grid * grid
         var starts: [Int] = [0]
         for nominal in stride(from: length, to: plan.totalFrames, by: length) {
             let moved = boundary(nominal)
             if moved > starts.last!, moved < plan.totalFrames { starts.append(moved) }
         }
-        let grid = SegmentSound.blockSize
-        let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / grid * grid }
+        let block = SegmentSound.blockSize
+        let audioStarts = starts.map { plan.sampleIndex(atFrame: $0) / block * block }
         segments = starts.enumerated().map { index, start in
             let end = index + 1 < starts.count ? starts[index + 1] : plan.totalFrames
             return Segment(index: index, startFrame: start, endFrame: end, startSample: plan.sampleIndex(atFrame: start),
                            endSample: plan.sampleIndex(atFrame: end), audioStart: audioStarts[index],
                            audioEnd: index + 1 < starts.count ? audioStarts[index + 1] : plan.sampleIndex(atFrame: plan.totalFrames))
         }
+    }
+
+    /// An HLS output's ladder; nil for an MP4 output.
+    package var ladder: HLSLadder? {
+        OutputContainer(path: output) == .hls ? try? HLSLadder(canvas: canvas, settings: settings) : nil
+    }
+
+    /// The playlists of an HLS output's renditions, which every segment's receipt names (nil: an MP4 output).
+    package var renditionPlaylists: [String]? {
+        ladder.map { $0.rungs.map(\.playlist) + (settings.includeAudio ? [HLSLadder.soundPlaylist] : []) }
     }
 
     /// The run options every segment renders with (the join decides about the output).
@@ -152,8 +166,15 @@ public struct SegmentPlan: Codable, Sendable {
             return "settings.sampleRate \(settings.sampleRate)"
         }
         if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
-        // A join writes MP4 only (its sound is AAC on one grid): never an MP4 under another container's name.
-        if OutputContainer(path: output) != .mp4 { return "output \(output): segmented renders write .mp4, .m4v or .mov" }
+        // A join writes MP4 or HLS (its sound is AAC on one grid): never an MP4 under another container's name.
+        let container = OutputContainer(path: output)
+        if container != .mp4 && container != .hls { return "output \(output): segmented renders write .mp4, .m4v, .mov or .m3u8" }
+        if container == .hls {
+            guard let ladder, !settings.smart else { return "output \(output): no HLS ladder can be made of this canvas" }
+            if let segment = segments.first(where: { $0.startFrame % ladder.segmentFrames != 0 }) {
+                return "segments[\(segment.index)] starts off the HLS segment grid"
+            }
+        }
         if !OptionLimits.side.contains(canvas.width) || !OptionLimits.side.contains(canvas.height) || badRate(canvas.frameRate) {
             return "canvas"
         }

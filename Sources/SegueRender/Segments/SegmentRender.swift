@@ -34,11 +34,16 @@ package struct SegmentRender {
         let wanted = record.segments[segment]
         let isLast = segment == record.segments.count - 1
         let done = Outcome(alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
-        if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+        if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
             return done
         }
         SegmentFiles.removeAbandoned(segment: segment, work: work)
         let run = "\(SegmentFiles.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
+        if let ladder = record.ladder {
+            let piece = LadderSegment(record: record, segment: wanted, ladder: ladder, work: work,
+                                      folderName: SegmentFiles.freshName(segment: segment, run: run, suffix: ".hls"))
+            return try renderLadder(piece, isLast: isLast, fingerprint: fingerprint, started: started, stop: stop, progress: progress)
+        }
         let files = Files(work: work, video: SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4"),
                           sound: record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil)
         do {
@@ -54,13 +59,11 @@ package struct SegmentRender {
                 soundSHA256: try files.sound.map { try Checksum.sha256(file: files.inWork($0)) },
                 wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
             // Another run of this segment finished first: its files stand, ours go.
-            if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, includeAudio: record.settings.includeAudio) {
+            if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
                 files.names.forEach { unlink(files.inWork($0)) }
                 return done
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try OutputFile.writeAtomically(try encoder.encode(receipt), to: SegmentFiles.manifestPath(work: work, segment: segment))
+            try writeReceipt(receipt)
             return Outcome(alreadyDone: false, frames: wanted.frames, wallSeconds: receipt.wallSeconds)
         } catch {
             files.names.forEach { unlink(files.partial($0)) }
@@ -68,10 +71,40 @@ package struct SegmentRender {
         }
     }
 
-    /// Renders `wanted` into the files' partial names; returns its warm-up
-    /// frames and its sound's packet count. Fails when it made fewer frames than planned.
-    private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
-                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> (warmUp: Int, packets: Int) {
+    /// Renders an HLS plan's segment into its folder (under a partial name, renamed when complete) and writes its receipt.
+    private func renderLadder(_ piece: LadderSegment, isLast: Bool, fingerprint: String, started: Double, stop: StopRequest,
+                              progress: (StitchProgress) -> Void) throws -> Outcome {
+        let record = piece.record, wanted = piece.segment
+        let folder = (work as NSString).appendingPathComponent(piece.folderName)
+        do {
+            let stitcher = try makeStitcher(record, output: piece.partialFolder)
+            let (warmUp, packets, renditions) = try piece.render(stitcher: stitcher, isLast: isLast, stop: stop, progress: progress)
+            try OutputFile.moveIntoPlace(piece.partialFolder, over: folder, what: "it")
+            let receipt = SegmentManifest(
+                plan: fingerprint, segment: segment, frames: wanted.frames, samples: wanted.audioEnd - wanted.audioStart,
+                audioPackets: record.settings.includeAudio ? packets : nil, video: nil, videoBytes: nil, videoSHA256: nil,
+                sound: nil, soundBytes: nil, soundSHA256: nil, wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName,
+                warmUpFrames: warmUp, renditions: renditions)
+            if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
+                try? FileManager.default.removeItem(atPath: folder)
+                return Outcome(alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
+            }
+            try writeReceipt(receipt)
+            return Outcome(alreadyDone: false, frames: wanted.frames, wallSeconds: receipt.wallSeconds)
+        } catch {
+            try? FileManager.default.removeItem(atPath: piece.partialFolder)
+            throw error
+        }
+    }
+
+    private func writeReceipt(_ receipt: SegmentManifest) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try OutputFile.writeAtomically(try encoder.encode(receipt), to: SegmentFiles.manifestPath(work: work, segment: segment))
+    }
+
+    /// The stitcher a segment renders with: the plan's timeline, settings and input policy; `output` names failures to start.
+    private func makeStitcher(_ record: SegmentPlan, output: String) throws -> Stitcher {
         let plan = try record.timeline()
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
                                  policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
@@ -79,9 +112,16 @@ package struct SegmentRender {
         do {
             planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
         } catch {
-            throw OutputFile.writeFailure(error, output: files.partial(files.video), doing: "can't start writing")
+            throw OutputFile.writeFailure(error, output: output, doing: "can't start writing")
         }
-        let stitcher = Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
+        return Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
+    }
+
+    /// Renders `wanted` into the files' partial names; returns its warm-up
+    /// frames and its sound's packet count. Fails when it made fewer frames than planned.
+    private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
+                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> (warmUp: Int, packets: Int) {
+        let stitcher = try makeStitcher(record, output: files.partial(files.video))
         let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
                                                                    soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
         guard report.frames >= wanted.endFrame else {
@@ -96,13 +136,14 @@ package struct SegmentRender {
         guard let record = try? SegmentPlan.load(work: work), record.segments.indices.contains(segment),
               let fingerprint = try? SegmentPlan.fingerprint(work: work) else { return false }
         return isDone(record.segments[segment], isLast: segment == record.segments.count - 1, work: work, fingerprint: fingerprint,
-                      includeAudio: record.settings.includeAudio)
+                      record: record)
     }
 
     /// Whether `segment` has a receipt from this plan whose files are all there, at their sizes.
-    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, includeAudio: Bool) -> Bool {
+    static func isDone(_ segment: SegmentPlan.Segment, isLast: Bool, work: String, fingerprint: String, record: SegmentPlan) -> Bool {
         SegmentFiles.manifest(work: work, segment: segment.index)?.plan == fingerprint
-            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: includeAudio, deep: false) == nil
+            && SegmentFiles.problem(with: segment, isLast: isLast, work: work, includeAudio: record.settings.includeAudio,
+                                    renditions: record.renditionPlaylists, deep: false) == nil
     }
 
     /// A render's files: written under partial names, then moved into place in the work folder.

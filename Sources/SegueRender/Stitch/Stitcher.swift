@@ -91,20 +91,26 @@ package final class Stitcher {
     /// Both paths are written in place: the caller renames them.
     package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
                        progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
-        let started = monotonicSeconds()
         var videoOnly = settings
         videoOnly.includeAudio = false
         let writer: OutputWriter
-        let smart: SmartPlan?
         do {
-            // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
-            // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
-            smart = self.smart?.cut(at: segment.startFrame, segment.endFrame)
             writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, videoLayout: self.smart?.videoLayout,
                                       overlay: try overlay())
         } catch {
             throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
         }
+        // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
+        // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
+        return try renderSegment(segment, isLast: isLast, into: writer, smart: self.smart?.cut(at: segment.startFrame, segment.endFrame),
+                                 output: videoPath, soundPath: soundPath, stop: stop, progress: progress)
+    }
+
+    /// Renders `segment`'s pictures into `writer` (which writes `output`) and its sound to `soundPath`.
+    func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, into writer: OutputWriter, smart: SmartPlan?, output: String,
+                       soundPath: String?, stop: StopRequest,
+                       progress: (StitchProgress) -> Void) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+        let started = monotonicSeconds()
         do {
             let frames = segment.startFrame..<segment.endFrame
             let sound = try settings.includeAudio ? soundPath.map {
@@ -119,7 +125,7 @@ package final class Stitcher {
                 try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
             var report = report(of: played, smart: smart)
-            try OutputFile.writing(to: videoPath) { try writer.finish() }
+            try OutputFile.writing(to: output) { try writer.finish() }
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()

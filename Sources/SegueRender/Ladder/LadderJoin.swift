@@ -1,0 +1,94 @@
+import Foundation
+internal import SegueMedia
+internal import SegueBitstream
+import SegueModel
+import SegueRuntime
+
+/// Writes an HLS plan's output from its checked segments: the segments'
+/// media files, already at their places on the output's time line, are put
+/// beside the master playlist under the output's names (hard links where the
+/// work folder shares the file system, copies otherwise; nothing is decoded
+/// or encoded); the first segment's init segments serve every rendition,
+/// whose sample descriptions every segment must share. Then the playlists:
+/// each rendition's (VOD), the subtitle rendition, and the master last, so
+/// no playlist ever names a file that isn't complete.
+package struct LadderJoiner {
+    let record: SegmentPlan
+    let plan: Plan
+    let work: String
+    let manifests: [SegmentManifest]
+
+    package init(record: SegmentPlan, plan: Plan, work: String, manifests: [SegmentManifest]) {
+        self.record = record
+        self.plan = plan
+        self.work = work
+        self.manifests = manifests
+    }
+
+    /// Writes the output; returns each rendition as measured (rungs first, the sound last).
+    package func write(stop: StopRequest) throws -> [StitchReport.Rendition] {
+        guard let ladder = record.ladder else { throw SegueError(.readFailed, subject: work, detail: "the plan's output isn't HLS") }
+        let subtitles = plan.subtitleTrack(record.settings)
+        let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil)
+        try files.prepare(overwrite: record.overwrite)
+        do {
+            let rungs = try ladder.rungs.map { rung in
+                try place(rung.playlist, prefix: "video_\(rung.name)", files: files, stop: stop,
+                          stream: HLSPlaylists.Stream(playlist: rung.playlist, width: rung.width, height: rung.height,
+                                                      frameRate: ladder.frameRate, codecs: "", range: rung.range))
+            }
+            let sound = try record.settings.includeAudio ? place(HLSLadder.soundPlaylist, prefix: "audio", files: files, stop: stop,
+                                                                 stream: HLSPlaylists.Stream(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2"))
+                : nil
+            let text = subtitles.map {
+                HLSSubtitles(track: $0, segmentMilliseconds: ladder.segmentSeconds * 1000, segmentCount: rungs.first?.segments ?? 0)
+            }
+            if let text { try files.write(text) }
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            try files.writeMaster(HLSPlaylists.master(rungs, sound: sound.map { (record.settings.audioBitRate, $0) },
+                                                      subtitles: text?.mediaLine))
+            return (rungs + [sound].compactMap { $0 }).map { files.rendition($0) }
+        } catch {
+            files.removeWritten()
+            throw error
+        }
+    }
+
+    /// Puts one rendition's files in place and writes its playlist: `stream` measured, its codecs read from its init segment.
+    private func place(_ playlist: String, prefix: String, files: LadderFiles, stop: StopRequest,
+                       stream: HLSPlaylists.Stream) throws -> HLSPlaylists.Stream {
+        let pieces = try manifests.map { manifest in
+            guard let piece = manifest.renditions?.first(where: { $0.playlist == playlist }) else {
+                throw SegueError(.readFailed, subject: work, detail: "segment \(manifest.segment) holds no \(playlist)")
+            }
+            return piece
+        }
+        let initBytes = try bytes(pieces[0].initSegment)
+        let description = FragmentBoxes.sampleDescription(ofInit: initBytes)
+        for (manifest, piece) in zip(manifests, pieces) where try FragmentBoxes.sampleDescription(ofInit: bytes(piece.initSegment)) != description {
+            throw SegueError(.readFailed, subject: inWork(piece.initSegment.name),
+                             detail: "segment \(manifest.segment)'s \(playlist) was encoded otherwise than segment 0's (render it again)")
+        }
+        let initName = SoundFragments.initName(prefix)
+        try files.place(inWork(pieces[0].initSegment.name), as: initName)
+        var listed: [(seconds: Double, uri: String)] = []
+        var measured: [(seconds: Double, bytes: Int)] = []
+        for file in pieces.flatMap(\.segments) {
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            let name = SoundFragments.segmentName(prefix, listed.count)
+            try files.place(inWork(file.name), as: name)
+            listed.append((file.seconds ?? 0, name))
+            measured.append((file.seconds ?? 0, file.bytes))
+        }
+        try files.writePlaylist(playlist, text: HLSPlaylists.mediaPlaylist(initSegment: initName, segments: listed))
+        var stream = stream
+        if stream.codecs.isEmpty { stream.codecs = HLSPlaylists.videoCodecs(ofInit: initBytes) }
+        return HLSPlaylists.measured(stream, segments: measured, initBytes: initBytes.count)
+    }
+
+    private func bytes(_ file: FileReceipt) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: inWork(file.name))))
+    }
+
+    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+}
