@@ -5,7 +5,7 @@ import SegueKit
 /// `segue join`: the rendered segments of a plan, checked and copied into its output.
 struct Join: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Join the rendered segments of a plan into its output MP4 (a copy: no video is re-encoded).",
+        abstract: "Join the rendered segments of a plan into its output MP4 (a copy), or name them in its HLS playlists: nothing is re-encoded.",
         discussion: """
         Checks every segment first (rendered, its frame count, its checksum). If any is
         missing or damaged it exits 1 naming each, and writes nothing. The plan's -y

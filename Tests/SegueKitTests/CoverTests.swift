@@ -77,12 +77,32 @@ final class CoverTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/hls/.cover-excerpt.mp4"), "the excerpt read back is gone")
     }
 
+    func testASegmentedRenderTakesTheCoverWhereOneProcessDoes() throws {
+        let folder = try folder("cover-segments")
+        let inputs = [try stillClip(), try store.path("cover-marker.mp4", MarkerClip(clip: 1, frames: 150))]
+        func cover(_ name: String, _ output: String, _ extra: [String] = []) throws -> Int {
+            let result = try Tools.segue(["stitch"] + inputs + ["-o", folder + "/" + output, "--cover", folder + "/\(name)-cover.mp4",
+                                                                "--poster", folder + "/\(name).jpg", "--report", folder + "/\(name).json",
+                                                                "--quiet"] + extra)
+            XCTAssertEqual(result.status, 0, result.standardError)
+            let first = (try report(folder + "/\(name).json")["cover"] as? [String: Any])?["firstFrame"] as? Int ?? -1
+            XCTAssertEqual(markers(try DecodedOutput(path: folder + "/\(name)-cover.mp4")).first??.frame, first - 60, name)
+            XCTAssertEqual(try DecodedOutput(path: folder + "/\(name).jpg").pictures.first.flatMap(Marker.read)?.frame, first - 60, name)
+            return first
+        }
+        // Segments of 1 s: the change from the still into the moving clip falls on a boundary (frame 60).
+        let one = try cover("one", "one.mp4")
+        XCTAssertEqual(try cover("jobs", "jobs.mp4", ["--jobs", "2", "--segment-duration", "1"]), one)
+        XCTAssertEqual(try cover("ladder", "hls/master.m3u8", ["--jobs", "2", "--segment-duration", "1", "--hls-time", "1", "--ladder", "180"]),
+                       one)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/hls/.cover-excerpt.mp4"), "the excerpt read back is gone")
+    }
+
     func testCoverAndPosterNamesAreCheckedBeforeAnyWork() throws {
         let folder = try folder("cover-refused")
         let clip = try store.path("cover-marker.mp4", MarkerClip(clip: 1, frames: 150))
         for (flags, said) in [(["--cover", folder + "/c.avi"], ".mp4"), (["--poster", folder + "/p.png"], ".jpg"),
-                              (["--cover", folder + "/reel.mp4"], "over an input, the output"), (["--cover-at", "1"], "--cover-at needs"),
-                              (["--cover", folder + "/c.mp4", "--jobs", "2"], "segmented")] {
+                              (["--cover", folder + "/reel.mp4"], "over an input, the output"), (["--cover-at", "1"], "--cover-at needs")] {
             let result = try Tools.segue(["stitch", clip, "-o", folder + "/reel.mp4"] + flags)
             XCTAssertEqual(result.status, 2, "\(flags): \(result.standardError)")
             XCTAssertTrue(result.standardError.contains(said), "\(flags): \(result.standardError)")
@@ -92,5 +112,16 @@ final class CoverTests: XCTestCase {
         XCTAssertEqual(kept.status, 2, kept.standardError)
         XCTAssertEqual(try String(contentsOfFile: folder + "/c.mp4", encoding: .utf8), "mine", "nothing replaced without -y")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/reel.mp4"))
+        // A segmented render's are checked when planning, and by the join again before it writes anything.
+        let work = folder + "/work"
+        let planned = try Tools.segue(["plan", clip, "-o", folder + "/joined.mp4", "--cover", folder + "/later.mp4", "--work", work])
+        XCTAssertEqual(planned.status, 0, planned.standardError)
+        XCTAssertEqual(try Tools.segue(["render", work, "--segment", "0", "--quiet"]).status, 0)
+        FileManager.default.createFile(atPath: folder + "/later.mp4", contents: Data("mine too".utf8))
+        let joined = try Tools.segue(["join", work])
+        XCTAssertEqual(joined.status, 2, joined.standardError)
+        XCTAssertTrue(joined.standardError.contains("later.mp4"), joined.standardError)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/later.mp4", encoding: .utf8), "mine too", "nothing replaced without -y")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/joined.mp4"))
     }
 }

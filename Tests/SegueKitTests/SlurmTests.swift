@@ -47,6 +47,21 @@ final class SlurmTests: XCTestCase {
         // Every segment was rendered by a Slurm task (its log is there).
         let logs = try FileManager.default.contentsOfDirectory(atPath: work + "/logs").filter { $0.hasPrefix("render-") }
         XCTAssertEqual(logs.count, 4)
+
+        // An HLS ladder the same way: each Slurm task writes its CMAF segments, the join names them.
+        let ladderWork = work + "-hls", master = store.folder.appendingPathComponent("slurm-hls-\(UUID().uuidString.prefix(6))/master.m3u8").path
+        let ladder = try runScript(script("slurm-stitch"),
+                                   ["--work", ladderWork, "--wait", "--segue", SegueTool.executable.path, "--time=10:00", "--"]
+                                       + inputs + ["-o", master, "--segment-duration", "1", "--hls-time", "1", "--ladder", "180,90"] + flags,
+                                   environment: ["SLURM_CONF": conf])
+        XCTAssertEqual(ladder.status, 0, ladder.standardError + ladder.standardOutput)
+        let top = try HLSRead.rendition(master, video: 0, store: store)
+        XCTAssertEqual(top.pictures.count, 150)
+        for (frame, picture) in top.pictures.enumerated() where frame < 45 || (60..<90).contains(frame) {
+            XCTAssertEqual(Marker.read(picture).map { [$0.clip, $0.frame] }, frame < 45 ? [0, frame] : [1, frame - 45], "frame \(frame)")
+        }
+        let ladderLogs = try FileManager.default.contentsOfDirectory(atPath: ladderWork + "/logs").filter { $0.hasPrefix("render-") }
+        XCTAssertEqual(ladderLogs.count, 5, "one Slurm task for each second")
     }
 
     /// Runs a script under `timeout`, so a cluster that never schedules the

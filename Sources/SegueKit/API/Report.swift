@@ -104,9 +104,7 @@ extension StitchReport {
         if let smart { object["smart"] = smartJSON(smart, plan: plan) }
         if let cover {
             // The cover and poster: the output frame they start at (the poster's), by number and time.
-            object["cover"] = ["path": cover.path ?? NSNull(), "poster": cover.poster ?? NSNull(), "firstFrame": cover.firstFrame,
-                               "start": Self.rounded(Double(cover.firstFrame) / canvas.frameRate.value, 1e6), "frames": cover.frames,
-                               "bytes": cover.bytes, "codec": "h264"] as [String: Any]
+            object["cover"] = cover.json(frameRate: canvas.frameRate)
         }
         if let renditions {
             // An HLS output: each file written with its size, bit rates and codecs.
@@ -218,5 +216,13 @@ extension StitchReport.Rendition {
         ["playlist": playlist, "codecs": codecs, "width": width, "height": height, "segments": segments, "bytes": bytes,
          "peakBitRate": peakBitRate, "averageBitRate": averageBitRate,
          "longestSegmentSeconds": (longestSegmentSeconds * 1e6).rounded() / 1e6]
+    }
+}
+
+extension StitchReport.Cover {
+    /// The cover and poster in a report: the output frame they start at (the poster's), by number and time.
+    func json(frameRate: Rational) -> [String: Any] {
+        ["path": path ?? NSNull(), "poster": poster ?? NSNull(), "firstFrame": firstFrame,
+         "start": (Double(firstFrame) / frameRate.value * 1e6).rounded() / 1e6, "frames": frames, "bytes": bytes, "codec": "h264"]
     }
 }

@@ -32,7 +32,7 @@ public final class PlanJob {
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
         if OutputContainer(path: request.output) == .webm {
             // A join lays each segment's AAC frames end to end on one grid; Opus has none such here.
-            throw SegueError.usage("\(request.output): segmented renders (plan, render and join; --jobs, --work) write MP4 only: "
+            throw SegueError.usage("\(request.output): segmented renders (plan, render and join; --jobs, --work) write MP4 or HLS, not WebM: "
                                    + "their join copies each segment's AAC sound on one frame grid, and WebM's sound is Opus; "
                                    + "stitch it in one process")
         }
@@ -121,6 +121,8 @@ public struct JoinReport: Sendable {
     package var wallSeconds: Double
     /// An HLS output's renditions: each playlist with its files' size, bit rates and codecs.
     package var renditions: [StitchReport.Rendition] = []
+    /// The cover and poster the join made from the output, when asked for.
+    package var cover: StitchReport.Cover?
 
     package var duration: Double { Double(frames) / canvas.frameRate.value }
     package var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
@@ -139,6 +141,7 @@ public struct JoinReport: Sendable {
             "joinSeconds": wallSeconds, "renderSeconds": renderSeconds,
             "segments": segments.map { ["index": $0.index, "frames": $0.frames, "wallSeconds": $0.wallSeconds, "host": $0.host] },
         ].merging(renditions.isEmpty ? [:] : ["renditions": renditions.map(\.json)]) { $1 }
+            .merging(cover.map { ["cover": $0.json(frameRate: canvas.frameRate)] } ?? [:]) { $1 }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 }
@@ -166,6 +169,9 @@ public final class JoinJob {
         let started = monotonicSeconds()
         let record = try SegmentPlan.load(work: work)
         try OutputFile.checkOutput(record.output, overwrite: record.overwrite, folderMayBeMade: true)
+        for path in [record.settings.cover, record.settings.poster].compactMap({ $0 }) {
+            try OutputFile.checkOutput(path, overwrite: record.overwrite)
+        }
         if let reportPath { try OutputFile.checkOutput(reportPath, overwrite: true) }
         let fingerprint = try SegmentPlan.fingerprint(work: work)
         let includeAudio = record.settings.includeAudio
@@ -186,19 +192,19 @@ public final class JoinJob {
         }
         let plan = try record.timeline()
         var renditions: [StitchReport.Rendition] = []
-        let samples: Int
+        let samples: Int, cover: StitchReport.Cover?
         if record.ladder != nil {
             // An HLS output: the segments' own media files, named by playlists.
-            renditions = try LadderJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+            (renditions, cover) = try LadderJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
             samples = includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
         } else {
             try OutputFile.makeOutputFolder(for: record.output)
-            samples = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+            (samples, cover) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
         }
         let report = JoinReport(
             output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,
             segments: manifests.map { JoinReport.Segment(index: $0.segment, frames: $0.frames, wallSeconds: $0.wallSeconds, host: $0.host) },
-            wallSeconds: monotonicSeconds() - started, renditions: renditions)
+            wallSeconds: monotonicSeconds() - started, renditions: renditions, cover: cover)
         if let reportPath {
             do {
                 try report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic)

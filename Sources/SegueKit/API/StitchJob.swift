@@ -174,7 +174,7 @@ public final class StitchJob {
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
         try checkExport(settings: settings, entries: list.entries)
-        try checkCover(settings: settings, entries: list.entries, segmented: outputFolderMayBeMade)
+        try checkCover(settings: settings, entries: list.entries)
 
         var usable: [(entry: ClipEntry, info: ClipInfo)] = []
         var bad = list.bad
@@ -218,16 +218,14 @@ public final class StitchJob {
         return (plan, settings, access, usable.map(\.entry.join))
     }
 
-    /// Where `--cover` and `--poster` may write: an .mp4 and a .jpg, not over the output, an input or each
-    /// other, and not from a segmented render (whose output only its join sees).
-    private func checkCover(settings: StitchSettings, entries: [ClipEntry], segmented: Bool) throws {
+    /// Where `--cover` and `--poster` may write: an .mp4 and a .jpg, not over the output, an input or each other.
+    private func checkCover(settings: StitchSettings, entries: [ClipEntry]) throws {
         let asked = [("--cover", settings.cover, ["mp4", "m4v"]), ("--poster", settings.poster, ["jpg", "jpeg"])]
         let paths = asked.compactMap { $0.1 }
         guard !paths.isEmpty else {
             if settings.coverAt != nil { throw SegueError.usage("--cover-at needs --cover or --poster") }
             return
         }
-        if segmented { throw SegueError.usage("--cover and --poster aren't made by a segmented render (--jobs, --work, plan/render/join) yet") }
         func same(_ a: String, _ b: String) -> Bool {
             URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
         }

@@ -25,8 +25,9 @@ package struct LadderJoiner {
         self.manifests = manifests
     }
 
-    /// Writes the output; returns each rendition as measured (rungs first, the sound last).
-    package func write(stop: StopRequest) throws -> [StitchReport.Rendition] {
+    /// Writes the output (and the cover and poster, from its sharpest rung, when asked for);
+    /// returns each rendition as measured (rungs first, the sound last).
+    package func write(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?) {
         guard let ladder = record.ladder else { throw SegueError(.readFailed, subject: work, detail: "the plan's output isn't HLS") }
         let subtitles = plan.subtitleTrack(record.settings)
         let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil)
@@ -44,11 +45,16 @@ package struct LadderJoiner {
                 HLSSubtitles(track: $0, segmentMilliseconds: ladder.segmentSeconds * 1000, segmentCount: rungs.first?.segments ?? 0)
             }
             if let text { try files.write(text) }
+            let cover = try CoverMaker.joined(record: record, plan: plan, manifests: manifests) { frames in
+                try files.excerpt(of: ladder.rungs[0].playlist, frames: frames, segmentFrames: ladder.segmentFrames)
+            }
+            files.removeExcerpt()
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             try files.writeMaster(HLSPlaylists.master(rungs, sound: sound.map { (record.settings.audioBitRate, $0) },
                                                       subtitles: text?.mediaLine))
-            return (rungs + [sound].compactMap { $0 }).map { files.rendition($0) }
+            return ((rungs + [sound].compactMap { $0 }).map { files.rendition($0) }, cover)
         } catch {
+            files.removeExcerpt()
             files.removeWritten()
             throw error
         }

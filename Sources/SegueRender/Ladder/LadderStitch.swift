@@ -56,7 +56,7 @@ extension Stitcher {
     /// whole stitch's AAC packets to `soundPath`, as `renderSegment` writes them for an MP4 plan.
     func renderLadderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, ladder: HLSLadder, folder: String, soundPath: String?,
                              stop: StopRequest,
-                             progress: (StitchProgress) -> Void) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+                             progress: (StitchProgress) -> Void) throws -> RenderedSegment {
         var videoOnly = settings
         videoOnly.includeAudio = false
         let files = LadderFiles(master: (folder as NSString).appendingPathComponent("master.m3u8"), ladder: ladder, sound: false,

@@ -28,20 +28,20 @@ struct LadderSegment {
     /// returns its warm-up frames, its sound's packet count and each rendition's files (named
     /// as they will be in the completed folder).
     func render(stitcher: Stitcher, isLast: Bool, stop: StopRequest,
-                progress: (StitchProgress) -> Void) throws -> (warmUp: Int, packets: Int, renditions: [RenditionPiece]) {
+                progress: (StitchProgress) -> Void) throws -> (rendered: Stitcher.RenderedSegment, renditions: [RenditionPiece]) {
         let soundPath = record.settings.includeAudio ? (partialFolder as NSString).appendingPathComponent("sound.m4a") : nil
-        let (report, warmUp, packets) = try stitcher.renderLadderSegment(segment, isLast: isLast, ladder: ladder, folder: partialFolder,
-                                                                         soundPath: soundPath, stop: stop, progress: progress)
-        guard report.frames >= segment.endFrame else {
+        let rendered = try stitcher.renderLadderSegment(segment, isLast: isLast, ladder: ladder, folder: partialFolder,
+                                                        soundPath: soundPath, stop: stop, progress: progress)
+        guard rendered.report.frames >= segment.endFrame else {
             throw SegueError(.writeFailed, subject: record.output,
-                             detail: "segment \(segment.index) made \(report.frames - segment.startFrame) frames, the plan \(segment.frames)")
+                             detail: "segment \(segment.index) made \(rendered.report.frames - segment.startFrame) frames, the plan \(segment.frames)")
         }
         var pieces = try ladder.rungs.map { try placeRung($0) }
         if let soundPath {
             pieces.append(try placeSound(from: soundPath, isLast: isLast, totalSamples: record.totalSamples))
             unlink(soundPath)
         }
-        return (warmUp, packets, pieces)
+        return (rendered, pieces)
     }
 
     /// A rung's media segments (as its playlist lists them), moved `startFrame` frames on.

@@ -31,6 +31,8 @@ package struct SegmentManifest: Codable, Sendable {
     package var warmUpFrames: Int
     /// An HLS plan's segment: each rendition's init segment and media segments, in a folder of its own.
     package var renditions: [RenditionPiece]? = nil
+    /// With `--cover` or `--poster`: what the segment's scout saw, for the join to choose the cover's place.
+    package var cover: CoverNotes? = nil
 }
 
 /// One rendition's files from one segment of an HLS plan: its media segments

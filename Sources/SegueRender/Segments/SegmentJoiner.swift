@@ -27,9 +27,13 @@ package struct SegmentJoiner {
 
     private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
 
-    /// Writes the output; returns the audio samples written.
-    package func write(stop: StopRequest) throws -> Int {
-        try OutputFile.write(record.output, stop: stop) { try writeFile($0, stop: stop) }
+    /// Writes the output (and the cover and poster, from it, when asked for); returns the audio samples written.
+    package func write(stop: StopRequest) throws -> (samples: Int, cover: StitchReport.Cover?) {
+        try OutputFile.write(record.output, stop: stop) { path in
+            let samples = try writeFile(path, stop: stop)
+            let cover = try CoverMaker.joined(record: record, plan: plan, manifests: manifests) { _ in CoverMaker.Source(path: path) }
+            return (samples, cover)
+        }
     }
 
     private func writeFile(_ path: String, stop: StopRequest) throws -> Int {

@@ -47,17 +47,18 @@ package struct SegmentRender {
         let files = Files(work: work, video: SegmentFiles.freshName(segment: segment, run: run, suffix: ".mp4"),
                           sound: record.settings.includeAudio ? SegmentFiles.freshName(segment: segment, run: run, suffix: ".m4a") : nil)
         do {
-            let (warmUp, packets) = try render(wanted, of: record, isLast: isLast, into: files, stop: stop, progress: progress)
+            let rendered = try render(wanted, of: record, isLast: isLast, into: files, stop: stop, progress: progress)
             for name in files.names {
                 try OutputFile.moveIntoPlace(files.partial(name), over: files.inWork(name), what: "it")
             }
             let receipt = SegmentManifest(
                 plan: fingerprint, segment: segment, frames: wanted.frames,
-                samples: wanted.audioEnd - wanted.audioStart, audioPackets: files.sound == nil ? nil : packets,
+                samples: wanted.audioEnd - wanted.audioStart, audioPackets: files.sound == nil ? nil : rendered.audioPackets,
                 video: files.video, videoBytes: files.size(files.video), videoSHA256: try Checksum.sha256(file: files.inWork(files.video)),
                 sound: files.sound, soundBytes: files.sound.map(files.size),
                 soundSHA256: try files.sound.map { try Checksum.sha256(file: files.inWork($0)) },
-                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: warmUp)
+                wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: rendered.warmUpFrames,
+                cover: rendered.cover)
             // Another run of this segment finished first: its files stand, ours go.
             if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
                 files.names.forEach { unlink(files.inWork($0)) }
@@ -78,13 +79,13 @@ package struct SegmentRender {
         let folder = (work as NSString).appendingPathComponent(piece.folderName)
         do {
             let stitcher = try makeStitcher(record, output: piece.partialFolder)
-            let (warmUp, packets, renditions) = try piece.render(stitcher: stitcher, isLast: isLast, stop: stop, progress: progress)
+            let (rendered, renditions) = try piece.render(stitcher: stitcher, isLast: isLast, stop: stop, progress: progress)
             try OutputFile.moveIntoPlace(piece.partialFolder, over: folder, what: "it")
             let receipt = SegmentManifest(
                 plan: fingerprint, segment: segment, frames: wanted.frames, samples: wanted.audioEnd - wanted.audioStart,
-                audioPackets: record.settings.includeAudio ? packets : nil, video: nil, videoBytes: nil, videoSHA256: nil,
+                audioPackets: record.settings.includeAudio ? rendered.audioPackets : nil, video: nil, videoBytes: nil, videoSHA256: nil,
                 sound: nil, soundBytes: nil, soundSHA256: nil, wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName,
-                warmUpFrames: warmUp, renditions: renditions)
+                warmUpFrames: rendered.warmUpFrames, renditions: renditions, cover: rendered.cover)
             if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
                 try? FileManager.default.removeItem(atPath: folder)
                 return Outcome(alreadyDone: true, frames: wanted.frames, wallSeconds: 0)
@@ -117,18 +118,17 @@ package struct SegmentRender {
         return Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
     }
 
-    /// Renders `wanted` into the files' partial names; returns its warm-up
-    /// frames and its sound's packet count. Fails when it made fewer frames than planned.
+    /// Renders `wanted` into the files' partial names. Fails when it made fewer frames than planned.
     private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
-                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> (warmUp: Int, packets: Int) {
+                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Stitcher.RenderedSegment {
         let stitcher = try makeStitcher(record, output: files.partial(files.video))
-        let (report, warmUp, packets) = try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
-                                                                   soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
-        guard report.frames >= wanted.endFrame else {
+        let rendered = try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
+                                                  soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
+        guard rendered.report.frames >= wanted.endFrame else {
             throw SegueError(.writeFailed, subject: record.output,
-                             detail: "segment \(segment) made \(report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
+                             detail: "segment \(segment) made \(rendered.report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
         }
-        return (warmUp, packets)
+        return rendered
     }
 
     /// Whether segment `segment` of the plan in `work` is rendered (from that plan, its files all there).

@@ -90,7 +90,7 @@ package final class Stitcher {
     /// stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing without audio).
     /// Both paths are written in place: the caller renames them.
     package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
-                       progress: (StitchProgress) -> Void = { _ in }) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+                       progress: (StitchProgress) -> Void = { _ in }) throws -> RenderedSegment {
         var videoOnly = settings
         videoOnly.includeAudio = false
         let writer: OutputWriter
@@ -109,7 +109,7 @@ package final class Stitcher {
     /// Renders `segment`'s pictures into `writer` (which writes `output`) and its sound to `soundPath`.
     func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, into writer: OutputWriter, smart: SmartPlan?, output: String,
                        soundPath: String?, stop: StopRequest,
-                       progress: (StitchProgress) -> Void) throws -> (report: StitchReport, warmUpFrames: Int, audioPackets: Int) {
+                       progress: (StitchProgress) -> Void) throws -> RenderedSegment {
         let started = monotonicSeconds()
         do {
             let frames = segment.startFrame..<segment.endFrame
@@ -121,6 +121,8 @@ package final class Stitcher {
             let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
                                        warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
                                        seekable: { smart?.copiesVideo(ofClip: $0.index) != true })
+            // The cover is made by the join, from what every segment's scout saw.
+            writer.scout = coverScout()
             let played = try withoutActuallyEscaping(progress) { progress in
                 try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
             }
@@ -129,11 +131,21 @@ package final class Stitcher {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
-            return (report, frames.lowerBound - window.warmUpFrame, sound?.packetsKept ?? 0)
+            return RenderedSegment(report: report, warmUpFrames: frames.lowerBound - window.warmUpFrame,
+                                   audioPackets: sound?.packetsKept ?? 0, cover: writer.scout?.notes)
         } catch {
             writer.abandon()
             throw error
         }
+    }
+
+    /// What rendering one segment made: its report, the frames made before its first (not written),
+    /// its sound's AAC packets, and (with `--cover` or `--poster`) what its scout saw.
+    package struct RenderedSegment {
+        package var report: StitchReport
+        package var warmUpFrames: Int
+        package var audioPackets: Int
+        package var cover: CoverNotes?
     }
 
     /// What playing the clips came to; `report(of:)` tells it.
