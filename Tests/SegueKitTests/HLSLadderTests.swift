@@ -207,7 +207,8 @@ final class HLSLadderTests: XCTestCase {
         }
         let folder = try folder("hls-hdr")
         let master = folder + "/master.m3u8"
-        let made = try Tools.segue(["stitch", hlg, "-o", master, "--codec", "hevc", "--ladder", "180,90", "--hls-time", "1", "--quiet"])
+        let made = try Tools.segue(["stitch", hlg, "-o", master, "--codec", "hevc", "--ladder", "180,90", "--hls-time", "1", "--quiet",
+                                    "--cover", folder + "/cover.mp4", "--poster", folder + "/poster.jpg", "--report", folder + "/report.json"])
         XCTAssertEqual(made.status, 0, made.standardError)
         let lines = try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n")
         let variants = lines.enumerated().filter { $0.element.hasPrefix("#EXT-X-STREAM-INF:") }.map { ($0.element, lines[$0.offset + 1]) }
@@ -232,6 +233,16 @@ final class HLSLadderTests: XCTestCase {
         XCTAssertEqual(rung.pictures.count, plain.pictures.count)
         let difference = PhotoFormatTests.meanDifference(rung.pictures[30].bytes, plain.pictures[30].bytes)
         XCTAssertLessThan(difference, 3, "the SDR rung's picture is the SDR stitch's")
+        // The cover and poster are SDR too, tone-mapped alike: the poster is the SDR stitch's frame the report names.
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any]
+        let first = try XCTUnwrap((report?["cover"] as? [String: Any])?["firstFrame"] as? Int)
+        let cover = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,pix_fmt",
+                                             "-of", "csv=p=0", folder + "/cover.mp4"])
+        XCTAssertEqual(cover.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines), "h264,yuv420p")
+        // (The JPEG's luma is full range: put back into the video's limited range to compare.)
+        let poster = try XCTUnwrap(DecodedOutput(path: folder + "/poster.jpg").pictures.first).bytes.map { UInt8(16 + (Int($0) * 219 + 127) / 255) }
+        XCTAssertLessThan(PhotoFormatTests.meanDifference(poster, plain.pictures[first].bytes), 3, "the poster is the SDR picture")
+        XCTAssertGreaterThan(PhotoFormatTests.meanDifference(poster, plain.pictures[first + 15].bytes), 3, "(and not another)")
         let played = try Tool.run("timeout", ["60", "gst-launch-1.0", "-q", "playbin", "uri=file://" + master,
                                               "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"])
         XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)

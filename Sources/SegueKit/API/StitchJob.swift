@@ -211,9 +211,6 @@ public final class StitchJob {
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.notices = list.notices + containerNotices + plan.notices + subtitled.notices
         if playlist { plan.notices += try ladderNotices(plan: plan, settings: settings) }
-        if (settings.cover != nil || settings.poster != nil) && plan.canvas.colour.dynamicRange.isHDR {
-            throw SegueError.usage("--cover and --poster of an HDR (HLG or PQ) output aren't made yet; --hdr off makes an SDR one")
-        }
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
     }

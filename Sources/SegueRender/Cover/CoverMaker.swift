@@ -11,7 +11,8 @@ import SegueCore
 /// its start. And a poster (`--poster`): a JPEG of the cover's first frame at
 /// the output's size. Both are taken from the finished output's own
 /// pictures, decoded again for those few seconds only, where the scout found
-/// the most change (or `--cover-at` says), and written atomically.
+/// the most change (or `--cover-at` says), tone-mapped to SDR from an HDR
+/// output, and written atomically.
 struct CoverMaker {
     let settings: StitchSettings
     let canvas: Canvas
@@ -46,7 +47,7 @@ struct CoverMaker {
         }
         let frames = start..<min(total, start + length + lead)
         let read = try source(frames)
-        let window = try decode(read, frames: frames)
+        let window = try inStandardRange(decode(read, frames: frames))
         guard window.count > lead else { throw SegueError(.writeFailed, subject: read.path, detail: "the cover's pictures can't be read back") }
         var made = StitchReport.Cover(path: settings.cover, poster: settings.poster, firstFrame: start + lead,
                                       frames: min(length, window.count - lead))
@@ -92,6 +93,16 @@ struct CoverMaker {
         try decoder.sendEndOfStream()
         _ = try take()
         return pictures
+    }
+
+    /// An HDR output's pictures tone-mapped to SDR, as its SDR rungs are: a cover and a poster are 8-bit BT.709.
+    private func inStandardRange(_ pictures: [Frame]) throws -> [Frame] {
+        guard let table = ColourConversion.sdrTable(from: canvas.colour) else { return pictures }
+        return try pictures.map { picture in
+            let converted = try Frame.video(width: picture.width, height: picture.height)
+            Frame.convert(picture, through: table, into: converted, threads: 2)
+            return converted
+        }
     }
 
     /// Encodes the loop: frame k is window frame lead + k, the last `lead` ones dissolving into the lead-in.
