@@ -17,9 +17,13 @@ final class HLSSegmentTests: XCTestCase {
 
     /// Two marker clips, 45 and 36 frames at 30 fps, faded: 71 frames in 3 HLS segments of 1 s.
     func arguments(_ master: String) throws -> [String] {
+        try stitch(master) + ["--hls-time", "1", "--ladder", "180,90"]
+    }
+
+    func stitch(_ output: String) throws -> [String] {
         [try store.path("hls-a.mp4", MarkerClip(clip: 1, frames: 45)), try store.path("hls-b.mp4", MarkerClip(clip: 2, frames: 36)),
-         "-o", master, "--transition", "fade", "--transition-duration", "0.334", "--hls-time", "1", "--ladder", "180,90",
-         "--preset", "ultrafast", "--crf", "16", "--quiet"]
+         "-o", output, "--transition", "fade", "--transition-duration", "0.334", "--preset", "ultrafast", "--crf", "16", "--chapters",
+         "--quiet"]
     }
 
     func folder(_ name: String) throws -> String {
@@ -86,6 +90,23 @@ final class HLSSegmentTests: XCTestCase {
         }
         XCTAssertEqual(try variants(master), try variants(oracle))
         XCTAssertEqual(try variants(master).count, 2)
+        // The chapters, in Apple's JSON chapter format the master names: where an MP4's chapters are.
+        let sessionData = "#EXT-X-SESSION-DATA:DATA-ID=\"com.apple.hls.chapters\",URI=\"chapters.json\""
+        XCTAssertTrue(try String(contentsOfFile: master, encoding: .utf8).contains(sessionData))
+        let chapters = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/split/chapters.json"))) as? [[String: Any]]
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/split/chapters.json")),
+                       try Data(contentsOf: URL(fileURLWithPath: folder + "/one/chapters.json")))
+        let mp4 = folder + "/reel.mp4"
+        XCTAssertEqual(try Tools.segue(["stitch"] + (try stitch(mp4))).status, 0)
+        let probed = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title", "-of", "csv=p=0", mp4])
+        let rows = probed.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        XCTAssertEqual(chapters?.count, 2)
+        XCTAssertEqual(chapters?.count, rows.count)
+        for (entry, row) in zip(chapters ?? [], rows) where row.count == 3 {
+            XCTAssertEqual(entry["start-time"] as? Double ?? -1, Double(row[0]) ?? 0, accuracy: 0.001, "\(entry)")
+            XCTAssertEqual((entry["start-time"] as? Double ?? 0) + (entry["duration"] as? Double ?? 0), Double(row[1]) ?? 0, accuracy: 0.001)
+            XCTAssertEqual((entry["titles"] as? [[String: String]])?.first?["title"], row[2])
+        }
     }
 
     func testAJoinOfMissingOrDamagedSegmentsWritesNothingAndARenderIsDoneOnce() throws {

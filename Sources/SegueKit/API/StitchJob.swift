@@ -210,7 +210,7 @@ public final class StitchJob {
         }
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.notices = list.notices + containerNotices + plan.notices + subtitled.notices
-        if playlist { plan.notices += try ladderNotices(plan: plan, settings: settings) }
+        if playlist { try checkLadder(plan: plan, settings: settings) }
         plan.warnings.forEach { onEvent(.warning($0)) }
         return (plan, settings, access, usable.map(\.entry.join))
     }
@@ -251,8 +251,8 @@ public final class StitchJob {
         if settings.smart { throw SegueError.usage("--smart can't copy into an HLS ladder: every rendition is encoded") }
     }
 
-    /// The canvas's ladder checked (an HDR one, a rung sharper than the canvas: exit 2), and what it leaves out, as warnings.
-    private func ladderNotices(plan: Plan, settings: StitchSettings) throws -> [Warning] {
+    /// The canvas's ladder checked: a codec the ladder's rungs aren't, a rung sharper than the canvas: exit 2.
+    private func checkLadder(plan: Plan, settings: StitchSettings) throws {
         // SDR rungs are H.264; an HDR canvas's HLG or PQ rungs HEVC, with an SDR ladder beside them.
         let hdr = plan.canvas.colour.dynamicRange.isHDR
         if settings.codec != (hdr ? .hevc : .h264) {
@@ -262,7 +262,6 @@ public final class StitchJob {
         do { _ = try HLSLadder(canvas: plan.canvas, settings: settings) } catch let error as LadderError {
             throw SegueError.usage(error.message)
         }
-        return settings.chapters ? [.outputNote(path: request.output, note: "an HLS ladder doesn't carry chapters yet")] : []
     }
 
     /// The request's choices over the manifest's over the defaults, fitted

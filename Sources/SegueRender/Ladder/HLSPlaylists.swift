@@ -29,9 +29,11 @@ enum HLSPlaylists {
 
     /// The master playlist: every rung (largest first) with the sound rendition they share.
     /// BANDWIDTH is a rung's peak plus the sound's, AVERAGE-BANDWIDTH (once measured) their averages.
-    /// `subtitles`, when given, is the subtitle rendition's EXT-X-MEDIA line, group `HLSSubtitles.group`.
-    static func master(_ rungs: [Stream], sound: (bitRate: Int, measured: Stream?)?, subtitles: String? = nil) -> String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+    /// `subtitles`, when given, is the subtitle rendition's EXT-X-MEDIA line, group `HLSSubtitles.group`;
+    /// `sessionData`, lines naming data for the whole presentation (`HLSChapters`).
+    static func master(_ rungs: [Stream], sound: (bitRate: Int, measured: Stream?)?, subtitles: String? = nil,
+                       sessionData: [String] = []) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"] + sessionData
         if let subtitles { lines.append(subtitles) }
         if sound != nil {
             lines.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(soundGroup)\",NAME=\"Sound\",DEFAULT=YES,AUTOSELECT=YES,"

@@ -19,11 +19,15 @@ final class LadderFiles {
     /// The subtitle rendition's files, when there is one: written whole at the end.
     private let subtitled: Bool
 
-    init(master: String, ladder: HLSLadder, sound: Bool, subtitles: Bool) {
+    /// The output's chapters, written beside the master when asked for.
+    private let chapters: HLSChapters?
+
+    init(master: String, ladder: HLSLadder, sound: Bool, subtitles: Bool, chapters: HLSChapters? = nil) {
         self.master = master
         folder = (master as NSString).deletingLastPathComponent
         renditions = ladder.rungs.map { ($0.playlist, "video_\($0.name)") } + (sound ? [(HLSLadder.soundPlaylist, "audio")] : [])
         subtitled = subtitles
+        self.chapters = chapters
     }
 
     /// Every name this output may write, and whether `name` (a file in the folder) is one of them.
@@ -32,6 +36,7 @@ final class LadderFiles {
         // A file being written whole (`OutputFile.writeAtomically`) or the sound's fragments being made.
         if name.hasPrefix("."), let range = name.range(of: ".partial-") { return owns(String(name[name.index(after: name.startIndex)..<range.lowerBound])) }
         if name == ".audio_fragments.mp4" { return true }
+        if name == HLSChapters.file { return true }
         if name == HLSSubtitles.playlist || (name.hasPrefix(HLSSubtitles.prefix + "_") && name.hasSuffix(".vtt")) { return true }
         return renditions.contains { rendition in
             name == rendition.playlist || name == rendition.playlist + ".tmp" || name == rendition.prefix + "_init.mp4"
@@ -44,7 +49,7 @@ final class LadderFiles {
     /// playlists are only replaced with `overwrite` (whose stale segments go first).
     func prepare(overwrite: Bool) throws {
         try OutputFile.checkOutput(master, overwrite: overwrite, folderMayBeMade: true)
-        for playlist in renditions.map(\.playlist) + (subtitled ? [HLSSubtitles.playlist] : []) {
+        for playlist in renditions.map(\.playlist) + (subtitled ? [HLSSubtitles.playlist] : []) + (chapters != nil ? [HLSChapters.file] : []) {
             try OutputFile.checkOutput((folder as NSString).appendingPathComponent(playlist), overwrite: overwrite, folderMayBeMade: true)
         }
         madeFolder = !FileManager.default.fileExists(atPath: folder)
@@ -115,6 +120,13 @@ final class LadderFiles {
                                width: stream.width, height: stream.height, segments: stream.segments, bytes: stream.bytes,
                                peakBitRate: stream.peakBitRate ?? 0, averageBitRate: stream.averageBitRate ?? 0,
                                longestSegmentSeconds: stream.longestSegment)
+    }
+
+    /// Writes the chapters file, when there are chapters; the master's lines naming it.
+    func writeChapters() throws -> [String] {
+        guard let chapters else { return [] }
+        try OutputFile.writeAtomically(try chapters.json(), to: (folder as NSString).appendingPathComponent(HLSChapters.file))
+        return [HLSChapters.sessionDataLine]
     }
 
     func writeMaster(_ text: String) throws {

@@ -30,7 +30,8 @@ package struct LadderJoiner {
     package func write(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?) {
         guard let ladder = record.ladder else { throw SegueError(.readFailed, subject: work, detail: "the plan's output isn't HLS") }
         let subtitles = plan.subtitleTrack(record.settings)
-        let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil)
+        let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil,
+                                chapters: record.settings.chapters ? HLSChapters(chapters: plan.chapters, frameRate: plan.canvas.frameRate) : nil)
         try files.prepare(overwrite: record.overwrite)
         do {
             let rungs = try ladder.rungs.map { rung in
@@ -51,7 +52,7 @@ package struct LadderJoiner {
             files.removeExcerpt()
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             try files.writeMaster(HLSPlaylists.master(rungs, sound: sound.map { (record.settings.audioBitRate, $0) },
-                                                      subtitles: text?.mediaLine))
+                                                      subtitles: text?.mediaLine, sessionData: try files.writeChapters()))
             return ((rungs + [sound].compactMap { $0 }).map { files.rendition($0) }, cover)
         } catch {
             files.removeExcerpt()

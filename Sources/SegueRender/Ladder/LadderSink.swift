@@ -24,6 +24,8 @@ final class LadderSink: OutputSink {
     /// Whether this sink writes the master playlist (and the subtitle rendition): a segment's render leaves them to the join.
     private let writesMaster: Bool
     private var masterWritten = false
+    /// The master's lines naming data for the whole presentation (its chapters).
+    private var sessionData: [String] = []
 
     /// The output's soft subtitle track, written as a WebVTT rendition at the end; nil for none.
     private let subtitles: SubtitleTrack?
@@ -34,6 +36,7 @@ final class LadderSink: OutputSink {
          writesMaster: Bool = true) throws {
         self.files = files
         self.writesMaster = writesMaster
+        if writesMaster { sessionData = try files.writeChapters() }
         self.ladder = ladder
         self.subtitles = subtitles
         sdrTable = ColourConversion.sdrTable(from: canvas.colour)
@@ -59,7 +62,7 @@ final class LadderSink: OutputSink {
         for rung in rungs { try rung.encode(rung.rung.range.isHDR ? picture : sdr ?? picture) }
         // A player can start once every rendition has a playlist: the master then names them all.
         if writesMaster, !masterWritten, files.mediaPlaylistsExist() {
-            try files.writeMaster(HLSPlaylists.master(rungs.map(\.estimate), sound: sound.map { ($0.bitRate, nil) }))
+            try files.writeMaster(HLSPlaylists.master(rungs.map(\.estimate), sound: sound.map { ($0.bitRate, nil) }, sessionData: sessionData))
             masterWritten = true
         }
     }
@@ -87,7 +90,8 @@ final class LadderSink: OutputSink {
             HLSSubtitles(track: $0, segmentMilliseconds: ladder.segmentSeconds * 1000, segmentCount: measured.first?.segments ?? 0)
         }
         if let text { try files.write(text) }
-        try files.writeMaster(HLSPlaylists.master(measured, sound: sound.map { ($0.bitRate, soundMeasured) }, subtitles: text?.mediaLine))
+        try files.writeMaster(HLSPlaylists.master(measured, sound: sound.map { ($0.bitRate, soundMeasured) }, subtitles: text?.mediaLine,
+                                                  sessionData: sessionData))
     }
 
     /// Each rung as written (after `finish`): its playlist, size, codecs and measured rates.

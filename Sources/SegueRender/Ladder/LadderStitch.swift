@@ -16,7 +16,8 @@ extension Stitcher {
             throw SegueError.usage(error.message)
         }
         let subtitles = plan.subtitleTrack(settings)
-        let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio, subtitles: subtitles != nil)
+        let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio, subtitles: subtitles != nil,
+                                chapters: settings.chapters ? HLSChapters(chapters: plan.chapters, frameRate: plan.canvas.frameRate) : nil)
         try files.prepare(overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet()
         let started = monotonicSeconds()
