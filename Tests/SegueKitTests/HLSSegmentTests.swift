@@ -82,6 +82,16 @@ final class HLSSegmentTests: XCTestCase {
         let played = try Tool.run("timeout", ["60", "gst-launch-1.0", "-q", "playbin", "uri=file://" + master,
                                               "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"])
         XCTAssertEqual(played.status, 0, played.standardError + played.standardOutput)
+        // Chromium's Media Source Extensions take each rung's init segment and the joined segments, to the end.
+        let browsed = try Tool.run(SegueTool.repository.appendingPathComponent("Scripts/browser-play").path, ["--timeout", "120", "--ladder", master])
+        XCTAssertEqual(browsed.status, 0, browsed.standardError + browsed.standardOutput)
+        let rungs = (try JSONSerialization.jsonObject(with: Data(browsed.standardOutput.utf8)) as? [String: Any])?["results"] as? [[String: Any]]
+        XCTAssertEqual(rungs?.count, 2)
+        for rung in rungs ?? [] {
+            XCTAssertEqual(rung["ended"] as? Bool, true, "\(rung)")
+            XCTAssertEqual(rung["totalVideoFrames"] as? Int, 71, "\(rung)")
+            XCTAssertGreaterThan(rung["audioDecodedBytes"] as? Int ?? 0, 0, "\(rung)")
+        }
         // The master says of each rung what the one-process master says (but the bit rates, measured).
         func variants(_ master: String) throws -> [[String?]] {
             try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.map { line in
