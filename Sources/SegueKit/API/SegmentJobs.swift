@@ -195,11 +195,11 @@ public final class JoinJob {
         let samples: Int, cover: StitchReport.Cover?
         if record.ladder != nil {
             // An HLS output: the segments' own media files, named by playlists.
-            (renditions, cover) = try LadderJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+            (renditions, cover) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).writeLadder(stop: stop)
             samples = includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
         } else {
             try OutputFile.makeOutputFolder(for: record.output)
-            (samples, cover) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).write(stop: stop)
+            (samples, cover) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).writeMP4(stop: stop)
         }
         let report = JoinReport(
             output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,

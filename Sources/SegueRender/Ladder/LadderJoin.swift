@@ -4,30 +4,18 @@ internal import SegueBitstream
 import SegueModel
 import SegueRuntime
 
-/// Writes an HLS plan's output from its checked segments: the segments'
-/// media files, already at their places on the output's time line, are put
-/// beside the master playlist under the output's names (hard links where the
-/// work folder shares the file system, copies otherwise; nothing is decoded
-/// or encoded); the first segment's init segments serve every rendition,
-/// whose sample descriptions every segment must share. Then the playlists:
-/// each rendition's (VOD), the subtitle rendition, and the master last, so
-/// no playlist ever names a file that isn't complete.
-package struct LadderJoiner {
-    let record: SegmentPlan
-    let plan: Plan
-    let work: String
-    let manifests: [SegmentManifest]
-
-    package init(record: SegmentPlan, plan: Plan, work: String, manifests: [SegmentManifest]) {
-        self.record = record
-        self.plan = plan
-        self.work = work
-        self.manifests = manifests
-    }
-
+/// A join's HLS output: the segments' media files, already at their places
+/// on the output's time line, are put beside the master playlist under the
+/// output's names (hard links where the work folder shares the file system,
+/// copies otherwise; nothing is decoded or encoded); the first segment's init
+/// segments serve every rendition, whose sample descriptions every segment
+/// must share. Then the playlists: each rendition's (VOD), the subtitle
+/// rendition, and the master last, so no playlist ever names a file that
+/// isn't complete.
+extension SegmentJoiner {
     /// Writes the output (and the cover and poster, from its sharpest rung, when asked for);
     /// returns each rendition as measured (rungs first, the sound last).
-    package func write(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?) {
+    package func writeLadder(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?) {
         guard let ladder = record.ladder else { throw SegueError(.readFailed, subject: work, detail: "the plan's output isn't HLS") }
         let subtitles = plan.subtitleTrack(record.settings)
         let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil,
@@ -96,6 +84,4 @@ package struct LadderJoiner {
     private func bytes(_ file: FileReceipt) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: inWork(file.name))))
     }
-
-    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
 }

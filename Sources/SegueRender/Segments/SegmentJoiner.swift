@@ -5,13 +5,14 @@ import SegueModel
 import SegueCore
 import SegueRuntime
 
-/// Writes the joined MP4 from checked segments: every segment's video
+/// Writes the joined output from checked segments. An MP4 (here): every segment's video
 /// packets copied, as they are, into one track (each segment starts with an
 /// IDR, all made with the same encoder settings, so the first segment's
 /// parameter sets serve them all), and every segment's AAC packets, each its
 /// stretch of the whole output's AAC frame grid (`SegmentSound`), laid end to
 /// end from the first segment's priming packet, so nothing is encoded here.
 /// Written to a temporary file beside the target and renamed on success.
+/// An HLS ladder: `writeLadder` (LadderJoin.swift).
 package struct SegmentJoiner {
     let record: SegmentPlan
     let plan: Plan
@@ -25,10 +26,10 @@ package struct SegmentJoiner {
         self.manifests = manifests
     }
 
-    private func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
+    func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
 
     /// Writes the output (and the cover and poster, from it, when asked for); returns the audio samples written.
-    package func write(stop: StopRequest) throws -> (samples: Int, cover: StitchReport.Cover?) {
+    package func writeMP4(stop: StopRequest) throws -> (samples: Int, cover: StitchReport.Cover?) {
         try OutputFile.write(record.output, stop: stop) { path in
             let samples = try writeFile(path, stop: stop)
             let cover = try CoverMaker.joined(record: record, plan: plan, manifests: manifests) { _ in CoverMaker.Source(path: path) }
