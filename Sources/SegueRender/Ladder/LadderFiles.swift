@@ -25,7 +25,7 @@ final class LadderFiles {
     init(master: String, ladder: HLSLadder, sound: Bool, subtitles: Bool, chapters: HLSChapters? = nil) {
         self.master = master
         folder = (master as NSString).deletingLastPathComponent
-        renditions = ladder.rungs.map { ($0.playlist, "video_\($0.name)") } + (sound ? [(HLSLadder.soundPlaylist, "audio")] : [])
+        renditions = ladder.rungs.map { ($0.playlist, $0.prefix) } + (sound ? [(HLSLadder.soundPlaylist, HLSLadder.soundPrefix)] : [])
         subtitled = subtitles
         self.chapters = chapters
     }
@@ -35,11 +35,11 @@ final class LadderFiles {
         if name == (master as NSString).lastPathComponent { return true }
         // A file being written whole (`OutputFile.writeAtomically`) or the sound's fragments being made.
         if name.hasPrefix("."), let range = name.range(of: ".partial-") { return owns(String(name[name.index(after: name.startIndex)..<range.lowerBound])) }
-        if name == ".audio_fragments.mp4" { return true }
+        if name == SoundFragments.stagingName(HLSLadder.soundPrefix) { return true }
         if name == HLSChapters.file { return true }
         if name == HLSSubtitles.playlist || (name.hasPrefix(HLSSubtitles.prefix + "_") && name.hasSuffix(".vtt")) { return true }
         return renditions.contains { rendition in
-            name == rendition.playlist || name == rendition.playlist + ".tmp" || name == rendition.prefix + "_init.mp4"
+            name == rendition.playlist || name == rendition.playlist + ".tmp" || name == HLSLadder.initSegment(rendition.prefix)
                 || (name.hasPrefix(rendition.prefix + "_") && (name.hasSuffix(".m4s") || name.hasSuffix(".m4s.tmp"))
                     && name.dropFirst(rendition.prefix.count + 1).prefix { $0 != "." }.allSatisfy(\.isNumber))
         }
@@ -75,7 +75,7 @@ final class LadderFiles {
         return RenditionMuxer(muxer: muxer, options: [
             "hls_time": String(format: "%.6f", seconds), "hls_list_size": "0", "hls_playlist_type": "event",
             "hls_segment_type": "fmp4", "hls_flags": "temp_file+independent_segments",
-            "hls_fmp4_init_filename": prefix + "_init.mp4",
+            "hls_fmp4_init_filename": HLSLadder.initSegment(prefix),
             "hls_segment_filename": (folder as NSString).appendingPathComponent(prefix + "_%05d.m4s"),
         ])
     }
@@ -142,7 +142,7 @@ final class LadderFiles {
             (segment.seconds, fileSize((folder as NSString).appendingPathComponent(segment.uri)))
         }
         let prefix = renditions.first { $0.playlist == stream.playlist }?.prefix ?? ""
-        let initBytes = fileSize((folder as NSString).appendingPathComponent(prefix + "_init.mp4"))
+        let initBytes = fileSize((folder as NSString).appendingPathComponent(HLSLadder.initSegment(prefix)))
         return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes)
     }
 
@@ -153,7 +153,7 @@ final class LadderFiles {
         let segments = HLSPlaylists.segments(of: text)
         let first = frames.lowerBound / segmentFrames, last = min(segments.count - 1, (frames.upperBound - 1) / segmentFrames)
         let prefix = renditions.first { $0.playlist == playlist }?.prefix ?? ""
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(prefix + "_init.mp4")))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(HLSLadder.initSegment(prefix))))
         for segment in segments[first...max(first, last)] {
             bytes += try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(segment.uri)))
         }

@@ -23,11 +23,11 @@ extension SegmentJoiner {
         try files.prepare(overwrite: record.overwrite)
         do {
             let rungs = try ladder.rungs.map { rung in
-                try place(rung.playlist, prefix: "video_\(rung.name)", files: files, stop: stop,
+                try place(rung.playlist, prefix: rung.prefix, files: files, stop: stop,
                           stream: HLSPlaylists.Stream(playlist: rung.playlist, width: rung.width, height: rung.height,
                                                       frameRate: ladder.frameRate, codecs: "", range: rung.range))
             }
-            let sound = try record.settings.includeAudio ? place(HLSLadder.soundPlaylist, prefix: "audio", files: files, stop: stop,
+            let sound = try record.settings.includeAudio ? place(HLSLadder.soundPlaylist, prefix: HLSLadder.soundPrefix, files: files, stop: stop,
                                                                  stream: HLSPlaylists.Stream(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2"))
                 : nil
             let text = subtitles.map {
@@ -64,13 +64,13 @@ extension SegmentJoiner {
             throw SegueError(.readFailed, subject: inWork(piece.initSegment.name),
                              detail: "segment \(manifest.segment)'s \(playlist) was encoded otherwise than segment 0's (render it again)")
         }
-        let initName = SoundFragments.initName(prefix)
+        let initName = HLSLadder.initSegment(prefix)
         try files.place(inWork(pieces[0].initSegment.name), as: initName)
         var listed: [(seconds: Double, uri: String)] = []
         var measured: [(seconds: Double, bytes: Int)] = []
         for file in pieces.flatMap(\.segments) {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            let name = SoundFragments.segmentName(prefix, listed.count)
+            let name = HLSLadder.mediaSegment(prefix, listed.count)
             try files.place(inWork(file.name), as: name)
             listed.append((file.seconds ?? 0, name))
             measured.append((file.seconds ?? 0, file.bytes))

@@ -115,7 +115,7 @@ private final class RungWriter {
         self.rung = rung
         self.canvas = canvas
         segmentFrames = ladder.segmentFrames
-        let file = try files.muxer(playlist: rung.playlist, prefix: "video_\(rung.name)",
+        let file = try files.muxer(playlist: rung.playlist, prefix: rung.prefix,
                                    seconds: (Double(ladder.segmentFrames) - 0.5) / ladder.frameRate.value)
         muxer = file.muxer
         // A keyframe exactly every segment (no scene cuts between), closed GOPs, and a VBV cap on the CRF.

@@ -32,7 +32,7 @@ final class SoundFragments {
         self.folder = folder
         self.prefix = prefix
         self.sampleRate = sampleRate
-        staging = (folder as NSString).appendingPathComponent(".\(prefix)_fragments.mp4")
+        staging = (folder as NSString).appendingPathComponent(Self.stagingName(prefix))
         muxer = try Muxer(path: staging, format: "mp4")
         stream = try muxer.addStream(for: encoder)
         try muxer.writeHeader(options: ["movflags": "+frag_custom+dash+delay_moov"])
@@ -42,11 +42,11 @@ final class SoundFragments {
         guard FragmentBoxes.topLevelEnd(of: ["ftyp", "moov"], in: header) == header.count else {
             throw SegueError(.writeFailed, subject: staging, detail: "the sound's header came out as something else than an init segment")
         }
-        try OutputFile.writeAtomically(Data(header), to: path(Self.initName(prefix)))
+        try OutputFile.writeAtomically(Data(header), to: path(HLSLadder.initSegment(prefix)))
     }
 
-    static func initName(_ prefix: String) -> String { prefix + "_init.mp4" }
-    static func segmentName(_ prefix: String, _ index: Int) -> String { prefix + String(format: "_%05d.m4s", index) }
+    /// The hidden file the fragments are made in.
+    static func stagingName(_ prefix: String) -> String { ".\(prefix)_fragments.mp4" }
 
     /// Adds a packet (pts and duration in samples) to the fragment being made.
     func write(_ packet: Packet) throws {
@@ -62,7 +62,7 @@ final class SoundFragments {
         guard FragmentBoxes.baseDecodeTime(of: media) != nil else {
             throw SegueError(.writeFailed, subject: staging, detail: "the sound's fragment \(segments.count) came out without its times")
         }
-        let name = Self.segmentName(prefix, segments.count)
+        let name = HLSLadder.mediaSegment(prefix, segments.count)
         try OutputFile.writeAtomically(Data(Self.segmentType + media), to: path(name))
         segments.append((name, Double(samplesInFragment) / Double(sampleRate)))
         samplesInFragment = 0

@@ -28,10 +28,9 @@ final class SoundRendition {
         bitRate = settings.audioBitRate
         encoder = try Encoder.aac(sampleRate: canvas.sampleRate, channels: canvas.soundChannels, bitRate: settings.audioBitRate,
                                   globalHeader: true)
-        fragments = try SoundFragments(folder: files.folder, prefix: Self.prefix, encoder: encoder, sampleRate: canvas.sampleRate)
+        fragments = try SoundFragments(folder: files.folder, prefix: HLSLadder.soundPrefix, encoder: encoder, sampleRate: canvas.sampleRate)
     }
 
-    static let prefix = "audio"
     var frameSize: Int { max(encoder.frameSize, 1) }
 
     /// Encodes a block of planar-float sound whose pts counts output samples.
@@ -53,7 +52,7 @@ final class SoundRendition {
         }
         return HLSPlaylists.measured(HLSPlaylists.Stream(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2"),
                                      segments: fragments.segments.map { ($0.seconds, size($0.name)) },
-                                     initBytes: size(SoundFragments.initName(Self.prefix)))
+                                     initBytes: size(HLSLadder.initSegment(HLSLadder.soundPrefix)))
     }
 
     func abandon() {
@@ -85,7 +84,7 @@ final class SoundRendition {
 
     private func writePlaylist(ended: Bool) throws {
         guard !fragments.segments.isEmpty else { return }
-        let text = HLSPlaylists.mediaPlaylist(initSegment: SoundFragments.initName(Self.prefix),
+        let text = HLSPlaylists.mediaPlaylist(initSegment: HLSLadder.initSegment(HLSLadder.soundPrefix),
                                               segments: fragments.segments.map { ($0.seconds, $0.name) },
                                               target: ladder.soundTargetSeconds(sampleRate: canvas.sampleRate), ended: ended)
         try files.writePlaylist(HLSLadder.soundPlaylist, text: text)

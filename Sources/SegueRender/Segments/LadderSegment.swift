@@ -24,21 +24,16 @@ struct LadderSegment {
     /// The output's HLS segment this segment's first one is.
     var firstIndex: Int { segment.startFrame / ladder.segmentFrames }
 
-    /// Renders the segment into the partial folder and moves its media segments into place;
-    /// returns its warm-up frames, its sound's packet count and each rendition's files (named
-    /// as they will be in the completed folder).
+    /// Renders the segment into the partial folder and moves its media segments into place; what
+    /// the render made, and each rendition's files (named as they will be in the completed folder).
     func render(stitcher: Stitcher, isLast: Bool, stop: StopRequest,
                 progress: (StitchProgress) -> Void) throws -> (rendered: Stitcher.RenderedSegment, renditions: [RenditionPiece]) {
         let soundPath = record.settings.includeAudio ? (partialFolder as NSString).appendingPathComponent("sound.m4a") : nil
         let rendered = try stitcher.renderLadderSegment(segment, isLast: isLast, ladder: ladder, folder: partialFolder,
-                                                        soundPath: soundPath, stop: stop, progress: progress)
-        guard rendered.report.frames >= segment.endFrame else {
-            throw SegueError(.writeFailed, subject: record.output,
-                             detail: "segment \(segment.index) made \(rendered.report.frames - segment.startFrame) frames, the plan \(segment.frames)")
-        }
+                                                        soundPath: soundPath, stop: stop, progress: progress).checked(segment, output: record.output)
         var pieces = try ladder.rungs.map { try placeRung($0) }
         if let soundPath {
-            pieces.append(try placeSound(from: soundPath, isLast: isLast, totalSamples: record.totalSamples))
+            pieces.append(try placeSound(from: soundPath, totalSamples: record.totalSamples))
             unlink(soundPath)
         }
         return (rendered, pieces)
@@ -46,7 +41,6 @@ struct LadderSegment {
 
     /// A rung's media segments (as its playlist lists them), moved `startFrame` frames on.
     private func placeRung(_ rung: HLSLadder.Rung) throws -> RenditionPiece {
-        let prefix = "video_\(rung.name)"
         let text = try String(contentsOfFile: path(rung.playlist), encoding: .utf8)
         let listed = HLSPlaylists.segments(of: text)
         guard listed.count == (segment.frames + ladder.segmentFrames - 1) / ladder.segmentFrames else {
@@ -55,18 +49,18 @@ struct LadderSegment {
         }
         let rate = ladder.frameRate
         let ticks = try shiftTicks(units: Int64(segment.startFrame) * Int64(rate.denominator), per: Int64(rate.numerator),
-                                   initSegment: SoundFragments.initName(prefix))
+                                   initSegment: HLSLadder.initSegment(rung.prefix))
         try shift(listed.map(\.uri), by: ticks)
-        return try piece(rung.playlist, initSegment: SoundFragments.initName(prefix), segments: listed)
+        return try piece(rung.playlist, initSegment: HLSLadder.initSegment(rung.prefix), segments: listed)
     }
 
     /// The sound's AAC packets, as `SegmentSound` kept them, cut into one fragment per HLS segment
     /// (`HLSLadder.soundCut`) and moved to where they play in the whole.
-    private func placeSound(from soundPath: String, isLast: Bool, totalSamples: Int) throws -> RenditionPiece {
+    private func placeSound(from soundPath: String, totalSamples: Int) throws -> RenditionPiece {
         let canvas = record.canvas
         let encoder = try Encoder.aac(sampleRate: canvas.sampleRate, channels: canvas.soundChannels, bitRate: record.settings.audioBitRate,
                                       globalHeader: true)
-        let fragments = try SoundFragments(folder: partialFolder, prefix: "audio", encoder: encoder, sampleRate: canvas.sampleRate)
+        let fragments = try SoundFragments(folder: partialFolder, prefix: HLSLadder.soundPrefix, encoder: encoder, sampleRate: canvas.sampleRate)
         defer { fragments.abandon() }
         // Where each of its HLS segments after the first starts.
         let lastIndex = (segment.endFrame - 1) / ladder.segmentFrames
@@ -90,9 +84,9 @@ struct LadderSegment {
         try fragments.finish()
         // On the output's sound time line the priming packet starts at 0.
         let ticks = try shiftTicks(units: Int64(first + SegmentSound.blockSize), per: Int64(canvas.sampleRate),
-                                   initSegment: SoundFragments.initName("audio"))
+                                   initSegment: HLSLadder.initSegment(HLSLadder.soundPrefix))
         try shift(fragments.segments.map(\.name), by: ticks)
-        return try piece(HLSLadder.soundPlaylist, initSegment: SoundFragments.initName("audio"),
+        return try piece(HLSLadder.soundPlaylist, initSegment: HLSLadder.initSegment(HLSLadder.soundPrefix),
                          segments: fragments.segments.map { ($0.seconds, $0.name) })
     }
 

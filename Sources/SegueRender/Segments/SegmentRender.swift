@@ -122,13 +122,9 @@ package struct SegmentRender {
     private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
                         stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Stitcher.RenderedSegment {
         let stitcher = try makeStitcher(record, output: files.partial(files.video))
-        let rendered = try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
-                                                  soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
-        guard rendered.report.frames >= wanted.endFrame else {
-            throw SegueError(.writeFailed, subject: record.output,
-                             detail: "segment \(segment) made \(rendered.report.frames - wanted.startFrame) frames, the plan \(wanted.frames)")
-        }
-        return rendered
+        return try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
+                                          soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
+            .checked(wanted, output: record.output)
     }
 
     /// Whether segment `segment` of the plan in `work` is rendered (from that plan, its files all there).
@@ -156,5 +152,16 @@ package struct SegmentRender {
         func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
         func partial(_ name: String) -> String { inWork("." + name + ".partial") }
         func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
+    }
+}
+
+extension Stitcher.RenderedSegment {
+    /// Itself, when the render made every frame of `segment`; a failure naming `output` otherwise.
+    func checked(_ segment: SegmentPlan.Segment, output: String) throws -> Self {
+        guard report.frames >= segment.endFrame else {
+            throw SegueError(.writeFailed, subject: output,
+                             detail: "segment \(segment.index) made \(report.frames - segment.startFrame) frames, the plan \(segment.frames)")
+        }
+        return self
     }
 }

@@ -19,6 +19,8 @@ package struct HLSLadder: Sendable, Equatable {
         package var name: String { "\(min(width, height))p" + (range.isHDR ? "_" + range.rawValue.lowercased() : "") }
         /// Its media playlist, beside the master playlist.
         package var playlist: String { "video_\(name).m3u8" }
+        /// The prefix of its segments' files.
+        package var prefix: String { "video_\(name)" }
     }
 
     package var rungs: [Rung]
@@ -30,8 +32,14 @@ package struct HLSLadder: Sendable, Equatable {
     package static let standardShortSides = [2160, 1440, 1080, 720, 360]
     /// Bits a pixel the VBV cap allows at most (6.2 Mb/s for 1080p at 30).
     static let bitsPerPixel = 0.1
-    /// The sound rendition's playlist.
+    /// The sound rendition's playlist, and the prefix of its segments' files.
     package static let soundPlaylist = "audio.m3u8"
+    package static let soundPrefix = "audio"
+
+    /// A rendition's init segment, by the prefix of its files: `video_720p_init.mp4`.
+    package static func initSegment(_ prefix: String) -> String { prefix + "_init.mp4" }
+    /// Its media segment `index`: `video_720p_00012.m4s`.
+    package static func mediaSegment(_ prefix: String, _ index: Int) -> String { prefix + String(format: "_%05d.m4s", index) }
 
     /// The rungs `settings.ladder` names, or the canvas's short side and the standard ones below it.
     /// Throws the reason a rung can't be made (sharper than the canvas).
