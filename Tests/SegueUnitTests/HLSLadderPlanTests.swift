@@ -63,14 +63,28 @@ final class HLSLadderPlanTests: XCTestCase {
         XCTAssertTrue(estimate.contains("#EXT-X-STREAM-INF:BANDWIDTH=3128000,CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=1280x720,"
                                         + "FRAME-RATE=29.970,VIDEO-RANGE=SDR,AUDIO=\"audio\"\nvideo_720p.m3u8\n"), estimate)
         XCTAssertTrue(estimate.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\"") && estimate.contains("URI=\"audio.m3u8\""), estimate)
-        rung = HLSPlaylists.measured(rung, segments: [(2, 500_000), (2, 250_000), (0.5, 100_000)], initBytes: 1000)
+        rung = HLSPlaylists.measured(rung, segments: [(2, 500_000), (2, 250_000), (0.5, 100_000)], initBytes: 1000, target: 2)
         XCTAssertEqual(rung.peakBitRate, 2_000_000)
         XCTAssertEqual(rung.averageBitRate, 1_511_112, "the media segments' 850,000 bytes over 4.5 s (the init segment isn't streamed again)")
         XCTAssertEqual(rung.bytes, 851_000, "the files' bytes count the init segment")
         XCTAssertEqual(rung.longestSegment, 2)
-        let sound = HLSPlaylists.measured(.init(playlist: "audio.m3u8", codecs: "mp4a.40.2"), segments: [(2, 32_000)], initBytes: 0)
+        let sound = HLSPlaylists.measured(.init(playlist: "audio.m3u8", codecs: "mp4a.40.2"), segments: [(2, 32_000)], initBytes: 0, target: 2)
         let measured = HLSPlaylists.master([rung], sound: (128_000, sound))
         XCTAssertTrue(measured.contains("BANDWIDTH=2128000,AVERAGE-BANDWIDTH=1639112,"), measured)
+    }
+
+    func testThePeakIsTheRFCsOverRunsOfHalfToOneAndAHalfTargetDurations() {
+        // A 0.1 s last segment alone would be 4 Mb/s: it counts only with the one before it (2.1 s, 300,000 bytes).
+        let short = HLSPlaylists.measured(.init(playlist: "v.m3u8", codecs: "avc1"), segments: [(2, 250_000), (0.1, 50_000)],
+                                          initBytes: 0, target: 2)
+        XCTAssertEqual(short.peakBitRate, 1_142_858)
+        // Two 1 s segments under a 2 s target: single ones (1 s) and the pair (2 s) are runs; the busier single wins.
+        XCTAssertEqual(HLSPlaylists.peakRate([(1, 100_000), (1, 300_000)], target: 2), 2_400_000)
+        // Nothing lasts half the target: no run; the average stands in.
+        XCTAssertNil(HLSPlaylists.peakRate([(0.5, 10_000)], target: 6))
+        XCTAssertEqual(HLSPlaylists.measured(.init(playlist: "v.m3u8", codecs: "avc1"), segments: [(0.5, 10_000)], initBytes: 0,
+                                             target: 6).peakBitRate, 160_000)
+        XCTAssertEqual(HLSPlaylists.targetDuration(of: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n"), 6)
     }
 
     func testCodecsComeFromTheSequenceParameterSetInEitherForm() {

@@ -100,19 +100,43 @@ enum HLSPlaylists {
         return lines.joined(separator: "\n")
     }
 
-    /// `stream` measured from its segments: sizes (the init segment's counted once), seconds, peak and
-    /// average rates (of the media segments, which is what a player streams while playing).
-    static func measured(_ stream: Stream, segments: [(seconds: Double, bytes: Int)], initBytes: Int) -> Stream {
+    /// `stream` measured from its segments: sizes (the init segment's counted once), seconds, and the
+    /// peak and average rates of the media segments (what a player streams while playing), the peak as
+    /// RFC 8216 (4.3.4.2) has it for a playlist of target duration `target`.
+    static func measured(_ stream: Stream, segments: [(seconds: Double, bytes: Int)], initBytes: Int, target: Int) -> Stream {
         var stream = stream
         stream.segments = segments.count
         let mediaBytes = segments.reduce(0) { $0 + $1.bytes }
         stream.bytes = initBytes + mediaBytes
         stream.seconds = segments.reduce(0) { $0 + $1.seconds }
         stream.longestSegment = segments.map(\.seconds).max() ?? 0
-        let rates = segments.filter { $0.seconds > 0 }.map { Double($0.bytes * 8) / $0.seconds }
-        stream.peakBitRate = Int((rates.max() ?? 0).rounded(.up))
-        stream.averageBitRate = stream.seconds > 0 ? Int((Double(mediaBytes * 8) / stream.seconds).rounded(.up)) : 0
+        let average = stream.seconds > 0 ? Double(mediaBytes * 8) / stream.seconds : 0
+        stream.peakBitRate = Int((peakRate(segments, target: Double(target)) ?? average).rounded(.up))
+        stream.averageBitRate = Int(average.rounded(.up))
         return stream
+    }
+
+    /// The largest bit rate of any run of consecutive segments lasting 0.5 to 1.5 times `target`
+    /// seconds (so a short last segment counts with the one before it); nil when no run does.
+    static func peakRate(_ segments: [(seconds: Double, bytes: Int)], target: Double) -> Double? {
+        var peak: Double?
+        for first in segments.indices {
+            var seconds = 0.0, bytes = 0
+            for segment in segments[first...] {
+                seconds += segment.seconds
+                bytes += segment.bytes
+                if seconds > 1.5 * target { break }
+                if seconds >= 0.5 * target { peak = max(peak ?? 0, Double(bytes * 8) / seconds) }
+            }
+        }
+        return peak
+    }
+
+    /// A media playlist's `EXT-X-TARGETDURATION`.
+    static func targetDuration(of text: String) -> Int? {
+        text.split(whereSeparator: \.isNewline).lazy.compactMap { line in
+            line.hasPrefix("#EXT-X-TARGETDURATION:") ? Int(line.dropFirst(22).trimmingCharacters(in: .whitespaces)) : nil
+        }.first
     }
 
     /// A media playlist listing `segments` after their init segment: VOD when `ended`, EVENT while

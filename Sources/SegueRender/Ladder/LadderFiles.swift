@@ -143,7 +143,7 @@ final class LadderFiles {
         }
         let prefix = renditions.first { $0.playlist == stream.playlist }?.prefix ?? ""
         let initBytes = fileSize((folder as NSString).appendingPathComponent(HLSLadder.initSegment(prefix)))
-        return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes)
+        return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes, target: HLSPlaylists.targetDuration(of: text) ?? 1)
     }
 
     /// A rendition's init segment and the media segments holding output `frames`, one after the

@@ -75,10 +75,11 @@ extension SegmentJoiner {
             listed.append((file.seconds ?? 0, name))
             measured.append((file.seconds ?? 0, file.bytes))
         }
-        try files.writePlaylist(playlist, text: HLSPlaylists.mediaPlaylist(initSegment: initName, segments: listed))
+        let text = HLSPlaylists.mediaPlaylist(initSegment: initName, segments: listed)
+        try files.writePlaylist(playlist, text: text)
         var stream = stream
         if stream.codecs.isEmpty { stream.codecs = HLSPlaylists.videoCodecs(ofInit: initBytes) }
-        return HLSPlaylists.measured(stream, segments: measured, initBytes: initBytes.count)
+        return HLSPlaylists.measured(stream, segments: measured, initBytes: initBytes.count, target: HLSPlaylists.targetDuration(of: text) ?? 1)
     }
 
     private func bytes(_ file: FileReceipt) throws -> [UInt8] {

@@ -52,7 +52,8 @@ final class SoundRendition {
         }
         return HLSPlaylists.measured(HLSPlaylists.Stream(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2"),
                                      segments: fragments.segments.map { ($0.seconds, size($0.name)) },
-                                     initBytes: size(HLSLadder.initSegment(HLSLadder.soundPrefix)))
+                                     initBytes: size(HLSLadder.initSegment(HLSLadder.soundPrefix)),
+                                     target: ladder.soundTargetSeconds(sampleRate: canvas.sampleRate))
     }
 
     func abandon() {
