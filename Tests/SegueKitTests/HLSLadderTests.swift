@@ -256,6 +256,20 @@ final class HLSLadderTests: XCTestCase {
         }
         let mp4 = try Tools.segue(["stitch"] + (try clips()) + ["-o", folder + "/reel.mp4", "--ladder", "180"])
         XCTAssertEqual(mp4.status, 2, mp4.standardError)
+        // A manifest's output.hls asks for a ladder as -o DIR/master.m3u8 does: an MP4 -o beside it is exit 2.
+        let manifest = store.folder.appendingPathComponent("hls-manifest-\(UUID().uuidString.prefix(6)).json").path
+        let clipList = try clips().map { "\"\($0)\"" }.joined(separator: ", ")
+        try Data(#"{"clips": [\#(clipList)], "output": {"hls": {"ladder": [120, 90], "time": 2}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let asked = try Tools.segue(["stitch", manifest, "-o", folder + "/reel.mp4"])
+        XCTAssertEqual(asked.status, 2, asked.standardError)
+        XCTAssertTrue(asked.standardError.contains("output.hls asks for an HLS ladder"), asked.standardError)
+        let ladder = store.folder.appendingPathComponent("hls-manifest-\(UUID().uuidString.prefix(6))").path + "/master.m3u8"
+        XCTAssertEqual(try Tools.segue(["stitch", manifest, "-o", ladder, "--quiet"]).status, 0)
+        let rungs = try String(contentsOfFile: ladder, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        XCTAssertEqual(rungs.compactMap { HLSRead.attribute("RESOLUTION", of: $0) }, ["214x120", "160x90"])
+        let media = try String(contentsOfFile: (ladder as NSString).deletingLastPathComponent + "/video_120p.m3u8", encoding: .utf8)
+        XCTAssertTrue(media.contains("#EXT-X-TARGETDURATION:2"), media)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "nothing written")
     }
 }

@@ -170,7 +170,7 @@ public final class StitchJob {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
         }
         let playlist = OutputContainer(path: request.output) == .hls
-        try checkLadderRequest(settings: settings, playlist: playlist)
+        try checkLadderRequest(settings: settings, playlist: playlist, manifestAsks: list.output?.asksForHLS == true)
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
         try checkExport(settings: settings, entries: list.entries)
@@ -240,9 +240,13 @@ public final class StitchJob {
     }
 
     /// What an HLS output (`-o DIR/master.m3u8`) can't be made with, before any work; `--ladder`
-    /// and `--hls-time` without one.
-    private func checkLadderRequest(settings: StitchSettings, playlist: Bool) throws {
+    /// and `--hls-time` (or a manifest's `output.hls`) without one.
+    private func checkLadderRequest(settings: StitchSettings, playlist: Bool, manifestAsks: Bool) throws {
         guard playlist else {
+            if manifestAsks {
+                throw SegueError.usage("the manifest's output.hls asks for an HLS ladder: -o names its master playlist "
+                                       + "(DIR/master.m3u8), not \(request.output)")
+            }
             if settings.ladder != nil || settings.hlsSeconds != StitchSettings().hlsSeconds {
                 throw SegueError.usage("--ladder and --hls-time are for an HLS output (-o DIR/master.m3u8)")
             }

@@ -225,6 +225,8 @@ public struct OutputOptions: Sendable, Equatable {
     private(set) var values = StitchSettings()
     /// The keys of the options chosen.
     private(set) var chosen: Set<String> = []
+    /// A manifest's `output.hls`: the output is to be an HLS ladder (`-o DIR/master.m3u8`).
+    package var asksForHLS = false
 
     public init() {}
 

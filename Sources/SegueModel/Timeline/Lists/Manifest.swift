@@ -103,13 +103,29 @@ package enum Manifest {
 
     private static func parseOutput(_ value: Any, relativeTo folder: String) throws -> OutputOptions {
         let object = try dictionary(value, at: "output")
-        try checkKeys(object, allowed: outputKeys, at: "output")
+        try checkKeys(object, allowed: outputKeys.union(["hls"]), at: "output")
         var output = OutputOptions()
         for option in OutputOption.all {
             guard let json = object[option.key] else { continue }
             if let problem = output.read(option, json: json, folder: folder) { throw fail("output.\(option.key)", problem) }
         }
+        if let hls = object["hls"] { try parseHLS(hls, beside: object, into: &output, relativeTo: folder) }
         return output
+    }
+
+    /// `"hls": {"ladder": [1080, 720, 360], "time": 4}`: the HLS output asked for, its settings in one
+    /// place (as the flat `ladder` and `hlsTime` give them, not both; `hlsTime` is taken for `time` too).
+    private static func parseHLS(_ value: Any, beside object: [String: Any], into output: inout OutputOptions,
+                                 relativeTo folder: String) throws {
+        let hls = try dictionary(value, at: "output.hls")
+        try checkKeys(hls, allowed: ["ladder", "time", "hlsTime"], at: "output.hls")
+        if hls["time"] != nil && hls["hlsTime"] != nil { throw fail("output.hls.time", "given twice (output.hls.hlsTime says it too)") }
+        for (key, flat) in [("ladder", "ladder"), ("time", "hlsTime"), ("hlsTime", "hlsTime")] {
+            guard let json = hls[key], let option = OutputOption.named(flat) else { continue }
+            if object[flat] != nil { throw fail("output.hls.\(key)", "given twice (output.\(flat) says it too)") }
+            if let problem = output.read(option, json: json, folder: folder) { throw fail("output.hls.\(key)", problem) }
+        }
+        output.asksForHLS = true
     }
 
     // MARK: Checks that name the key
