@@ -216,14 +216,7 @@ package final class MusicBed {
                 got = true
             }
             while !got, !ended {
-                if try demuxer.read(into: packet) {
-                    guard packet.streamIndex == sound.decoder.streamIndex else { continue }
-                    try sound.decode(packet, into: take)
-                } else {
-                    try sound.flush(into: take)
-                    try sound.close(into: take)
-                    ended = true
-                }
+                ended = try !sound.readNext(from: demuxer, into: packet, take: take)
             }
             return got
         }

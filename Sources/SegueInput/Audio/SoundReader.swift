@@ -60,6 +60,18 @@ final class SoundReader {
         try receive(into: take)
     }
 
+    /// Reads the next packet of `demuxer` (into `packet`) and decodes it if it is this
+    /// sound's; at the end of the file flushes and closes instead. False once ended.
+    func readNext(from demuxer: Demuxer, into packet: Packet, take: (Frame) throws -> Void) throws -> Bool {
+        guard try demuxer.read(into: packet) else {
+            try flush(into: take)
+            try close(into: take)
+            return false
+        }
+        if packet.streamIndex == decoder.streamIndex { try decode(packet, into: take) }
+        return true
+    }
+
     /// Ends the graph's input at `pts` (by default where the latest timed
     /// block ends) and hands on what the graph still holds.
     func close(atPTS pts: Int64? = nil, into take: (Frame) throws -> Void) throws {

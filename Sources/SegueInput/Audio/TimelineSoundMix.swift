@@ -146,15 +146,7 @@ package final class TimelineSoundMix {
         }
 
         private func read() throws {
-            func take(_ block: Frame) { queue.append(block) }
-            if try demuxer.read(into: packet) {
-                guard packet.streamIndex == sound.decoder.streamIndex else { return }
-                try sound.decode(packet, into: take)
-            } else {
-                try sound.flush(into: take)
-                try sound.close(into: take)
-                ended = true
-            }
+            ended = try !sound.readNext(from: demuxer, into: packet) { queue.append($0) }
         }
     }
 }
