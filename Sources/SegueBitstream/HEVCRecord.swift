@@ -117,9 +117,6 @@ package enum HEVC {
 
     /// A picture from which decoding needs nothing earlier (BLA, IDR, CRA).
     package static func isRandomAccess(_ type: Int) -> Bool { (16...21).contains(type) }
-    /// A leading picture that refers to pictures before its random-access
-    /// point, so it can't be decoded when decoding starts there.
-    package static func isSkippedLeading(_ type: Int) -> Bool { type == 8 || type == 9 }
     package static func isSlice(_ type: Int) -> Bool { type < 32 }
 
     /// The id a parameter set is referred to by; nil if it isn't one or can't be read.

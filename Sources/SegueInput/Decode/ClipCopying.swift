@@ -31,8 +31,9 @@ package protocol VideoCopy: Sendable {
 package protocol CopiedPackets: AnyObject {
     /// Whether a copied packet waits to be taken: no picture comes before it is.
     var isHolding: Bool { get }
-    /// Keeps `packet` if it is copied: its frame position, or nil for a packet to decode.
-    func holdIfCopied(_ packet: Packet) -> Int?
+    /// Keeps `packet` if it is copied, ending the decoded stretch before it
+    /// (its leading pictures, met next, are decoded first); false for a packet to decode.
+    func holdIfCopied(_ packet: Packet) throws -> Bool
     /// The next copied frame's packet, in decoding order, and its frame position.
     func next() throws -> (packet: Packet, position: Int)
 }

@@ -112,10 +112,7 @@ final class ClipPictures {
     /// the stitcher); at the end of the picture, finishes the video.
     private func feed() throws {
         guard let video, let router, let packet = try router.nextPacket(video: true) else { return try finish() }
-        if let copies, let position = copies.holdIfCopied(packet) {
-            try video.endStretch(before: position)
-            return
-        }
+        if let copies, try copies.holdIfCopied(packet) { return }
         guard try video.decode(packet) else { return try finish() }
         // The probe measured where the picture ends: past it nothing more
         // comes, so don't read on (through a long sound) to find that out.

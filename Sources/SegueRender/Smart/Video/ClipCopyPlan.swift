@@ -8,10 +8,24 @@ import SegueCore
 /// whole GOPs (a picture decoding can start at, and every picture up to the
 /// next such), and how its packets' timestamps map to the clip's frame positions.
 struct ClipCopyPlan: Sendable {
-    /// A run of frame positions that starts where decoding can start and ends before the next.
+    /// A run of frame positions that starts where decoding can start and ends
+    /// before the next; or the leading pictures of such a start (open GOPs).
     struct GOP: Sendable {
         var frames: Range<Int>
         var copied: Bool
+        /// Pictures that follow a keyframe in decoding order but show before it
+        /// (HEVC RASL and RADL): they may lean on the GOP before. Copied only
+        /// with both neighbours; otherwise decoded from them and re-encoded.
+        var leading = false
+        /// A copied GOP whose packets also go to the decoder: the leading
+        /// pictures after it are decoded and refer to its pictures.
+        var decodedToo = false
+
+        init(frames: Range<Int>, copied: Bool, leading: Bool = false) {
+            self.frames = frames
+            self.copied = copied
+            self.leading = leading
+        }
     }
 
     /// Source pts of clip position 0 (the in point), in `timeBase`.
@@ -24,6 +38,54 @@ struct ClipCopyPlan: Sendable {
     /// HEVC: new ids for the clip's parameter sets and slices, when its own
     /// collide with another copied clip's.
     var renumbering: HEVCRenumbering?
+
+    /// `gops`' leading pictures are settled by their neighbours (see `settled`).
+    init(origin: Int64, timeBase: Rational, frameRate: Rational, syntax: CopySyntax, gops: [GOP],
+         renumbering: HEVCRenumbering? = nil) {
+        self.origin = origin
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+        self.syntax = syntax
+        self.gops = ClipCopyPlan.settled(gops)
+        self.renumbering = renumbering
+    }
+
+    /// Leading pictures are copied when the GOPs on both sides are: the run
+    /// goes on through them as the source has it. Otherwise they are decoded
+    /// (from the keyframe after them and the pictures before it) and
+    /// re-encoded, and a copied GOP before them is decoded as well. A copied
+    /// GOP that would need both (its own leading pictures decoded from its
+    /// keyframe, and its pictures decoded for the next ones) is re-encoded:
+    /// one decoder can't start afresh inside it.
+    static func settled(_ gops: [GOP]) -> [GOP] {
+        var gops = gops
+        var changed = true
+        while changed {
+            changed = false
+            for index in gops.indices where gops[index].leading {
+                let before = index > 0 && !gops[index - 1].leading
+                    && gops[index - 1].frames.upperBound == gops[index].frames.lowerBound ? index - 1 : nil
+                let after = index + 1 < gops.count && gops[index + 1].frames.lowerBound == gops[index].frames.upperBound ? index + 1 : nil
+                let copiedBefore = before.map { gops[$0].copied } ?? false
+                let copiedAfter = after.map { gops[$0].copied } ?? false
+                gops[index].copied = copiedBefore && copiedAfter
+                gops[index].decodedToo = false
+                if let before { gops[before].decodedToo = copiedBefore && !copiedAfter }
+            }
+            for index in gops.indices where gops[index].copied && gops[index].decodedToo && opensAfterDecodedLeading(gops, index) {
+                gops[index].copied = false
+                gops[index].decodedToo = false
+                changed = true
+            }
+        }
+        return gops
+    }
+
+    /// Whether copied GOP `index` comes right after leading pictures that are decoded.
+    private static func opensAfterDecodedLeading(_ gops: [GOP], _ index: Int) -> Bool {
+        index > 0 && gops[index - 1].leading && !gops[index - 1].copied
+            && gops[index - 1].frames.upperBound == gops[index].frames.lowerBound
+    }
 
     /// The frame position of a packet or picture stamped `pts`, rounded to the nearest frame.
     func position(ofPTS pts: Int64) -> Int {
@@ -65,6 +127,24 @@ struct ClipCopyPlan: Sendable {
             return false
         }
         return index == 0 || !gops[index - 1].copied || gops[index - 1].frames.upperBound != position
+    }
+
+    /// Whether the copied keyframe at `position` has leading pictures that are
+    /// decoded: it goes to the decoder too, before them, which refer to it.
+    func leadsDecodedPictures(_ position: Int) -> Bool {
+        guard let index = gopIndex(containing: position), gops[index].frames.lowerBound == position else { return false }
+        return gops[index].copied && ClipCopyPlan.opensAfterDecodedLeading(gops, index)
+    }
+
+    /// Whether `position` is where a GOP's keyframe shows.
+    func startsGOP(_ position: Int) -> Bool {
+        gopIndex(containing: position).map { gops[$0].frames.lowerBound == position && !gops[$0].leading } ?? false
+    }
+
+    /// Whether the copied frame at `position` also goes to the decoder
+    /// (decoded leading pictures after its GOP refer to its pictures).
+    func isDecodedToo(_ position: Int) -> Bool {
+        gopIndex(containing: position).map { gops[$0].copied && gops[$0].decodedToo } ?? false
     }
 
     private func gopIndex(containing position: Int) -> Int? {

@@ -28,9 +28,8 @@ struct ClipScan: Sendable {
     /// for SDR output), and those met in the clip's header and samples.
     private let outputHDRSEI: Set<HDRSEI>?
     private var hdrSEI: Set<HDRSEI> = []
-    /// Packets in decoding order: their pts, whether decoding can start at
-    /// them, and whether they can't be decoded when it starts at the last such.
-    private var packets: [(pts: Int64?, randomAccess: Bool, skippedLeading: Bool)] = []
+    /// Packets in decoding order: their pts, and whether decoding can start at them.
+    private var packets: [(pts: Int64?, randomAccess: Bool)] = []
     /// A parameter set met again with other content under the same id.
     private var inBandConflict = false
 
@@ -61,12 +60,11 @@ struct ClipScan: Sendable {
             }
             next.units.forEach { note($0) }
         }
-        var randomAccess = false, skippedLeading = false
+        var randomAccess = false
         let syntax = syntax
         packet.forEachNALUnit(lengthSize: 4) { header, unit in
             let type = syntax.unitType(header: header)
             if syntax.isRandomAccess(type) { randomAccess = true }
-            if syntax.isSkippedLeading(type) { skippedLeading = true }
             if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI || outputHDRSEI != nil {
                 let types = HEVC.seiPayloadTypes(unit())
                 namesSetsInSEI = namesSetsInSEI || types.contains { $0 == 0 || $0 == 129 }
@@ -76,7 +74,7 @@ struct ClipScan: Sendable {
             carriesParameterSets = true
             note(unit())
         }
-        packets.append((packet.pts, randomAccess, skippedLeading))
+        packets.append((packet.pts, randomAccess))
     }
 
     /// After the last packet: throws when the clip's parameter sets changed midway.
@@ -104,37 +102,33 @@ struct ClipScan: Sendable {
 
     /// Splits the packets where decoding can start afresh; a GOP is copied
     /// when its frames are whole (every position once, on the frame grid,
-    /// none shown before its first) and all play as the clip's own.
-    /// An HEVC CRA followed by pictures that refer back across it (RASL) is no
-    /// place to split: the GOP before it is needed to decode them, so it goes
-    /// on (as an H.264 open-GOP I picture does).
+    /// none shown before its first) and all play as the clip's own. Pictures
+    /// after a keyframe that show before it (an HEVC CRA's RASL pictures,
+    /// which refer back across it) are its leading pictures, a GOP of their
+    /// own that `ClipCopyPlan` settles by its neighbours.
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
-        var splits = packets.map(\.randomAccess)
-        for index in splits.indices where splits[index] {
-            splits[index] = !packets[(index + 1)...].prefix { !$0.randomAccess }.contains { $0.skippedLeading }
-        }
         var gops: [ClipCopyPlan.GOP] = []
+        /// Each group's frame positions in decoding order (nil: off the grid or unstamped).
+        var groups: [[Int?]] = []
         var start = 0
         while start < packets.count {
             var end = start + 1
-            while end < packets.count && !splits[end] { end += 1 }
-            let group = packets[start..<end]
-            let positions = group.compactMap { $0.pts.map(grid.position(ofPTS:)) }
-            let first = positions.min() ?? 0, last = positions.max() ?? 0
-            let whole = splits[start] && positions.count == group.count
-                && group.allSatisfy { $0.pts.map(grid.isOnGrid) ?? false }
-                && last - first + 1 == group.count && Set(positions).count == group.count
-                && positions.first == first
-            var copied = whole && first >= ownFrames.lowerBound && last < ownFrames.upperBound && last < frameCount
-            if copied && ((keepFirst && first == 0) || (keepLast && last == frameCount - 1)) { copied = false }
-            if whole {
-                if copied {
-                    // Decoding times may run at most this far behind the frame numbers.
-                    for (offset, position) in positions.enumerated() {
-                        reorderDelay = max(reorderDelay, offset - (position - first))
-                    }
+            while end < packets.count && !packets[end].randomAccess { end += 1 }
+            let positions = packets[start..<end].map { packet in packet.pts.flatMap { grid.isOnGrid($0) ? grid.position(ofPTS: $0) : nil } }
+            groups.append(positions)
+            if packets[start].randomAccess, let key = positions[0], !positions.contains(nil) {
+                let present = positions.compactMap { $0 }
+                let leading = present.filter { $0 < key }, trailing = present.filter { $0 >= key }
+                // Leading pictures come straight after their keyframe and fill the positions just before it.
+                let leadingWhole = present.dropFirst().prefix(leading.count).allSatisfy { $0 < key }
+                    && Set(leading).count == leading.count && (leading.min() ?? key) == key - leading.count
+                let last = trailing.max() ?? key
+                if leadingWhole && Set(trailing).count == trailing.count && last - key + 1 == trailing.count {
+                    var copied = key >= ownFrames.lowerBound && last < ownFrames.upperBound && last < frameCount
+                    if copied && ((keepFirst && key == 0) || (keepLast && last == frameCount - 1)) { copied = false }
+                    if !leading.isEmpty { gops.append(.init(frames: (key - leading.count)..<key, copied: false, leading: true)) }
+                    gops.append(.init(frames: key..<(last + 1), copied: copied))
                 }
-                gops.append(.init(frames: first..<(last + 1), copied: copied))
             }
             start = end
         }
@@ -142,12 +136,30 @@ struct ClipScan: Sendable {
         // shows it is decoded (a copied one's pictures never reach the video path).
         if let lastPicture = gops.map(\.frames.upperBound).max(), lastPicture < frameCount,
            let index = gops.firstIndex(where: { $0.frames.upperBound == lastPicture }) {
-            gops[index] = .init(frames: gops[index].frames, copied: false)
+            gops[index].copied = false
         }
-        // Keep only GOPs that don't overlap each other (a broken stream might).
+        // Keep only GOPs that don't overlap each other (a broken stream might);
+        // a keyframe whose leading pictures are dropped so is not copied either.
         gops.sort { $0.frames.lowerBound < $1.frames.lowerBound }
         var clean: [ClipCopyPlan.GOP] = []
-        for gop in gops where clean.last.map({ $0.frames.upperBound <= gop.frames.lowerBound }) ?? true { clean.append(gop) }
-        return ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
+        var leadingDropped = false
+        for var gop in gops {
+            guard clean.last.map({ $0.frames.upperBound <= gop.frames.lowerBound }) ?? true else {
+                leadingDropped = gop.leading
+                continue
+            }
+            if leadingDropped && !gop.leading { gop.copied = false }
+            leadingDropped = false
+            clean.append(gop)
+        }
+        let plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
+        // Decoding times may run at most this far behind the frame numbers:
+        // each copied packet's, counted from the first copied position of its group.
+        for group in groups {
+            let copied = group.compactMap { $0 }.filter(plan.isCopied)
+            guard let first = copied.min() else { continue }
+            for (offset, position) in copied.enumerated() { reorderDelay = max(reorderDelay, offset - (position - first)) }
+        }
+        return plan
     }
 }

@@ -18,8 +18,11 @@ final class CopiedRuns: CopiedPackets {
     /// anywhere else.
     private let checker: Decoder?
     private let checked = Frame()
-    /// The copied packet the video path reached: the stitcher takes it next.
-    private var held: Packet?
+    /// Copied packets the video path reached, with their frame positions: the stitcher takes them next.
+    private var held: [(packet: Packet, position: Int)] = []
+    /// The position of a held keyframe whose leading pictures, which follow
+    /// it, are still being decoded: the decoded stretch ends there after them.
+    private var leadingBefore: Int?
 
     init(plan: ClipCopyPlan, demuxer: Demuxer, router: PacketRouter, video: VideoNormaliser, damage: DamagePolicy) throws {
         self.plan = plan
@@ -31,40 +34,59 @@ final class CopiedRuns: CopiedPackets {
     }
 
     /// Whether a copied packet waits for the stitcher: no picture comes before it is taken.
-    var isHolding: Bool { held != nil }
+    var isHolding: Bool { !held.isEmpty && leadingBefore == nil }
 
-    /// Keeps `packet` for the stitcher if the plan copies it: its frame
-    /// position, or nil for a packet to decode.
-    func holdIfCopied(_ packet: Packet) -> Int? {
-        guard let position = position(of: packet) else { return nil }
-        held = packet
-        return position
+    /// Keeps `packet` for the stitcher if the plan copies it, ending the
+    /// decoded stretch before it; false for a packet to decode.
+    func holdIfCopied(_ packet: Packet) throws -> Bool {
+        guard let position = position(of: packet) else { return false }
+        try meet(packet, at: position)
+        held.append((packet, position))
+        return true
     }
 
     /// The next copied frame's packet, in decoding order, and its frame position.
     func next() throws -> (packet: Packet, position: Int) {
-        while true {
-            guard let packet = try takeHeld() ?? router.nextPacket(video: true) else {
+        while !isHolding {
+            guard let packet = try router.nextPacket(video: true) else {
+                // The file ends inside a keyframe's leading pictures: they are all decoded.
+                if !held.isEmpty { try endLeading(); break }
                 throw SegueError(.readFailed, subject: damage.subject, detail: "its packets ended before the planned copy")
             }
-            guard let position = position(of: packet) else {
-                // Decoded on the way (from a keyframe before the in point): its pictures fall before the copy.
-                _ = try video.decode(packet)
-                continue
-            }
-            try video.endStretch(before: position)
-            video.noteCopied(position)
-            let startsRun = plan.startsCopiedRun(position)
-            if startsRun { CopiedRuns.markAsBrokenLink(packet, plan.syntax) }
-            try check(packet, startsRun: startsRun)
-            if let renumbering = plan.renumbering { try CopiedRuns.renumber(packet, renumbering) }
-            return (packet, position)
+            // Decoded on the way (from a keyframe before the in point, or leading pictures): shown before the copy.
+            if try !holdIfCopied(packet) { _ = try video.decode(packet) }
         }
+        let (packet, position) = held.removeFirst()
+        let startsRun = plan.startsCopiedRun(position)
+        if startsRun { CopiedRuns.markAsBrokenLink(packet, plan.syntax) }
+        try check(packet, startsRun: startsRun)
+        if let renumbering = plan.renumbering { try CopiedRuns.renumber(packet, renumbering) }
+        return (packet, position)
     }
 
-    private func takeHeld() -> Packet? {
-        defer { held = nil }
-        return held
+    /// What the video path does with a copied packet as it is read: a run's
+    /// keyframe whose leading pictures are decoded goes to the decoder before
+    /// them; a GOP whose pictures they refer to goes too; otherwise the
+    /// decoded stretch ends before the copy.
+    private func meet(_ packet: Packet, at position: Int) throws {
+        try endLeading()
+        if plan.leadsDecodedPictures(position) {
+            _ = try video.decode(packet)
+            leadingBefore = position
+        } else if plan.isDecodedToo(position) {
+            if plan.startsGOP(position) { try video.endStretch(before: position) }
+            _ = try video.decode(packet)
+        } else {
+            try video.endStretch(before: position)
+        }
+        video.noteCopied(position)
+    }
+
+    /// After a held keyframe's leading pictures: the decoded stretch ends before it.
+    private func endLeading() throws {
+        guard let position = leadingBefore else { return }
+        leadingBefore = nil
+        try video.endStretch(before: position)
     }
 
     /// The frame position of a packet the plan copies, nil for one that is decoded.
@@ -101,7 +123,8 @@ final class CopiedRuns: CopiedPackets {
     }
 
     /// An HEVC CRA that opens a copied run follows pictures it wasn't coded
-    /// after: marked a broken link (BLA, having no leading pictures), it starts
+    /// after: marked a broken link (BLA, having no leading pictures: they are
+    /// decoded and re-encoded before it), it starts
     /// a new coded video sequence, so decoders reset picture order and may
     /// switch parameter sets there. An IDR already does.
     private static func markAsBrokenLink(_ packet: Packet, _ syntax: CopySyntax) {

@@ -45,14 +45,8 @@ enum CopySyntax: Sendable {
     }
 
     /// A picture decoding can start at with nothing earlier: an IDR; for HEVC
-    /// also a CRA or BLA (whose skipped leading pictures are dealt with apart).
+    /// also a CRA or BLA (whose leading pictures are a GOP of their own: `ClipScan.copyPlan`).
     func isRandomAccess(_ type: Int) -> Bool { self == .hevc ? HEVC.isRandomAccess(type) : type == H264.idrSlice }
-
-    /// A Dolby Vision unit (HEVC type 62, the RPU; 63, an enhancement layer):
-    /// unspecified by HEVC, so decoders of the base layer skip it.
-
-    /// A picture that can't be decoded when decoding starts at its random-access point.
-    func isSkippedLeading(_ type: Int) -> Bool { self == .hevc && HEVC.isSkippedLeading(type) }
 
     /// A track's sample description (avcC or hvcC; or an encoder's Annex B
     /// header): its parameter sets, checked to be 8-bit 4:2:0 with 4-byte lengths.
