@@ -136,6 +136,11 @@ struct ClipCopyPlan: Sendable {
         return gops[index].copied && ClipCopyPlan.opensAfterDecodedLeading(gops, index)
     }
 
+    /// Whether the frame at `position` is a leading picture (see `GOP.leading`).
+    func isLeading(_ position: Int) -> Bool {
+        gopIndex(containing: position).map { gops[$0].leading } ?? false
+    }
+
     /// Whether `position` is where a GOP's keyframe shows.
     func startsGOP(_ position: Int) -> Bool {
         gopIndex(containing: position).map { gops[$0].frames.lowerBound == position && !gops[$0].leading } ?? false

@@ -76,7 +76,8 @@ final class CopiedRuns: CopiedPackets {
         } else if plan.isDecodedToo(position) {
             if plan.startsGOP(position) { try video.endStretch(before: position) }
             _ = try video.decode(packet)
-        } else {
+        } else if !plan.isLeading(position) {
+            // Copied leading pictures follow their run's keyframe, which already ended the stretch (or opened the GOP's own).
             try video.endStretch(before: position)
         }
         video.noteCopied(position)

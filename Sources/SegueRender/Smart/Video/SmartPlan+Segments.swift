@@ -7,17 +7,23 @@ extension SmartPlan {
     /// The copy plan of a segment `start..<end` (output frames): a copied GOP
     /// that a segment boundary cuts is re-encoded, so a segment starts with a
     /// keyframe of its own and never ends inside a GOP whose pictures refer
-    /// across it. Both segments of a cut GOP re-encode it; the others stay copied.
+    /// across it. Both segments of a cut GOP re-encode it; the others stay
+    /// copied. Copied leading pictures come after the keyframe that follows
+    /// them: a boundary at or in them re-encodes that keyframe's GOP, so they
+    /// are decoded in the segment that shows them.
     func cut(at start: Int, _ end: Int) -> SmartPlan {
         var cut = self
         for index in cut.clips.indices {
             guard let copy = cut.clips[index].copy else { continue }
             let clipStart = plan.clips[index].startFrame
-            let gops = copy.gops.map { gop -> ClipCopyPlan.GOP in
+            var gops = copy.gops
+            for (at, gop) in copy.gops.enumerated() where gop.copied {
                 let shown = (clipStart + gop.frames.lowerBound)..<(clipStart + gop.frames.upperBound)
                 let straddles = { (boundary: Int) in shown.lowerBound < boundary && boundary < shown.upperBound }
-                guard gop.copied, straddles(start) || straddles(end) else { return gop }
-                return ClipCopyPlan.GOP(frames: gop.frames, copied: false)
+                let meets = { (boundary: Int) in shown.lowerBound <= boundary && boundary <= shown.upperBound }
+                if gop.leading ? meets(start) || meets(end) : straddles(start) || straddles(end) {
+                    gops[gop.leading ? at + 1 : at].copied = false
+                }
             }
             cut.clips[index].copy = ClipCopyPlan(origin: copy.origin, timeBase: copy.timeBase, frameRate: copy.frameRate,
                                                  syntax: copy.syntax, gops: gops, renumbering: copy.renumbering)
@@ -25,18 +31,15 @@ extension SmartPlan {
         return cut
     }
 
-    /// Where copied GOPs start, in output frames: where a segment boundary costs nothing.
-    var copiedGOPStarts: [Int] {
-        clips.indices.flatMap { index in
-            (clips[index].copy?.gops ?? []).filter(\.copied).map { plan.clips[index].startFrame + $0.frames.lowerBound }
-        }.sorted()
-    }
-
-    /// The copied GOP (in output frames) holding `frame` strictly inside it, if any.
+    /// The copied GOP (in output frames) holding `frame` strictly inside it,
+    /// if any; with the copied leading pictures before it, which a boundary
+    /// can't part from it.
     package func copiedGOP(strictlyHolding frame: Int) -> Range<Int>? {
         for index in clips.indices {
-            for gop in clips[index].copy?.gops ?? [] where gop.copied {
-                let shown = (plan.clips[index].startFrame + gop.frames.lowerBound)..<(plan.clips[index].startFrame + gop.frames.upperBound)
+            let gops = clips[index].copy?.gops ?? []
+            for (at, gop) in gops.enumerated() where gop.copied && !gop.leading {
+                let first = at > 0 && gops[at - 1].leading && gops[at - 1].copied ? gops[at - 1].frames.lowerBound : gop.frames.lowerBound
+                let shown = (plan.clips[index].startFrame + first)..<(plan.clips[index].startFrame + gop.frames.upperBound)
                 if shown.lowerBound < frame && frame < shown.upperBound { return shown }
             }
         }
