@@ -125,15 +125,74 @@ extension SmartTests {
         XCTAssertTrue(clips[1].reason?.hasSuffix("one set per id: re-encoded") ?? false, clips[1].reason ?? "no reason")
     }
 
-    func testHEVCOpenGOPIsCopiedOnlyFromItsIDRAndNeverCorrupted() throws {
-        // RASL pictures after each CRA refer back across it: a clip is copied
-        // from its IDR on, whole, or its GOPs are re-encoded.
-        let paths = try [hevcClip(0, frames: 90, device: .openGOP), hevcClip(1, frames: 90, device: .openGOP)]
+    func testHEVCOpenGOPCopiesFromEachCRAAndReencodesItsLeadingPictures() throws {
+        // x265's default: every keyframe after the first a CRA whose RASL pictures refer back across it.
+        let paths = try [hevcClip(0, frames: 240, device: .openGOP), hevcClip(1, frames: 240, device: .openGOP),
+                         hevcClip(2, frames: 240, device: .openGOP)]
+        let source = try Self.videoPackets(paths[1]).list.map { Self.unitTypes($0.bytes) }
+        XCTAssertGreaterThanOrEqual(source.filter { $0.contains(HEVC.cleanRandomAccess) }.count, 7, "the fixture's keyframes are CRAs")
+        XCTAssertGreaterThanOrEqual(source.filter { !Set($0).isDisjoint(with: [8, 9]) }.count, 7, "with RASL pictures")
         let (cut, _) = try assertSameAsWithoutSmart(paths, hevc)
-        XCTAssertEqual(cut.report.smart?.map(\.framesCopied), [90, 90])
-        XCTAssertEqual(try identicalPackets(cut.path, sources: paths), 180)
+        XCTAssertEqual(cut.report.framesCopied, 720)
+        XCTAssertEqual(try identicalPackets(cut.path, sources: paths), 720)
+
         let (fade, _) = try assertSameAsWithoutSmart(paths, hevcFade(0.5))
-        XCTAssertEqual(fade.report.smart?.map(\.framesCopied), [0, 0])
+        let copied = try XCTUnwrap(fade.report.smart).map(\.framesCopied)
+        // Clip 1 copies from its first CRA, after the fade-in's GOP, to the GOP the fade-out touches.
+        XCTAssertGreaterThanOrEqual(Double(copied.reduce(0, +)) / 690, 0.7, "\(copied)")
+        XCTAssertGreaterThan(copied[1], 150, "\(copied)")
+        try assertOpenGOPRunsStartAsBrokenLinks(fade, sources: paths, runsFromCRAs: 2)
+        try assertOwnFramesNearTheirSource(fade, sources: paths, floor: 30)
+    }
+
+    func testHEVCOpenGOPTrimmedMidGOPCopiesTheGOPsWithinIt() throws {
+        let paths = try [hevcClip(0, frames: 240, device: .openGOP), hevcClip(1, frames: 240, device: .openGOP)]
+        // In and out points inside GOPs: clip 0 shows source frames 15..<156, clip 1 45..<222.
+        let entries = [ClipEntry(path: paths[0], inPoint: 0.5, outPoint: 5.2), ClipEntry(path: paths[1], inPoint: 1.5, outPoint: 7.4)]
+        let (smart, _) = try assertSameAsWithoutSmart(entries, hevcFade(0.3))
+        let copied = try XCTUnwrap(smart.report.smart).map(\.framesCopied)
+        // Every GOP whole inside what each shows alone is copied: from the CRA at 30 to the last
+        // before the fade-out (clip 0); from the CRA at 60 (the one at 30 is cut) to the last before its out point.
+        XCTAssertGreaterThanOrEqual(copied[0], 85, "\(copied)")
+        XCTAssertGreaterThanOrEqual(copied[1], 140, "\(copied)")
+        try assertOpenGOPRunsStartAsBrokenLinks(smart, sources: paths, runsFromCRAs: 2)
+        try assertOwnFramesNearTheirSource(smart, sources: paths, floor: 30)
+    }
+
+    /// Every copied run that opens at a source CRA is written as a BLA with no
+    /// leading pictures after it (its own are re-encoded before it); copied
+    /// RASL pictures come only after a CRA the run went through; every other
+    /// copied packet is the source's byte for byte.
+    func assertOpenGOPRunsStartAsBrokenLinks(_ run: Run, sources: [String], runsFromCRAs: Int,
+                                             file: StaticString = #filePath, line: UInt = #line) throws {
+        let packets = try Self.videoPackets(run.path).list
+        let types = packets.map { Self.unitTypes($0.bytes) }
+        XCTAssertEqual(types.filter { $0.contains(HEVC.brokenLinkWithoutLeading) }.count, runsFromCRAs, file: file, line: line)
+        var lastRandomAccess: Int?
+        for (index, units) in types.enumerated() {
+            if let point = units.first(where: HEVC.isRandomAccess) { lastRandomAccess = point }
+            if !Set(units).isDisjoint(with: [8, 9]) {
+                XCTAssertEqual(lastRandomAccess, HEVC.cleanRandomAccess, "packet \(index): a RASL picture after \(String(describing: lastRandomAccess))",
+                               file: file, line: line)
+            }
+        }
+        XCTAssertEqual(try identicalPackets(run.path, sources: sources), run.report.framesCopied - runsFromCRAs,
+                       "copied packets are the source's (a CRA opening a run differs in its NAL unit type)", file: file, line: line)
+    }
+
+    /// Every picture a clip shows alone, copied or re-encoded, within `floor` dB of the source picture it shows.
+    func assertOwnFramesNearTheirSource(_ run: Run, sources: [String], floor: Double,
+                                        file: StaticString = #filePath, line: UInt = #line) throws {
+        var decoded: [String: DecodedOutput] = [:]
+        for path in Set(sources) { decoded[path] = try DecodedOutput(path: path) }
+        for clip in run.plan.clips {
+            let source = try XCTUnwrap(decoded[clip.info.path], file: file, line: line)
+            let first = Int((clip.info.inPoint * 30).rounded())
+            for position in run.plan.ownFrames(of: clip) {
+                let psnr = Self.psnr(run.output.pictures[clip.startFrame + position], source.pictures[first + position])
+                XCTAssertGreaterThanOrEqual(psnr, floor, "clip \(clip.index) frame \(position)", file: file, line: line)
+            }
+        }
     }
 
     func testHEVCCopyFromACRAStartsANewSequenceAsABrokenLink() throws {
@@ -164,7 +223,17 @@ extension SmartTests {
     /// every segment alike, the copied GOPs copied, the hev1 sample entry kept,
     /// and every frame what the plain `--smart` stitch shows.
     func testHEVCSmartSegmentsJoinToThePlainSmartStitch() throws {
-        let paths = try [hevcClip(0, frames: 90, device: .inBand), hevcClip(1, frames: 90, device: .inBand)]
+        try assertSmartSegmentsJoinToThePlainSmartStitch(device: .inBand, sampleEntry: "hev1")
+    }
+
+    /// Open GOPs: a boundary at or in copied leading pictures re-encodes the
+    /// GOP after them; in segments and with --jobs every frame is still the plain --smart stitch's.
+    func testHEVCOpenGOPSmartSegmentsAndJobsJoinToThePlainSmartStitch() throws {
+        try assertSmartSegmentsJoinToThePlainSmartStitch(device: .openGOP, sampleEntry: "hvc1", jobs: true)
+    }
+
+    func assertSmartSegmentsJoinToThePlainSmartStitch(device: HEVCDevice, sampleEntry: String, jobs: Bool = false) throws {
+        let paths = try [hevcClip(0, frames: 90, device: device), hevcClip(1, frames: 90, device: device)]
         let flags = ["--smart", "--codec", "hevc", "--transition", "fade", "--transition-duration", "0.5", "--preset", "ultrafast", "-y"]
         let work = store.folder.appendingPathComponent("work-hevc-smart-\(UUID().uuidString.prefix(6))").path
         let output = store.outputPath()
@@ -175,18 +244,33 @@ extension SmartTests {
         try Tools.renderInAnyOrderAndJoin(work, segments: segments)
         let plainPath = store.outputPath()
         XCTAssertEqual(try Tools.segue(["stitch"] + paths + ["-o", plainPath] + flags).status, 0)
-        XCTAssertEqual(try Self.videoSampleEntry(output), "hev1")
-        XCTAssertEqual(try identicalPackets(output, sources: paths), try identicalPackets(plainPath, sources: paths))
-        XCTAssertGreaterThan(try identicalPackets(output, sources: paths), 0)
-        let plain = try DecodedOutput(path: plainPath), split = try DecodedOutput(path: output)
-        XCTAssertEqual(split.pictures.count, plain.pictures.count)
-        for index in 0..<min(plain.pictures.count, split.pictures.count) {
-            guard let shown = Marker.read(plain.pictures[index]) else { continue }
-            let read = Marker.read(split.pictures[index])
-            XCTAssertTrue(read?.clip == shown.clip && read?.frame == shown.frame, "frame \(index) shows \(String(describing: read)), not \(shown)")
+        XCTAssertEqual(try Self.videoSampleEntry(output), sampleEntry)
+        let plainCopies = try identicalPackets(plainPath, sources: paths)
+        // A boundary at open GOPs' copied leading pictures re-encodes a GOP the plain --smart stitch copies.
+        XCTAssertLessThanOrEqual(try identicalPackets(output, sources: paths), plainCopies)
+        XCTAssertGreaterThan(try identicalPackets(output, sources: paths), device == .openGOP ? 0 : plainCopies - 1)
+        var outputs = [output]
+        if jobs {
+            let local = store.outputPath()
+            let stitched = try Tools.segue(["stitch"] + paths + ["-o", local, "--jobs", "2", "--segment-duration", "1.3"] + flags)
+            XCTAssertEqual(stitched.status, 0, stitched.standardError)
+            outputs.append(local)
         }
-        let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
-        XCTAssertEqual(decoded.standardError, "", "the joined output does not decode cleanly")
+        let plain = try DecodedOutput(path: plainPath)
+        for path in outputs {
+            let split = try DecodedOutput(path: path)
+            XCTAssertEqual(split.pictures.count, plain.pictures.count)
+            for index in 0..<min(plain.pictures.count, split.pictures.count) {
+                guard let shown = Marker.read(plain.pictures[index]) else {
+                    XCTAssertGreaterThan(Self.psnr(split.pictures[index], plain.pictures[index]), 38, "frame \(index) of \(path)")
+                    continue
+                }
+                let read = Marker.read(split.pictures[index])
+                XCTAssertTrue(read?.clip == shown.clip && read?.frame == shown.frame,
+                              "frame \(index) of \(path) shows \(String(describing: read)), not \(shown)")
+            }
+            try assertDecodesCleanly(path)
+        }
     }
 
     func testHEVCTemporalSubLayersInAMOVAreCopied() throws {

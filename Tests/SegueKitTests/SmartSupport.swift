@@ -21,12 +21,16 @@ class SmartTestCase: XCTestCase {
     }
 
     func stitch(_ paths: [String], smart: Bool, _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> Run {
+        try stitch(paths.map { ClipEntry(path: $0) }, smart: smart, configure)
+    }
+
+    func stitch(_ entries: [ClipEntry], smart: Bool, _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> Run {
         var settings = StitchSettings()
         settings.preset = "ultrafast"
         settings.crf = 12
         settings.smart = smart
         configure(&settings)
-        let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
+        let (plan, report, path) = try store.stitch(entries, settings: settings)
         return Run(plan: plan, report: report, path: path, output: try DecodedOutput(path: path))
     }
 
@@ -35,8 +39,14 @@ class SmartTestCase: XCTestCase {
     @discardableResult
     func assertSameAsWithoutSmart(_ paths: [String], _ configure: @escaping (inout StitchSettings) -> Void = { _ in },
                                   file: StaticString = #filePath, line: UInt = #line) throws -> (smart: Run, plain: Run) {
-        let plain = try stitch(paths, smart: false, configure)
-        let smart = try stitch(paths, smart: true, configure)
+        try assertSameAsWithoutSmart(paths.map { ClipEntry(path: $0) }, configure, file: file, line: line)
+    }
+
+    @discardableResult
+    func assertSameAsWithoutSmart(_ entries: [ClipEntry], _ configure: @escaping (inout StitchSettings) -> Void = { _ in },
+                                  file: StaticString = #filePath, line: UInt = #line) throws -> (smart: Run, plain: Run) {
+        let plain = try stitch(entries, smart: false, configure)
+        let smart = try stitch(entries, smart: true, configure)
         XCTAssertEqual(smart.output.pictures.count, plain.output.pictures.count, "frame count", file: file, line: line)
         XCTAssertEqual(smart.report.frames, plain.plan.totalFrames, file: file, line: line)
         for (index, (mine, theirs)) in zip(smart.output.pictures, plain.output.pictures).enumerated() {

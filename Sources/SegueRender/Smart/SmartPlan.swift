@@ -130,6 +130,7 @@ package struct SmartPlan: Sendable {
                 } else if copy.copiedFrames < clip.frameCount {
                     reasons = [.touchedGOPs(variableRate: clip.info.variableFrameRate)]
                 }
+                if copy.reencodedLeadingPictures > 0 { reasons.append(.leadingPictures(copy.reencodedLeadingPictures)) }
                 clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, notCopied: reasons))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {

@@ -162,6 +162,12 @@ struct ClipCopyPlan: Sendable {
     }
 
     var copiedFrames: Int { gops.filter(\.copied).reduce(0) { $0 + $1.frames.count } }
+
+    /// Leading pictures re-encoded because a copied run starts at the keyframe after them.
+    var reencodedLeadingPictures: Int {
+        gops.indices.filter { gops[$0].copied && ClipCopyPlan.opensAfterDecodedLeading(gops, $0) }
+            .reduce(0) { $0 + gops[$1 - 1].frames.count }
+    }
 }
 
 private extension Int64 {

@@ -52,6 +52,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case noWholeGOP
     /// Only the GOPs a join, trim or held frame touches (or off the frame grid) are re-encoded.
     case touchedGOPs(variableRate: Bool)
+    /// Open GOPs: pictures shown before a CRA that a copy starts at, which refer to the GOP before it.
+    case leadingPictures(Int)
     case unreadablePackets(String)
     /// The samples carry start codes (an Annex B header), not lengths.
     case startCodes(hevc: Bool)
@@ -121,6 +123,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .touchedGOPs(variableRate):
             return "frames of GOPs that a transition, trim or held frame touches"
                 + (variableRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
+        case let .leadingPictures(count):
+            return "\(count) leading pictures (shown before a keyframe a copy starts at, they refer to the GOP before it) are re-encoded"
         case let .unreadablePackets(detail): return "can't read its packets (\(detail))"
         case let .startCodes(hevc):
             return "its \(hevc ? "HEVC has no hvcC" : "H.264 has no avcC") record: its packets carry start codes "
