@@ -80,25 +80,26 @@ package final class ICCConversion {
 
     deinit { cmsDeleteTransform(transform) }
 
-    /// The pixel format `converted` takes and gives.
+    /// The pixel format `apply` takes.
     package var pixelFormat: PixelFormat { deep ? .rgb48 : .rgb24 }
 
-    /// `picture` (in `pixelFormat`) converted into a new picture of its size
-    /// and properties (time, aspect), tagged as full-range RGB on the
-    /// target's primaries with the sRGB transfer, its ICC profile removed.
-    package func converted(_ picture: Frame) throws -> Frame {
+    /// Converts `picture` (in `pixelFormat`) in place (its buffer copied
+    /// first if it is shared, so no other reference sees the change) and tags
+    /// it as full-range RGB on the target's primaries with sRGB's transfer,
+    /// its ICC profile removed: no copy of a 100-megapixel photo is added.
+    package func apply(to picture: Frame) throws {
         precondition(picture.pixelFormat == pixelFormat, "a \(pixelFormat.name) picture, not \(picture.pixelFormat.name)")
-        let output = try Frame.video(width: picture.width, height: picture.height, pixelFormat: pixelFormat)
-        try check(av_frame_copy_props(output.pointer, picture.pointer), "av_frame_copy_props")
-        av_frame_remove_side_data(output.pointer, AV_FRAME_DATA_ICC_PROFILE)
-        guard let from = picture.dataPointer(0), let into = output.dataPointer(0) else { fatalError("an RGB picture without its plane") }
-        cmsDoTransformLineStride(transform, from, into, cmsUInt32Number(picture.width), cmsUInt32Number(picture.height),
-                                 cmsUInt32Number(picture.lineSize(0)), cmsUInt32Number(output.lineSize(0)), 0, 0)
-        output.pointer.pointee.colorspace = AVCOL_SPC_RGB
-        output.pointer.pointee.color_range = AVCOL_RANGE_JPEG
-        output.pointer.pointee.color_primaries = target == .sRGB ? AVCOL_PRI_BT709 : AVCOL_PRI_BT2020
-        output.pointer.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-        return output
+        try check(av_frame_make_writable(picture.pointer), "av_frame_make_writable")
+        guard let plane = picture.dataPointer(0) else { fatalError("an RGB picture without its plane") }
+        // In place: LittleCMS reads each pixel before it writes it, the formats being the same.
+        let stride = cmsUInt32Number(picture.lineSize(0))
+        cmsDoTransformLineStride(transform, plane, plane, cmsUInt32Number(picture.width), cmsUInt32Number(picture.height),
+                                 stride, stride, 0, 0)
+        av_frame_remove_side_data(picture.pointer, AV_FRAME_DATA_ICC_PROFILE)
+        picture.pointer.pointee.colorspace = AVCOL_SPC_RGB
+        picture.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        picture.pointer.pointee.color_primaries = target == .sRGB ? AVCOL_PRI_BT709 : AVCOL_PRI_BT2020
+        picture.pointer.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
     }
 
     /// The target's profile: D65, its primaries, sRGB's tone curve (IEC 61966-2-1, as

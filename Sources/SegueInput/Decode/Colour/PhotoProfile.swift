@@ -22,7 +22,9 @@ enum PhotoProfile {
         guard let conversion = try? ICCConversion(profile: profile, into: target, deep: deep), !conversion.isSRGB else {
             return picture
         }
-        return try conversion.converted(try rgb(picture, format: conversion.pixelFormat, clip: clip))
+        let converted = try rgb(picture, format: conversion.pixelFormat, clip: clip)
+        try conversion.apply(to: converted)
+        return converted
     }
 
     /// Why the ICC profile `picture` carries can't be applied, for the
