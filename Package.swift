@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // LittleCMS from Debian's liblcms2-dev: a photo's ICC profile applied, read only by SegueMedia.
+        .systemLibrary(
+            name: "CLCMS",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
         // H.264/HEVC bitstream syntax in pure Swift (avcC/hvcC records, NAL units,
         // bit reading and writing, emulation prevention): no FFmpeg needed.
         .target(name: "SegueBitstream"),
@@ -34,9 +40,9 @@ let package = Package(
         // Rational, colour descriptions, the codec choice, xfade's transition names,
         // what a network input is and the formats an input may be opened as.
         .target(name: "SegueCore"),
-        // The FFmpeg and libheif wrappers: the only target that imports CFFmpeg or CHeif
-        // (internally); no raw pointer leaves it.
-        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "CHeif", "SegueBitstream", "SegueCore"]),
+        // The FFmpeg, libheif and LittleCMS wrappers: the only target that imports CFFmpeg, CHeif
+        // or CLCMS (internally); no raw pointer leaves it.
+        .target(name: "SegueMedia", dependencies: ["CFFmpeg", "CHeif", "CLCMS", "SegueBitstream", "SegueCore"]),
         // The tiers above, each seeing only those below it:
         // what a stitch is (settings, clip lists, timelines, the plan, errors), pure data without FFmpeg;
         .target(name: "SegueModel", dependencies: ["SegueCore"]),

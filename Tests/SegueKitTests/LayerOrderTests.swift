@@ -7,10 +7,12 @@ import XCTest
 /// source file imports a module its target doesn't depend on.
 final class LayerOrderTests: XCTestCase {
     /// The targets from the bottom up: each may depend on those before it.
-    static let tiers = ["CFFmpeg", "CHeif", "SegueBitstream", "SegueCore", "SegueMedia", "SegueModel", "SegueRuntime", "SegueInput",
+    static let tiers = ["CFFmpeg", "CHeif", "CLCMS", "SegueBitstream", "SegueCore", "SegueMedia", "SegueModel", "SegueRuntime", "SegueInput",
                         "SegueRender", "SegueKit", "segue"]
     /// The tiers that must build without FFmpeg's headers: nothing they reach is a wrapper or a C module.
     static let withoutFFmpeg = ["SegueBitstream", "SegueCore", "SegueModel"]
+    /// The C modules (FFmpeg, libheif, LittleCMS): SegueMedia alone imports them.
+    static let cModules: Set<String> = ["CFFmpeg", "CHeif", "CLCMS"]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -46,11 +48,13 @@ final class LayerOrderTests: XCTestCase {
                 XCTAssertLessThan(below, above, "\(target) depends on \(used), a tier above it")
             }
         }
-        XCTAssertEqual(dependencies["SegueMedia"]?.contains("CFFmpeg"), true)
-        XCTAssertEqual(dependencies["SegueMedia"]?.contains("CHeif"), true)
+        for module in LayerOrderTests.cModules {
+            XCTAssertEqual(dependencies["SegueMedia"]?.contains(module), true, "SegueMedia does not depend on \(module)")
+        }
         for (target, uses) in dependencies where target != "SegueMedia" {
-            XCTAssertFalse(uses.contains("CFFmpeg"), "\(target) reaches libav directly: only SegueMedia may")
-            XCTAssertFalse(uses.contains("CHeif"), "\(target) reaches libheif directly: only SegueMedia may")
+            for module in LayerOrderTests.cModules {
+                XCTAssertFalse(uses.contains(module), "\(target) reaches \(module) directly: only SegueMedia may")
+            }
         }
     }
 
@@ -123,7 +127,7 @@ final class LayerOrderTests: XCTestCase {
     func testNoSourceImportsAModuleItsTargetDoesNotDependOn() throws {
         let dependencies = try LayerOrderTests.dependencies()
         let ours = Set(LayerOrderTests.tiers)
-        for (target, uses) in dependencies where target != "CFFmpeg" && target != "CHeif" {
+        for (target, uses) in dependencies where !LayerOrderTests.cModules.contains(target) {
             let files = try LayerOrderTests.files(of: target)
             XCTAssertFalse(files.isEmpty, "no sources under Sources/\(target)")
             for (name, text) in files {
@@ -144,20 +148,20 @@ final class LayerOrderTests: XCTestCase {
             while let used = next.popLast() {
                 if reached.insert(used).inserted { next += dependencies[used] ?? [] }
             }
-            XCTAssertTrue(reached.isDisjoint(with: ["SegueMedia", "CFFmpeg", "CHeif"]), "\(target) reaches \(reached.sorted())")
+            XCTAssertTrue(reached.isDisjoint(with: LayerOrderTests.cModules.union(["SegueMedia"])), "\(target) reaches \(reached.sorted())")
         }
     }
 
-    /// A user of SegueKit sees no C module and no wrapper: CFFmpeg and CHeif
-    /// are imported `internal`ly (only in SegueMedia), and the tiers above
+    /// A user of SegueKit sees no C module and no wrapper: CFFmpeg, CHeif and
+    /// CLCMS are imported `internal`ly (only in SegueMedia), and the tiers above
     /// import SegueMedia at most as `package`, so the compiler refuses a public
     /// declaration that shows a wrapper's type and never re-exports one.
     func testTheCModulesAndTheWrappersAreImportedBelowPublic() throws {
         let hidden: Set<String> = ["internal", "fileprivate", "private"]
-        for target in LayerOrderTests.tiers where target != "CFFmpeg" && target != "CHeif" {
+        for target in LayerOrderTests.tiers where !LayerOrderTests.cModules.contains(target) {
             for (name, text) in try LayerOrderTests.files(of: target) {
                 for used in LayerOrderTests.imports(in: text) {
-                    if used.module == "CFFmpeg" || used.module == "CHeif" {
+                    if LayerOrderTests.cModules.contains(used.module) {
                         XCTAssertEqual(target, "SegueMedia", "\(name) in \(target) imports \(used.module)")
                         XCTAssertTrue(hidden.contains(used.access), "\(name) imports \(used.module) as '\(used.access)'")
                     }
@@ -197,11 +201,11 @@ final class LayerOrderTests: XCTestCase {
         XCTAssertEqual(result.status, 0, "names the command line or the example use are not public:\n\(result.standardError.prefix(3000))")
     }
 
-    /// A user of SegueKit can name none of libav's or libheif's symbols, nor a
+    /// A user of SegueKit can name none of libav's, libheif's or LittleCMS's symbols, nor a
     /// wrapper, though the compiler finds the C modules (it loads them for the
     /// layout of the package's types, built without library evolution).
     func testAUserOfSegueKitCannotNameTheCModulesOrTheWrappers() throws {
-        let names = ["AVRational", "av_q2d", "heif_context_alloc", "Frame", "Demuxer", "FFmpegError", "AVCRecord"]
+        let names = ["AVRational", "av_q2d", "heif_context_alloc", "cmsCreateTransform", "Frame", "Demuxer", "FFmpegError", "AVCRecord"]
         let source = "import SegueKit\nfunc example() {\n" + names.map { "    _ = \($0).self\n" }.joined() + "    _ = Rational.self\n}\n"
         let result = try LayerOrderTests.typecheckOutside(source)
         XCTAssertNotEqual(result.status, 0)
@@ -224,6 +228,7 @@ final class LayerOrderTests: XCTestCase {
         try source.write(to: file, atomically: true, encoding: .utf8)
         return try Tool.run("swiftc", ["-typecheck", "-parse-as-library", "-module-name", "Outside", "-I", modules.path,
                                        "-I", sources.appendingPathComponent("CFFmpeg").path,
-                                       "-I", sources.appendingPathComponent("CHeif").path] + files + [file.path])
+                                       "-I", sources.appendingPathComponent("CHeif").path,
+                                       "-I", sources.appendingPathComponent("CLCMS").path] + files + [file.path])
     }
 }

@@ -29,9 +29,10 @@ package final class StillPicture {
         try self.init(decoded: decoded, timeBase: decoder.timeBase, clip: clip, canvas: canvas, motion: motion, text: text)
     }
 
-    /// A photo's picture decoded elsewhere (a HEIF photo, by libheif), sent
-    /// once through the clip's video filters.
-    init(decoded: Frame, timeBase: Rational, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
+    /// A photo's picture decoded elsewhere (a HEIF photo, by libheif), its
+    /// ICC profile applied, sent once through the clip's video filters.
+    init(decoded photo: Frame, timeBase: Rational, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
+        let decoded = try PhotoProfile.applied(to: photo, clip: clip, canvas: canvas)
         decoded.pts = 0
         let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
         let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true

@@ -351,6 +351,8 @@ package struct PixelFormat: Equatable {
     package static let yuv420p10 = PixelFormat(rawValue: AV_PIX_FMT_YUV420P10LE.rawValue)
     /// Packed 8-bit RGB (a decoded HEIF photo).
     package static let rgb24 = PixelFormat(rawValue: AV_PIX_FMT_RGB24.rawValue)
+    /// Packed 16-bit RGB, little-endian (a photo converted by its ICC profile for a deep canvas).
+    package static let rgb48 = PixelFormat(rawValue: AV_PIX_FMT_RGB48LE.rawValue)
 
     /// FFmpeg's name for it (`yuv420p10le`), as filter descriptions take it.
     package var name: String { av_get_pix_fmt_name(AVPixelFormat(rawValue)).map { String(cString: $0) } ?? "none" }

@@ -101,7 +101,7 @@ package final class HEIFImageHandle {
     }
 
     /// The picture as shown, 8-bit RGB, tagged with the primaries and
-    /// transfer the file states (nclx). Refused, undecoded, when either of
+    /// transfer the file states (nclx), carrying its ICC profile. Refused, undecoded, when either of
     /// its sizes is empty or over `maxPictureArea` pixels.
     package func decode(maxPictureArea: Int) throws -> Frame {
         for (width, height) in [(width, height), (codedWidth, codedHeight)] {
@@ -123,7 +123,19 @@ package final class HEIFImageHandle {
             frame.pointer.pointee.color_trc = AVColorTransferCharacteristic(UInt32(profile.pointee.transfer_characteristics.rawValue))
             heif_nclx_color_profile_free(profile)
         }
+        try attachICCProfile(to: frame)
         return frame
+    }
+
+    /// The primary's ICC profile (`colr` of type `prof` or `rICC`), if any, as
+    /// the picture's side data, where FFmpeg's decoders put a JPEG's or a PNG's.
+    private func attachICCProfile(to frame: Frame) throws {
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return }
+        guard let side = av_frame_new_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE, size) else {
+            fatalError("av_frame_new_side_data: out of memory")
+        }
+        try HEIFError.check(heif_image_handle_get_raw_color_profile(handle, side.pointee.data), "heif_image_handle_get_raw_color_profile")
     }
 }
 

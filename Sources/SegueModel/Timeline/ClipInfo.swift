@@ -54,6 +54,9 @@ public struct ClipInfo: Sendable, Equatable, Codable {
     package var isStill = false
     /// A photo's EXIF orientation (1-8; 1 is upright as stored).
     package var orientation = 1
+    /// A photo's ICC profile that can't be applied, and why (its colours are
+    /// then taken as sRGB); nil when it has none or it is applied.
+    package var unusedColourProfile: String?
     /// The chapter title the clip list gives it.
     package var title: String?
     /// How the clip list says this clip fills the canvas (nil: the output's `fit`).

@@ -149,6 +149,7 @@ public struct Plan: Sendable {
         mode = settings.mode
         let layout = JoinLayout(mode: mode)
         notices = infos.compactMap(\.lengthWarning) + colour.notices
+            + infos.compactMap { info in info.unusedColourProfile.map { Warning.colourProfileIgnored(path: info.path, reason: $0) } }
             + infos.compactMap { info in info.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
         let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
 

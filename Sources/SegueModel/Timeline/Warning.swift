@@ -25,6 +25,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
     case hdrPictureReduced(path: String, pixelFormat: String)
     /// A clip's HDR10 metadata that no display could have (a luminance of 0 or over 10,000 cd/m²): not passed on.
     case hdrMetadataIgnored(path: String, reason: String)
+    /// A photo whose ICC profile can't be applied: its colours are taken as sRGB.
+    case colourProfileIgnored(path: String, reason: String)
     /// The report could not be written; the output was.
     case reportNotWritten(path: String, detail: String, output: String)
     /// What an editor's timeline holds that isn't rendered, as its reader says it.
@@ -65,6 +67,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): \(pixelFormat) HDR pictures brought to the output's 10-bit 4:2:0"
         case let .hdrMetadataIgnored(path, reason):
             return "\(path): its HDR10 metadata states \(reason); ignored"
+        case let .colourProfileIgnored(path, reason):
+            return "\(path): \(reason); ignored, its colours taken as sRGB"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
         case let .timelineNote(path, note), let .outputNote(path, note):

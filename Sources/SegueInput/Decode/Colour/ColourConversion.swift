@@ -67,7 +67,7 @@ package enum ColourConversion {
     }
 
     /// swscale's options naming the source's matrix and range ("" for RGB sources).
-    private static func inputMatrix(_ matrix: ColourMatrix, fullRange: Bool) -> String {
+    static func inputMatrix(_ matrix: ColourMatrix, fullRange: Bool) -> String {
         if matrix == .rgb { return "" }
         let name = matrix == .bt2020 ? "bt2020" : matrix == .bt601 ? "bt601" : "bt709"
         return ":in_color_matrix=\(name):in_range=\(fullRange ? "pc" : "tv")"

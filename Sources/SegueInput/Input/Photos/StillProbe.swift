@@ -40,6 +40,7 @@ extension Prober {
         info.readPath = readPath
         info.isStill = true
         info.orientation = orientation
+        info.unusedColourProfile = PhotoProfile.problem(of: picture)
         return info
     }
 
@@ -93,6 +94,7 @@ extension Prober {
         info.isStill = true
         info.orientation = 1
         info.colour = picture.colour
+        info.unusedColourProfile = PhotoProfile.problem(of: picture)
         return info
     }
 
