@@ -9,8 +9,10 @@ import XCTest
 /// without a word to the very pictures the whole stream shows from it on.
 final class H264SlicesTests: XCTestCase {
     /// x264's open GOPs: keyframes at 0, 30 and 60, the last two non-IDR I
-    /// pictures that the two B pictures before each refer across.
-    static let openGOP = "keyint=30:min-keyint=30:open-gop=1:bframes=2:b-pyramid=none:scenecut=0"
+    /// pictures that the two B pictures before each refer across. b-adapt=0
+    /// keeps two B pictures before every P or I picture: x264's own choice on
+    /// testsrc2 puts a P picture at 29, and the I picture has no leading pictures.
+    static let openGOP = "keyint=30:min-keyint=30:open-gop=1:bframes=2:b-adapt=0:b-pyramid=none:scenecut=0"
 
     func testEveryCABACSliceIsReadAndItsNumbersCountAsTheSpecificationSays() throws {
         try checkHeaders(try OpenGOPStream.encode(x264: Self.openGOP))
@@ -172,12 +174,23 @@ final class H264SlicesTests: XCTestCase {
         for slice in pictures[key].slices {
             units.append(try XCTUnwrap(stream.syntax.idrSlice(slice), "the I picture as an IDR picture", file: file, line: line))
         }
+        var references = 1, forgotten = 0 // the IDR picture
         for picture in pictures[(key + 1 + leading)...] {
             for slice in picture.slices {
-                units.append(try XCTUnwrap(stream.syntax.renumberedSlice(slice, frameNumBack: frameNumBack, pocLsbBack: pocLsbBack),
-                                           file: file, line: line))
+                let renumbered = try XCTUnwrap(stream.syntax.renumberedSlice(slice, frameNumBack: frameNumBack, pocLsbBack: pocLsbBack),
+                                               file: file, line: line)
+                let marked = try XCTUnwrap(stream.syntax.withoutMarkingBeforeIDR(renumbered, referencesSinceIDR: references),
+                                           file: file, line: line)
+                if marked != renumbered {
+                    forgotten += 1
+                    XCTAssertEqual(stream.syntax.header(marked), stream.syntax.header(renumbered), file: file, line: line)
+                }
+                units.append(marked)
             }
+            if picture.header.nalRefIdc != 0 { references += 1 }
         }
+        // x264's first P picture after the I picture marks the references before it unused.
+        XCTAssertEqual(forgotten, pictures[key + 1 + leading].slices.count, file: file, line: line)
         let cut = stream.folder.appendingPathComponent("cut.h264")
         try Data(units.flatMap { [0, 0, 0, 1] + $0 }).write(to: cut)
 
@@ -210,6 +223,17 @@ final class H264SlicesTests: XCTestCase {
             renumbered += 1
         }
         XCTAssertGreaterThan(renumbered, 80, file: file, line: line)
+    }
+
+    func testEverySlicesWholeHeaderIsReadWhereItsMarkingIsLookedAt() throws {
+        for x264 in [Self.openGOP, Self.openGOP + ":cabac=0", Self.openGOP + ":weightp=2:ref=4:interlaced=1"] {
+            let stream = try OpenGOPStream.encode(x264: x264)
+            for slice in stream.slices {
+                // The header read to its end, whatever the marking: CABAC's alignment bits are all ones there.
+                let kept = stream.syntax.withoutMarkingBeforeIDR(slice, referencesSinceIDR: 16)
+                XCTAssertEqual(kept, slice, "\(x264): \(String(describing: stream.syntax.header(slice)))")
+            }
+        }
     }
 }
 
