@@ -111,6 +111,86 @@ final class H264SlicesTests: XCTestCase {
         XCTAssertNotNil(H264SliceSyntax(parameterSets: stream.parameterSets + [[0x06, 0x05]]), "other units are passed over")
     }
 
+    /// A Baseline SPS and PPS and an I slice of a non-IDR picture, built bit by bit to 7.3.2.1.1,
+    /// 7.3.2.2 and 7.3.3, with the syntax `idrSlice` refuses switched on one at a time.
+    struct MadeUp {
+        var pocType = 0
+        var frameMbsOnly = true
+        var fieldPic = false
+        var sliceGroups = 0
+        var operations = false
+
+        static func unit(_ header: UInt8, _ bits: String) -> [UInt8] {
+            var writer = BitWriter()
+            for bit in bits + "1" where bit != " " { writer.write(bit == "1" ? 1 : 0, bits: 1) } // then rbsp_stop_one_bit
+            return [header] + EmulationPrevention.added(writer.bytes)
+        }
+
+        var parameterSets: [[UInt8]] {
+            // profile 66, constraints, level 30, sps id 0, log2_max_frame_num_minus4 0, the POC type and its fields,
+            // 1 reference frame, no gaps, 1x1 macroblocks, frame_mbs_only_flag (+ mb_adaptive 0), direct_8x8 1, no crop, no VUI.
+            let poc = ["1 1", "010 0 1 1 1", "011"][pocType] // type 0: lsb width 4; type 1: flag 0, offsets 0, cycle 0
+            let sequence = "01000010 00000000 00011110 1 1 " + poc + " 010 0 1 1 " + (frameMbsOnly ? "1" : "0 0") + " 1 0 0"
+            // pps 0, sps 0, CAVLC, no bottom-field POC, slice groups, defaults 1 reference, no weights, qp/qs/chroma 0,
+            // deblocking filter control, no constrained intra, no redundant_pic_cnt.
+            let groups = sliceGroups == 0 ? "1" : "010"
+            let picture = "1 1 0 0 " + groups + " 1 1 0 00 1 1 1 1 0 0"
+            return [Self.unit(0x67, sequence), Self.unit(0x68, picture)]
+        }
+
+        /// first_mb 0, slice_type 7, pps 0, frame_num 3, the POC fields (lsb 6), marking, qp delta 0,
+        /// disable_deblocking_filter_idc 1, then "1011" of slice data.
+        var slice: [UInt8] {
+            let field = frameMbsOnly ? "" : (fieldPic ? "1 0 " : "0 ")
+            let poc = ["0110 ", "1 ", ""][pocType]
+            let marking = operations ? "1 010 1 1" : "0" // one operation 1 (difference_of_pic_nums_minus1 0), then 0
+            return Self.unit(0x61, "1 0001000 1 0011 " + field + poc + marking + " 1 010 1011")
+        }
+    }
+
+    func testAMadeUpISliceBecomesAnIDRSliceBitForBit() throws {
+        let made = MadeUp()
+        let syntax = try XCTUnwrap(H264SliceSyntax(parameterSets: made.parameterSets))
+        XCTAssertEqual(syntax.header(made.slice), H264SliceHeader(nalRefIdc: 3, isIDR: false, sliceType: 2, ppsID: 0,
+                                                                  frameNum: 3, pocLsb: 6, fieldPic: false))
+        // idr_pic_id 0 after frame_num 0, lsb 0, the IDR's two marking flags; the header's rest and the data shifted by 1 bit.
+        XCTAssertEqual(syntax.idrSlice(made.slice), MadeUp.unit(0x65, "1 0001000 1 0000 1 0000 00 1 010 1011"))
+        XCTAssertEqual(syntax.idrSlice(made.slice, idrPicID: 2), MadeUp.unit(0x65, "1 0001000 1 0000 011 0000 00 1 010 1011"))
+        XCTAssertEqual(syntax.renumberedSlice(made.slice, frameNumBack: 5, pocLsbBack: 7),
+                       MadeUp.unit(0x61, "1 0001000 1 1110 1111 0 1 010 1011"), "3 - 5 and 6 - 7, modulo 16")
+    }
+
+    func testAMadeUpISliceIsNotMadeIDRWhereItCantBeDoneExactly() throws {
+        var variants: [(String, MadeUp)] = []
+        var made = MadeUp()
+        made.operations = true
+        variants.append(("a memory management operation", made))
+        made = MadeUp()
+        made.pocType = 1
+        variants.append(("POC type 1", made))
+        made = MadeUp()
+        made.frameMbsOnly = false
+        made.fieldPic = true
+        variants.append(("a field picture", made))
+        made = MadeUp()
+        made.sliceGroups = 1
+        variants.append(("slice groups", made))
+        for (reason, made) in variants {
+            let syntax = try XCTUnwrap(H264SliceSyntax(parameterSets: made.parameterSets), reason)
+            XCTAssertNotNil(syntax.header(made.slice), reason)
+            XCTAssertNil(syntax.idrSlice(made.slice), reason)
+        }
+        made = MadeUp()
+        made.pocType = 2
+        let syntax = try XCTUnwrap(H264SliceSyntax(parameterSets: made.parameterSets))
+        XCTAssertEqual(syntax.header(made.slice)?.pocLsb, nil)
+        XCTAssertEqual(syntax.idrSlice(made.slice), MadeUp.unit(0x65, "1 0001000 1 0000 1 00 1 010 1011"), "POC type 2 has no lsb")
+        made = MadeUp()
+        made.frameMbsOnly = false
+        XCTAssertEqual(try XCTUnwrap(H264SliceSyntax(parameterSets: made.parameterSets)).idrSlice(made.slice),
+                       MadeUp.unit(0x65, "1 0001000 1 0000 0 1 0000 00 1 010 1011"), "field_pic_flag 0 kept")
+    }
+
     // MARK: Checks
 
     /// Every slice is read; the I picture at 30 is a non-IDR reference picture and the two B
