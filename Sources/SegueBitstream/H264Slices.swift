@@ -229,7 +229,8 @@ extension H264SliceSyntax {
 
     /// `unit`, a slice of a non-IDR picture, with frame_num lowered by `frameNumBack` and pic_order_cnt_lsb by `pocLsbBack`
     /// (each modulo its range, MaxFrameNum = 2^(log2_max_frame_num_minus4+4), MaxPicOrderCntLsb likewise; `pocLsbBack`
-    /// is ignored unless POC type 0); every other bit kept.
+    /// is ignored unless POC type 0); every other bit kept. A reference picture's memory management operations may still
+    /// name pictures from before the new IDR: `withoutMarkingBeforeIDR` leaves those out.
     /// nil when it can't be read (or is an IDR slice).
     package func renumberedSlice(_ unit: [UInt8], frameNumBack: Int, pocLsbBack: Int) -> [UInt8]? {
         guard let start = start(unit), !start.header.isIDR else { return nil }
