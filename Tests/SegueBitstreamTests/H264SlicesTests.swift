@@ -15,27 +15,27 @@ final class H264SlicesTests: XCTestCase {
     static let openGOP = "keyint=30:min-keyint=30:open-gop=1:bframes=2:b-adapt=0:b-pyramid=none:scenecut=0"
 
     func testEveryCABACSliceIsReadAndItsNumbersCountAsTheSpecificationSays() throws {
-        try checkHeaders(try OpenGOPStream.encode(x264: Self.openGOP))
+        try checkHeaders(try encode(x264: Self.openGOP))
     }
 
     func testEveryCAVLCSliceIsReadAndItsNumbersCountAsTheSpecificationSays() throws {
-        try checkHeaders(try OpenGOPStream.encode(x264: Self.openGOP + ":cabac=0"))
+        try checkHeaders(try encode(x264: Self.openGOP + ":cabac=0"))
     }
 
     func testAMainProfileStreamCutAtItsOpenGOPKeyframeDecodesToTheSamePictures() throws {
-        try checkCut(try OpenGOPStream.encode(x264: Self.openGOP, profile: "main"))
+        try checkCut(try encode(x264: Self.openGOP, profile: "main"))
     }
 
     func testACABACStreamCutAtItsOpenGOPKeyframeDecodesToTheSamePictures() throws {
-        try checkCut(try OpenGOPStream.encode(x264: Self.openGOP))
+        try checkCut(try encode(x264: Self.openGOP))
     }
 
     func testACAVLCStreamCutAtItsOpenGOPKeyframeDecodesToTheSamePictures() throws {
-        try checkCut(try OpenGOPStream.encode(x264: Self.openGOP + ":cabac=0"))
+        try checkCut(try encode(x264: Self.openGOP + ":cabac=0"))
     }
 
     func testAStreamOfFourSlicesAPictureIsCutAtItsKeyframeToTheSamePictures() throws {
-        let stream = try OpenGOPStream.encode(x264: Self.openGOP + ":cabac=0:slices=4")
+        let stream = try encode(x264: Self.openGOP + ":cabac=0:slices=4")
         XCTAssertEqual(stream.slices.count, 4 * 90)
         try checkCut(stream)
     }
@@ -43,7 +43,7 @@ final class H264SlicesTests: XCTestCase {
     func testAnMBAFFStreamsFieldFlagAndBottomFieldOrderAreReadAndKept() throws {
         // interlaced=1 codes frame pictures of field pairs (frame_mbs_only_flag 0, field_pic_flag 0)
         // with delta_pic_order_cnt_bottom in every slice header.
-        let stream = try OpenGOPStream.encode(x264: Self.openGOP + ":interlaced=1")
+        let stream = try encode(x264: Self.openGOP + ":interlaced=1")
         XCTAssertFalse(stream.syntax.sequences.values.contains { $0.frameMbsOnly })
         XCTAssertTrue(stream.syntax.pictures.values.allSatisfy(\.bottomFieldPicOrderPresent))
         try checkHeaders(stream)
@@ -52,7 +52,7 @@ final class H264SlicesTests: XCTestCase {
 
     func testABaselineStreamsSlicesHaveNoPOCLsbAndAreRenumberedByFrameNumAlone() throws {
         // Without B pictures x264 writes closed GOPs and pic_order_cnt_type 2: POC follows frame_num.
-        let stream = try OpenGOPStream.encode(x264: "keyint=30:min-keyint=30:open-gop=1:scenecut=0", profile: "baseline")
+        let stream = try encode(x264: "keyint=30:min-keyint=30:open-gop=1:scenecut=0", profile: "baseline")
         let headers = try stream.headers()
         XCTAssertEqual(headers.count, 90)
         XCTAssertTrue(headers.allSatisfy { $0.pocLsb == nil })
@@ -68,7 +68,7 @@ final class H264SlicesTests: XCTestCase {
     }
 
     func testAnIDRSliceFromAnISliceReadsAsAnIDRPictureNumberedFromZero() throws {
-        let stream = try OpenGOPStream.encode(x264: Self.openGOP)
+        let stream = try encode(x264: Self.openGOP)
         let headers = try stream.headers()
         let key = try XCTUnwrap(headers.indices.first { !headers[$0].isIDR && headers[$0].sliceType == 2 })
         for idrPicID in [0, 1, 7, 300] {
@@ -82,12 +82,12 @@ final class H264SlicesTests: XCTestCase {
     }
 
     func testSlicesRenumberedBackAndForthComeBackByteForByte() throws {
-        try checkRenumberingRoundTrip(try OpenGOPStream.encode(x264: Self.openGOP))
-        try checkRenumberingRoundTrip(try OpenGOPStream.encode(x264: Self.openGOP + ":cabac=0"))
+        try checkRenumberingRoundTrip(try encode(x264: Self.openGOP))
+        try checkRenumberingRoundTrip(try encode(x264: Self.openGOP + ":cabac=0"))
     }
 
     func testOnlyNonIDRISlicesBecomeIDRSlicesAndIDRSlicesAreNotRenumbered() throws {
-        let stream = try OpenGOPStream.encode(x264: Self.openGOP)
+        let stream = try encode(x264: Self.openGOP)
         let headers = try stream.headers()
         for (slice, header) in zip(stream.slices, headers) {
             if header.isIDR || header.sliceType != 2 {
@@ -104,7 +104,7 @@ final class H264SlicesTests: XCTestCase {
     }
 
     func testParameterSetsThatCantBeReadAreRefused() throws {
-        let stream = try OpenGOPStream.encode(x264: Self.openGOP)
+        let stream = try encode(x264: Self.openGOP)
         let sps = try XCTUnwrap(stream.parameterSets.first { $0[0] & 0x1F == 7 })
         XCTAssertNil(H264SliceSyntax(parameterSets: [Array(sps.prefix(6))]), "an SPS cut short")
         XCTAssertNil(H264SliceSyntax(parameterSets: [[0x68]]), "an empty PPS")
@@ -192,6 +192,13 @@ final class H264SlicesTests: XCTestCase {
     }
 
     // MARK: Checks
+
+    /// A stream from `OpenGOPStream.encode`, its folder removed when the test ends.
+    func encode(x264: String, profile: String = "high") throws -> OpenGOPStream {
+        let stream = try OpenGOPStream.encode(x264: x264, profile: profile)
+        addTeardownBlock { try? FileManager.default.removeItem(at: stream.folder) }
+        return stream
+    }
 
     /// Every slice is read; the I picture at 30 is a non-IDR reference picture and the two B
     /// pictures after it in decode order are non-reference pictures shown before it; frame_num
@@ -307,7 +314,7 @@ final class H264SlicesTests: XCTestCase {
 
     func testEverySlicesWholeHeaderIsReadWhereItsMarkingIsLookedAt() throws {
         for x264 in [Self.openGOP, Self.openGOP + ":cabac=0", Self.openGOP + ":weightp=2:ref=4:interlaced=1"] {
-            let stream = try OpenGOPStream.encode(x264: x264)
+            let stream = try encode(x264: x264)
             for slice in stream.slices {
                 // The header read to its end, whatever the marking: CABAC's alignment bits are all ones there.
                 let kept = stream.syntax.withoutMarkingBeforeIDR(slice, referencesSinceIDR: 16)
