@@ -65,7 +65,8 @@ let package = Package(
         .testTarget(name: "SegueModelTests", dependencies: ["SegueModel", "SegueCore"]),
         // End to end, the proof: fixture clips from the ffmpeg CLI, the built `segue`, Python judges, daemons.
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueModel", "SegueMedia", "segue"]),
-        // The bitstream records' unit tests, on recorded and made-up bytes: no FFmpeg at all.
+        // The bitstream records' unit tests, on recorded and made-up bytes: no FFmpeg libraries; the H.264
+        // slice tests run the ffmpeg CLI for real x264 streams and its decoder as their judge.
         .testTarget(name: "SegueBitstreamTests", dependencies: ["SegueBitstream"]),
         // The unit tests of the tiers above the model (option table, subtitles, colour, smart plans): FFmpeg's libraries, no tools.
         .testTarget(name: "SegueUnitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueRuntime", "SegueModel",

@@ -42,6 +42,12 @@ struct BitReader {
         }
         return (1 << zeros) - 1 + value
     }
+
+    /// se(v): ue(v) codes 1, 2, 3, 4 … as 1, -1, 2, -2 ….
+    mutating func signedExpGolomb() -> Int? {
+        guard let code = unsignedExpGolomb() else { return nil }
+        return code % 2 == 1 ? (code + 1) / 2 : -(code / 2)
+    }
 }
 
 /// The bytes NAL units (H.264 and HEVC alike) insert so a payload never
