@@ -120,6 +120,16 @@ package enum H264 {
     package static let sequenceParameterSet = 7
     package static let pictureParameterSet = 8
     package static let idrSlice = 5
+    package static let nonIDRSlice = 1
+    package static let supplementalEnhancement = 6
+    /// The SEI payload type of a recovery point: decoding may start at the picture it comes with.
+    package static let recoveryPoint = 6
+
+    /// The payload types of an SEI unit's messages (none for another unit).
+    package static func seiPayloadTypes(_ unit: [UInt8]) -> [Int] {
+        guard unit.count > 1, Int(unit[0] & 0x1F) == supplementalEnhancement else { return [] }
+        return SEI.payloadTypes(EmulationPrevention.removed(unit.dropFirst()))
+    }
 
     /// The id a parameter set is referred to by: `seq_parameter_set_id` of an
     /// SPS, `pic_parameter_set_id` of a PPS; nil if it can't be read.

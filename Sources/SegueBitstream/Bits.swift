@@ -110,3 +110,27 @@ struct BitWriter {
 
     mutating func alignWithZeros() { position = bytes.count * 8 }
 }
+
+/// SEI messages, alike in H.264 and HEVC after the NAL unit header.
+enum SEI {
+    /// The payload types of the messages in an SEI unit's payload (emulation prevention removed).
+    static func payloadTypes(_ payload: [UInt8]) -> [Int] {
+        var types: [Int] = [], offset = 0
+        func number() -> Int? { // ff ff … xx: 255 per ff byte, then the last
+            var value = 0
+            while offset < payload.count {
+                let byte = Int(payload[offset])
+                offset += 1
+                value += byte
+                if byte != 0xFF { return value }
+            }
+            return nil
+        }
+        while offset < payload.count, payload[offset] != 0x80 {
+            guard let type = number(), let size = number() else { break }
+            types.append(type)
+            offset += size
+        }
+        return types
+    }
+}

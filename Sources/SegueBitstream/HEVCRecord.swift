@@ -141,24 +141,7 @@ package enum HEVC {
     /// The payload types of a prefix SEI unit's messages (empty for any other unit).
     package static func seiPayloadTypes(_ unit: [UInt8]) -> [Int] {
         guard unit.count > 2, unitType(unit) == prefixSEI else { return [] }
-        let payload = EmulationPrevention.removed(unit.dropFirst(2))
-        var types: [Int] = [], offset = 0
-        func number() -> Int? { // ff ff … xx: 255 per ff byte, then the last
-            var value = 0
-            while offset < payload.count {
-                let byte = Int(payload[offset])
-                offset += 1
-                value += byte
-                if byte != 0xFF { return value }
-            }
-            return nil
-        }
-        while offset < payload.count, payload[offset] != 0x80 {
-            guard let type = number(), let size = number() else { break }
-            types.append(type)
-            offset += size
-        }
-        return types
+        return SEI.payloadTypes(EmulationPrevention.removed(unit.dropFirst(2)))
     }
 
     /// How many pictures an SPS lets decoding run ahead of output

@@ -131,6 +131,9 @@ package struct SmartPlan: Sendable {
                     reasons = [.touchedGOPs(variableRate: clip.info.variableFrameRate)]
                 }
                 if copy.reencodedLeadingPictures > 0 { reasons.append(.leadingPictures(copy.reencodedLeadingPictures)) }
+                if scan.referencedLeading > 0 && copy.copiedFrames < clip.frameCount {
+                    reasons.append(.leadingReferenced(scan.referencedLeading))
+                }
                 clips.append(Clip(copy: copy.copiedFrames > 0 ? copy : nil, notCopied: reasons))
                 scans.append(copy.copiedFrames > 0 ? scan : nil)
             } catch let unfit as ClipScan.Unfit {

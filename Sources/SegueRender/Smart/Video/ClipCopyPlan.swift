@@ -34,20 +34,31 @@ struct ClipCopyPlan: Sendable {
     let frameRate: Rational
     let syntax: CopySyntax
     /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
-    let gops: [GOP]
+    private(set) var gops: [GOP]
     /// HEVC: new ids for the clip's parameter sets and slices, when its own
     /// collide with another copied clip's.
     var renumbering: HEVCRenumbering?
+    /// H.264 open GOPs: how to read and rewrite the clip's slice headers, so
+    /// that a copied run can start at an I picture that is not an IDR.
+    var openGOPSlices: H264SliceSyntax?
+    /// A position whose copied GOP opens a copied run whatever comes before it
+    /// in the clip (a segment's first copied GOP).
+    var runStart: Int?
 
     /// `gops`' leading pictures are settled by their neighbours (see `settled`).
-    init(origin: Int64, timeBase: Rational, frameRate: Rational, syntax: CopySyntax, gops: [GOP],
-         renumbering: HEVCRenumbering? = nil) {
+    init(origin: Int64, timeBase: Rational, frameRate: Rational, syntax: CopySyntax, gops: [GOP]) {
         self.origin = origin
         self.timeBase = timeBase
         self.frameRate = frameRate
         self.syntax = syntax
         self.gops = ClipCopyPlan.settled(gops)
-        self.renumbering = renumbering
+    }
+
+    /// The same plan with `gops` copied or not as given (leading pictures settled again).
+    func replacingGOPs(_ gops: [GOP]) -> ClipCopyPlan {
+        var plan = self
+        plan.gops = ClipCopyPlan.settled(gops)
+        return plan
     }
 
     /// Leading pictures are copied when the GOPs on both sides are: the run
@@ -126,7 +137,7 @@ struct ClipCopyPlan: Sendable {
         guard let index = gopIndex(containing: position), gops[index].copied, gops[index].frames.lowerBound == position else {
             return false
         }
-        return index == 0 || !gops[index - 1].copied || gops[index - 1].frames.upperBound != position
+        return index == 0 || !gops[index - 1].copied || gops[index - 1].frames.upperBound != position || position == runStart
     }
 
     /// Whether the copied keyframe at `position` has leading pictures that are

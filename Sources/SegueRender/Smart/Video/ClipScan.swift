@@ -28,8 +28,18 @@ struct ClipScan: Sendable {
     /// for SDR output), and those met in the clip's header and samples.
     private let outputHDRSEI: Set<HDRSEI>?
     private var hdrSEI: Set<HDRSEI> = []
-    /// Packets in decoding order: their pts, and whether decoding can start at them.
-    private var packets: [(pts: Int64?, randomAccess: Bool)] = []
+    /// Packets in decoding order: their pts; whether decoding can start at
+    /// them; whether a copy can start at them if the pictures after them that
+    /// show before them are left out (an H.264 open GOP's I picture, which
+    /// can be rewritten as an IDR); whether other pictures may refer to them.
+    private var packets: [(pts: Int64?, randomAccess: Bool, openKey: Bool, reference: Bool)] = []
+    /// H.264: reads and rewrites the clip's slice headers, once an open GOP's
+    /// I picture is met; nil until then, or when its parameter sets can't be read.
+    private var slices: H264SliceSyntax?
+    /// H.264: a slice header after the first open GOP's I picture couldn't be read (none is then rewritten).
+    private var unreadableSlice = false
+    /// H.264 open GOPs' I pictures after which a reference picture shows before them (B-pyramid).
+    private(set) var referencedLeading = 0
     /// A parameter set met again with other content under the same id.
     private var inBandConflict = false
 
@@ -60,11 +70,19 @@ struct ClipScan: Sendable {
             }
             next.units.forEach { note($0) }
         }
-        var randomAccess = false
+        var randomAccess = false, recoveryPoint = false, reference = false
+        var pictureSlices: [[UInt8]] = []
         let syntax = syntax
         packet.forEachNALUnit(lengthSize: 4) { header, unit in
             let type = syntax.unitType(header: header)
             if syntax.isRandomAccess(type) { randomAccess = true }
+            if syntax == .h264 {
+                if type == H264.supplementalEnhancement && H264.seiPayloadTypes(unit()).contains(H264.recoveryPoint) { recoveryPoint = true }
+                if type == H264.nonIDRSlice || type == H264.idrSlice {
+                    reference = reference || header & 0x60 != 0
+                    if recoveryPoint || slices != nil { pictureSlices.append(unit()) }
+                }
+            }
             if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI || outputHDRSEI != nil {
                 let types = HEVC.seiPayloadTypes(unit())
                 namesSetsInSEI = namesSetsInSEI || types.contains { $0 == 0 || $0 == 129 }
@@ -74,7 +92,24 @@ struct ClipScan: Sendable {
             carriesParameterSets = true
             note(unit())
         }
-        packets.append((packet.pts, randomAccess))
+        let openKey = !randomAccess && recoveryPoint && canStartAnIDR(pictureSlices)
+        if let slices, !openKey, !pictureSlices.allSatisfy({ Self.canFollowAnIDR($0, slices) }) { unreadableSlice = true }
+        packets.append((packet.pts, randomAccess, openKey, reference))
+    }
+
+    /// Whether an H.264 picture's slices, each of an I picture, can be rewritten as an IDR's.
+    private mutating func canStartAnIDR(_ pictureSlices: [[UInt8]]) -> Bool {
+        if slices == nil { slices = H264SliceSyntax(parameterSets: Array(parameterSets.values)) }
+        guard let slices, !pictureSlices.isEmpty else { return false }
+        return pictureSlices.allSatisfy { slices.header($0)?.sliceType == 2 && slices.idrSlice($0) != nil }
+    }
+
+    /// Whether an H.264 slice can be copied after an I picture rewritten as an
+    /// IDR: its header read, and its memory management operations all such as
+    /// can be left out when they name a picture from before it (checked as if every earlier one were).
+    private static func canFollowAnIDR(_ slice: [UInt8], _ slices: H264SliceSyntax) -> Bool {
+        guard let header = slices.header(slice) else { return false }
+        return header.isIDR || header.nalRefIdc == 0 || slices.withoutMarkingBeforeIDR(slice, referencesSinceIDR: 1) != nil
     }
 
     /// After the last packet: throws when the clip's parameter sets changed midway.
@@ -107,16 +142,25 @@ struct ClipScan: Sendable {
     /// which refer back across it) are its leading pictures, a GOP of their
     /// own that `ClipCopyPlan` settles by its neighbours.
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
+        // Where a copy can start: IDR, CRA, BLA; an H.264 open GOP's I picture
+        // when no picture left out of the copy after it is a reference.
+        var splits = packets.map(\.randomAccess)
+        referencedLeading = 0
+        for index in packets.indices where packets[index].openKey && !unreadableSlice {
+            guard let key = packets[index].pts else { continue }
+            let leading = packets[(index + 1)...].prefix { $0.pts.map { $0 < key } ?? true }
+            if leading.contains(where: \.reference) { referencedLeading += 1 } else { splits[index] = true }
+        }
         var gops: [ClipCopyPlan.GOP] = []
         /// Each group's frame positions in decoding order (nil: off the grid or unstamped).
         var groups: [[Int?]] = []
         var start = 0
         while start < packets.count {
             var end = start + 1
-            while end < packets.count && !packets[end].randomAccess { end += 1 }
+            while end < packets.count && !splits[end] { end += 1 }
             let positions = packets[start..<end].map { packet in packet.pts.flatMap { grid.isOnGrid($0) ? grid.position(ofPTS: $0) : nil } }
             groups.append(positions)
-            if packets[start].randomAccess, let key = positions[0], !positions.contains(nil) {
+            if splits[start], let key = positions[0], !positions.contains(nil) {
                 let present = positions.compactMap { $0 }
                 let leading = present.filter { $0 < key }, trailing = present.filter { $0 >= key }
                 // Leading pictures come straight after their keyframe and fill the positions just before it.
@@ -152,7 +196,8 @@ struct ClipScan: Sendable {
             leadingDropped = false
             clean.append(gop)
         }
-        let plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
+        var plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
+        if splits != packets.map(\.randomAccess) { plan.openGOPSlices = slices }
         // Decoding times may run at most this far behind the frame numbers:
         // each copied packet's, counted from the first copied position of its group.
         for group in groups {

@@ -23,6 +23,10 @@ final class CopiedRuns: CopiedPackets {
     /// The position of a held keyframe whose leading pictures, which follow
     /// it, are still being decoded: the decoded stretch ends there after them.
     private var leadingBefore: Int?
+    /// H.264: in a run that starts at an open GOP's I picture, rewritten as an
+    /// IDR, how far its pictures' frame_num and POC are moved back to count
+    /// from it, and how many reference pictures the run has had since.
+    private var countedBack: (frameNum: Int, pocLsb: Int, references: Int)?
 
     init(plan: ClipCopyPlan, demuxer: Demuxer, router: PacketRouter, video: VideoNormaliser, damage: DamagePolicy) throws {
         self.plan = plan
@@ -59,6 +63,7 @@ final class CopiedRuns: CopiedPackets {
         let (packet, position) = held.removeFirst()
         let startsRun = plan.startsCopiedRun(position)
         if startsRun { CopiedRuns.markAsBrokenLink(packet, plan.syntax) }
+        if let slices = plan.openGOPSlices { try countFromOpenGOPStart(packet, startsRun: startsRun, slices) }
         try check(packet, startsRun: startsRun)
         if let renumbering = plan.renumbering { try CopiedRuns.renumber(packet, renumbering) }
         return (packet, position)
@@ -110,6 +115,37 @@ final class CopiedRuns: CopiedPackets {
             try checker.send(packet)
             while try checker.receive(into: checked) == .ready {}
         }
+    }
+
+    /// H.264 open GOPs: an I picture that opens a copied run is rewritten as
+    /// an IDR (only there can decoding start afresh and take the clip's
+    /// parameter sets); the run's later pictures count frame_num and POC from
+    /// it, until the clip's next IDR, and mark no picture from before it unused.
+    private func countFromOpenGOPStart(_ packet: Packet, startsRun: Bool, _ slices: H264SliceSyntax) throws {
+        var isIDR = false, reference = false
+        var first: H264SliceHeader?
+        packet.forEachNALUnit(lengthSize: 4) { header, unit in
+            let type = Int(header & 0x1F)
+            guard type == H264.nonIDRSlice || type == H264.idrSlice else { return }
+            isIDR = isIDR || type == H264.idrSlice
+            reference = reference || header & 0x60 != 0
+            if first == nil { first = slices.header(unit()) }
+        }
+        if isIDR || (startsRun && first?.sliceType != 2) {
+            countedBack = nil
+            return
+        }
+        if startsRun, let first { countedBack = (first.frameNum, first.pocLsb ?? 0, 0) }
+        guard let back = countedBack else { return }
+        try packet.rewriteNALUnits(lengthSize: 4) { unit in
+            guard let type = unit.first.map({ Int($0 & 0x1F) }), type == H264.nonIDRSlice else { return nil }
+            let rewritten = startsRun ? slices.idrSlice(unit, idrPicID: 1)
+                : slices.renumberedSlice(unit, frameNumBack: back.frameNum, pocLsbBack: back.pocLsb)
+                    .flatMap { slices.withoutMarkingBeforeIDR($0, referencesSinceIDR: back.references) }
+            guard let rewritten else { throw SegueError(.writeFailed, subject: damage.subject, detail: "a copied H.264 slice header could not be rewritten") }
+            return rewritten
+        }
+        if reference { countedBack?.references += 1 }
     }
 
     /// Gives a copied packet's parameter sets and slices the ids the track

@@ -54,6 +54,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case touchedGOPs(variableRate: Bool)
     /// Open GOPs: pictures shown before a CRA that a copy starts at, which refer to the GOP before it.
     case leadingPictures(Int)
+    /// H.264 open GOPs: I pictures no copy starts at, since a picture left out after them is a reference (B-pyramid).
+    case leadingReferenced(Int)
     case unreadablePackets(String)
     /// The samples carry start codes (an Annex B header), not lengths.
     case startCodes(hevc: Bool)
@@ -125,6 +127,9 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
                 + (variableRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
         case let .leadingPictures(count):
             return "\(count) leading pictures (shown before a keyframe a copy starts at, they refer to the GOP before it) are re-encoded"
+        case let .leadingReferenced(count):
+            return "\(count) open-GOP keyframes are no place to start a copy: a picture shown before one and left out of the copy "
+                + "is a reference picture (B-pyramid)"
         case let .unreadablePackets(detail): return "can't read its packets (\(detail))"
         case let .startCodes(hevc):
             return "its \(hevc ? "HEVC has no hvcC" : "H.264 has no avcC") record: its packets carry start codes "

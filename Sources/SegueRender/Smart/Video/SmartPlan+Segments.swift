@@ -10,7 +10,10 @@ extension SmartPlan {
     /// across it. Both segments of a cut GOP re-encode it; the others stay
     /// copied. Copied leading pictures come after the keyframe that follows
     /// them: a boundary at or in them re-encodes that keyframe's GOP, so they
-    /// are decoded in the segment that shows them.
+    /// are decoded in the segment that shows them. The segment's first copied
+    /// GOP opens a copied run (a BLA, or an IDR for an H.264 open GOP's I
+    /// picture) even where the whole stitch copies the GOP before it: the
+    /// segment before may have re-encoded that one.
     func cut(at start: Int, _ end: Int) -> SmartPlan {
         var cut = self
         for index in cut.clips.indices {
@@ -25,8 +28,10 @@ extension SmartPlan {
                     gops[gop.leading ? at + 1 : at].copied = false
                 }
             }
-            cut.clips[index].copy = ClipCopyPlan(origin: copy.origin, timeBase: copy.timeBase, frameRate: copy.frameRate,
-                                                 syntax: copy.syntax, gops: gops, renumbering: copy.renumbering)
+            var segment = copy.replacingGOPs(gops)
+            // The segment comes to its first copied GOP from its own pictures, whatever the GOP before.
+            segment.runStart = segment.gops.first { $0.copied && $0.frames.lowerBound >= start - clipStart }?.frames.lowerBound
+            cut.clips[index].copy = segment
         }
         return cut
     }
