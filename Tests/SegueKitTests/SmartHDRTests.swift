@@ -177,28 +177,46 @@ final class SmartHDRTests: SmartTestCase {
     /// record (dvvC: profile 8, base layer compatible with HLG) and an RPU
     /// (NAL type 62) after every picture. The RPUs are of a type FFmpeg leaves
     /// unread; no B-frames, so the raw stream muxes with plain timestamps.
-    func dolbyVisionClip() throws -> String {
-        let base = try store.path("dv-base.hevc") { path in
+    /// A Dolby Vision profile 8 clip (HLG base layer, an RPU after every slice), as an iPhone writes it:
+    /// `openGOP`, every keyframe after the first a CRA with RASL pictures; otherwise no B-frames.
+    func dolbyVisionClip(openGOP: Bool = false) throws -> String {
+        let name = openGOP ? "dv-open-gop" : "dv"
+        let gops = openGOP ? HDRClip.hlg.x265Parameters.replacingOccurrences(of: "open-gop=0", with: "open-gop=1")
+            : HDRClip.hlg.x265Parameters.replacingOccurrences(of: "bframes=3", with: "bframes=0")
+        // Encoded into an MP4 first, whose timestamps say the pictures' order (a raw stream's don't).
+        let encoded = try store.path("\(name)-encoded.mp4") { path in
             let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=3",
                                                  "-pix_fmt", "yuv420p10le", "-c:v", "libx265", "-preset", "fast", "-crf", "18",
-                                                 "-x265-params", HDRClip.hlg.x265Parameters.replacingOccurrences(of: "bframes=3", with: "bframes=0"),
-                                                 "-f", "hevc", path])
+                                                 "-x265-params", gops, "-tag:v", "hvc1", path])
             XCTAssertEqual(result.status, 0, result.standardError)
         }
-        let withRPUs = try store.path("dv-rpu.hevc") { path in
+        let base = try store.path("\(name)-base.hevc") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", encoded, "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
+        // The raw stream's packets are remuxed in decoding order; each gets the encoded MP4's pts and dts back
+        // (setts works in the output's time base, made the encoded MP4's).
+        let encodedPackets = try Self.videoPackets(encoded), timing = encodedPackets.list, unit = encodedPackets.timeBase
+        func stamps(_ values: [Int64]) -> String {
+            // Commas escaped: the filter list is split at bare ones.
+            values.enumerated().map { "eq(N\\,\($0.offset))*(\($0.element))" }.joined(separator: "+")
+        }
+        let setts = "setts=pts=\(stamps(timing.map(\.pts))):dts=\(stamps(timing.map(\.dts)))"
+        let withRPUs = try store.path("\(name)-rpu.hevc") { path in
             let rpu: [UInt8] = [0x7C, 0x01, 0x19, 0x04, 0x80]
             let units = Self.annexBUnits(try XCTUnwrap(FileManager.default.contents(atPath: base)).map { $0 })
             let withRPU: [[UInt8]] = units.flatMap { unit in HEVC.isSlice(HEVC.unitType(unit)) ? [unit, rpu] : [unit] }
             let stream: [UInt8] = withRPU.flatMap { [0, 0, 0, 1] + $0 }
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(stream)))
         }
-        let muxed = try store.path("dv-muxed.mp4") { path in
+        let muxed = try store.path("\(name)-muxed.mp4") { path in
             // The parameter sets stay in the header only (the raw demuxer's copy there keeps a byte of the next start code).
             let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-fflags", "+genpts", "-r", "30", "-i", withRPUs, "-c", "copy",
-                                                 "-bsf:v", "filter_units=remove_types=32-34", "-tag:v", "hvc1", path])
+                                                 "-bsf:v", "filter_units=remove_types=32-34,\(setts)", "-video_track_timescale", "\(unit.denominator / unit.numerator)",
+                                                 "-tag:v", "hvc1", path])
             XCTAssertEqual(result.status, 0, result.standardError)
         }
-        return try store.path("dv-profile8.mp4") { path in
+        return try store.path("\(name)-profile8.mp4") { path in
             let file = try XCTUnwrap(FileManager.default.contents(atPath: muxed)).map { $0 }
             let tagged = try XCTUnwrap(Self.addingDolbyVisionRecord(to: file), "no hvcC found, or moov before mdat")
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(tagged)))
@@ -227,6 +245,30 @@ final class SmartHDRTests: SmartTestCase {
         XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 topleft"])
         try assertCleanHDRTimeline(smart)
         try assertDecodesWithoutComplaint(smart.path)
+    }
+
+    func testDolbyVisionOpenGOPClipTrimmedCopiesItsMiddleGOPsWithTheirRPUs() throws {
+        // As an iPhone HLG clip trimmed by its edit: CRAs with RASL pictures every half second, an RPU with every picture.
+        let source = try dolbyVisionClip(openGOP: true)
+        let units = try Self.videoPackets(source).list.map { Self.lengthPrefixedUnits($0.bytes).map(HEVC.unitType) }
+        XCTAssertGreaterThanOrEqual(units.filter { $0.contains(HEVC.cleanRandomAccess) }.count, 4, "the fixture's keyframes are CRAs")
+        XCTAssertGreaterThanOrEqual(units.filter { !Set($0).isDisjoint(with: [8, 9]) }.count, 4, "with RASL pictures")
+        let entries = [ClipEntry(path: source, inPoint: 0.3, outPoint: 2.6), ClipEntry(path: source, inPoint: 0.3, outPoint: 2.6)]
+        let smart = try hdrStitch(entries, smart: true)
+        let plain = try hdrStitch(entries, smart: false)
+        // Each shows source frames 9..<78: the GOPs from the CRA at 15 to the last before the one the out point cuts.
+        let copied = try XCTUnwrap(smart.report.smart).map(\.framesCopied)
+        XCTAssertTrue(copied.allSatisfy { $0 >= 40 }, "\(copied)")
+        let sourcePackets = Set(try Self.videoPackets(source).list.map(\.bytes))
+        let output = try Self.videoPackets(smart.path).list
+        let copiedPackets = output.filter { sourcePackets.contains($0.bytes) }
+        // Every copied packet but the CRAs opening a run (marked BLA) is the source's, its RPU with it.
+        XCTAssertEqual(copiedPackets.count, smart.report.framesCopied - 2)
+        XCTAssertTrue(copiedPackets.allSatisfy { Self.lengthPrefixedUnits($0.bytes).contains { HEVC.unitType($0) == 62 } }, "a copied RPU lost")
+        XCTAssertEqual(Set(try Self.pictureColours(smart.path)), ["yuv420p10le tv bt2020nc bt2020 arib-std-b67 topleft"])
+        try assertCleanHDRTimeline(smart)
+        try assertDecodesWithoutComplaint(smart.path)
+        XCTAssertGreaterThan(try Self.psnr(smart.path, plain.path).minimum, 40, "a picture unlike the plain stitch's")
     }
 
     // MARK: Helpers
