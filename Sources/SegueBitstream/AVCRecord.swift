@@ -125,10 +125,16 @@ package enum H264 {
     /// The SEI payload type of a recovery point: decoding may start at the picture it comes with.
     package static let recoveryPoint = 6
 
-    /// The payload types of an SEI unit's messages (none for another unit).
-    package static func seiPayloadTypes(_ unit: [UInt8]) -> [Int] {
-        guard unit.count > 1, Int(unit[0] & 0x1F) == supplementalEnhancement else { return [] }
-        return SEI.payloadTypes(EmulationPrevention.removed(unit.dropFirst()))
+    /// The recovery_frame_cnt of an SEI unit's recovery point: how many
+    /// pictures after it decoding from it takes to show them right (0: from
+    /// it on). nil when it holds none, or it can't be read.
+    package static func recoveryFrameCount(_ unit: [UInt8]) -> Int? {
+        guard unit.count > 1, Int(unit[0] & 0x1F) == supplementalEnhancement else { return nil }
+        guard let message = SEI.messages(EmulationPrevention.removed(unit.dropFirst())).first(where: { $0.type == recoveryPoint }) else {
+            return nil
+        }
+        var reader = BitReader(Array(message.payload))
+        return reader.unsignedExpGolomb()
     }
 
     /// The id a parameter set is referred to by: `seq_parameter_set_id` of an

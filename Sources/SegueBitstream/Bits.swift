@@ -113,9 +113,9 @@ struct BitWriter {
 
 /// SEI messages, alike in H.264 and HEVC after the NAL unit header.
 enum SEI {
-    /// The payload types of the messages in an SEI unit's payload (emulation prevention removed).
-    static func payloadTypes(_ payload: [UInt8]) -> [Int] {
-        var types: [Int] = [], offset = 0
+    /// The messages in an SEI unit's payload (emulation prevention removed): each one's type and payload bytes.
+    static func messages(_ payload: [UInt8]) -> [(type: Int, payload: ArraySlice<UInt8>)] {
+        var messages: [(type: Int, payload: ArraySlice<UInt8>)] = [], offset = 0
         func number() -> Int? { // ff ff … xx: 255 per ff byte, then the last
             var value = 0
             while offset < payload.count {
@@ -128,9 +128,12 @@ enum SEI {
         }
         while offset < payload.count, payload[offset] != 0x80 {
             guard let type = number(), let size = number() else { break }
-            types.append(type)
+            messages.append((type, payload[offset..<min(payload.count, offset + size)]))
             offset += size
         }
-        return types
+        return messages
     }
+
+    /// The payload types of the messages in an SEI unit's payload.
+    static func payloadTypes(_ payload: [UInt8]) -> [Int] { messages(payload).map(\.type) }
 }

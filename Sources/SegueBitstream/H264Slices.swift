@@ -55,81 +55,6 @@ package struct H264SliceSyntax: Sendable {
         }
     }
 
-    /// seq_parameter_set_data up to frame_mbs_only_flag (H.264 7.3.2.1.1).
-    private static func sequence(_ reader: inout BitReader) -> (Int, Sequence)? {
-        guard let profile = reader.bits(8), reader.skip(16), let id = reader.unsignedExpGolomb(), id < 32 else { return nil }
-        var separateColourPlanes = false, chromaFormat = 1
-        if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile) {
-            guard let format = reader.unsignedExpGolomb(), format <= 3 else { return nil }
-            chromaFormat = format
-            if chromaFormat == 3 {
-                guard let flag = reader.bit() else { return nil }
-                separateColourPlanes = flag == 1
-            }
-            // Bit depths, qpprime_y_zero_transform_bypass_flag.
-            guard reader.unsignedExpGolomb() != nil, reader.unsignedExpGolomb() != nil, reader.skip(1),
-                  let scalingMatrix = reader.bit() else { return nil }
-            if scalingMatrix == 1 {
-                for list in 0..<(chromaFormat == 3 ? 12 : 8) {
-                    guard let present = reader.bit() else { return nil }
-                    if present == 1, !skipScalingList(&reader, size: list < 6 ? 16 : 64) { return nil }
-                }
-            }
-        }
-        guard let frameNumBits = reader.unsignedExpGolomb().map({ $0 + 4 }), frameNumBits <= 16,
-              let pocType = reader.unsignedExpGolomb(), pocType <= 2 else { return nil }
-        var pocLsbBits = 0, deltaPicOrderAlwaysZero = false
-        if pocType == 0 {
-            guard let bits = reader.unsignedExpGolomb().map({ $0 + 4 }), bits <= 16 else { return nil }
-            pocLsbBits = bits
-        } else if pocType == 1 {
-            // offset_for_non_ref_pic, offset_for_top_to_bottom_field, then the cycle's offsets.
-            guard let flag = reader.bit(), reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil,
-                  let cycle = reader.unsignedExpGolomb(), cycle <= 255 else { return nil }
-            deltaPicOrderAlwaysZero = flag == 1
-            for _ in 0..<cycle { guard reader.signedExpGolomb() != nil else { return nil } }
-        }
-        // max_num_ref_frames, gaps_in_frame_num_value_allowed_flag, width and height in macroblocks.
-        guard reader.unsignedExpGolomb() != nil, let gaps = reader.bit(), reader.unsignedExpGolomb() != nil,
-              reader.unsignedExpGolomb() != nil, let frameMbsOnly = reader.bit() else { return nil }
-        return (id, Sequence(separateColourPlanes: separateColourPlanes, chromaArrayType: separateColourPlanes ? 0 : chromaFormat,
-                             frameNumBits: frameNumBits, pocType: pocType, pocLsbBits: pocLsbBits,
-                             deltaPicOrderAlwaysZero: deltaPicOrderAlwaysZero, frameNumGapsAllowed: gaps == 1,
-                             frameMbsOnly: frameMbsOnly == 1))
-    }
-
-    /// scaling_list(): its deltas are read, not kept (H.264 7.3.2.1.1.1).
-    private static func skipScalingList(_ reader: inout BitReader, size: Int) -> Bool {
-        var last = 8, next = 8
-        for _ in 0..<size {
-            if next != 0 {
-                guard let delta = reader.signedExpGolomb() else { return false }
-                next = ((last + delta) % 256 + 256) % 256
-            }
-            last = next == 0 ? last : next
-        }
-        return true
-    }
-
-    /// pic_parameter_set_rbsp up to redundant_pic_cnt_present_flag (H.264 7.3.2.2).
-    private static func picture(_ reader: inout BitReader) -> (Int, Picture)? {
-        guard let id = reader.unsignedExpGolomb(), id < 256, let sequenceID = reader.unsignedExpGolomb(), sequenceID < 32,
-              let cabac = reader.bit(), let bottomField = reader.bit(), let groups = reader.unsignedExpGolomb() else { return nil }
-        var picture = Picture(sequenceID: sequenceID, cabac: cabac == 1, bottomFieldPicOrderPresent: bottomField == 1,
-                              sliceGroups: groups > 0)
-        guard groups == 0 else { return (id, picture) } // slices of it are refused where slice groups matter
-        // pic_init_qp_minus26, pic_init_qs_minus26, chroma_qp_index_offset, then constrained_intra_pred_flag.
-        guard let list0 = reader.unsignedExpGolomb(), list0 < 32, let list1 = reader.unsignedExpGolomb(), list1 < 32,
-              let weighted = reader.bit(), let bipredicted = reader.bits(2),
-              reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil,
-              let deblocking = reader.bit(), reader.skip(1), let redundant = reader.bit() else { return nil }
-        picture.referencesDefault = (list0 + 1, list1 + 1)
-        picture.weightedPrediction = weighted == 1
-        picture.weightedBipredictionIdc = bipredicted
-        picture.deblockingFilterControl = deblocking == 1
-        picture.redundantPicCountPresent = redundant == 1
-        return (id, picture)
-    }
 }
 
 /// The fields of an H.264 slice header (7.3.3) that say where a slice sits
@@ -332,37 +257,62 @@ extension H264SliceSyntax {
     private func end(_ start: SliceStart) -> SliceEnd? {
         guard !start.picture.sliceGroups else { return nil }
         let sliceType = start.header.sliceType, picture = start.picture
-        let predicted = sliceType == 0 || sliceType == 3, bipredicted = sliceType == 1
         var reader = start.reader
         if picture.redundantPicCountPresent { guard reader.unsignedExpGolomb() != nil else { return nil } }
-        if bipredicted { guard reader.skip(1) else { return nil } } // direct_spatial_mv_pred_flag
+        if sliceType == 1 { guard reader.skip(1) else { return nil } } // direct_spatial_mv_pred_flag
+        guard skipReferenceLists(&reader, start) else { return nil }
+        guard var end = readMarking(&reader, start) else { return nil }
+        if picture.cabac && sliceType != 2 && sliceType != 4 { guard reader.unsignedExpGolomb() != nil else { return nil } }
+        guard reader.signedExpGolomb() != nil else { return nil } // slice_qp_delta
+        if sliceType == 3 { guard reader.skip(1) else { return nil } } // sp_for_switch_flag
+        if sliceType == 3 || sliceType == 4 { guard reader.signedExpGolomb() != nil else { return nil } } // slice_qs_delta
+        if picture.deblockingFilterControl {
+            guard let filter = reader.unsignedExpGolomb(), filter <= 2 else { return nil }
+            if filter != 1 { guard reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil else { return nil } }
+        }
+        end.headerEnd = reader.position
+        if picture.cabac { // the slice data starts after cabac_alignment_one_bit: a header misread shows here
+            while reader.position % 8 != 0 { guard reader.bit() == 1 else { return nil } }
+        }
+        return end
+    }
+
+    /// Reads past num_ref_idx_active_override, ref_pic_list_modification() and pred_weight_table() (7.3.3 to 7.3.3.2).
+    private func skipReferenceLists(_ reader: inout BitReader, _ start: SliceStart) -> Bool {
+        let sliceType = start.header.sliceType, picture = start.picture
+        let predicted = sliceType == 0 || sliceType == 3, bipredicted = sliceType == 1
         var references = picture.referencesDefault
         if predicted || bipredicted {
-            guard let override = reader.bit() else { return nil } // num_ref_idx_active_override_flag
+            guard let override = reader.bit() else { return false } // num_ref_idx_active_override_flag
             if override == 1 {
-                guard let list0 = reader.unsignedExpGolomb(), list0 < 32 else { return nil }
+                guard let list0 = reader.unsignedExpGolomb(), list0 < 32 else { return false }
                 references.list0 = list0 + 1
                 if bipredicted {
-                    guard let list1 = reader.unsignedExpGolomb(), list1 < 32 else { return nil }
+                    guard let list1 = reader.unsignedExpGolomb(), list1 < 32 else { return false }
                     references.list1 = list1 + 1
                 }
             }
             // ref_pic_list_modification(): per list, a flag, then entries up to modification_of_pic_nums_idc 3.
             for _ in 0..<(bipredicted ? 2 : 1) {
-                guard let modified = reader.bit() else { return nil }
+                guard let modified = reader.bit() else { return false }
                 while modified == 1 {
-                    guard let idc = reader.unsignedExpGolomb(), idc <= 3 else { return nil }
+                    guard let idc = reader.unsignedExpGolomb(), idc <= 3 else { return false }
                     if idc == 3 { break }
-                    guard reader.unsignedExpGolomb() != nil else { return nil }
+                    guard reader.unsignedExpGolomb() != nil else { return false }
                 }
             }
         }
         if (picture.weightedPrediction && predicted) || (picture.weightedBipredictionIdc == 1 && bipredicted) {
             guard skipPredictionWeights(&reader, chroma: start.sequence.chromaArrayType != 0,
                                         lists: bipredicted ? [references.list0, references.list1] : [references.list0]) else {
-                return nil
+                return false
             }
         }
+        return true
+    }
+
+    /// dec_ref_pic_marking() (7.3.3.3): where it lies and, when adaptive, its operations.
+    private func readMarking(_ reader: inout BitReader, _ start: SliceStart) -> SliceEnd? {
         let markingAt = reader.position
         var end = SliceEnd(marking: markingAt..<markingAt, headerEnd: 0)
         if start.header.nalRefIdc != 0 {
@@ -387,18 +337,6 @@ extension H264SliceSyntax {
             }
         }
         end.marking = markingAt..<reader.position
-        if picture.cabac && sliceType != 2 && sliceType != 4 { guard reader.unsignedExpGolomb() != nil else { return nil } }
-        guard reader.signedExpGolomb() != nil else { return nil } // slice_qp_delta
-        if sliceType == 3 { guard reader.skip(1) else { return nil } } // sp_for_switch_flag
-        if sliceType == 3 || sliceType == 4 { guard reader.signedExpGolomb() != nil else { return nil } } // slice_qs_delta
-        if picture.deblockingFilterControl {
-            guard let filter = reader.unsignedExpGolomb(), filter <= 2 else { return nil }
-            if filter != 1 { guard reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil else { return nil } }
-        }
-        end.headerEnd = reader.position
-        if picture.cabac { // the slice data starts after cabac_alignment_one_bit: a header misread shows here
-            while reader.position % 8 != 0 { guard reader.bit() == 1 else { return nil } }
-        }
         return end
     }
 

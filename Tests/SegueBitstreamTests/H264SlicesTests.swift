@@ -8,6 +8,16 @@ import XCTest
 /// The proof is FFmpeg's decoder: a stream cut at that I picture decodes
 /// without a word to the very pictures the whole stream shows from it on.
 final class H264SlicesTests: XCTestCase {
+    func testARecoveryPointSaysHowManyPicturesDecodingFromItTakes() {
+        // recovery_frame_cnt ue(v), exact_match_flag, broken_link_flag, changing_slice_group_idc u(2), then the stop bit.
+        XCTAssertEqual(H264.recoveryFrameCount([0x06, 0x06, 0x01, 0b1100_0100, 0x80]), 0, "x264's: from it on")
+        XCTAssertEqual(H264.recoveryFrameCount([0x06, 0x06, 0x01, 0b0111_0001, 0x80]), 2)
+        // After another message (a user-data one, type 5, of 2 bytes).
+        XCTAssertEqual(H264.recoveryFrameCount([0x06, 0x05, 0x02, 0xAA, 0xBB, 0x06, 0x01, 0b1100_0100, 0x80]), 0)
+        XCTAssertNil(H264.recoveryFrameCount([0x06, 0x05, 0x01, 0xAA, 0x80]), "no recovery point")
+        XCTAssertNil(H264.recoveryFrameCount([0x01, 0x06, 0x01, 0b1100_0100, 0x80]), "not an SEI unit")
+    }
+
     /// x264's open GOPs: keyframes at 0, 30 and 60, the last two non-IDR I
     /// pictures that the two B pictures before each refer across. b-adapt=0
     /// keeps two B pictures before every P or I picture: x264's own choice on

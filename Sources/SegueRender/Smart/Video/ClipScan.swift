@@ -77,7 +77,8 @@ struct ClipScan: Sendable {
             let type = syntax.unitType(header: header)
             if syntax.isRandomAccess(type) { randomAccess = true }
             if syntax == .h264 {
-                if type == H264.supplementalEnhancement && H264.seiPayloadTypes(unit()).contains(H264.recoveryPoint) { recoveryPoint = true }
+                // A recovery point from which every picture shows right (a count above 0: only some pictures later).
+                if type == H264.supplementalEnhancement && H264.recoveryFrameCount(unit()) == 0 { recoveryPoint = true }
                 if type == H264.nonIDRSlice || type == H264.idrSlice {
                     reference = reference || header & 0x60 != 0
                     if recoveryPoint || slices != nil { pictureSlices.append(unit()) }
@@ -142,15 +143,7 @@ struct ClipScan: Sendable {
     /// which refer back across it) are its leading pictures, a GOP of their
     /// own that `ClipCopyPlan` settles by its neighbours.
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
-        // Where a copy can start: IDR, CRA, BLA; an H.264 open GOP's I picture
-        // when no picture left out of the copy after it is a reference.
-        var splits = packets.map(\.randomAccess)
-        referencedLeading = 0
-        for index in packets.indices where packets[index].openKey && !unreadableSlice {
-            guard let key = packets[index].pts else { continue }
-            let leading = packets[(index + 1)...].prefix { $0.pts.map { $0 < key } ?? true }
-            if leading.contains(where: \.reference) { referencedLeading += 1 } else { splits[index] = true }
-        }
+        let splits = copyStarts()
         var gops: [ClipCopyPlan.GOP] = []
         /// Each group's frame positions in decoding order (nil: off the grid or unstamped).
         var groups: [[Int?]] = []
@@ -176,6 +169,36 @@ struct ClipScan: Sendable {
             }
             start = end
         }
+        var plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax,
+                                gops: ClipScan.cleaned(gops, frameCount: frameCount))
+        if splits != packets.map(\.randomAccess) { plan.openGOPSlices = slices }
+        // Decoding times may run at most this far behind the frame numbers:
+        // each copied packet's, counted from the first copied position of its group.
+        for group in groups {
+            let copied = group.compactMap { $0 }.filter(plan.isCopied)
+            guard let first = copied.min() else { continue }
+            for (offset, position) in copied.enumerated() { reorderDelay = max(reorderDelay, offset - (position - first)) }
+        }
+        return plan
+    }
+
+    /// Which packets a copy can start at: IDR, CRA, BLA; an H.264 open GOP's
+    /// I picture when no picture left out of the copy after it is a reference.
+    private mutating func copyStarts() -> [Bool] {
+        var splits = packets.map(\.randomAccess)
+        referencedLeading = 0
+        for index in packets.indices where packets[index].openKey && !unreadableSlice {
+            guard let key = packets[index].pts else { continue }
+            let leading = packets[(index + 1)...].prefix { $0.pts.map { $0 < key } ?? true }
+            if leading.contains(where: \.reference) { referencedLeading += 1 } else { splits[index] = true }
+        }
+        return splits
+    }
+
+    /// `gops` in order, the one that shows the clip's last picture not copied
+    /// when frames are planned past it, and none overlapping another.
+    private static func cleaned(_ gops: [ClipCopyPlan.GOP], frameCount: Int) -> [ClipCopyPlan.GOP] {
+        var gops = gops
         // Frames planned past the clip's last picture hold it: the GOP that
         // shows it is decoded (a copied one's pictures never reach the video path).
         if let lastPicture = gops.map(\.frames.upperBound).max(), lastPicture < frameCount,
@@ -196,15 +219,6 @@ struct ClipScan: Sendable {
             leadingDropped = false
             clean.append(gop)
         }
-        var plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax, gops: clean)
-        if splits != packets.map(\.randomAccess) { plan.openGOPSlices = slices }
-        // Decoding times may run at most this far behind the frame numbers:
-        // each copied packet's, counted from the first copied position of its group.
-        for group in groups {
-            let copied = group.compactMap { $0 }.filter(plan.isCopied)
-            guard let first = copied.min() else { continue }
-            for (offset, position) in copied.enumerated() { reorderDelay = max(reorderDelay, offset - (position - first)) }
-        }
-        return plan
+        return clean
     }
 }
