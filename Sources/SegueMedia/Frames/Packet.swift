@@ -86,13 +86,14 @@ extension Packet {
 
     /// Walks the packet's length-prefixed NAL units (MP4 H.264 or HEVC):
     /// `body(header, copy)` for each, where `header` is the unit's first byte
-    /// and `copy()` gives the unit's bytes when the caller wants them; false
-    /// when the lengths don't add up to the packet.
+    /// and `copy(atMost)` gives the unit's first `atMost` bytes (`.max`: all of
+    /// them; a header's reader needs only the first few) when the caller wants
+    /// them; false when the lengths don't add up to the packet.
     @discardableResult
-    package func forEachNALUnit(lengthSize: Int, _ body: (UInt8, () -> [UInt8]) -> Void) -> Bool {
+    package func forEachNALUnit(lengthSize: Int, _ body: (UInt8, _ copy: (_ atMost: Int) -> [UInt8]) -> Void) -> Bool {
         guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return false }
         return H264.forEachUnit(in: UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)),
-                                lengthSize: lengthSize) { header, unit in body(header) { Array(unit) } }
+                                lengthSize: lengthSize) { header, unit in body(header) { Array(unit.prefix($0)) } }
     }
 
     /// Rewrites each length-prefixed NAL unit through `transform` (which
@@ -100,7 +101,7 @@ extension Packet {
     package func rewriteNALUnits(lengthSize: Int, _ transform: ([UInt8]) throws -> [UInt8]?) rethrows {
         var units: [[UInt8]] = []
         var changed = false
-        forEachNALUnit(lengthSize: lengthSize) { _, unit in units.append(unit()) }
+        forEachNALUnit(lengthSize: lengthSize) { _, unit in units.append(unit(.max)) }
         for index in units.indices {
             if let replacement = try transform(units[index]) {
                 units[index] = replacement
@@ -116,7 +117,7 @@ extension Packet {
         var units: [[UInt8]] = []
         var dropped = false
         forEachNALUnit(lengthSize: lengthSize) { header, unit in
-            if drops(header) { dropped = true } else { units.append(unit()) }
+            if drops(header) { dropped = true } else { units.append(unit(.max)) }
         }
         if dropped { replacePayload(lengthPrefixed(units)) }
     }

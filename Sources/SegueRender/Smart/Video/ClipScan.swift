@@ -78,20 +78,21 @@ struct ClipScan: Sendable {
             if syntax.isRandomAccess(type) { randomAccess = true }
             if syntax == .h264 {
                 // A recovery point from which every picture shows right (a count above 0: only some pictures later).
-                if type == H264.supplementalEnhancement && H264.recoveryFrameCount(unit()) == 0 { recoveryPoint = true }
+                if type == H264.supplementalEnhancement && H264.recoveryFrameCount(unit(.max)) == 0 { recoveryPoint = true }
                 if type == H264.nonIDRSlice || type == H264.idrSlice {
                     reference = reference || header & 0x60 != 0
-                    if recoveryPoint || slices != nil { pictureSlices.append(unit()) }
+                    // A keyframe's slices whole (they are rewritten as an IDR's to check they can be); others' headers.
+                    if recoveryPoint || slices != nil { pictureSlices.append(unit(recoveryPoint ? .max : ClipScan.sliceHeaderBytes)) }
                 }
             }
             if syntax == .hevc, type == HEVC.prefixSEI, !namesSetsInSEI || outputHDRSEI != nil {
-                let types = HEVC.seiPayloadTypes(unit())
+                let types = HEVC.seiPayloadTypes(unit(.max))
                 namesSetsInSEI = namesSetsInSEI || types.contains { $0 == 0 || $0 == 129 }
                 if outputHDRSEI != nil { hdrSEI.formUnion(types.compactMap(HDRSEI.init(rawValue:))) }
             }
             guard syntax.isParameterSet(type) else { return }
             carriesParameterSets = true
-            note(unit())
+            note(unit(.max))
         }
         let openKey = !randomAccess && recoveryPoint && canStartAnIDR(pictureSlices)
         if let slices, !openKey, !pictureSlices.allSatisfy({ Self.canFollowAnIDR($0, slices) }) { unreadableSlice = true }
@@ -104,6 +105,11 @@ struct ClipScan: Sendable {
         guard let slices, !pictureSlices.isEmpty else { return false }
         return pictureSlices.allSatisfy { slices.header($0)?.sliceType == 2 && slices.idrSlice($0) != nil }
     }
+
+    /// The bytes of an H.264 slice the scan reads its header from: a header
+    /// longer than this (none seen) reads as unreadable, and the clip's open
+    /// GOPs are then not copied from.
+    static let sliceHeaderBytes = 1024
 
     /// Whether an H.264 slice can be copied after an I picture rewritten as an
     /// IDR: its header read, and its memory management operations all such as

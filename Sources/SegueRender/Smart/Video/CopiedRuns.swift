@@ -129,7 +129,7 @@ final class CopiedRuns: CopiedPackets {
             guard type == H264.nonIDRSlice || type == H264.idrSlice else { return }
             isIDR = isIDR || type == H264.idrSlice
             reference = reference || header & 0x60 != 0
-            if first == nil { first = slices.header(unit()) }
+            if first == nil { first = slices.header(unit(ClipScan.sliceHeaderBytes)) }
         }
         if isIDR || (startsRun && first?.sliceType != 2) {
             countedBack = nil
