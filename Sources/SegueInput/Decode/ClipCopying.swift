@@ -1,5 +1,6 @@
 package import SegueMedia
 import SegueModel
+import SegueCore
 
 // What a clip source needs of `--smart`, which copies a clip's encoded
 // packets instead of decoding them. The room that plans the copy (Smart)
@@ -34,8 +35,26 @@ package protocol CopiedPackets: AnyObject {
     /// Keeps `packet` if it is copied, ending the decoded stretch before it
     /// (its leading pictures, met next, are decoded first); false for a packet to decode.
     func holdIfCopied(_ packet: Packet) throws -> Bool
-    /// The next copied frame's packet, in decoding order, and its frame position.
-    func next() throws -> (packet: Packet, position: Int)
+    /// The copied packets that belong to the clip's frame `position`, in
+    /// decoding order, each with where it shows: one per frame, but a
+    /// variable-rate clip's pictures copied at their own times may be none or
+    /// several (each before the frame after `position`, or the rest of their GOP at its last).
+    func take(at position: Int) throws -> [CopiedPacket]
+}
+
+/// A copied packet, as it is, and where it shows in its clip.
+package struct CopiedPacket {
+    package var packet: Packet
+    package var time: FrameTime
+    /// Until when it shows, where that is not a frame later (the last of a
+    /// variable-rate clip's GOP copied at its own times: to the GOP's end).
+    package var end: FrameTime?
+
+    package init(packet: Packet, time: FrameTime, end: FrameTime? = nil) {
+        self.packet = packet
+        self.time = time
+        self.end = end
+    }
 }
 
 /// How a clip's sound is moved to meet its copied AAC packets.

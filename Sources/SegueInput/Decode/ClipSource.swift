@@ -127,17 +127,16 @@ package final class ClipSource {
     /// otherwise the next picture.
     private func nextFrame(at position: Int) throws -> ClipFrame {
         guard videoCopy?.isCopied(position) == true else { return .picture(try nextPicture()) }
-        let copied = try nextCopiedPacket()
-        return .copied(copied.packet, position: copied.position)
+        return .copied(try copiedPackets(at: position))
     }
 
-    /// The next copied frame's packet, in decoding order, and its frame position.
-    private func nextCopiedPacket() throws -> (packet: Packet, position: Int) {
+    /// The copied packets that belong to frame `position`, in decoding order.
+    private func copiedPackets(at position: Int) throws -> [CopiedPacket] {
         do {
             guard let copies else {
                 throw SegueError(.readFailed, subject: clip.info.path, detail: "a copied packet was asked for, but nothing of it is copied")
             }
-            return try copies.next()
+            return try copies.take(at: position)
         } catch {
             throw ClipSource.failure(error, reading: clip.info)
         }
@@ -219,7 +218,8 @@ package final class ClipSource {
 /// One of a clip's own frames as the stitcher takes it (`ClipSource.nextOwnFrame`).
 package enum ClipFrame {
     case picture(Frame)
-    /// With `--smart`: a copied frame's packet, as it is; packets come in
-    /// decoding order, so it shows as the clip's frame `position`.
-    case copied(Packet, position: Int)
+    /// With `--smart`: a copied frame's packets, as they are, in decoding
+    /// order, each with where it shows in the clip (one, or a variable-rate
+    /// clip's pictures copied at their own times: none or several).
+    case copied([CopiedPacket])
 }

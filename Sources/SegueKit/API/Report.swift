@@ -184,6 +184,7 @@ extension StitchReport {
                 [
                     "index": clip.index, "path": plan.clips[clip.index].info.path,
                     "framesCopied": clip.framesCopied, "framesReencoded": clip.framesReencoded,
+                    "picturesCopied": clip.picturesCopied,
                     "reason": clip.reason ?? NSNull(),
                     "sound": clip.sound.map { sound in
                         [

@@ -81,9 +81,15 @@ package final class Muxer {
     /// `extradata` instead of the encoder's: e.g. an avcC record listing the
     /// parameter sets of copied packets as well as the encoder's own.
     /// `codecTag`, when given, names the sample entry instead of the encoder's.
+    /// `timeBase`, when given, is the one its packets come counted in (and
+    /// the track's), instead of the encoder's.
     package func addStream(for encoder: Encoder, extradata: [UInt8], codecTag: String? = nil,
-                           displayMatrix: [Int32]? = nil) throws -> Int {
+                           displayMatrix: [Int32]? = nil, timeBase: Rational? = nil) throws -> Int {
         let index = try addStream(for: encoder, displayMatrix: displayMatrix)
+        if let timeBase {
+            timeBases[index] = timeBase
+            context!.pointee.streams[index]!.pointee.time_base = timeBase.avRational
+        }
         let parameters = context!.pointee.streams[index]!.pointee.codecpar!
         if let codecTag { parameters.pointee.codec_tag = Encoder.fourCC(codecTag) }
         av_freep(&parameters.pointee.extradata)

@@ -67,7 +67,7 @@ final class LadderSink: OutputSink {
         }
     }
 
-    func copy(_ packet: Packet, frame: Int64) throws {
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
         throw SegueError(.writeFailed, detail: "a copied packet reached an HLS ladder, which encodes every rung")
     }
 

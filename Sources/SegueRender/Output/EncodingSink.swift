@@ -152,10 +152,10 @@ final class EncodingSink {
         try video.encode(stored?.store(picture) ?? picture, crf: crf)
     }
 
-    /// Writes a copied packet as output frame `frame` (`--smart` only).
-    func copy(_ packet: Packet, frame: Int64) throws {
-        try subtitles?.write(upToFrame: frame)
-        try video.copy(packet, frame: frame)
+    /// Writes a copied packet to show at `time` (`--smart` only).
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
+        try subtitles?.write(upToFrame: Int64(time.frame))
+        try video.copy(packet, at: time, until: end)
     }
 
     /// Writes an encoded AAC packet as it is (a segmented render's join, MP4 only), its pts counting samples.

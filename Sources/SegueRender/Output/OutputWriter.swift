@@ -27,7 +27,7 @@ final class OutputWriter {
 
     private enum Item {
         case picture(Frame, crf: Int?)
-        case copied(Packet, frame: Int64)
+        case copied(Packet, at: FrameTime, until: FrameTime?)
         case sound(Frame)
         case copiedSound(Packet, slot: Int)
         case end
@@ -72,10 +72,10 @@ final class OutputWriter {
         try submit(.picture(picture, crf: crf), weight: OutputWriter.pictureWeight)
     }
 
-    /// Queues a copied packet to stand as output frame `frame`; the writer takes it over.
-    func submit(copied packet: Packet, frame: Int) throws {
+    /// Queues a copied packet to show at `time` (for a frame, or until `end`); the writer takes it over.
+    func submit(copied packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
         let weight = max(1, (packet.size * OutputWriter.pictureWeight + pictureBytes - 1) / pictureBytes)
-        try submit(.copied(packet, frame: Int64(frame)), weight: weight)
+        try submit(.copied(packet, at: time, until: end), weight: weight)
     }
 
     /// Queues planar-float stereo audio whose pts counts output samples.
@@ -116,7 +116,7 @@ final class OutputWriter {
             while let item = queue.pop()?.value {
                 switch item {
                 case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
-                case .copied(let packet, let frame): try sink.copy(packet, frame: frame)
+                case .copied(let packet, let time, let end): try sink.copy(packet, at: time, until: end)
                 case .sound(let frame): try sink.encode(sound: frame)
                 case .copiedSound(let packet, let slot): try sink.copy(sound: packet, slot: slot)
                 case .end:
@@ -138,8 +138,8 @@ protocol OutputSink: AnyObject {
     var audioFrameSize: Int { get }
     /// Encodes an upright canvas picture whose pts counts frames; `crf` (`--smart`) starts a stretch at that quality.
     func encode(picture: Frame, crf: Int?) throws
-    /// Writes a copied packet as output frame `frame` (`--smart` only).
-    func copy(_ packet: Packet, frame: Int64) throws
+    /// Writes a copied packet to show at `time`, for a frame or until `end` (`--smart` only).
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws
     /// Encodes planar-float sound whose pts counts samples.
     func encode(sound block: Frame) throws
     /// Writes a copied AAC packet as output sound frame `slot` (`--smart` only).

@@ -9,8 +9,8 @@ protocol VideoTrack: AnyObject {
     /// Encodes a picture whose pts counts frames; `crf`, where the track
     /// re-encodes in stretches, says at what quality.
     func encode(_ picture: Frame, crf: Int?) throws
-    /// Writes a copied packet as output frame `frame`.
-    func copy(_ packet: Packet, frame: Int64) throws
+    /// Writes a copied packet to show at `time`, for a frame or until `end`.
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws
     /// Flushes what the encoder holds.
     func finish() throws
 }
@@ -33,7 +33,7 @@ final class EncodedTrack: VideoTrack {
         try drain()
     }
 
-    func copy(_ packet: Packet, frame: Int64) throws {
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
         throw SegueError(.writeFailed, detail: "a copied packet reached a track that re-encodes everything")
     }
 

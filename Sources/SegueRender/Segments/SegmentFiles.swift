@@ -33,6 +33,8 @@ package struct SegmentManifest: Codable, Sendable {
     package var renditions: [RenditionPiece]? = nil
     /// With `--cover` or `--poster`: what the segment's scout saw, for the join to choose the cover's place.
     package var cover: CoverNotes? = nil
+    /// Pictures its video holds, when not one per frame (a variable-rate clip's copied at their own times).
+    package var pictures: Int? = nil
 }
 
 /// One rendition's files from one segment of an HLS plan: its media segments

@@ -45,7 +45,7 @@ package struct SegmentJoiner {
         // Where the next AAC packet's decoded samples start: the priming packet first.
         var sound = SoundCursor(next: -Int64(SegmentSound.blockSize), total: Int64(plan.sampleIndex(atFrame: plan.totalFrames)))
         for (segment, manifest) in zip(record.segments, manifests) {
-            try copy(segment, manifest, extradata: track.extradata, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
+            try copy(segment, manifest, track: track, frameBase: frameBase, into: sink, sound: &sound, stop: stop)
         }
         try OutputFile.writing(to: record.output) { try sink.finish() }
         return record.settings.includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
@@ -71,7 +71,7 @@ package struct SegmentJoiner {
 
     /// Copies one segment's pictures, and its sound as the pictures go, so the
     /// muxer interleaves without holding a segment; checks both against the plan.
-    private func copy(_ segment: SegmentPlan.Segment, _ manifest: SegmentManifest, extradata: [UInt8], frameBase: Rational,
+    private func copy(_ segment: SegmentPlan.Segment, _ manifest: SegmentManifest, track: SmartVideo, frameBase: Rational,
                       into sink: EncodingSink, sound: inout SoundCursor, stop: StopRequest) throws {
         guard let videoName = manifest.video else {
             throw SegueError(.readFailed, subject: work, detail: "segment \(segment.index)'s receipt names no video")
@@ -81,9 +81,11 @@ package struct SegmentJoiner {
             throw SegueError(.readFailed, subject: inWork(videoName), detail: "segment \(segment.index) holds no video")
         }
         let timeBase = demuxer.streams[video].timeBase
-        guard demuxer.streams[video].extradata == extradata else {
+        let ticksPerFrame = track.ticksPerFrame
+        let tick = Rational(frameBase.numerator, frameBase.denominator * Int(ticksPerFrame))
+        guard demuxer.streams[video].extradata == track.extradata, Self.ticksPerFrame(timeBase, frameBase: frameBase) == ticksPerFrame else {
             throw SegueError(.readFailed, subject: inWork(videoName),
-                             detail: "segment \(segment.index) was encoded with other parameter sets than segment 0 (render it again)")
+                             detail: "segment \(segment.index) was encoded with other parameter sets or time base than segment 0 (render it again)")
         }
         let sounds = try manifest.sound.map { try InputAccess().openDemuxer(inWork($0)) }
         let packet = Packet()
@@ -94,19 +96,23 @@ package struct SegmentJoiner {
             guard let pts = packet.pts else {
                 throw SegueError(.readFailed, subject: inWork(videoName), detail: "a packet without a time")
             }
-            let frame = segment.startFrame + Int(timeBase.rescale(pts, to: frameBase))
-            guard segment.startFrame..<segment.endFrame ~= frame else {
+            // Its time in the track's ticks (a whole number of the segment's: its time base is the track's).
+            let ticks = timeBase.rescale(pts, to: tick)
+            let time = FrameTime(frames: ticks, over: ticksPerFrame).shifted(by: segment.startFrame)
+            guard segment.startFrame..<segment.endFrame ~= time.frame else {
                 throw SegueError(.readFailed, subject: inWork(videoName),
-                                 detail: "segment \(segment.index) shows a frame at \(frame), outside its \(segment.startFrame)..<\(segment.endFrame)")
+                                 detail: "segment \(segment.index) shows a picture at \(time), outside its \(segment.startFrame)..<\(segment.endFrame)")
             }
-            try OutputFile.writing(to: record.output) { try sink.copy(packet, frame: Int64(frame)) }
+            let end = packet.duration > 0 ? FrameTime(frames: ticks + timeBase.rescale(packet.duration, to: tick), over: ticksPerFrame) : nil
+            try OutputFile.writing(to: record.output) { try sink.copy(packet, at: time, until: end?.shifted(by: segment.startFrame)) }
             copied += 1
             try copySound(from: sounds, into: sink, cursor: &sound,
-                          upTo: Int64(plan.sampleIndex(atFrame: min(segment.startFrame + copied, segment.endFrame))))
+                          upTo: Int64(plan.sampleIndex(atFrame: min(time.frame + 1, segment.endFrame))))
         }
-        guard copied == segment.frames else {
+        let pictures = manifest.pictures ?? segment.frames
+        guard copied == pictures else {
             throw SegueError(.readFailed, subject: inWork(videoName),
-                             detail: "segment \(segment.index) holds \(copied) pictures, the plan \(segment.frames)")
+                             detail: "segment \(segment.index) holds \(copied) pictures, the plan \(pictures)")
         }
         try copySound(from: sounds, into: sink, cursor: &sound, upTo: .max)
         if sounds != nil, segment.index + 1 < record.segments.count, sound.next != Int64(segment.audioEnd) {
@@ -155,9 +161,21 @@ package struct SegmentJoiner {
             }
             break
         }
-        return SmartVideo(extradata: stream.extradata, encoderParams: "", renumbering: nil,
-                          sampleEntry: stream.codecTag.isEmpty ? nil : stream.codecTag, reorderDelay: delay,
-                          orientation: stream.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? .upright,
-                          fullRange: stream.colour.fullRange == true)
+        guard let ticksPerFrame = Self.ticksPerFrame(stream.timeBase, frameBase: frameBase) else {
+            throw SegueError(.readFailed, subject: inWork(first), detail: "segment 0 counts time in \(stream.timeBase), not a whole part of a frame")
+        }
+        var track = SmartVideo(extradata: stream.extradata, encoderParams: "", renumbering: nil,
+                               sampleEntry: stream.codecTag.isEmpty ? nil : stream.codecTag, reorderDelay: delay,
+                               orientation: stream.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? .upright,
+                               fullRange: stream.colour.fullRange == true)
+        track.ticksPerFrame = ticksPerFrame
+        return track
+    }
+
+    /// How many ticks of `timeBase` make a frame (`frameBase`), when a whole number do.
+    private static func ticksPerFrame(_ timeBase: Rational, frameBase: Rational) -> Int64? {
+        let numerator = Int64(frameBase.numerator) * Int64(timeBase.denominator)
+        let denominator = Int64(frameBase.denominator) * Int64(timeBase.numerator)
+        return denominator > 0 && numerator % denominator == 0 ? numerator / denominator : nil
     }
 }

@@ -58,7 +58,7 @@ package struct SegmentRender {
                 sound: files.sound, soundBytes: files.sound.map(files.size),
                 soundSHA256: try files.sound.map { try Checksum.sha256(file: files.inWork($0)) },
                 wallSeconds: monotonicSeconds() - started, host: SegmentFiles.hostName, warmUpFrames: rendered.warmUpFrames,
-                cover: rendered.cover)
+                cover: rendered.cover, pictures: rendered.pictures == wanted.frames ? nil : rendered.pictures)
             // Another run of this segment finished first: its files stand, ours go.
             if Self.isDone(wanted, isLast: isLast, work: work, fingerprint: fingerprint, record: record) {
                 files.names.forEach { unlink(files.inWork($0)) }

@@ -130,6 +130,7 @@ package struct SmartPlan: Sendable {
                 } else if copy.copiedFrames < clip.frameCount {
                     reasons = [.touchedGOPs(variableRate: clip.info.variableFrameRate)]
                 }
+                if scan.irregularGOPs > 0 { reasons.append(.irregularTimes(scan.irregularGOPs)) }
                 if copy.reencodedLeadingPictures > 0 { reasons.append(.leadingPictures(copy.reencodedLeadingPictures)) }
                 if scan.referencedLeading > 0 && copy.copiedFrames < clip.frameCount {
                     reasons.append(.leadingReferenced(scan.referencedLeading))

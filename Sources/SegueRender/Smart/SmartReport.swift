@@ -6,6 +6,7 @@ extension SmartPlan {
     func report(of plan: Plan, includeAudio: Bool) -> [StitchReport.SmartClip] {
         clips.enumerated().map { index, clip in
             var report = StitchReport.SmartClip(index: index, framesCopied: clip.copiedFrames,
+                                                picturesCopied: clip.copy?.copiedPictures ?? 0,
                                                 framesReencoded: plan.clips[index].frameCount - clip.copiedFrames,
                                                 reason: clip.reason, notCopied: clip.notCopied)
             if includeAudio, index < sound.count {
@@ -17,6 +18,18 @@ extension SmartPlan {
             }
             return report
         }
+    }
+
+    /// The pictures written for output frames `frames`: one per frame, a
+    /// copied timed GOP's own count (`ClipCopyPlan.TimedPictures`).
+    func pictures(inOutputFrames frames: Range<Int>) -> Int {
+        var count = frames.count
+        for (clip, copy) in zip(plan.clips, clips.map(\.copy)) {
+            guard let copy else { continue }
+            let own = ((frames.lowerBound - clip.startFrame)..<(frames.upperBound - clip.startFrame)).clamped(to: 0..<max(0, clip.frameCount))
+            count += copy.pictures(inFrames: own) - own.count
+        }
+        return count
     }
 
     /// The output's AAC frames that start in clip `index`'s share of the output

@@ -77,7 +77,7 @@ final class FrameClock {
     }
 
     /// Sends one of `clip`'s own frames (and its sound) to the writer: a
-    /// picture, or (`--smart`) a copied packet, which shows at its own frame;
+    /// picture, or (`--smart`) copied packets, each shown at its own time;
     /// the copied AAC packets met with it go first.
     func emit(_ own: ClipSource.OwnFrame, of clip: PlannedClip) throws {
         try copy(sound: own.copiedSound)
@@ -85,10 +85,14 @@ final class FrameClock {
         switch own.frame {
         case .picture(let picture):
             try emit(picture, sound, clipIndex: clip.index)
-        case .copied(let packet, let position):
-            // Packets come in decoding order: each stands where its frame shows.
-            let shown = clip.startFrame + position - (window?.frames.lowerBound ?? 0)
-            try emit(sound, clipIndex: clip.index) { try writer.submit(copied: packet, frame: shown) }
+        case .copied(let packets):
+            // Packets come in decoding order: each stands where it shows.
+            let shift = clip.startFrame - (window?.frames.lowerBound ?? 0)
+            try emit(sound, clipIndex: clip.index) {
+                for copied in packets {
+                    try writer.submit(copied: copied.packet, at: copied.time.shifted(by: shift), until: copied.end?.shifted(by: shift))
+                }
+            }
         }
     }
 

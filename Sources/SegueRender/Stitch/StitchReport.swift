@@ -76,6 +76,9 @@ public struct StitchReport: Sendable {
         package var index: Int
         /// Frames whose packets were copied from the clip unchanged.
         package var framesCopied: Int
+        /// The clip's pictures copied unchanged: one per copied frame, but a
+        /// variable-rate clip's copied at their own times may be fewer or more.
+        package var picturesCopied: Int
         /// The clip's frames decoded and encoded again (transition frames included).
         package var framesReencoded: Int
         /// Why the clip, or part of it, was not copied; nil when all of it was.

@@ -132,7 +132,8 @@ package final class Stitcher {
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
             return RenderedSegment(report: report, warmUpFrames: frames.lowerBound - window.warmUpFrame,
-                                   audioPackets: sound?.packetsKept ?? 0, cover: writer.scout?.notes)
+                                   audioPackets: sound?.packetsKept ?? 0, cover: writer.scout?.notes,
+                                   pictures: smart?.pictures(inOutputFrames: frames) ?? frames.count)
         } catch {
             writer.abandon()
             throw error
@@ -146,6 +147,8 @@ package final class Stitcher {
         package var warmUpFrames: Int
         package var audioPackets: Int
         package var cover: CoverNotes?
+        /// Pictures its video holds: one per frame, but a variable-rate clip's copied at their own times may be fewer or more.
+        package var pictures: Int
     }
 
     /// What playing the clips came to; `report(of:)` tells it.

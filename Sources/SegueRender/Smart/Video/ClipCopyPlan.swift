@@ -20,12 +20,27 @@ struct ClipCopyPlan: Sendable {
         /// A copied GOP whose packets also go to the decoder: the leading
         /// pictures after it are decoded and refer to its pictures.
         var decodedToo = false
+        /// A variable-rate clip's GOP whose pictures are off the frame grid:
+        /// copied at their own times, from its first frame on (nil: one picture per frame).
+        var timed: TimedPictures?
 
-        init(frames: Range<Int>, copied: Bool, leading: Bool = false) {
+        init(frames: Range<Int>, copied: Bool, leading: Bool = false, timed: TimedPictures? = nil) {
             self.frames = frames
             self.copied = copied
             self.leading = leading
+            self.timed = timed
         }
+    }
+
+    /// The pictures of a GOP copied at their own times (a variable-rate
+    /// clip's). Its keyframe shows at the GOP's first frame (moved there by
+    /// less than half a frame), the others as far after it as in the source;
+    /// the last shows until the GOP's last frame ends.
+    struct TimedPictures: Sendable {
+        /// The source pts of its keyframe, and the pts its pictures stay below (the next GOP's first).
+        var key: Int64
+        var end: Int64
+        var pictures: Int
     }
 
     /// Source pts of clip position 0 (the in point), in `timeBase`.
@@ -34,7 +49,9 @@ struct ClipCopyPlan: Sendable {
     let frameRate: Rational
     let syntax: CopySyntax
     /// Every GOP of the source, in order; copied ones lie wholly in the clip's own frames.
-    private(set) var gops: [GOP]
+    private(set) var gops: [GOP] { didSet { timedGOPs = gops.indices.filter { gops[$0].timed != nil } } }
+    /// The indices of `gops` that are timed, in order.
+    private var timedGOPs: [Int] = []
     /// HEVC: new ids for the clip's parameter sets and slices, when its own
     /// collide with another copied clip's.
     var renumbering: HEVCRenumbering?
@@ -52,6 +69,7 @@ struct ClipCopyPlan: Sendable {
         self.frameRate = frameRate
         self.syntax = syntax
         self.gops = ClipCopyPlan.settled(gops)
+        timedGOPs = self.gops.indices.filter { self.gops[$0].timed != nil }
     }
 
     /// The same plan with `gops` copied or not as given (leading pictures settled again).
@@ -77,6 +95,11 @@ struct ClipCopyPlan: Sendable {
                 let before = index > 0 && !gops[index - 1].leading
                     && gops[index - 1].frames.upperBound == gops[index].frames.lowerBound ? index - 1 : nil
                 let after = index + 1 < gops.count && gops[index + 1].frames.lowerBound == gops[index].frames.upperBound ? index + 1 : nil
+                // A timed GOP beside leading pictures is re-encoded: they sit on the grid, it doesn't.
+                for neighbour in [before, after].compactMap({ $0 }) where gops[neighbour].timed != nil && gops[neighbour].copied {
+                    gops[neighbour].copied = false
+                    changed = true
+                }
                 let copiedBefore = before.map { gops[$0].copied } ?? false
                 let copiedAfter = after.map { gops[$0].copied } ?? false
                 gops[index].copied = copiedBefore && copiedAfter
@@ -104,6 +127,45 @@ struct ClipCopyPlan: Sendable {
         return Int((2 * numerator + denominator).floorDivided(by: 2 * denominator))
     }
 
+    /// Where the copied packet stamped `pts` shows in the clip, or nil when it is decoded.
+    func copiedTime(ofPTS pts: Int64) -> FrameTime? {
+        if let gop = timedGOP(holdingPTS: pts) {
+            guard gop.copied, let timed = gop.timed, let (numerator, denominator) = framesFraction(of: pts, from: timed.key) else { return nil }
+            return FrameTime(frames: numerator, over: denominator).shifted(by: gop.frames.lowerBound)
+        }
+        let position = position(ofPTS: pts)
+        return isCopied(position) ? FrameTime(frame: position) : nil
+    }
+
+    /// The timed GOP whose pictures' pts range holds `pts`.
+    private func timedGOP(holdingPTS pts: Int64) -> GOP? {
+        var low = 0, high = timedGOPs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if gops[timedGOPs[middle]].timed!.end <= pts { low = middle + 1 } else { high = middle }
+        }
+        guard low < timedGOPs.count, let timed = gops[timedGOPs[low]].timed, timed.key <= pts else { return nil }
+        return gops[timedGOPs[low]]
+    }
+
+    /// The timed GOP that shows frame `position`, if it is copied.
+    func copiedTimedGOP(showing position: Int) -> GOP? {
+        gopIndex(containing: position).map { gops[$0] }.flatMap { $0.copied && $0.timed != nil ? $0 : nil }
+    }
+
+    /// Where a timed GOP's pictures show, from the clip's first frame, in
+    /// frames: each within `gop.frames`, or nil when one isn't.
+    static func timedPictures(_ pts: [Int64], key: Int64, at first: Int, end: Int, plan: ClipCopyPlan) -> [FrameTime]? {
+        var times: [FrameTime] = []
+        for stamp in pts {
+            guard let (numerator, denominator) = plan.framesFraction(of: stamp, from: key) else { return nil }
+            let time = FrameTime(frames: numerator, over: denominator).shifted(by: first)
+            guard time.frame >= first && time.frame < end else { return nil }
+            times.append(time)
+        }
+        return times
+    }
+
     /// Whether `pts` lies within a quarter of a frame of a frame position: the
     /// `fps` filter puts such a picture on that position too (it rounds to the
     /// nearest), so phones' jittered capture times still copy.
@@ -112,11 +174,11 @@ struct ClipCopyPlan: Sendable {
         return abs(numerator - Int64(position(ofPTS: pts)) * denominator) * 4 <= denominator
     }
 
-    /// `pts` from the clip's origin, in frames, as an exact fraction; nil when
+    /// `pts` from the clip's origin (or `base`), in frames, as an exact fraction; nil when
     /// its terms would not fit in 64 bits with room to round (a time far from
     /// any picture of the clip: damaged).
-    private func framesFraction(of pts: Int64) -> (numerator: Int64, denominator: Int64)? {
-        let ticks = pts.subtractingReportingOverflow(origin)
+    private func framesFraction(of pts: Int64, from base: Int64? = nil) -> (numerator: Int64, denominator: Int64)? {
+        let ticks = pts.subtractingReportingOverflow(base ?? origin)
         let scale = Int64(timeBase.numerator).multipliedReportingOverflow(by: Int64(frameRate.numerator))
         let denominator = Int64(timeBase.denominator).multipliedReportingOverflow(by: Int64(frameRate.denominator))
         guard !ticks.overflow, !scale.overflow, !denominator.overflow, denominator.partialValue > 0 else { return nil }
@@ -173,6 +235,19 @@ struct ClipCopyPlan: Sendable {
     }
 
     var copiedFrames: Int { gops.filter(\.copied).reduce(0) { $0 + $1.frames.count } }
+
+    /// The source pictures copied: one per copied frame, a timed GOP's own count.
+    var copiedPictures: Int { gops.filter(\.copied).reduce(0) { $0 + ($1.timed?.pictures ?? $1.frames.count) } }
+
+    /// The pictures written for output frames `frames` of the clip: one per frame, a copied timed GOP's own count.
+    func pictures(inFrames frames: Range<Int>) -> Int {
+        var count = frames.count
+        for gop in gops where gop.copied {
+            guard let timed = gop.timed, frames.lowerBound <= gop.frames.lowerBound, gop.frames.upperBound <= frames.upperBound else { continue }
+            count += timed.pictures - gop.frames.count
+        }
+        return count
+    }
 
     /// Leading pictures re-encoded because a copied run starts at the keyframe after them.
     var reencodedLeadingPictures: Int {

@@ -32,7 +32,12 @@ struct ClipScan: Sendable {
     /// them; whether a copy can start at them if the pictures after them that
     /// show before them are left out (an H.264 open GOP's I picture, which
     /// can be rewritten as an IDR); whether other pictures may refer to them.
-    private var packets: [(pts: Int64?, randomAccess: Bool, openKey: Bool, reference: Bool)] = []
+    private var packets: [(pts: Int64?, duration: Int64, randomAccess: Bool, openKey: Bool, reference: Bool)] = []
+    /// Whether the clip's pictures come at irregular times: a GOP off the
+    /// frame grid is copied at its pictures' own times (`ClipCopyPlan.TimedPictures`).
+    private let variableRate: Bool
+    /// A variable-rate clip's GOPs off the grid whose times are too irregular to copy them at.
+    private(set) var irregularGOPs = 0
     /// H.264: reads and rewrites the clip's slice headers, once an open GOP's
     /// I picture is met; nil until then, or when its parameter sets can't be read.
     private var slices: H264SliceSyntax?
@@ -51,6 +56,7 @@ struct ClipScan: Sendable {
         let stream = demuxer.streams[index]
         chromaSiteType = stream.chromaSiteType
         bitDepth = canvas.colour.bitDepth
+        variableRate = clip.info.variableFrameRate
         if let unfit = syntax.unfitness(stream.extradata, bitDepth: bitDepth) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }
         self.description = description
@@ -96,7 +102,7 @@ struct ClipScan: Sendable {
         }
         let openKey = !randomAccess && recoveryPoint && canStartAnIDR(pictureSlices)
         if let slices, !openKey, !pictureSlices.allSatisfy({ Self.canFollowAnIDR($0, slices) }) { unreadableSlice = true }
-        packets.append((packet.pts, randomAccess, openKey, reference))
+        packets.append((packet.pts, packet.duration, randomAccess, openKey, reference))
     }
 
     /// Whether an H.264 picture's slices, each of an I picture, can be rewritten as an IDR's.
@@ -147,45 +153,93 @@ struct ClipScan: Sendable {
     /// none shown before its first) and all play as the clip's own. Pictures
     /// after a keyframe that show before it (an HEVC CRA's RASL pictures,
     /// which refer back across it) are its leading pictures, a GOP of their
-    /// own that `ClipCopyPlan` settles by its neighbours.
+    /// own that `ClipCopyPlan` settles by its neighbours. A variable-rate
+    /// clip's GOP off the grid is copied at its pictures' own times.
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
         let splits = copyStarts()
+        var ranges: [Range<Int>] = []
+        for index in packets.indices {
+            if index == 0 || splits[index] { ranges.append(index..<(index + 1)) } else { ranges[ranges.count - 1] = ranges[ranges.count - 1].lowerBound..<(index + 1) }
+        }
         var gops: [ClipCopyPlan.GOP] = []
-        /// Each group's frame positions in decoding order (nil: off the grid or unstamped).
-        var groups: [[Int?]] = []
-        var start = 0
-        while start < packets.count {
-            var end = start + 1
-            while end < packets.count && !splits[end] { end += 1 }
-            let positions = packets[start..<end].map { packet in packet.pts.flatMap { grid.isOnGrid($0) ? grid.position(ofPTS: $0) : nil } }
-            groups.append(positions)
-            if splits[start], let key = positions[0], !positions.contains(nil) {
-                let present = positions.compactMap { $0 }
-                let leading = present.filter { $0 < key }, trailing = present.filter { $0 >= key }
-                // Leading pictures come straight after their keyframe and fill the positions just before it.
-                let leadingWhole = present.dropFirst().prefix(leading.count).allSatisfy { $0 < key }
-                    && Set(leading).count == leading.count && (leading.min() ?? key) == key - leading.count
-                let last = trailing.max() ?? key
-                if leadingWhole && Set(trailing).count == trailing.count && last - key + 1 == trailing.count {
-                    var copied = key >= ownFrames.lowerBound && last < ownFrames.upperBound && last < frameCount
-                    if copied && ((keepFirst && key == 0) || (keepLast && last == frameCount - 1)) { copied = false }
-                    if !leading.isEmpty { gops.append(.init(frames: (key - leading.count)..<key, copied: false, leading: true)) }
-                    gops.append(.init(frames: key..<(last + 1), copied: copied))
+        irregularGOPs = 0
+        for (at, range) in ranges.enumerated() where splits[range.lowerBound] {
+            let positions = packets[range].map { packet in packet.pts.flatMap { grid.isOnGrid($0) ? grid.position(ofPTS: $0) : nil } }
+            if let key = positions[0], !positions.contains(nil),
+               let whole = ClipScan.wholeGOP(positions.compactMap { $0 }, key: key, ownFrames: ownFrames, frameCount: frameCount,
+                                            keepFirst: keepFirst, keepLast: keepLast) {
+                gops += whole
+            } else if variableRate {
+                let next = at + 1 < ranges.count ? ranges[at + 1] : nil
+                if let timed = timedGOP(range, next: next, ownFrames: ownFrames, frameCount: frameCount,
+                                        keepFirst: keepFirst, keepLast: keepLast) {
+                    gops.append(timed)
+                } else {
+                    irregularGOPs += 1
                 }
             }
-            start = end
         }
         var plan = ClipCopyPlan(origin: grid.origin, timeBase: grid.timeBase, frameRate: grid.frameRate, syntax: syntax,
                                 gops: ClipScan.cleaned(gops, frameCount: frameCount))
         if splits != packets.map(\.randomAccess) { plan.openGOPSlices = slices }
-        // Decoding times may run at most this far behind the frame numbers:
-        // each copied packet's, counted from the first copied position of its group.
-        for group in groups {
-            let copied = group.compactMap { $0 }.filter(plan.isCopied)
-            guard let first = copied.min() else { continue }
-            for (offset, position) in copied.enumerated() { reorderDelay = max(reorderDelay, offset - (position - first)) }
-        }
+        reorderDelay = ranges.map { copiedReorderDelay($0, plan: plan) }.max() ?? 0
         return plan
+    }
+
+    /// A GOP whose pictures each sit on a frame position, as copied (after
+    /// its leading pictures, when it has some); nil unless its positions are
+    /// whole: leading pictures straight after their keyframe filling the
+    /// positions just before it, the rest every position from it once.
+    private static func wholeGOP(_ present: [Int], key: Int, ownFrames: Range<Int>, frameCount: Int,
+                                 keepFirst: Bool, keepLast: Bool) -> [ClipCopyPlan.GOP]? {
+        let leading = present.filter { $0 < key }, trailing = present.filter { $0 >= key }
+        let leadingWhole = present.dropFirst().prefix(leading.count).allSatisfy { $0 < key }
+            && Set(leading).count == leading.count && (leading.min() ?? key) == key - leading.count
+        let last = trailing.max() ?? key
+        guard leadingWhole && Set(trailing).count == trailing.count && last - key + 1 == trailing.count else { return nil }
+        var copied = key >= ownFrames.lowerBound && last < ownFrames.upperBound && last < frameCount
+        if copied && ((keepFirst && key == 0) || (keepLast && last == frameCount - 1)) { copied = false }
+        let opening: [ClipCopyPlan.GOP] = leading.isEmpty ? [] : [.init(frames: (key - leading.count)..<key, copied: false, leading: true)]
+        return opening + [.init(frames: key..<(last + 1), copied: copied)]
+    }
+
+    /// A variable-rate clip's GOP (packets `range`) as copied at its
+    /// pictures' own times, from the frame its keyframe rounds to up to the
+    /// one the next GOP's first picture (or its last's end) rounds to; nil
+    /// when its times are irregular (a picture shown before its keyframe, a
+    /// time missing, repeated or more than a second after the one before) or
+    /// a picture would show past its last frame. The clip's last GOP lasts to
+    /// the clip's last frame, its last picture held as the plain stitch holds it.
+    private func timedGOP(_ range: Range<Int>, next: Range<Int>?, ownFrames: Range<Int>, frameCount: Int,
+                          keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan.GOP? {
+        let stamps = packets[range].compactMap(\.pts)
+        guard stamps.count == range.count, let key = stamps.first, let last = stamps.max() else { return nil }
+        let second = Int64(grid.timeBase.denominator / max(1, grid.timeBase.numerator))
+        let end: Int64
+        if let next {
+            guard let first = packets[next].compactMap(\.pts).min() else { return nil }
+            end = first
+        } else {
+            end = last + (packets[range.upperBound - 1].duration > 0 ? packets[range.upperBound - 1].duration : 1)
+        }
+        let times = stamps.sorted() + [end]
+        guard times[0] == key, zip(times, times.dropFirst()).allSatisfy({ $1 > $0 && $1 - $0 <= second }) else { return nil }
+        let first = grid.position(ofPTS: key)
+        var after = grid.position(ofPTS: end)
+        // The clip's last picture shows on to its end, as the plain stitch holds it (up to a second).
+        if next == nil, after < frameCount, Double(frameCount - after) <= grid.frameRate.value { after = frameCount }
+        guard first < after, ClipCopyPlan.timedPictures([last], key: key, at: first, end: after, plan: grid) != nil else { return nil }
+        var copied = first >= ownFrames.lowerBound && after <= ownFrames.upperBound && after <= frameCount
+        if copied && ((keepFirst && first == 0) || (keepLast && after == frameCount)) { copied = false }
+        return .init(frames: first..<after, copied: copied, timed: .init(key: key, end: end, pictures: range.count))
+    }
+
+    /// How far the decoding times of a GOP's copied packets (`range`) run
+    /// behind their showing: the most that one comes after pictures it shows before.
+    private func copiedReorderDelay(_ range: Range<Int>, plan: ClipCopyPlan) -> Int {
+        let copied = packets[range].compactMap(\.pts).filter { plan.copiedTime(ofPTS: $0) != nil }
+        let rank = Dictionary(copied.sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return copied.enumerated().map { offset, pts in offset - rank[pts]! }.max() ?? 0
     }
 
     /// Which packets a copy can start at: IDR, CRA, BLA; an H.264 open GOP's

@@ -2,6 +2,7 @@ internal import SegueBitstream
 internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// With `--smart`: a clip's copied GOPs, whose packets are handed to the
 /// stitcher as they are, undecoded, in decoding order, with their frame
@@ -18,8 +19,10 @@ final class CopiedRuns: CopiedPackets {
     /// anywhere else.
     private let checker: Decoder?
     private let checked = Frame()
-    /// Copied packets the video path reached, with their frame positions: the stitcher takes them next.
-    private var held: [(packet: Packet, position: Int)] = []
+    /// Copied packets the video path reached, with where they show: the stitcher takes them next.
+    private var held: [CopiedPacket] = []
+    /// Packets of the timed GOP being taken (`ClipCopyPlan.TimedPictures`) still to hand on.
+    private var timedLeft = 0
     /// The position of a held keyframe whose leading pictures, which follow
     /// it, are still being decoded: the decoded stretch ends there after them.
     private var leadingBefore: Int?
@@ -43,14 +46,31 @@ final class CopiedRuns: CopiedPackets {
     /// Keeps `packet` for the stitcher if the plan copies it, ending the
     /// decoded stretch before it; false for a packet to decode.
     func holdIfCopied(_ packet: Packet) throws -> Bool {
-        guard let position = position(of: packet) else { return false }
-        try meet(packet, at: position)
-        held.append((packet, position))
+        guard let time = packet.pts.flatMap(plan.copiedTime(ofPTS:)) else { return false }
+        try meet(packet, at: time.frame)
+        held.append(CopiedPacket(packet: packet, time: time))
         return true
     }
 
-    /// The next copied frame's packet, in decoding order, and its frame position.
-    func next() throws -> (packet: Packet, position: Int) {
+    /// The copied packets that belong to frame `position`: the next one; of
+    /// a timed GOP, those that show before the next frame (at its last frame, the rest).
+    func take(at position: Int) throws -> [CopiedPacket] {
+        guard let gop = plan.copiedTimedGOP(showing: position), let timed = gop.timed else { return [try next()] }
+        if position == gop.frames.lowerBound { timedLeft = timed.pictures }
+        var taken: [CopiedPacket] = []
+        while timedLeft > 0 {
+            try readToHeld()
+            guard position == gop.frames.upperBound - 1 || held[0].time.frame <= position else { break }
+            taken.append(try next())
+            timedLeft -= 1
+        }
+        // The GOP's last picture (in decoding order: the track's duration counts from it) lasts to the GOP's end.
+        if timedLeft == 0, !taken.isEmpty { taken[taken.count - 1].end = FrameTime(frame: gop.frames.upperBound) }
+        return taken
+    }
+
+    /// Reads on (decoding what comes before) until a copied packet is held.
+    private func readToHeld() throws {
         while !isHolding {
             guard let packet = try router.nextPacket(video: true) else {
                 // The file ends inside a keyframe's leading pictures: they are all decoded.
@@ -60,13 +80,19 @@ final class CopiedRuns: CopiedPackets {
             // Decoded on the way (from a keyframe before the in point, or leading pictures): shown before the copy.
             if try !holdIfCopied(packet) { _ = try video.decode(packet) }
         }
-        let (packet, position) = held.removeFirst()
-        let startsRun = plan.startsCopiedRun(position)
+    }
+
+    /// The next copied packet, in decoding order, rewritten as the track needs it.
+    private func next() throws -> CopiedPacket {
+        try readToHeld()
+        let copied = held.removeFirst()
+        let packet = copied.packet
+        let startsRun = copied.time.fraction.numerator == 0 && plan.startsCopiedRun(copied.time.frame)
         if startsRun { CopiedRuns.markAsBrokenLink(packet, plan.syntax) }
         if let slices = plan.openGOPSlices { try countFromOpenGOPStart(packet, startsRun: startsRun, slices) }
         try check(packet, startsRun: startsRun)
         if let renumbering = plan.renumbering { try CopiedRuns.renumber(packet, renumbering) }
-        return (packet, position)
+        return copied
     }
 
     /// What the video path does with a copied packet as it is read: a run's
@@ -93,13 +119,6 @@ final class CopiedRuns: CopiedPackets {
         guard let position = leadingBefore else { return }
         leadingBefore = nil
         try video.endStretch(before: position)
-    }
-
-    /// The frame position of a packet the plan copies, nil for one that is decoded.
-    private func position(of packet: Packet) -> Int? {
-        guard let pts = packet.pts else { return nil }
-        let position = plan.position(ofPTS: pts)
-        return plan.isCopied(position) ? position : nil
     }
 
     /// Decodes a copied packet with `checker` (`--strict`), each copied run

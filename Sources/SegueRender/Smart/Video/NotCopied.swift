@@ -56,6 +56,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case leadingPictures(Int)
     /// H.264 open GOPs: I pictures no copy starts at, since a picture left out after them is a reference (B-pyramid).
     case leadingReferenced(Int)
+    /// A variable-rate clip's GOPs whose pictures' times go backwards, repeat or jump by more than a second.
+    case irregularTimes(Int)
     case unreadablePackets(String)
     /// The samples carry start codes (an Annex B header), not lengths.
     case startCodes(hevc: Bool)
@@ -130,6 +132,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case let .leadingReferenced(count):
             return "\(count) open-GOP keyframes are no place to start a copy: a picture shown before one and left out of the copy "
                 + "is a reference picture (B-pyramid)"
+        case let .irregularTimes(count):
+            return "\(count) GOPs whose pictures' times go backwards, repeat or jump by more than a second are re-encoded"
         case let .unreadablePackets(detail): return "can't read its packets (\(detail))"
         case let .startCodes(hevc):
             return "its \(hevc ? "HEVC has no hvcC" : "H.264 has no avcC") record: its packets carry start codes "

@@ -45,9 +45,13 @@ enum SmartTrackHeader {
         let copiedDelays = zip(scans, clips).compactMap { scan, clip in clip.copy != nil ? scan?.reorderDelay : nil }
         // libx265 doesn't say its delay (has_b_frames); its SPS does.
         let ownDelay = max(probe.reorderDelay, own.units.compactMap(HEVC.reorderDepth).max() ?? 0)
-        return SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
-                          sampleEntry: inBand ? "hev1" : nil, reorderDelay: max(ownDelay, copiedDelays.max() ?? 0),
-                          orientation: form.orientation, fullRange: form.fullRange)
+        var track = SmartVideo(extradata: extradata, encoderParams: encoderParams, renumbering: renumbering,
+                               sampleEntry: inBand ? "hev1" : nil, reorderDelay: max(ownDelay, copiedDelays.max() ?? 0),
+                               orientation: form.orientation, fullRange: form.fullRange)
+        if clips.contains(where: { $0.copy?.gops.contains { $0.copied && $0.timed != nil } == true }) {
+            track.ticksPerFrame = SmartVideo.fineTicksPerFrame(plan.canvas.frameRate)
+        }
+        return track
     }
 
     /// An encoder as every re-encoded stretch's will be, and the parameters

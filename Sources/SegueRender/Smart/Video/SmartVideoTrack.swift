@@ -22,6 +22,16 @@ struct SmartVideo: Sendable, VideoTrackLayout {
     var orientation = DisplayOrientation.upright
     /// Whether the copied clips' samples, and so the track's, are full range.
     var fullRange = false
+    /// The track counts time in ticks, this many to a frame: 1, or finer
+    /// when a variable-rate clip's pictures are copied at their own times.
+    var ticksPerFrame: Int64 = 1
+
+    /// Ticks to a frame fine enough for pictures copied at their own times:
+    /// whole frames of `frameRate`, at least 90 000 ticks a second.
+    static func fineTicksPerFrame(_ frameRate: Rational) -> Int64 {
+        let perFrameRateNumerator = (90_000 + frameRate.numerator - 1) / max(1, frameRate.numerator)
+        return Int64(frameRate.denominator * max(1, perFrameRateNumerator))
+    }
 
     func makeTrack(muxer: Muxer, codec: VideoCodecChoice, crf: Int, makeEncoder: @escaping (Int) throws -> Encoder) throws -> any VideoTrack {
         try SmartTrack(muxer: muxer, layout: self, codec: codec, crf: crf, makeEncoder: makeEncoder)
@@ -46,6 +56,9 @@ final class SmartTrack: VideoTrack {
     private let defaultCRF: Int
     /// Video packets written, which numbers their decoding times.
     private var written: Int64 = 0
+    /// The pts (in ticks) of packets written whose decoding times are still
+    /// to be given out, smallest first (see `write`).
+    private var pendingTimes: [Int64] = []
     private let packet = Packet()
 
     init(muxer: Muxer, layout: SmartVideo, codec: VideoCodecChoice, crf: Int,
@@ -57,7 +70,10 @@ final class SmartTrack: VideoTrack {
         defaultCRF = SmartTrack.stretchCRF(crf)
         let trial = try makeEncoder(defaultCRF)
         let matrix = layout.orientation == .upright ? nil : layout.orientation.matrix(storedWidth: trial.width, storedHeight: trial.height)
-        stream = try muxer.addStream(for: trial, extradata: layout.extradata, codecTag: layout.sampleEntry, displayMatrix: matrix)
+        let ticks = layout.ticksPerFrame == 1 ? nil
+            : Rational(trial.timeBase.numerator, trial.timeBase.denominator * Int(layout.ticksPerFrame)).reduced
+        stream = try muxer.addStream(for: trial, extradata: layout.extradata, codecTag: layout.sampleEntry, displayMatrix: matrix,
+                                     timeBase: ticks)
         stretchExtradata = trial.extradata
     }
 
@@ -82,10 +98,10 @@ final class SmartTrack: VideoTrack {
     static func stretchCRF(_ crf: Int) -> Int { max(1, crf) }
 
     /// The stretch being re-encoded, if any, is finished first.
-    func copy(_ packet: Packet, frame: Int64) throws {
+    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
         try endStretch()
-        packet.pts = frame
-        packet.duration = 1
+        packet.pts = time.ticks(layout.ticksPerFrame)
+        packet.duration = (end ?? time.shifted(by: 1)).ticks(layout.ticksPerFrame) - packet.pts!
         try write(packet)
     }
 
@@ -105,6 +121,8 @@ final class SmartTrack: VideoTrack {
     private func drain(_ encoder: Encoder) throws {
         while try encoder.receive(into: packet) == .ready {
             if packet.duration == 0 { packet.duration = 1 }
+            packet.pts = packet.pts.map { $0 * layout.ticksPerFrame }
+            packet.duration *= layout.ticksPerFrame
             try fitStretchPacket(packet)
             try write(packet)
         }
@@ -133,10 +151,18 @@ final class SmartTrack: VideoTrack {
     }
 
     /// Stretches and copied GOPs each reorder on their own, so decoding times
-    /// are made afresh: one per packet, `reorderDelay` behind, strictly increasing.
+    /// are made afresh, strictly increasing: packet i decodes when the
+    /// (i - `reorderDelay`)th picture shows (the first ones before 0, a frame
+    /// apart). With reordering at most that deep, every picture up to that
+    /// one has been written by then, so the time is known, and none shows
+    /// before it decodes. On the frame grid that is i - `reorderDelay` frames.
     private func write(_ packet: Packet) throws {
-        let dts = written - Int64(layout.reorderDelay)
-        guard let pts = packet.pts, pts >= dts else {
+        guard let pts = packet.pts else { throw SegueError(.writeFailed, detail: "video packet \(written) has no time") }
+        let slot = pendingTimes.firstIndex { $0 > pts } ?? pendingTimes.count
+        pendingTimes.insert(pts, at: slot)
+        let delay = Int64(layout.reorderDelay)
+        let dts = written < delay ? (written - delay) * layout.ticksPerFrame : pendingTimes.removeFirst()
+        guard pts >= dts else {
             throw SegueError(.writeFailed, detail: "video packet \(written) would decode after it shows")
         }
         packet.dts = dts
