@@ -11,6 +11,8 @@ struct DecodedOutput {
     var height = 0
     /// Luma plane of every picture, in presentation order.
     var pictures: [PlaneImage] = []
+    /// When each picture shows, in seconds (its pts).
+    var times: [Double] = []
     /// First channel of the audio, as decoded (priming already trimmed by the demuxer).
     var audio: [Float] = []
     var sampleRate = 0
@@ -21,6 +23,7 @@ struct DecodedOutput {
         let videoIndex = demuxer.bestStream(.video)
         let audioIndex = demuxer.bestStream(.audio)
         let video = try videoIndex.map { try Decoder(demuxer: demuxer, streamIndex: $0, threads: 1) }
+        let videoTimeBase = videoIndex.map { demuxer.streams[$0].timeBase }
         let sound = try audioIndex.map { try Decoder(demuxer: demuxer, streamIndex: $0, threads: 1) }
         let packet = Packet()
         let frame = Frame()
@@ -30,6 +33,7 @@ struct DecodedOutput {
                     width = frame.width
                     height = frame.height
                     pictures.append(frame.plane(0))
+                    times.append(Double(frame.pts ?? 0) * (videoTimeBase?.value ?? 0))
                 } else {
                     sampleRate = frame.sampleRate
                     audioChannels = frame.channelCount

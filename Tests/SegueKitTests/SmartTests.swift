@@ -160,7 +160,7 @@ final class SmartTests: SmartTestCase {
         XCTAssertTrue(clips[1].notCopied.contains { if case .frameRate(Rational(25, 1), _, _) = $0 { true } else { false } }, "\(clips[1].notCopied)")
     }
 
-    func testAVariableRateClipHasItsGOPsOnTheGridCopiedAndTheRestReencoded() throws {
+    func testAVariableRateClipWithDroppedFramesIsCopiedAtItsOwnTimes() throws {
         // Three frames dropped in the second GOP (as a phone does in the dark): 87 frames over 3 s.
         let source = try phoneClip(1, frames: 90)
         let dropped = try store.path("phone-1-90-dropped.mp4") { path in
@@ -171,12 +171,18 @@ final class SmartTests: SmartTestCase {
             XCTAssertEqual(result.status, 0, result.standardError)
         }
         let paths = try [phoneClip(0, frames: 60), dropped]
-        let (smart, _) = try assertSameAsWithoutSmart(paths)
+        let (smart, plain) = try stitch(paths)
         XCTAssertTrue(smart.plan.clips[1].info.variableFrameRate)
         let clips = try XCTUnwrap(smart.report.smart)
-        // GOPs count pictures: positions 0-29 and 63-89 are whole; 30-62, with its gap, is re-encoded.
-        XCTAssertEqual(clips.map(\.framesCopied), [60, 57])
-        XCTAssertEqual(clips[1].notCopied, [.touchedGOPs(variableRate: true)])
+        // Positions 0-29 and 63-89 are whole GOPs on the grid; 30-62, with its gap, is copied
+        // at its pictures' own times: picture 39 shows for four frames, as the plain stitch repeats it.
+        XCTAssertEqual(clips.map(\.framesCopied), [60, 90])
+        XCTAssertEqual(clips.map(\.picturesCopied), [60, 87])
+        XCTAssertEqual(clips[1].notCopied, [])
+        XCTAssertEqual(try identicalPackets(smart.path, sources: paths), 147)
+        try assertShownAtOwnTimes(smart, sources: paths, markerClips: [0, 1])
+        try assertLikeThePlainStitch(smart, plain)
+        try assertDecodesCleanly(smart.path)
     }
 
     func testStrictChecksTheCopiedPacketsToo() throws {

@@ -82,7 +82,6 @@ package struct SegmentJoiner {
         }
         let timeBase = demuxer.streams[video].timeBase
         let ticksPerFrame = track.ticksPerFrame
-        let tick = Rational(frameBase.numerator, frameBase.denominator * Int(ticksPerFrame))
         guard demuxer.streams[video].extradata == track.extradata, Self.ticksPerFrame(timeBase, frameBase: frameBase) == ticksPerFrame else {
             throw SegueError(.readFailed, subject: inWork(videoName),
                              detail: "segment \(segment.index) was encoded with other parameter sets or time base than segment 0 (render it again)")
@@ -96,14 +95,13 @@ package struct SegmentJoiner {
             guard let pts = packet.pts else {
                 throw SegueError(.readFailed, subject: inWork(videoName), detail: "a packet without a time")
             }
-            // Its time in the track's ticks (a whole number of the segment's: its time base is the track's).
-            let ticks = timeBase.rescale(pts, to: tick)
-            let time = FrameTime(frames: ticks, over: ticksPerFrame).shifted(by: segment.startFrame)
+            // Every segment counts in the track's ticks (its time base is the first's).
+            let time = FrameTime(frames: pts, over: ticksPerFrame).shifted(by: segment.startFrame)
             guard segment.startFrame..<segment.endFrame ~= time.frame else {
                 throw SegueError(.readFailed, subject: inWork(videoName),
                                  detail: "segment \(segment.index) shows a picture at \(time), outside its \(segment.startFrame)..<\(segment.endFrame)")
             }
-            let end = packet.duration > 0 ? FrameTime(frames: ticks + timeBase.rescale(packet.duration, to: tick), over: ticksPerFrame) : nil
+            let end = packet.duration > 0 ? FrameTime(frames: pts + packet.duration, over: ticksPerFrame) : nil
             try OutputFile.writing(to: record.output) { try sink.copy(packet, at: time, until: end?.shifted(by: segment.startFrame)) }
             copied += 1
             try copySound(from: sounds, into: sink, cursor: &sound,
