@@ -12,38 +12,6 @@ import SegueBitstream
 /// With it, the output must show the same frames and carry the same sound,
 /// copy whole GOPs byte for byte, and decode cleanly in FFmpeg and GStreamer.
 final class SmartTests: SmartTestCase {
-    /// How a "device" encodes: two devices write different SPS and PPS under the same id 0.
-    enum Device: String {
-        case phone, camera
-        /// Open GOPs: after the first IDR every keyframe is a recovery point whose leading B-frames refer back.
-        case openGOP = "open-gop"
-
-        var arguments: [String] {
-            switch self {
-            case .phone:
-                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
-                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:b-pyramid=normal:scenecut=0:ref=2"]
-            case .camera:
-                return ["-profile:v", "main", "-preset", "faster", "-crf", "20",
-                        "-x264-params", "keyint=30:min-keyint=30:bframes=2:b-pyramid=none:scenecut=0:ref=1:weightp=0"]
-            case .openGOP:
-                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
-                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:scenecut=0:open-gop=1"]
-            }
-        }
-    }
-
-    /// Marker clip `clip` of `frames` frames as `device` writes it: tagged BT.709, AAC sound as made.
-    func phoneClip(_ clip: Int, frames: Int, device: Device = .phone) throws -> String {
-        let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
-        return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
-            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx264"] + device.arguments
-                + ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709",
-                   "-c:a", "copy", "-f", "mp4", path])
-            XCTAssertEqual(result.status, 0, result.standardError)
-        }
-    }
-
     // MARK: Cut
 
     func testCutCopiesEveryGOPByteForByteWithTheSameFramesAndSound() throws {
@@ -240,5 +208,40 @@ final class SmartTests: SmartTestCase {
         both.pictureParameterSets += own.pictureParameterSets
         XCTAssertEqual(AVCRecord(both.bytes), both)
         XCTAssertEqual(AVCRecord(both.bytes)?.sequenceParameterSets.compactMap(H264.parameterSetID), [0, 3])
+    }
+}
+
+/// Marker clips encoded as phones and cameras do, for every `--smart` test.
+extension SmartTestCase {
+    /// How a "device" encodes: two devices write different SPS and PPS under the same id 0.
+    enum Device: String {
+        case phone, camera
+        /// Open GOPs: after the first IDR every keyframe is a recovery point whose leading B-frames refer back.
+        case openGOP = "open-gop"
+
+        var arguments: [String] {
+            switch self {
+            case .phone:
+                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:b-pyramid=normal:scenecut=0:ref=2"]
+            case .camera:
+                return ["-profile:v", "main", "-preset", "faster", "-crf", "20",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=2:b-pyramid=none:scenecut=0:ref=1:weightp=0"]
+            case .openGOP:
+                return ["-profile:v", "high", "-preset", "fast", "-crf", "18",
+                        "-x264-params", "keyint=30:min-keyint=30:bframes=3:scenecut=0:open-gop=1"]
+            }
+        }
+    }
+
+    /// Marker clip `clip` of `frames` frames as `device` writes it: tagged BT.709, AAC sound as made.
+    func phoneClip(_ clip: Int, frames: Int, device: Device = .phone) throws -> String {
+        let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
+        return try store.path("\(device.rawValue)-\(clip)-\(frames).mp4") { path in
+            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", source, "-c:v", "libx264"] + device.arguments
+                + ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709",
+                   "-c:a", "copy", "-f", "mp4", path])
+            XCTAssertEqual(result.status, 0, result.standardError)
+        }
     }
 }

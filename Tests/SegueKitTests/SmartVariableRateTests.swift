@@ -14,16 +14,18 @@ final class SmartVariableRateTests: SmartTestCase {
     /// average, no common step a grid could keep), a keyframe every 10
     /// pictures, no B-frames, stamped at 90 kHz; its sound 48 kHz mono AAC
     /// ending 0.12 s before its picture; tagged BT.709.
-    func lowLightClip(_ clip: Int, pictures: Int = 50) throws -> String {
-        let source = try store.path("marker-\(clip)-\(3 * pictures).mp4", MarkerClip(clip: clip, frames: 3 * pictures))
-        return try store.path("low-light-\(clip)-\(pictures).mp4") { path in
+    /// `steady`: the same phone in daylight, every picture of the marker clip at 30 fps.
+    func lowLightClip(_ clip: Int, pictures: Int = 50, steady: Bool = false) throws -> String {
+        let frames = steady ? pictures : 3 * pictures
+        let source = try store.path("marker-\(clip)-\(frames).mp4", MarkerClip(clip: clip, frames: frames))
+        return try store.path("\(steady ? "daylight" : "low-light")-\(clip)-\(pictures).mp4") { path in
             // Seven pictures every 0.7 s, at 0, 60, 180, 260, 400, 470 and 570 ms.
             let offsets = [0.06, 0.18, 0.26, 0.4, 0.47, 0.57]
             var offset = "0"
             for (index, value) in offsets.enumerated().reversed() { offset = "if(eq(mod(N,7),\(index + 1)),\(value),\(offset))" }
-            let retime = "select='not(mod(n,3))',settb=1/90000,setpts='(floor(N/7)*0.7+\(offset))/TB'"
-            // The last picture shows until 0.7 s after the period's first; the sound stops 0.12 s earlier.
-            let pictureEnd = Double(pictures / 7) * 0.7 + ([0] + offsets)[pictures % 7] + 0.03
+            let retime = steady ? "settb=1/90000,setpts='N/30/TB'" : "select='not(mod(n,3))',settb=1/90000,setpts='(floor(N/7)*0.7+\(offset))/TB'"
+            // The last picture shows until 0.7 s after the period's first (a 30 fps picture after it); the sound stops 0.12 s earlier.
+            let pictureEnd = steady ? Double(pictures) / 30 : Double(pictures / 7) * 0.7 + ([0] + offsets)[pictures % 7] + 0.03
             let result = try Tool.run("ffmpeg", [
                 "-v", "error", "-y", "-i", source, "-vf", retime, "-fps_mode", "passthrough", "-enc_time_base:v", "1/90000",
                 "-c:v", "libx264", "-profile:v", "high", "-preset", "fast", "-crf", "18",
@@ -70,6 +72,22 @@ final class SmartVariableRateTests: SmartTestCase {
         XCTAssertTrue(copied.allSatisfy { $0 >= 20 }, "\(copied)")
         try assertShownAtOwnTimes(smart, sources: paths, markerClips: [0, 1])
         try assertLikeThePlainStitch(smart, plain)
+    }
+
+    func testALowLightClipAmongPhoneClipsIsCopiedAtItsOwnTimesOnTheirGrid() throws {
+        // The same phone's 30 fps clips set the canvas; the low-light clip's GOPs are off its grid.
+        let paths = try [lowLightClip(0, pictures: 60, steady: true), lowLightClip(1), lowLightClip(2, pictures: 60, steady: true)]
+        let (smart, plain) = try stitch(paths)
+        XCTAssertEqual(smart.plan.canvas.frameRate, Rational(30, 1))
+        let clips = try XCTUnwrap(smart.report.smart)
+        XCTAssertEqual(clips.map(\.picturesCopied), [60, 50, 60], "\(clips.map(\.notCopied))")
+        try assertShownAtOwnTimes(smart, sources: paths, markerClips: [0, 1, 2])
+        try assertLikeThePlainStitch(smart, plain)
+        try assertDecodesCleanly(smart.path)
+        // Asked for 30 fps, the same clip is converted to it: re-encoded, with the reason.
+        let asked = try stitch(paths, smart: true) { $0.frameRate = Rational(30, 1) }
+        XCTAssertEqual(asked.report.smart?[1].framesCopied, 0)
+        XCTAssertTrue(asked.report.smart?[1].notCopied.contains { if case .frameRate(_, true, _) = $0 { true } else { false } } == true)
     }
 
     func testSegmentsAndJobsJoinToTheWholeSmartStitch() throws {

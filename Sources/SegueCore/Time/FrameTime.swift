@@ -2,14 +2,14 @@
 /// after it (a copied picture of a variable-rate clip, shown at its own time).
 package struct FrameTime: Hashable, Sendable, CustomStringConvertible {
     package var frame: Int
-    /// Of a frame, at least 0 and below 1.
+    /// Of a frame, at least 0 and below 1, in lowest terms (so equal times compare equal).
     package var fraction: Rational
 
     package init(frame: Int, fraction: Rational = Rational(0, 1)) {
         precondition(fraction.denominator > 0 && fraction.numerator >= 0 && fraction.numerator < fraction.denominator,
                      "a fraction of a frame lies in [0, 1)")
         self.frame = frame
-        self.fraction = fraction
+        self.fraction = fraction.reduced
     }
 
     /// `numerator / denominator` frames (denominator above 0).

@@ -247,10 +247,11 @@ package struct SmartPlan: Sendable {
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {
             return .scaled
         }
-        // A variable rate recorded at the canvas rate (a phone dropping frames in
-        // the dark) still has GOPs whose frames sit on the grid: the scan copies
-        // those and re-encodes the rest.
-        if info.frameRate.reduced != canvas.frameRate.reduced {
+        // A variable rate (a phone dropping frames in the dark): the scan copies
+        // GOPs on the grid as they are and those off it at their pictures' own
+        // times, at any canvas rate it doesn't outrun, unless `--fps` asked for a rate.
+        let ownTimes = info.variableFrameRate && settings.frameRate == nil && info.frameRate.value <= canvas.frameRate.value
+        if info.frameRate.reduced != canvas.frameRate.reduced && !ownTimes {
             return .frameRate(info.frameRate, variable: info.variableFrameRate, canvas: canvas.frameRate)
         }
         let output = canvas.colour
