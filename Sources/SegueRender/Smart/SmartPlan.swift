@@ -128,7 +128,7 @@ package struct SmartPlan: Sendable {
                 if copy.copiedFrames == 0 {
                     reasons = [.noWholeGOP]
                 } else if copy.copiedFrames < clip.frameCount {
-                    reasons = [.touchedGOPs(variableRate: clip.info.variableFrameRate)]
+                    reasons = [.touchedGOPs]
                 }
                 if scan.irregularGOPs > 0 { reasons.append(.irregularTimes(scan.irregularGOPs)) }
                 if copy.reencodedLeadingPictures > 0 { reasons.append(.leadingPictures(copy.reencodedLeadingPictures)) }

@@ -130,8 +130,8 @@ struct ClipCopyPlan: Sendable {
     /// Where the copied packet stamped `pts` shows in the clip, or nil when it is decoded.
     func copiedTime(ofPTS pts: Int64) -> FrameTime? {
         if let gop = timedGOP(holdingPTS: pts) {
-            guard gop.copied, let timed = gop.timed, let (numerator, denominator) = framesFraction(of: pts, from: timed.key) else { return nil }
-            return FrameTime(frames: numerator, over: denominator).shifted(by: gop.frames.lowerBound)
+            guard gop.copied, let timed = gop.timed else { return nil }
+            return timedTime(ofPTS: pts, key: timed.key, first: gop.frames.lowerBound)
         }
         let position = position(ofPTS: pts)
         return isCopied(position) ? FrameTime(frame: position) : nil
@@ -153,17 +153,10 @@ struct ClipCopyPlan: Sendable {
         gopIndex(containing: position).map { gops[$0] }.flatMap { $0.copied && $0.timed != nil ? $0 : nil }
     }
 
-    /// Where a timed GOP's pictures show, from the clip's first frame, in
-    /// frames: each within `gop.frames`, or nil when one isn't.
-    static func timedPictures(_ pts: [Int64], key: Int64, at first: Int, end: Int, plan: ClipCopyPlan) -> [FrameTime]? {
-        var times: [FrameTime] = []
-        for stamp in pts {
-            guard let (numerator, denominator) = plan.framesFraction(of: stamp, from: key) else { return nil }
-            let time = FrameTime(frames: numerator, over: denominator).shifted(by: first)
-            guard time.frame >= first && time.frame < end else { return nil }
-            times.append(time)
-        }
-        return times
+    /// Where the picture stamped `pts` of a timed GOP whose keyframe is
+    /// stamped `key` and shows at frame `first` shows: as far after it as in the source.
+    func timedTime(ofPTS pts: Int64, key: Int64, first: Int) -> FrameTime? {
+        framesFraction(of: pts, from: key).map { FrameTime(frames: $0.numerator, over: $0.denominator).shifted(by: first) }
     }
 
     /// Whether `pts` lies within a quarter of a frame of a frame position: the

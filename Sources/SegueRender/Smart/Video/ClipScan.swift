@@ -157,10 +157,9 @@ struct ClipScan: Sendable {
     /// clip's GOP off the grid is copied at its pictures' own times.
     mutating func copyPlan(ownFrames: Range<Int>, frameCount: Int, keepFirst: Bool, keepLast: Bool) -> ClipCopyPlan {
         let splits = copyStarts()
-        var ranges: [Range<Int>] = []
-        for index in packets.indices {
-            if index == 0 || splits[index] { ranges.append(index..<(index + 1)) } else { ranges[ranges.count - 1] = ranges[ranges.count - 1].lowerBound..<(index + 1) }
-        }
+        // The packets from each split to the next.
+        let starts = packets.indices.filter { $0 == 0 || splits[$0] }
+        let ranges = zip(starts, starts.dropFirst() + [packets.count]).map { $0..<$1 }
         var gops: [ClipCopyPlan.GOP] = []
         irregularGOPs = 0
         for (at, range) in ranges.enumerated() where splits[range.lowerBound] {
@@ -228,7 +227,7 @@ struct ClipScan: Sendable {
         var after = grid.position(ofPTS: end)
         // The clip's last picture shows on to its end, as the plain stitch holds it (up to a second).
         if next == nil, after < frameCount, Double(frameCount - after) <= grid.frameRate.value { after = frameCount }
-        guard first < after, ClipCopyPlan.timedPictures([last], key: key, at: first, end: after, plan: grid) != nil else { return nil }
+        guard first < after, let shown = grid.timedTime(ofPTS: last, key: key, first: first), shown.frame < after else { return nil }
         var copied = first >= ownFrames.lowerBound && after <= ownFrames.upperBound && after <= frameCount
         if copied && ((keepFirst && first == 0) || (keepLast && after == frameCount)) { copied = false }
         return .init(frames: first..<after, copied: copied, timed: .init(key: key, end: end, pictures: range.count))

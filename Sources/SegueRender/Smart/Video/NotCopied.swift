@@ -50,8 +50,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     /// A Dolby Vision profile without a base layer the output can carry (profile 8 plays as its base layer).
     case dolbyVision(profile: Int)
     case noWholeGOP
-    /// Only the GOPs a join, trim or held frame touches (or off the frame grid) are re-encoded.
-    case touchedGOPs(variableRate: Bool)
+    /// Only the GOPs a join, trim or held frame touches are re-encoded.
+    case touchedGOPs
     /// Open GOPs: pictures shown before a CRA that a copy starts at, which refer to the GOP before it.
     case leadingPictures(Int)
     /// H.264 open GOPs: I pictures no copy starts at, since a picture left out after them is a reference (B-pyramid).
@@ -124,9 +124,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
             return "it is Dolby Vision profile \(profile), whose base layer the output can't carry (profile 8 can be copied)"
         case .noWholeGOP:
             return "no whole GOP (from a picture decoding can start at to the next) lies within the frames it shows unchanged"
-        case let .touchedGOPs(variableRate):
-            return "frames of GOPs that a transition, trim or held frame touches"
-                + (variableRate ? ", or whose frames are off the frame grid," : "") + " are re-encoded"
+        case .touchedGOPs:
+            return "frames of GOPs that a transition, trim or held frame touches are re-encoded"
         case let .leadingPictures(count):
             return "\(count) leading pictures (shown before a keyframe a copy starts at, they refer to the GOP before it) are re-encoded"
         case let .leadingReferenced(count):
