@@ -34,7 +34,8 @@ struct Stitch: ParsableCommand {
     // the command line leaves out, and the defaults come last.
     @Argument(help: "Media files and clip lists, in playing order.")
     var inputs: [String]
-    @Option(name: .short, help: ArgumentHelp("The file to write: .mp4 (or .m4v, .mov) for MP4, .webm for WebM (VP9 or AV1, Opus).",
+    @Option(name: .short, help: ArgumentHelp("The file to write: .mp4 (or .m4v, .mov) for MP4, .webm for WebM (VP9 or AV1, Opus), "
+                                             + ".m3u8 for an HLS ladder (this master playlist, its renditions beside it).",
                                              valueName: "OUT.mp4"))
     var output: String
 

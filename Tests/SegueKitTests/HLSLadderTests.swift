@@ -35,6 +35,12 @@ final class HLSLadderTests: XCTestCase {
         let master = folder + "/out/master.m3u8"
         let made = try ladder(master, ["--report", folder + "/report.json"])
         XCTAssertEqual(made.status, 0, made.standardError)
+        // The report names every file the ladder wrote, the media segments too (3 rungs and the sound: 4 x 5, the master).
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any]
+        let listed = (written?["output"] as? [String: Any])?["files"] as? [String] ?? []
+        let present = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted().map { folder + "/out/" + $0 }
+        XCTAssertEqual(listed, present)
+        XCTAssertEqual(listed.count, 21, "\(listed)")
         let expected = (0..<45).map { (1, $0) } + (0..<36).map { (2, $0) }
         for index in 0..<3 {
             let output = try HLSRead.rendition(master, video: index, store: store)

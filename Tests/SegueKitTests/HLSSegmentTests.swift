@@ -154,6 +154,7 @@ final class HLSSegmentTests: XCTestCase {
         XCTAssertTrue(codecs.allSatisfy { $0.hasPrefix("avc1.42") && $0.hasSuffix(",mp4a.40.2") }, "ultrafast's baseline H.264: \(codecs)")
         XCTAssertTrue(renditions.allSatisfy { ($0["segments"] as? Int) == 3 && ($0["averageBitRate"] as? Int ?? 0) > 0 }, "\(renditions)")
         let before = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        XCTAssertEqual(report?["files"] as? [String], before.map { (master as NSString).deletingLastPathComponent + "/" + $0 }, "every file joined")
         let twice = try Tools.segue(["join", work])
         XCTAssertEqual(twice.status, 2, twice.standardError)
         XCTAssertTrue(twice.standardError.contains("master.m3u8"), twice.standardError)

@@ -53,6 +53,17 @@ final class OutputContainerTests: XCTestCase {
         }
     }
 
+    func testAnHLSLadderRefusesVP9AndAV1NamingItself() {
+        for codec in [VideoCodecChoice.vp9, .av1] {
+            var settings = StitchSettings()
+            settings.codec = codec
+            XCTAssertThrowsError(try settings.fitted(to: .hls, codecChosen: true, output: "d/master.m3u8")) { error in
+                XCTAssertEqual("\(error)", "d/master.m3u8: An HLS ladder holds H.264 or HEVC video, not \(codec.displayName) "
+                               + "(--codec h264 or hevc, or name the output .mp4 or .webm)")
+            }
+        }
+    }
+
     func testMP4KeepsH264AsTheDefaultAndTakesVP9() throws {
         XCTAssertEqual(try StitchSettings().fitted(to: .mp4, codecChosen: false, output: "reel.mp4").0.codec, .h264)
         var settings = StitchSettings()

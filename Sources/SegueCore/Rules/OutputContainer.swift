@@ -51,6 +51,24 @@ package enum OutputContainer: String, Sendable, CaseIterable {
         }
     }
 
+    /// What it is, as a message names it: "MP4", "WebM", "an HLS ladder".
+    package var displayName: String {
+        switch self {
+        case .mp4: return "MP4"
+        case .webm: return "WebM"
+        case .hls: return "an HLS ladder"
+        }
+    }
+
+    /// The video codecs it holds, as a message names them ("VP9 or AV1"); every codec for MP4.
+    package var heldVideo: String {
+        switch self {
+        case .mp4: return "H.264, HEVC, VP9 or AV1"
+        case .webm: return "VP9 or AV1"
+        case .hls: return "H.264 or HEVC"
+        }
+    }
+
     /// Its sound codec: AAC-LC in MP4, Opus in WebM.
     package var soundCodec: String { self == .webm ? "opus" : "aac" }
 }

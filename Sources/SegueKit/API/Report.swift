@@ -142,7 +142,7 @@ extension StitchReport {
             mimeType = "application/vnd.apple.mpegurl"
         }
         return [
-            "path": output, "container": container.rawValue, "bytes": bytes ?? NSNull(),
+            "path": output, "container": container.rawValue, "bytes": bytes ?? NSNull(), "files": files ?? [output],
             "codecString": codecString, "mimeType": mimeType,
             "bitRate": bytes.map { duration > 0 ? Int((Double($0 * 8) / duration).rounded()) : 0 } ?? NSNull(),
             "codec": settings.codec.rawValue, "crf": settings.crf, "preset": settings.preset,

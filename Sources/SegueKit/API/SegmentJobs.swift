@@ -123,6 +123,8 @@ public struct JoinReport: Sendable {
     package var renditions: [StitchReport.Rendition] = []
     /// The cover and poster the join made from the output, when asked for.
     package var cover: StitchReport.Cover?
+    /// Every file the output is: itself, or an HLS ladder's every playlist and segment.
+    package var files: [String] = []
 
     package var duration: Double { Double(frames) / canvas.frameRate.value }
     package var renderSeconds: Double { segments.map(\.wallSeconds).reduce(0, +) }
@@ -137,7 +139,7 @@ public struct JoinReport: Sendable {
 
     package func json() throws -> Data {
         let object: [String: Any] = [
-            "output": output, "frames": frames, "duration": duration, "audioSamples": audioSamples,
+            "output": output, "files": files, "frames": frames, "duration": duration, "audioSamples": audioSamples,
             "joinSeconds": wallSeconds, "renderSeconds": renderSeconds,
             "segments": segments.map { ["index": $0.index, "frames": $0.frames, "wallSeconds": $0.wallSeconds, "host": $0.host] },
         ].merging(renditions.isEmpty ? [:] : ["renditions": renditions.map(\.json)]) { $1 }
@@ -192,10 +194,11 @@ public final class JoinJob {
         }
         let plan = try record.timeline()
         var renditions: [StitchReport.Rendition] = []
+        var files = [record.output]
         let samples: Int, cover: StitchReport.Cover?
         if record.ladder != nil {
             // An HLS output: the segments' own media files, named by playlists.
-            (renditions, cover) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).writeLadder(stop: stop)
+            (renditions, cover, files) = try SegmentJoiner(record: record, plan: plan, work: work, manifests: manifests).writeLadder(stop: stop)
             samples = includeAudio ? plan.sampleIndex(atFrame: plan.totalFrames) : 0
         } else {
             try OutputFile.makeOutputFolder(for: record.output)
@@ -204,7 +207,7 @@ public final class JoinJob {
         let report = JoinReport(
             output: record.output, canvas: plan.canvas, frames: plan.totalFrames, audioSamples: samples,
             segments: manifests.map { JoinReport.Segment(index: $0.segment, frames: $0.frames, wallSeconds: $0.wallSeconds, host: $0.host) },
-            wallSeconds: monotonicSeconds() - started, renditions: renditions, cover: cover)
+            wallSeconds: monotonicSeconds() - started, renditions: renditions, cover: cover, files: files)
         if let reportPath {
             do {
                 try report.json().write(to: URL(fileURLWithPath: reportPath), options: .atomic)

@@ -45,6 +45,15 @@ final class LadderFiles {
         }
     }
 
+    /// Every file of the finished output, by path, in name order: the master
+    /// playlist, each rendition's playlist, init segment and media segments,
+    /// and the subtitles and chapters it has.
+    func written() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".tmp") && owns($0) }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
     /// Before any work: the folder can be made or written in, and the master and
     /// playlists are only replaced with `overwrite` (whose stale segments go first).
     func prepare(overwrite: Bool) throws {

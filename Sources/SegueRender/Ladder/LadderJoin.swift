@@ -14,8 +14,8 @@ import SegueRuntime
 /// isn't complete.
 extension SegmentJoiner {
     /// Writes the output (and the cover and poster, from its sharpest rung, when asked for);
-    /// returns each rendition as measured (rungs first, the sound last).
-    package func writeLadder(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?) {
+    /// returns each rendition as measured (rungs first, the sound last) and every file written.
+    package func writeLadder(stop: StopRequest) throws -> (renditions: [StitchReport.Rendition], cover: StitchReport.Cover?, files: [String]) {
         guard let ladder = record.ladder else { throw SegueError(.readFailed, subject: work, detail: "the plan's output isn't HLS") }
         let subtitles = plan.subtitleTrack(record.settings)
         let files = LadderFiles(master: record.output, ladder: ladder, sound: record.settings.includeAudio, subtitles: subtitles != nil,
@@ -41,7 +41,7 @@ extension SegmentJoiner {
             if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
             try files.writeMaster(HLSPlaylists.master(rungs, sound: sound.map { (record.settings.audioBitRate, $0) },
                                                       subtitles: text?.mediaLine, sessionData: try files.writeChapters()))
-            return ((rungs + [sound].compactMap { $0 }).map { files.rendition($0) }, cover)
+            return ((rungs + [sound].compactMap { $0 }).map { files.rendition($0) }, cover, files.written())
         } catch {
             files.removeExcerpt()
             files.removeWritten()

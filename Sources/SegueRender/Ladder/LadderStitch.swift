@@ -39,6 +39,7 @@ extension Stitcher {
             }
             files.removeExcerpt()
             report.renditions = (sink.measured + [sink.soundMeasured].compactMap { $0 }).map(files.rendition)
+            report.files = files.written()
             report.wallSeconds = monotonicSeconds() - started
             report.peakMemoryBytes = peakMemoryBytes()
             return report

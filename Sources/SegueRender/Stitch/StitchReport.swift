@@ -33,6 +33,8 @@ public struct StitchReport: Sendable {
     package var smartTrack: SmartTrack? = nil
     /// An HLS output's renditions as written (the rungs, largest first, then the sound); nil for an MP4.
     package var renditions: [Rendition]? = nil
+    /// Every file an HLS output wrote (`LadderFiles.written`); nil for one file, the output itself.
+    package var files: [String]? = nil
     /// The cover loop and poster written beside the output (`--cover`, `--poster`); nil without either.
     package var cover: Cover? = nil
 
