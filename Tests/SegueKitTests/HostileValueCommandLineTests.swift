@@ -121,6 +121,7 @@ final class HostileValueCommandLineTests: XCTestCase {
             (["segments", 0, "endFrame"], -3),
             (["segments", 1, "startFrame"], 1_000_000),
             (["output"], store.folder.appendingPathComponent("hostile-plan.webm").path),   // a join writes MP4 only
+            (["container"], "webm"),
         ]
         for (path, value) in fields {
             var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])

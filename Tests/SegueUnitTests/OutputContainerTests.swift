@@ -127,4 +127,25 @@ final class CodecStringTests: XCTestCase {
         XCTAssertEqual(CodecStrings(video: "vp09.00.31.08", audio: "opus").mimeType(.webm),
                        "video/webm; codecs=\"vp09.00.31.08, opus\"")
     }
+
+    func testARenderTargetIsResolvedOnceFromTheNameAndTheCanvas() throws {
+        let canvas = Canvas(width: 1280, height: 720, frameRate: Rational(30, 1), sampleRate: 48_000)
+        let settings = StitchSettings()
+        XCTAssertEqual(try RenderTarget(path: "out/reel.MOV", canvas: canvas, settings: settings), .file(path: "out/reel.MOV", container: .mp4))
+        XCTAssertEqual(try RenderTarget(path: "reel.webm", canvas: canvas, settings: settings).container, .webm)
+        let ladder = try RenderTarget(path: "d/master.m3u8", canvas: canvas, settings: settings)
+        XCTAssertEqual(ladder.container, .hls)
+        XCTAssertEqual(ladder.path, "d/master.m3u8")
+        XCTAssertEqual(ladder.ladder?.rungs.first.map { [$0.width, $0.height] }, [1280, 720], "the canvas's own rung first")
+        XCTAssertNil(try RenderTarget(path: "reel.mp4", canvas: canvas, settings: settings).ladder)
+        XCTAssertThrowsError(try RenderTarget(path: "reel.avi", canvas: canvas, settings: settings)) { error in
+            XCTAssertEqual((error as? SegueError)?.reason, .usage)
+            XCTAssertEqual("\(error)", OutputContainer.refusal(path: "reel.avi"))
+        }
+        var sharper = settings
+        sharper.ladder = [1080]
+        XCTAssertThrowsError(try RenderTarget(path: "d/master.m3u8", canvas: canvas, settings: sharper), "a rung sharper than the canvas") { error in
+            XCTAssertEqual((error as? SegueError)?.reason, .usage)
+        }
+    }
 }

@@ -1,6 +1,6 @@
 /// The container an output's name says, and what it can hold: the one
 /// place that ties an extension to what Segue writes under it.
-package enum OutputContainer: String, Sendable, CaseIterable {
+package enum OutputContainer: String, Sendable, CaseIterable, Codable {
     /// ISO base media (libavformat's `mp4` muxer): `.mp4`, `.m4v` and `.mov`
     /// (QuickTime reads an ISO file as its own; MOV and MP4 share one demuxer).
     case mp4

@@ -130,7 +130,6 @@ extension StitchReport {
 
     /// The output's settings and facts.
     private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
-        let container = OutputContainer(path: output) ?? .mp4
         // The file as written: its size, its mean bit rate over its picture's length, its codecs as a web page names them.
         // An HLS ladder's: every rendition's files, its sharpest rung's codecs, a playlist's type.
         var bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? nil

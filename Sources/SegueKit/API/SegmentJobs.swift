@@ -30,14 +30,14 @@ public final class PlanJob {
             throw SegueError.usage("--segment-duration must be \(PlanJob.segmentSecondsLimit.phrase) seconds")
         }
         guard !work.isEmpty else { throw SegueError.usage("--work needs a folder") }
-        if OutputContainer(path: request.output) == .webm {
+        if request.outputContainer == .webm {
             // A join lays each segment's AAC frames end to end on one grid; Opus has none such here.
             throw SegueError.usage("\(request.output): segmented renders (plan, render and join; --jobs, --work) write MP4 or HLS, not WebM: "
                                    + "their join copies each segment's AAC sound on one frame grid, and WebM's sound is Opus; "
                                    + "stitch it in one process")
         }
         let job = StitchJob(request)
-        let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
+        let (plan, settings, access, joins, target) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
         // The loudness pass runs once, here; every segment plays with its results.
         let planned = try PlannedStitch(plan: plan, settings: settings, access: access, copiesSound: false)
         // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
@@ -45,7 +45,7 @@ public final class PlanJob {
             guard let gop = planned.smart?.copiedGOP(strictlyHolding: frame) else { return frame }
             return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound
         }
-        let segments = SegmentPlan(plan: planned.plan, settings: settings, joins: joins, output: request.output,
+        let segments = SegmentPlan(plan: planned.plan, settings: settings, joins: joins, target: target,
                                    run: request.runOptions, network: request.network, policy: access.policy,
                                    segmentSeconds: segmentSeconds,
                                    boundary: boundary)

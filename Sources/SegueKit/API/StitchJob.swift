@@ -10,7 +10,7 @@ import SegueCore
 public struct StitchRequest: Sendable {
     /// Media files, URLs and clip lists (text, ffconcat, JSON manifests), in playing order.
     package var inputs: [String]
-    /// The file to write: its extension says the container (.mp4, .m4v, .mov: MP4; .webm: WebM).
+    /// The file to write: its extension says the container (.mp4, .m4v, .mov: MP4; .webm: WebM; .m3u8: an HLS ladder's master playlist).
     package var output: String
     /// The caller's choices about the output; what it leaves nil comes from a
     /// manifest's `output`, then from the defaults (`StitchSettings`).
@@ -53,6 +53,10 @@ public struct StitchRequest: Sendable {
     /// The request's choices about the run itself.
     var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict, preload: preload) }
 
+    /// What the output's name asks for (its extension); nil for a name Segue doesn't write.
+    /// Only the request reads the name so: the plan carries a `RenderTarget`.
+    package var outputContainer: OutputContainer? { OutputContainer(path: output) }
+
     /// Checks every value is in its range; a `.usage` error names the first
     /// that isn't, as the command line's flag (each option has one of the same name).
     public func validate() throws {
@@ -61,7 +65,7 @@ public struct StitchRequest: Sendable {
         }
         try check(!inputs.isEmpty, "give at least one input")
         try check(!output.isEmpty, "-o needs a file name")
-        try check(OutputContainer(path: output) != nil, OutputContainer.refusal(path: output))
+        try check(outputContainer != nil, OutputContainer.refusal(path: output))
         if let problem = options.problem() { throw SegueError.usage(problem) }
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
         try check(exportOTIO.map { !$0.isEmpty } ?? true, "--export-otio needs a file name")
@@ -103,7 +107,7 @@ public final class StitchJob {
     /// Runs the job. Throws a `SegueError` whose reason says what failed;
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
-        let (plan, settings, access, _) = try prepare(onEvent: onEvent)
+        let (plan, settings, access, _, target) = try prepare(onEvent: onEvent)
         let planned: PlannedStitch
         do {
             planned = try PlannedStitch(plan: plan, settings: settings, access: access)
@@ -111,7 +115,7 @@ public final class StitchJob {
             // Only --smart's scan throws: its encoder's trial open is the output's first step.
             throw OutputFile.writeFailure(error, output: request.output, doing: "can't start writing")
         }
-        let stitcher = Stitcher(planned: planned, outputPath: request.output, options: request.runOptions)
+        let stitcher = Stitcher(planned: planned, target: target, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
             do {
@@ -158,7 +162,7 @@ public final class StitchJob {
     /// `outputFolderMayBeMade`: the output is written later, by a join that
     /// makes its folder (`PlanJob`).
     func prepare(outputFolderMayBeMade: Bool = false, onEvent: (Event) -> Void) throws
-        -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?]) {
+        -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?], target: RenderTarget) {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
@@ -169,7 +173,7 @@ public final class StitchJob {
         if settings.mode == .freeze, list.entries.contains(where: { ($0.edit?.before ?? 0) + ($0.edit?.after ?? 0) > 0 }) {
             throw SegueError.usage("--mode freeze can't play an editor's timeline's transitions: they overlap the clips' handles")
         }
-        let playlist = OutputContainer(path: request.output) == .hls
+        let playlist = request.outputContainer == .hls
         try checkLadderRequest(settings: settings, playlist: playlist, manifestAsks: list.output?.asksForHLS == true)
         try OutputFile.checkOutput(request.output, overwrite: request.overwrite, folderMayBeMade: outputFolderMayBeMade || playlist)
         if let report = request.reportPath { try OutputFile.checkOutput(report, overwrite: true) }
@@ -211,8 +215,9 @@ public final class StitchJob {
         var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
         plan.notices = list.notices + containerNotices + plan.notices + subtitled.notices
         if playlist { try checkLadder(plan: plan, settings: settings) }
+        let target = try RenderTarget(path: request.output, canvas: plan.canvas, settings: settings)
         plan.warnings.forEach { onEvent(.warning($0)) }
-        return (plan, settings, access, usable.map(\.entry.join))
+        return (plan, settings, access, usable.map(\.entry.join), target)
     }
 
     /// Where `--cover` and `--poster` may write: an .mp4 and a .jpg, not over the output, an input or each other.
@@ -273,7 +278,7 @@ public final class StitchJob {
     /// with the notes that fitting makes.
     func resolvedSettings(manifest: OutputOptions?) throws -> (StitchSettings, [Warning]) {
         let options = request.options.overriding(manifest)
-        let container = OutputContainer(path: request.output) ?? .mp4
+        let container = request.outputContainer ?? .mp4
         return try StitchSettings(options: options).fitted(to: container, codecChosen: options.chose(OutputOption.named("codec")!),
                                                             output: request.output)
     }

@@ -8,13 +8,7 @@ extension Stitcher {
     /// Runs the stitch into an HLS ladder (`-o DIR/master.m3u8`): its files
     /// are checked first, written in place as segments complete, and all
     /// removed if the render fails or is stopped.
-    func runLadder(stop: StopRequest, progress: (StitchProgress) -> Void) throws -> StitchReport {
-        let ladder: HLSLadder
-        do {
-            ladder = try HLSLadder(canvas: plan.canvas, settings: settings)
-        } catch let error as LadderError {
-            throw SegueError.usage(error.message)
-        }
+    func runLadder(_ ladder: HLSLadder, stop: StopRequest, progress: (StitchProgress) -> Void) throws -> StitchReport {
         let subtitles = plan.subtitleTrack(settings)
         let files = LadderFiles(master: outputPath, ladder: ladder, sound: settings.includeAudio, subtitles: subtitles != nil,
                                 chapters: settings.chapters ? HLSChapters(chapters: plan.chapters, frameRate: plan.canvas.frameRate) : nil)

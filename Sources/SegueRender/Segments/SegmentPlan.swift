@@ -14,11 +14,13 @@ import SegueRuntime
 public struct SegmentPlan: Codable, Sendable {
     package static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    package static let currentVersion = 7
+    package static let currentVersion = 8
 
     package var version = SegmentPlan.currentVersion
     /// The MP4, or the HLS master playlist, the join writes (absolute).
     package var output: String
+    /// What it is: an MP4 file or an HLS ladder (`RenderTarget`'s kind; the ladder's rungs follow from the canvas).
+    package var container: OutputContainer
     /// `-y`: the join may replace an existing output.
     package var overwrite: Bool
     package var strict: Bool
@@ -60,9 +62,10 @@ public struct SegmentPlan: Codable, Sendable {
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each; for an
     /// HLS output, whole HLS segments). `boundary` moves each cut between segments where it costs
     /// less (`--smart`: off a copied GOP's inside).
-    package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], output: String, run: RunOptions,
+    package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], target: RenderTarget, run: RunOptions,
                 network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
-        self.output = SegmentPlan.absolute(output)
+        output = SegmentPlan.absolute(target.path)
+        container = target.container
         overwrite = run.overwrite
         strict = run.strict
         self.network = network
@@ -83,7 +86,7 @@ public struct SegmentPlan: Codable, Sendable {
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
         canvas = plan.canvas
         // An HLS output's segments hold whole HLS segments: each job cuts its own on the output's grid.
-        let grid = OutputContainer(path: output) == .hls ? (try? HLSLadder(canvas: plan.canvas, settings: settings))?.segmentFrames ?? 1 : 1
+        let grid = target.ladder?.segmentFrames ?? 1
         let frames = max(1, Int((segmentSeconds * plan.canvas.frameRate.value).rounded()))
         let length = (frames + grid - 1) / grid * grid
         var starts: [Int] = [0]
@@ -103,7 +106,13 @@ public struct SegmentPlan: Codable, Sendable {
 
     /// An HLS output's ladder; nil for an MP4 output.
     package var ladder: HLSLadder? {
-        OutputContainer(path: output) == .hls ? try? HLSLadder(canvas: canvas, settings: settings) : nil
+        container == .hls ? try? HLSLadder(canvas: canvas, settings: settings) : nil
+    }
+
+    /// What the join (and every segment's render) writes; nil when a ladder can't be made of the canvas (`problem` says so).
+    package var target: RenderTarget? {
+        guard container == .hls else { return .file(path: output, container: container) }
+        return ladder.map { .ladder(master: output, $0) }
     }
 
     /// The playlists of an HLS output's renditions, which every segment's receipt names (nil: an MP4 output).
@@ -167,7 +176,8 @@ public struct SegmentPlan: Codable, Sendable {
         }
         if !OptionLimits.timeout.contains(network.timeout) || !OptionLimits.retries.contains(network.retries) { return "network" }
         // A join writes MP4 or HLS (its sound is AAC on one grid): never an MP4 under another container's name.
-        let container = OutputContainer(path: output)
+        // The plan file's two records of what it writes agree (a name is only checked here, on reading one).
+        if OutputContainer(path: output) != container { return "output \(output) is no \(container.rawValue) output" }
         if container != .mp4 && container != .hls { return "output \(output): segmented renders write .mp4, .m4v, .mov or .m3u8" }
         if container == .hls {
             guard let ladder, !settings.smart else { return "output \(output): no HLS ladder can be made of this canvas" }

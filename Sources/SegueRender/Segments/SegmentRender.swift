@@ -115,7 +115,8 @@ package struct SegmentRender {
         } catch {
             throw OutputFile.writeFailure(error, output: output, doing: "can't start writing")
         }
-        return Stitcher(planned: planned, outputPath: record.output, options: record.runOptions)
+        guard let target = record.target else { throw SegueError(.readFailed, subject: work, detail: "the plan's HLS ladder can't be made of its canvas") }
+        return Stitcher(planned: planned, target: target, options: record.runOptions)
     }
 
     /// Renders `wanted` into the files' partial names. Fails when it made fewer frames than planned.

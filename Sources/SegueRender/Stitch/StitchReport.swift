@@ -2,6 +2,7 @@ import Foundation
 internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 import SegueRuntime
 
 /// What a stitch did, for the summary line and `--report` (`json(plan:settings:)`, in API).
@@ -16,6 +17,8 @@ public struct StitchReport: Sendable {
     }
 
     package var output: String
+    /// What the output is: MP4, WebM or an HLS ladder.
+    package var container: OutputContainer
     package var canvas: Canvas
     package var clipCount: Int
     package var frames: Int

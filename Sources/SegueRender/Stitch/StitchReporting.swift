@@ -5,7 +5,7 @@ extension Stitcher {
     /// What a stitch played, told as its report (the run's time and memory are the caller's to add).
     func report(of played: Played, smart: SmartPlan?) -> StitchReport {
         StitchReport(
-            output: outputPath, canvas: plan.canvas, clipCount: plan.clips.count, frames: played.frames,
+            output: outputPath, container: target.container, canvas: plan.canvas, clipCount: plan.clips.count, frames: played.frames,
             audioSamples: played.audioSamples, plannedDuration: plan.duration, joins: played.joins,
             startupSeconds: played.startupSeconds, warnings: played.notices.map(\.description), wallSeconds: 0, peakMemoryBytes: 0,
             smart: smart?.report(of: plan, includeAudio: settings.includeAudio),

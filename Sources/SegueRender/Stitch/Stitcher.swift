@@ -16,7 +16,10 @@ package final class Stitcher {
     /// The plan, its loudness measured (see `PlannedStitch`).
     package let plan: Plan
     package let settings: StitchSettings
-    package let outputPath: String
+    /// What it writes: one file, or an HLS ladder.
+    package let target: RenderTarget
+    /// The file it writes, or the ladder's master playlist.
+    package var outputPath: String { target.path }
     /// How the run goes (overwrite, strict, preload), apart from what it makes.
     package let options: RunOptions
     /// Opens every input of the run, clips and music alike, with its network settings and cache.
@@ -24,26 +27,26 @@ package final class Stitcher {
     /// What `--smart` copies of the whole stitch; nil without it.
     let smart: SmartPlan?
 
-    package init(planned: PlannedStitch, outputPath: String, options: RunOptions = RunOptions()) {
+    package init(planned: PlannedStitch, target: RenderTarget, options: RunOptions = RunOptions()) {
         plan = planned.plan
         settings = planned.settings
         access = planned.access
         smart = planned.smart
-        self.outputPath = outputPath
+        self.target = target
         self.options = options
     }
 
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     package func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
-        if OutputContainer(path: outputPath) == .hls { return try runLadder(stop: stop, progress: progress) }
+        if let ladder = target.ladder { return try runLadder(ladder, stop: stop, progress: progress) }
         try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
         ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
         let started = monotonicSeconds()
         var report = try OutputFile.write(outputPath, stop: stop) { temporary in
             let writer: OutputWriter
             do {
-                writer = try OutputWriter(path: temporary, container: OutputContainer(path: outputPath) ?? .mp4, canvas: plan.canvas,
+                writer = try OutputWriter(path: temporary, container: target.container, canvas: plan.canvas,
                                           settings: settings,
                                           chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
                                           videoLayout: smart?.videoLayout, soundLayout: smart?.soundLayout, overlay: try overlay())
