@@ -245,6 +245,16 @@ final class InputSafetyTests: XCTestCase {
 
     // MARK: --input-root
 
+    func testATimelinesSoundMediumOutsideTheRootsIsRefusedSayingWhy() throws {
+        // Not "can't be opened as media": the refusal itself.
+        let box = try Sandbox("sound-root")
+        let access = InputAccess(policy: try InputPolicy.confined(to: [box.uploads], allowRemote: false))
+        XCTAssertThrowsError(try SoundMedium.probe(box.secretClip, access: access, recordRate: Rational(25, 1))) { error in
+            XCTAssertTrue(SoundMedium.describe(error, path: box.secretClip).contains("outside the allowed folders"), "\(error)")
+        }
+        XCTAssertNoThrow(try SoundMedium.probe(try box.legitimate(), access: access, recordRate: Rational(25, 1)))
+    }
+
     func testInputRootConfinesEveryLocalPath() throws {
         let box = try Sandbox("root")
         let good = try box.legitimate()

@@ -61,7 +61,7 @@ package final class RemoteCache: Sendable {
         let known = state.withLock { _ -> Entry? in
             guard let data = FileManager.default.contents(atPath: indexPath),
                   let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.url == url,
-                  let size = (try? FileManager.default.attributesOfItem(atPath: dataPath))?[.size] as? Int,
+                  let size = FileSize.bytes(atPath: dataPath),
                   size == entry.length else { return nil }
             return entry
         }
@@ -84,7 +84,7 @@ package final class RemoteCache: Sendable {
         guard response.statusCode == 200, let downloaded else {
             throw RemoteError(url: url, failure: RemoteFailure(status: response.statusCode))
         }
-        let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? Int) ?? -1
+        let size = FileSize.bytes(atPath: downloaded.path) ?? -1
         if response.expectedContentLength >= 0 && Int(response.expectedContentLength) != size {
             throw RemoteError(url: url, failure: .incompleteDownload(received: size, expected: response.expectedContentLength),
                               transient: true)

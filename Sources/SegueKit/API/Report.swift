@@ -132,7 +132,7 @@ extension StitchReport {
     private func outputJSON(plan: Plan, settings: StitchSettings) -> [String: Any] {
         // The file as written: its size, its mean bit rate over its picture's length, its codecs as a web page names them.
         // An HLS ladder's: every rendition's files, its sharpest rung's codecs, a playlist's type.
-        var bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? nil
+        var bytes = FileSize.bytes(atPath: output)
         let codecs = container == .hls ? nil : CodecStrings.read(output)
         var codecString: Any = codecs?.video ?? NSNull(), mimeType: Any = codecs.map { $0.mimeType(container) } ?? NSNull()
         if container == .hls, let renditions {

@@ -134,7 +134,7 @@ public final class StitchJob {
         let rendered = EditTimeline.rendered(from: plan, chapters: settings.chapters,
                                              currentFolder: FileManager.default.currentDirectoryPath)
         do {
-            try OutputFile.writeAtomically(rendered.otioJSON(), to: path)
+            try OutputFile.writeAtomically(try rendered.otioJSON(), to: path)
         } catch {
             throw OutputFile.writeFailure(error, output: path, doing: "can't write the exported timeline")
         }

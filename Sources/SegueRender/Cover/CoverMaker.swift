@@ -56,7 +56,7 @@ struct CoverMaker {
         }
         if let cover = settings.cover {
             try writeCover(window, length: made.frames, lead: lead, to: cover)
-            made.bytes = ((try? FileManager.default.attributesOfItem(atPath: cover))?[.size] as? NSNumber)?.intValue ?? 0
+            made.bytes = FileSize.bytes(atPath: cover) ?? 0
         }
         return made
     }

@@ -1,6 +1,7 @@
 import Foundation
 internal import SegueMedia
 import SegueModel
+import SegueCore
 import SegueRuntime
 
 /// The files of an HLS output, all beside its master playlist: each
@@ -148,10 +149,10 @@ final class LadderFiles {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try OutputFile.writeAtomically(Data(HLSPlaylists.vod(text).utf8), to: path)
         let segments = HLSPlaylists.segments(of: text).map { segment in
-            (segment.seconds, fileSize((folder as NSString).appendingPathComponent(segment.uri)))
+            (segment.seconds, FileSize.bytes(atPath: (folder as NSString).appendingPathComponent(segment.uri)) ?? 0)
         }
         let prefix = renditions.first { $0.playlist == stream.playlist }?.prefix ?? ""
-        let initBytes = fileSize((folder as NSString).appendingPathComponent(HLSLadder.initSegment(prefix)))
+        let initBytes = FileSize.bytes(atPath: (folder as NSString).appendingPathComponent(HLSLadder.initSegment(prefix))) ?? 0
         return HLSPlaylists.measured(stream, segments: segments, initBytes: initBytes, target: HLSPlaylists.targetDuration(of: text) ?? 1)
     }
 
@@ -176,9 +177,6 @@ final class LadderFiles {
         unlink(excerptPath)
     }
 
-    private func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
 }
 
 /// A rendition's HLS muxer and the options its header is written with (after its stream is added).

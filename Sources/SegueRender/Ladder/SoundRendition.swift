@@ -1,6 +1,7 @@
 import Foundation
 internal import SegueMedia
 import SegueModel
+import SegueCore
 import SegueRuntime
 
 /// A ladder's sound rendition as one process writes it: the AAC encoder's
@@ -48,7 +49,7 @@ final class SoundRendition {
         try writePlaylist(ended: true)
         let folder = files.folder as NSString
         func size(_ name: String) -> Int {
-            ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name)))?[.size] as? NSNumber)?.intValue ?? 0
+            FileSize.bytes(atPath: folder.appendingPathComponent(name)) ?? 0
         }
         return HLSPlaylists.measured(HLSPlaylists.Stream(playlist: HLSLadder.soundPlaylist, codecs: "mp4a.40.2"),
                                      segments: fragments.segments.map { ($0.seconds, size($0.name)) },

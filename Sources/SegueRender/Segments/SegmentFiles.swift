@@ -2,6 +2,7 @@ import Foundation
 internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 
 /// A rendered segment's receipt, `DIR/segment-NNNNN.json`, written last (by
 /// rename) once its files are complete: its presence says the segment is
@@ -58,7 +59,7 @@ package struct FileReceipt: Codable, Sendable, Equatable {
     /// The receipt of `name` as it is now in `work`.
     static func of(_ name: String, in work: String, seconds: Double? = nil) throws -> FileReceipt {
         let path = (work as NSString).appendingPathComponent(name)
-        let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
+        let bytes = FileSize.bytes(atPath: path) ?? -1
         return FileReceipt(name: name, bytes: bytes, sha256: try Checksum.sha256(file: path), seconds: seconds)
     }
 }
@@ -140,7 +141,7 @@ package enum SegmentFiles {
         }
         for file in files {
             let path = (work as NSString).appendingPathComponent(file.name)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+            guard let size = FileSize.bytes(atPath: path) else {
                 return "\(file.name) is missing"
             }
             guard size == file.bytes else { return "\(file.name) has \(size) bytes, its receipt says \(file.bytes)" }

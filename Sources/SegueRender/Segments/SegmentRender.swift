@@ -2,6 +2,7 @@ import Foundation
 internal import SegueMedia
 import SegueInput
 import SegueModel
+import SegueCore
 import SegueRuntime
 
 /// One segment of a plan rendered into its work folder. Idempotent: a segment
@@ -152,7 +153,7 @@ package struct SegmentRender {
         var names: [String] { [video, sound].compactMap { $0 } }
         func inWork(_ name: String) -> String { (work as NSString).appendingPathComponent(name) }
         func partial(_ name: String) -> String { inWork("." + name + ".partial") }
-        func size(_ name: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: inWork(name)))?[.size] as? Int) ?? -1 }
+        func size(_ name: String) -> Int { FileSize.bytes(atPath: inWork(name)) ?? -1 }
     }
 }
 

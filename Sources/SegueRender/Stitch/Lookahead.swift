@@ -148,7 +148,7 @@ final class Lookahead {
         guard let (file, response) = try? InputAccess.retrying(network, url: url, {
             try RemoteCache.download(request, cancellation: cancellation)
         }), let file else { return nil }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1
+        let size = FileSize.bytes(atPath: file.path) ?? -1
         let destination = "\(folder)/\(UUID().uuidString)-\(RemoteCache.key(for: url))"
         guard !cancellation.isCancelled, response.statusCode == 200,
               response.expectedContentLength < 0 || Int(response.expectedContentLength) == size,

@@ -13,18 +13,25 @@ struct SoundMedium {
     var frameRate: Rational?
     var startTimecode: StartTimecode?
 
-    /// Probes `path`: as a clip when it has a picture, else its sound stream alone.
-    static func probe(_ path: String, access: InputAccess, recordRate: Rational) -> SoundMedium? {
+    /// Probes `path`: as a clip when it has a picture, else its sound stream
+    /// alone; throws what kept it from being opened (an input root's refusal, the network, no media).
+    static func probe(_ path: String, access: InputAccess, recordRate: Rational) throws -> SoundMedium {
         if case .success(let info) = Prober.probe(path, access: access), !info.isStill {
             return SoundMedium(hasSound: info.audio != nil, seconds: info.soundDuration ?? info.sourceDuration,
                                frameRate: info.frameRate, startTimecode: info.startTimecode)
         }
-        guard let demuxer = try? access.openDemuxer(try access.readablePath(for: path)) else { return nil }
+        let demuxer = try access.openDemuxer(try access.readablePath(for: path))
         guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
             return SoundMedium(hasSound: false)
         }
         let timecode = demuxer.timecode.flatMap { StartTimecode(text: $0, rate: recordRate) }
         return SoundMedium(hasSound: true, seconds: demuxer.streams[index].duration ?? demuxer.duration, startTimecode: timecode)
+    }
+
+    /// What kept `path` from being opened, without the path the message names already.
+    static func describe(_ error: Error, path: String) -> String {
+        if let error = error as? SegueError, !error.detail.isEmpty { return error.detail }
+        return "\(error)"
     }
 
     /// Seconds into the file of source time `time` (counted from the start timecode), as a picture's in point is found.
@@ -67,7 +74,13 @@ extension EditTimelineResolver {
                     let soundClip = "\(shown)' on audio track '\(track.name ?? String(number + 1))"
                     throw BadInputReason.mediaNotFound(clip: soundClip, named: named, looked: looked)
                 }
-                if media[path] == nil { media[path] = SoundMedium.probe(path, access: finder.access, recordRate: rate) }
+                if media[path] == nil {
+                    do {
+                        media[path] = try SoundMedium.probe(path, access: finder.access, recordRate: rate)
+                    } catch {
+                        throw BadInputReason.badList("\(label): \(path) can't be opened as media (\(SoundMedium.describe(error, path: path)))")
+                    }
+                }
                 guard let medium = media[path] else { throw BadInputReason.badList("\(label): \(path) can't be opened as media") }
                 let start = medium.fileSeconds(of: source.source.start, recordRate: rate)
                 let length = Double(clip.recordFrames - clip.before - clip.after) / rate.value

@@ -7,7 +7,7 @@ extension EditTimeline {
     /// track. What OTIO has no field for rides in metadata as the cmx_3600
     /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
     /// `parseOTIO` reads it all back.
-    package func otioJSON() -> Data {
+    package func otioJSON() throws -> Data {
         let trackMarkers: [[String: Any]] = markers.map(OTIOWriter.marker)
         let children: [[String: Any]] = items.map(OTIOWriter.item)
         let track: [String: Any] = OTIOWriter.item("Track.1", name: "V1", [
@@ -22,8 +22,11 @@ extension EditTimeline {
         let timeline: [String: Any] = [
             "OTIO_SCHEMA": "Timeline.1", "name": name ?? "", "global_start_time": startTime, "tracks": stack, "metadata": metadata,
         ]
-        // Every value above is a string, number, array, dictionary or NSNull: serialisation can't fail.
-        return (try? JSONSerialization.data(withJSONObject: timeline, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        // Every value above is a string, number, array, dictionary or NSNull; a failure is said, never an empty file.
+        guard JSONSerialization.isValidJSONObject(timeline) else {
+            throw SegueError(.writeFailed, detail: "the timeline could not be written as OTIO JSON (a value JSON can't hold)")
+        }
+        return try JSONSerialization.data(withJSONObject: timeline, options: [.prettyPrinted, .sortedKeys])
     }
 }
 
