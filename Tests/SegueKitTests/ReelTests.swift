@@ -239,6 +239,20 @@ final class ReelTests: XCTestCase {
         XCTAssertEqual(LoudnessMeter.adjustment(for: .init(integrated: -30, truePeak: -20), target: -16)?.limited, false)
     }
 
+    func testALoudnessThatCantBeMeasuredIsAWarningNamingTheClip() throws {
+        let path = try store.path("marker-1-30.mp4", MarkerClip(clip: 1, frames: 30))
+        guard case .success(var gone) = Prober.probe(path) else { return XCTFail("the fixture probes") }
+        let measured = LoudnessMeter.measureAll([gone])
+        XCTAssertNotNil(measured.clips[0].loudness)
+        XCTAssertEqual(measured.failures, [])
+        gone.readPath = store.folder.appendingPathComponent("moved-away.mp4").path
+        let failed = LoudnessMeter.measureAll([gone])
+        XCTAssertNil(failed.clips[0].loudness)
+        XCTAssertEqual(failed.failures.count, 1)
+        XCTAssertTrue(failed.failures.first?.description.hasPrefix(path + ": its sound's loudness can't be measured (") == true,
+                      failed.failures.first?.description ?? "")
+    }
+
     // MARK: Music
 
     func testMusicIsDuckedUnderSoundFullUnderAPhotoAndFadesAtTheEnd() throws {

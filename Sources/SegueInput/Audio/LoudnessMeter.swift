@@ -15,15 +15,28 @@ package enum LoudnessMeter {
     /// Measures every clip with sound, several at once; stills and clips
     /// without sound keep no measurement. A clip that can't be measured is
     /// left as it is (the stitch reports its damage, if any).
-    package static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> [ClipInfo] {
-        let results = concurrentMap(clips.count) { index -> ClipInfo.Loudness? in
+    /// A measurement that fails leaves the clip unmeasured, with a warning naming it.
+    package static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> (clips: [ClipInfo], failures: [Warning]) {
+        let results = concurrentMap(clips.count) { index -> Result<ClipInfo.Loudness?, Error> in
             let clip = clips[index]
-            guard !clip.isStill, clip.audio != nil else { return nil }
-            return try? measure(clip.readPath, from: clip.inPoint, duration: clip.sourceSeconds, access: access)
+            guard !clip.isStill, clip.audio != nil else { return .success(nil) }
+            return Result { try measure(clip.readPath, from: clip.inPoint, duration: clip.sourceSeconds, access: access) }
         }
         var measured = clips
-        for (index, loudness) in results.enumerated() { measured[index].loudness = loudness }
-        return measured
+        var failures: [Warning] = []
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let loudness): measured[index].loudness = loudness
+            case .failure(let error): failures.append(.loudnessNotMeasured(path: clips[index].path, detail: describe(error)))
+            }
+        }
+        return (measured, failures)
+    }
+
+    /// A failed measurement's reason, without the path its warning names.
+    static func describe(_ error: Error) -> String {
+        if let error = error as? SegueError, !error.detail.isEmpty { return error.detail }
+        return "\(error)"
     }
 
     /// The loudness of `path`'s sound from `start` for `duration` seconds (nil:

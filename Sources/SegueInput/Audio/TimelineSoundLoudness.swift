@@ -7,14 +7,19 @@ extension LoudnessMeter {
     /// `--loudness`'s gain) with `ebur128`, for `--loudness` (one static gain
     /// for the mix) and `--music` (its reference level). The measurement rides
     /// on the timeline's sound; its clips take it as their own loudness, as
-    /// their own sound is not heard. A mix that can't be measured is left as it is.
+    /// their own sound is not heard. A mix that can't be measured is left as it is, with a warning.
     package static func measuringTimelineSounds(_ plan: Plan, access: InputAccess = InputAccess()) -> Plan {
         var plan = plan
         for (sound, frames, _) in plan.timelineSounds where sound.loudness == nil {
             guard let carrier = plan.clips.firstIndex(where: { $0.startFrame == frames.lowerBound && $0.info.timelineSound == sound }) else {
                 continue
             }
-            let loudness = try? measureMix(plan, frames: frames, access: access)
+            var loudness: ClipInfo.Loudness?
+            do {
+                loudness = try measureMix(plan, frames: frames, access: access)
+            } catch {
+                plan.notices.append(.loudnessNotMeasured(path: plan.clips[carrier].info.path, detail: describe(error)))
+            }
             plan.clips[carrier].info.timelineSound?.loudness = loudness
             for index in carrier..<min(plan.clips.count, carrier + sound.clipCount) { plan.clips[index].info.loudness = loudness }
         }

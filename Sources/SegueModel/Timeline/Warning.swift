@@ -31,6 +31,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
     case reportNotWritten(path: String, detail: String, output: String)
     /// What an editor's timeline holds that isn't rendered, as its reader says it.
     case timelineNote(path: String, note: String)
+    /// `--loudness` or `--music` needed a sound's loudness and it couldn't be measured.
+    case loudnessNotMeasured(path: String, detail: String)
     /// An editor's timeline's clip asking for frames its media lacks: its edge pictures held in silence.
     case edgeFramesHeld(path: String, held: EditedClip)
     /// What the output's kind (an HLS ladder) doesn't carry of what was asked for.
@@ -71,6 +73,8 @@ package enum Warning: Equatable, Sendable, CustomStringConvertible {
             return "\(path): \(reason); ignored, its colours taken as sRGB"
         case let .reportNotWritten(path, detail, output):
             return "\(path): can't write the report (\(detail)); \(output) was written"
+        case let .loudnessNotMeasured(path, detail):
+            return "\(path): its sound's loudness can't be measured (\(detail)); it plays at its own level"
         case let .timelineNote(path, note), let .outputNote(path, note):
             return "\(path): \(note)"
         case let .smartOffInWebM(output):

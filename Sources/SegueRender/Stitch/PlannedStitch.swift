@@ -31,8 +31,9 @@ package struct PlannedStitch: Sendable {
         guard settings.includeAudio, settings.loudness != nil || settings.music != nil else { return plan }
         var plan = plan
         if plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) {
-            let measured = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
+            let (measured, failures) = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
             for index in plan.clips.indices { plan.clips[index].info = measured[index] }
+            plan.notices += failures
         }
         if LoudnessMeter.timelineSoundsUnmeasured(plan) { plan = LoudnessMeter.measuringTimelineSounds(plan, access: access) }
         return plan
