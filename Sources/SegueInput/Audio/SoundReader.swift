@@ -82,10 +82,10 @@ final class SoundReader {
 
     private func receive(into take: (Frame) throws -> Void) throws {
         while try decoder.receive(into: decoded) == .ready {
-            if graph == nil { graph = try FilterGraph(audioLike: decoded, description: filters) }
+            let graph = try self.graph.madeOnFirstUse { try FilterGraph(audioLike: decoded, description: filters) }
             guard stamp(decoded) else { continue }
-            try graph!.push(decoded)
-            try drain(graph!, into: take)
+            try graph.push(decoded)
+            try drain(graph, into: take)
         }
     }
 

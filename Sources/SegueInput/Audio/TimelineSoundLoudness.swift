@@ -51,8 +51,7 @@ extension LoudnessMeter {
             let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: rate)
             block.setSamples(from: try mix.sound(from: position, count: count), start: 0)
             block.pts = Int64(position - start)
-            if graph == nil { graph = try FilterGraph(audioLike: block, description: "ebur128=peak=true:metadata=1") }
-            try graph?.push(block)
+            try graph.madeOnFirstUse { try FilterGraph(audioLike: block, description: "ebur128=peak=true:metadata=1") }.push(block)
             try drain()
             position += count
         }

@@ -164,13 +164,13 @@ package final class VideoNormaliser {
     /// Takes the decoder's pictures, timed from the clip's time 0, into the graph.
     private func receive() throws {
         while try decoder.receive(into: decoded) == .ready {
-            if graph == nil {
+            let graph = try self.graph.madeOnFirstUse {
                 let turned = clip.info.rotation == 90 || clip.info.rotation == 270
                 let stages = VideoFilters.stages(for: clip, canvas: canvas, firstPicture: decoded.colour,
                                                  interlacedPicture: decoded.isInterlaced,
                                                  uprightWidth: turned ? decoded.height : decoded.width,
                                                  uprightHeight: turned ? decoded.width : decoded.height, text: text)
-                graph = try ClipGraph(stages, text: text, videoLike: decoded, timeBase: decoder.timeBase)
+                return try ClipGraph(stages, text: text, videoLike: decoded, timeBase: decoder.timeBase)
             }
             if let pts = decoded.pts.map({ $0 - origin }) {
                 // A picture lasts at least a frame at the clip's rate: an edit
@@ -188,7 +188,7 @@ package final class VideoNormaliser {
                 lastPictureTime = max(lastPictureTime, Double(last) * decoder.timeBase.value)
                 pictureEndPTS = max(pictureEndPTS ?? .min, end)
             }
-            try graph!.push(decoded)
+            try graph.push(decoded)
         }
     }
 }

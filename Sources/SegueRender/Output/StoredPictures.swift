@@ -22,10 +22,10 @@ final class StoredPictures {
 
     /// The picture as stored; `picture` is left blank (the graph takes its references).
     func store(_ picture: Frame) throws -> Frame {
-        if graph == nil { graph = try FilterGraph(videoLike: picture, timeBase: timeBase, description: filters) }
-        try graph!.push(picture)
+        let graph = try self.graph.madeOnFirstUse { try FilterGraph(videoLike: picture, timeBase: timeBase, description: filters) }
+        try graph.push(picture)
         let stored = Frame()
-        guard try graph!.pull(into: stored) == .ready else {
+        guard try graph.pull(into: stored) == .ready else {
             throw SegueError(.writeFailed, detail: "making a picture into the track's stored form gave none")
         }
         return stored
