@@ -60,23 +60,8 @@ extension SmartTests {
     }
 
     func testH264OpenGOPSmartSegmentsAndJobsJoinToThePlainSmartStitch() throws {
-        let paths = try (0..<2).map { try h264OpenGOPClip($0, frames: 120) }
-        let flags = ["--smart", "--transition", "fade", "--transition-duration", "0.5", "--preset", "ultrafast", "-y"]
-        let plain = store.outputPath(), jobs = store.outputPath()
-        XCTAssertEqual(try Tools.segue(["stitch"] + paths + ["-o", plain] + flags).status, 0)
-        let stitched = try Tools.segue(["stitch"] + paths + ["-o", jobs, "--jobs", "2", "--segment-duration", "1.3"] + flags)
-        XCTAssertEqual(stitched.status, 0, stitched.standardError)
-        let whole = try DecodedOutput(path: plain), split = try DecodedOutput(path: jobs)
-        XCTAssertEqual(split.pictures.count, whole.pictures.count)
-        for index in 0..<min(whole.pictures.count, split.pictures.count) {
-            if let shown = Marker.read(whole.pictures[index]) {
-                let read = Marker.read(split.pictures[index])
-                XCTAssertTrue(read?.clip == shown.clip && read?.frame == shown.frame, "frame \(index): \(String(describing: read)), not \(shown)")
-            } else {
-                XCTAssertGreaterThan(Self.psnr(split.pictures[index], whole.pictures[index]), 38, "frame \(index)")
-            }
-        }
-        try assertDecodesCleanly(jobs)
+        try assertJobsJoinToTheWholeStitch(try (0..<2).map { try h264OpenGOPClip($0, frames: 120) },
+                                           ["--smart", "--transition", "fade", "--transition-duration", "0.5"])
     }
 
     /// At least as many output pictures as the report says were copied decode

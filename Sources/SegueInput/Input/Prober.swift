@@ -86,15 +86,7 @@ package enum Prober {
             throw BadInputReason.noVideoStream
         }
         let video = demuxer.streams[videoIndex]
-        let decoder: Decoder
-        do {
-            decoder = try Decoder(demuxer: demuxer, streamIndex: videoIndex, threads: 1)
-        } catch let error as FFmpegError where error.call == "avcodec_find_decoder" {
-            throw BadInputReason.noVideoDecoder(codec: video.codecName)
-        } catch {
-            // A decoder there is, but it won't open on this stream (its parameters, memory): said as it is.
-            throw BadInputReason.decodeFailed("its \(video.codecName) decoder can't be opened (\(error))")
-        }
+        let decoder = try Decoder.opened(demuxer, streamIndex: videoIndex, codec: video.codecName)
         guard video.width > 0, video.height > 0 else { throw BadInputReason.noPictureSize }
         // A header can promise what the file no longer holds: one picture must decode.
         let firstPicture = Frame()

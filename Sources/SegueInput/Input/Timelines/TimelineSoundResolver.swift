@@ -28,6 +28,15 @@ struct SoundMedium {
         return SoundMedium(hasSound: true, seconds: demuxer.streams[index].duration ?? demuxer.duration, startTimecode: timecode)
     }
 
+    /// `probe`, its failure the timeline's bad input, naming the clip (`label`) and saying what kept it from being opened.
+    static func opened(_ path: String, access: InputAccess, recordRate: Rational, label: String) throws -> SoundMedium {
+        do {
+            return try probe(path, access: access, recordRate: recordRate)
+        } catch {
+            throw BadInputReason.badList("\(label): \(path) can't be opened as media (\(describe(error, path: path)))")
+        }
+    }
+
     /// What kept `path` from being opened, without the path the message names already.
     static func describe(_ error: Error, path: String) -> String {
         if let error = error as? SegueError, !error.detail.isEmpty { return error.detail }
@@ -74,14 +83,8 @@ extension EditTimelineResolver {
                     let soundClip = "\(shown)' on audio track '\(track.name ?? String(number + 1))"
                     throw BadInputReason.mediaNotFound(clip: soundClip, named: named, looked: looked)
                 }
-                if media[path] == nil {
-                    do {
-                        media[path] = try SoundMedium.probe(path, access: finder.access, recordRate: rate)
-                    } catch {
-                        throw BadInputReason.badList("\(label): \(path) can't be opened as media (\(SoundMedium.describe(error, path: path)))")
-                    }
-                }
-                guard let medium = media[path] else { throw BadInputReason.badList("\(label): \(path) can't be opened as media") }
+                let medium = try media[path] ?? SoundMedium.opened(path, access: finder.access, recordRate: rate, label: label)
+                media[path] = medium
                 let start = medium.fileSeconds(of: source.source.start, recordRate: rate)
                 let length = Double(clip.recordFrames - clip.before - clip.after) / rate.value
                 guard medium.hasSound || clip.item.withPicture else {
