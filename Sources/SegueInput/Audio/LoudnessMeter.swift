@@ -50,13 +50,10 @@ package enum LoudnessMeter {
         let origin = stream.startTime ?? 0
         if start > 0 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start) }
         let end = duration.map { ":end=\(start + $0)" } ?? ""
-        let filters = "atrim=start=\(start)\(end),aresample=\(OutputAudio.sampleRate),aformat=channel_layouts=\(OutputAudio.channelLayout),ebur128=peak=true:metadata=1"
+        let filters = "atrim=start=\(start)\(end),aresample=\(OutputAudio.sampleRate),aformat=channel_layouts=\(OutputAudio.channelLayout),\(R128Reading.filter)"
         let sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
-        var integrated: Double?, peak: Double?
-        func take(_ measured: Frame) {
-            if let value = measured.metadata("lavfi.r128.I").flatMap(Double.init) { integrated = value }
-            if let value = measured.metadata("lavfi.r128.true_peak").flatMap(Double.init) { peak = max(peak ?? 0, value) }
-        }
+        var reading = R128Reading()
+        func take(_ measured: Frame) { reading.take(measured) }
         // Decoding stops a little past the end the trim keeps.
         let stop = duration.map { start + $0 + 0.5 } ?? .infinity
         let packet = Packet()
@@ -66,9 +63,7 @@ package enum LoudnessMeter {
         }
         try sound.flush(into: take)
         try sound.close(atPTS: Int64.max / 4, into: take)
-        guard let integrated else { return nil }
-        let truePeak = (peak ?? 0) > 0 ? 20 * log10(peak!) : -120
-        return ClipInfo.Loudness(integrated: integrated, truePeak: truePeak)
+        return reading.loudness
     }
 
     /// What `--loudness target` does to a clip: its gain in dB, and whether a

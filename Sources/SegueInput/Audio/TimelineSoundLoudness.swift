@@ -37,13 +37,10 @@ extension LoudnessMeter {
         let start = plan.sampleIndex(atFrame: frames.lowerBound), end = plan.sampleIndex(atFrame: frames.upperBound)
         let rate = plan.canvas.sampleRate
         var graph: FilterGraph?
-        var integrated: Double?, peak: Double?
+        var reading = R128Reading()
         let measured = Frame()
         func drain() throws {
-            while let graph, try graph.pull(into: measured) == .ready {
-                if let value = measured.metadata("lavfi.r128.I").flatMap(Double.init) { integrated = value }
-                if let value = measured.metadata("lavfi.r128.true_peak").flatMap(Double.init) { peak = max(peak ?? 0, value) }
-            }
+            while let graph, try graph.pull(into: measured) == .ready { reading.take(measured) }
         }
         var position = start
         while position < end {
@@ -51,13 +48,12 @@ extension LoudnessMeter {
             let block = try Frame.audio(sampleCount: count, channels: OutputAudio.channels, sampleRate: rate)
             block.setSamples(from: try mix.sound(from: position, count: count), start: 0)
             block.pts = Int64(position - start)
-            try graph.madeOnFirstUse { try FilterGraph(audioLike: block, description: "ebur128=peak=true:metadata=1") }.push(block)
+            try graph.madeOnFirstUse { try FilterGraph(audioLike: block, description: R128Reading.filter) }.push(block)
             try drain()
             position += count
         }
         try graph?.close(atPTS: Int64(end - start))
         try drain()
-        guard let integrated else { return nil }
-        return ClipInfo.Loudness(integrated: integrated, truePeak: (peak ?? 0) > 0 ? 20 * log10(peak!) : -120)
+        return reading.loudness
     }
 }
