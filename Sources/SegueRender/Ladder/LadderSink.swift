@@ -67,16 +67,8 @@ final class LadderSink: OutputSink {
         }
     }
 
-    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws {
-        throw SegueError(.writeFailed, detail: "a copied packet reached an HLS ladder, which encodes every rung")
-    }
-
     func encode(sound block: Frame) throws {
         try sound?.encode(block)
-    }
-
-    func copy(sound packet: Packet, slot: Int) throws {
-        throw SegueError(.writeFailed, detail: "a copied sound packet reached an HLS ladder")
     }
 
     /// Flushes every encoder and muxer (their playlists end), makes the media playlists VOD, and

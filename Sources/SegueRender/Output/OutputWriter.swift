@@ -54,6 +54,7 @@ final class OutputWriter {
     }
 
     /// Feeds `sink` (an MP4's, or an HLS ladder's), which from then on only the encoder thread touches.
+    /// Copied packets reach only a sink that can copy (`CopyingSink`).
     init(sink made: any OutputSink, canvas: Canvas, overlay: PictureOverlay? = nil) throws {
         self.overlay = overlay
         pictureBytes = max(1, canvas.width * canvas.height * 3 / 2 * (canvas.colour.bitDepth > 8 ? 2 : 1))
@@ -116,9 +117,9 @@ final class OutputWriter {
             while let item = queue.pop()?.value {
                 switch item {
                 case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
-                case .copied(let packet, let time, let end): try sink.copy(packet, at: time, until: end)
+                case .copied(let packet, let time, let end): try copier(of: sink).copy(packet, at: time, until: end)
                 case .sound(let frame): try sink.encode(sound: frame)
-                case .copiedSound(let packet, let slot): try sink.copy(sound: packet, slot: slot)
+                case .copiedSound(let packet, let slot): try copier(of: sink).copy(sound: packet, slot: slot)
                 case .end:
                     try sink.finish()
                     queue.close()
@@ -129,23 +130,12 @@ final class OutputWriter {
             throw error
         }
     }
-}
 
-/// Where the encoder thread's pictures and sound go: one MP4 (`EncodingSink`)
-/// or an HLS ladder (`LadderSink`). Used from one thread.
-protocol OutputSink: AnyObject {
-    /// Samples per sound block the sink takes (1024 for AAC).
-    var audioFrameSize: Int { get }
-    /// Encodes an upright canvas picture whose pts counts frames; `crf` (`--smart`) starts a stretch at that quality.
-    func encode(picture: Frame, crf: Int?) throws
-    /// Writes a copied packet to show at `time`, for a frame or until `end` (`--smart` only).
-    func copy(_ packet: Packet, at time: FrameTime, until end: FrameTime?) throws
-    /// Encodes planar-float sound whose pts counts samples.
-    func encode(sound block: Frame) throws
-    /// Writes a copied AAC packet as output sound frame `slot` (`--smart` only).
-    func copy(sound packet: Packet, slot: Int) throws
-    /// Flushes the encoders and completes what was written.
-    func finish() throws
+    /// `sink` as one that copies packets; a failure for one that only encodes (an HLS ladder).
+    private static func copier(of sink: any OutputSink) throws -> any CopyingSink {
+        guard let copier = sink as? any CopyingSink else {
+            throw SegueError(.writeFailed, detail: "a copied packet reached an output that encodes everything it writes")
+        }
+        return copier
+    }
 }
-
-extension EncodingSink: OutputSink {}

@@ -27,10 +27,10 @@ struct LadderSegment {
     /// Renders the segment into the partial folder and moves its media segments into place; what
     /// the render made, and each rendition's files (named as they will be in the completed folder).
     func render(stitcher: Stitcher, isLast: Bool, stop: StopRequest,
-                progress: (StitchProgress) -> Void) throws -> (rendered: Stitcher.RenderedSegment, renditions: [RenditionPiece]) {
+                progress: (StitchProgress) -> Void) throws -> (rendered: Stitcher.Rendered, renditions: [RenditionPiece]) {
         let soundPath = record.settings.includeAudio ? (partialFolder as NSString).appendingPathComponent("sound.m4a") : nil
-        let rendered = try stitcher.renderLadderSegment(segment, isLast: isLast, ladder: ladder, folder: partialFolder,
-                                                        soundPath: soundPath, stop: stop, progress: progress).checked(segment, output: record.output)
+        let rendered = try stitcher.renderSegment(segment, isLast: isLast, at: partialFolder, soundPath: soundPath, stop: stop,
+                                                  progress: progress).checked(segment, output: record.output)
         var pieces = try ladder.rungs.map { try placeRung($0) }
         if let soundPath {
             pieces.append(try placeSound(from: soundPath, totalSamples: record.totalSamples))

@@ -122,9 +122,9 @@ package struct SegmentRender {
 
     /// Renders `wanted` into the files' partial names. Fails when it made fewer frames than planned.
     private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
-                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Stitcher.RenderedSegment {
+                        stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Stitcher.Rendered {
         let stitcher = try makeStitcher(record, output: files.partial(files.video))
-        return try stitcher.renderSegment(wanted, isLast: isLast, videoPath: files.partial(files.video),
+        return try stitcher.renderSegment(wanted, isLast: isLast, at: files.partial(files.video),
                                           soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
             .checked(wanted, output: record.output)
     }
@@ -157,7 +157,7 @@ package struct SegmentRender {
     }
 }
 
-extension Stitcher.RenderedSegment {
+extension Stitcher.Rendered {
     /// Itself, when the render made every frame of `segment`; a failure naming `output` otherwise.
     func checked(_ segment: SegmentPlan.Segment, output: String) throws -> Self {
         guard report.frames >= segment.endFrame else {

@@ -14,8 +14,8 @@ final class FrameClock {
     private let stop: StopRequest
     private let started: Double
     private let progress: (StitchProgress) -> Void
-    private var audio: AudioChunker?
-    private let music: MusicBed?
+    /// The output's sound (nil without audio): each frame's block goes through it.
+    private let sound: SoundChain?
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
@@ -26,15 +26,13 @@ final class FrameClock {
     /// after it; their sound goes to the segment's encoder), and reaching
     /// `tailEnd` ends the stitch (`reachedWindowEnd`). Nil: the whole output.
     private let window: SegmentWindow?
-    /// An editor's timeline's own sound, heard instead of its clips' own under the frames it covers.
-    var timelineSound: TimelineSoundMix?
 
-    init(plan: Plan, writer: OutputWriter, includeAudio: Bool, music: MusicBed?, smart: SmartPlan? = nil, outputPath: String,
+    init(plan: Plan, writer: OutputWriter, sound: SoundChain?, smart: SmartPlan? = nil, outputPath: String,
          stop: StopRequest, started: Double, window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) {
         self.smart = smart
         self.window = window
         frame = window?.warmUpFrame ?? 0
-        self.music = music
+        self.sound = sound
         self.plan = plan
         self.writer = writer
         self.outputPath = outputPath
@@ -42,11 +40,9 @@ final class FrameClock {
         self.started = started
         self.progress = progress
         lastProgress = started
-        audio = includeAudio ? AudioChunker(frameSize: writer.audioFrameSize, sampleRate: plan.canvas.sampleRate) : nil
     }
 
-    var includeAudio: Bool { audio != nil }
-    var samplesWritten: Int { audio?.samplesWritten ?? 0 }
+    var includeAudio: Bool { sound != nil }
 
     /// Audio samples that belong to the next frame.
     var samplesForNextFrame: Int { samples(forFrame: frame) }
@@ -96,37 +92,21 @@ final class FrameClock {
         }
     }
 
+    /// Passes a frame's own sound through the sound chain and writes it after its video.
     private func emit(_ sound: [[Float]]?, clipIndex: Int, video: () throws -> Void) throws {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         precondition(!reachedWindowEnd, "a frame past the segment's window")
-        var sound = sound
-        if let timelineSound, let clipSound = sound, timelineSound.covers(frame: frame) {
-            sound = try timelineSound.sound(from: plan.sampleIndex(atFrame: frame), count: clipSound.first?.count ?? 0)
-        }
-        if let music, let clipSound = sound {
-            do {
-                sound = try music.mix(under: clipSound)
-            } catch {
-                throw ClipSource.failure(error, reading: music.path)
-            }
-        }
-        if let window {
-            // A segment's sound encoder takes its pre-roll and post-roll from the frames around it.
-            if let sound, let encoder = window.sound {
-                try OutputFile.writing(to: outputPath) { try encoder.write(sound, at: plan.sampleIndex(atFrame: frame)) }
-            }
-            if !window.frames.contains(frame) {
-                frame += 1 // warming up (or the sound's post-roll): made exactly as in the whole stitch, no picture written
-                return
-            }
-            try OutputFile.writing(to: outputPath) { try video() }
-        } else {
-            try OutputFile.writing(to: outputPath) {
-                try video()
-                if let sound { try audio?.append(sound) { try writer.submit(sound: $0) } }
-            }
+        let start = plan.sampleIndex(atFrame: frame)
+        let heard = try sound.flatMap { own in try self.sound?.hear(own, from: start, frame: frame) }
+        // A segment's warm-up (or its sound's post-roll): made exactly as in the whole stitch, its sound
+        // to the segment's encoder, no picture written.
+        let written = window?.frames.contains(frame) ?? true
+        try OutputFile.writing(to: outputPath) {
+            if written { try video() }
+            if let heard { try self.sound?.write(heard, at: start) }
         }
         frame += 1
+        guard written else { return }
         let now = monotonicSeconds()
         if now - lastProgress >= 0.25 {
             lastProgress = now
@@ -139,7 +119,7 @@ final class FrameClock {
 
     /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
     private func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
-        guard audio != nil else { return }
+        guard sound != nil else { return }
         try OutputFile.writing(to: outputPath) {
             for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }
         }
@@ -147,7 +127,6 @@ final class FrameClock {
 
     /// Sends the last, short block of sound.
     func finish() throws {
-        if let window { return try OutputFile.writing(to: outputPath) { try window.sound?.finish() } }
-        try OutputFile.writing(to: outputPath) { try audio?.flush { try writer.submit(sound: $0) } }
+        try OutputFile.writing(to: outputPath) { try sound?.finish() }
     }
 }

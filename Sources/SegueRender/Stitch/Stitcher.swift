@@ -39,43 +39,71 @@ package final class Stitcher {
     /// Runs the whole stitch; `progress` is called a few times a second, and
     /// raising `stop` ends it within a frame, with nothing written.
     package func run(stop: StopRequest = StopRequest(), progress: (StitchProgress) -> Void = { _ in }) throws -> StitchReport {
-        if let ladder = target.ladder { return try runLadder(ladder, stop: stop, progress: progress) }
-        try OutputFile.checkOutput(outputPath, overwrite: options.overwrite)
-        ProcessPolicy.heapIsQuiet() // what probing, measuring and scanning every clip left behind
-        let started = monotonicSeconds()
-        var report = try OutputFile.write(outputPath, stop: stop) { temporary in
-            let writer: OutputWriter
-            do {
-                writer = try OutputWriter(path: temporary, container: target.container, canvas: plan.canvas,
-                                          settings: settings,
-                                          chapters: settings.chapters ? plan.chapters : [], subtitles: plan.subtitleTrack(settings),
-                                          videoLayout: smart?.videoLayout, soundLayout: smart?.soundLayout, overlay: try overlay())
-            } catch {
-                throw OutputFile.writeFailure(error, output: outputPath, doing: "can't start writing")
-            }
-            writer.scout = coverScout()
-            do {
-                var report = try play(into: writer, smart: smart, started: started, stop: stop, progress: progress)
-                report.cover = try makeCover(scout: writer.scout) { _ in CoverMaker.Source(path: temporary) }
-                return report
-            } catch {
-                writer.abandon()
-                throw error
-            }
-        }
-        report.wallSeconds = monotonicSeconds() - started
-        report.peakMemoryBytes = peakMemoryBytes()
-        return report
+        try render(.whole, at: outputPath, stop: stop, progress: progress).report
     }
 
-    /// Plays the whole stitch into `writer` and finishes it: what was played.
-    func play(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
-              progress: (StitchProgress) -> Void) throws -> StitchReport {
-        let played = try withoutActuallyEscaping(progress) { progress in
-            try stitch(into: writer, smart: smart, started: started, stop: stop, progress: progress)
+    /// Renders `segment`'s output frames alone, as the whole stitch would make
+    /// them: the video (an MP4 starting with an IDR, or a ladder's rungs in a
+    /// folder, the encoder settings of the whole) at `path`, its stretch of the
+    /// whole stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing
+    /// without audio). Both are written in place: the caller renames them.
+    package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, at path: String, soundPath: String?,
+                               stop: StopRequest = StopRequest(),
+                               progress: (StitchProgress) -> Void = { _ in }) throws -> Rendered {
+        try render(.segment(segment, isLast: isLast, soundPath: soundPath), at: path, stop: stop, progress: progress)
+    }
+
+    /// Renders `window` of the plan into an output made for the target at
+    /// `path` (the target's own for the whole): prepares it, plays the
+    /// clips through a sink it opens, finishes, makes the cover (the whole)
+    /// and completes it; on any failure or stop, abandons it.
+    func render(_ window: RenderWindow, at path: String, stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Rendered {
+        let (contents, smart) = sinkContents(for: window)
+        let output = target.output(for: window, at: path, contents: contents)
+        try output.prepare(overwrite: options.overwrite)
+        if case .whole = window { ProcessPolicy.heapIsQuiet() } // what probing, measuring and scanning every clip left behind
+        let started = monotonicSeconds()
+        let writer: OutputWriter
+        do {
+            writer = try OutputWriter(sink: try output.openSink(), canvas: plan.canvas, overlay: try overlay())
+        } catch {
+            output.abandon()
+            throw OutputFile.writeFailure(error, output: path, doing: "can't start writing")
         }
-        try OutputFile.writing(to: outputPath) { try writer.finish() }
-        return report(of: played, smart: smart)
+        // A segment's cover is made by the join, from what every segment's scout saw.
+        writer.scout = coverScout()
+        do {
+            var rendered = try play(window, into: writer, smart: smart, output: path, started: started, stop: stop, progress: progress)
+            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
+            if case .whole = window { rendered.report.cover = try makeCover(scout: writer.scout, source: output.coverSource) }
+            try output.complete(&rendered.report)
+            rendered.report.wallSeconds = monotonicSeconds() - started
+            rendered.report.peakMemoryBytes = peakMemoryBytes()
+            return rendered
+        } catch {
+            writer.abandon()
+            output.abandon()
+            throw error
+        }
+    }
+
+    /// What `window`'s sink is made of, and what `--smart` copies in it: the
+    /// whole stitch's copy plan for the whole; a segment's has its GOPs that a
+    /// segment boundary cuts re-encoded (a segment starts with a keyframe of
+    /// its own), its sound written apart and no chapters or subtitles (the join
+    /// adds them). A ladder encodes everything.
+    private func sinkContents(for window: RenderWindow) -> (SinkContents, SmartPlan?) {
+        let smart = target.ladder == nil ? self.smart : nil
+        switch window {
+        case .whole:
+            return (SinkContents(canvas: plan.canvas, settings: settings, chapters: settings.chapters ? plan.chapters : nil,
+                                 subtitles: plan.subtitleTrack(settings), smart: smart), smart)
+        case .segment(let segment, _, _):
+            var videoOnly = settings
+            videoOnly.includeAudio = false
+            return (SinkContents(canvas: plan.canvas, settings: videoOnly, smart: smart),
+                    smart?.cut(at: segment.startFrame, segment.endFrame))
+        }
     }
 
     /// The `--overlay` picture ready to draw, nil without one (checked before
@@ -87,65 +115,37 @@ package final class Stitcher {
                                   widthFraction: settings.overlayWidth, opacity: settings.overlayOpacity)
     }
 
-    /// Renders `segment`'s output frames alone, as the whole stitch would make
-    /// them: the video (its own file, starting with an IDR, the encoder
-    /// settings of the whole) to `videoPath`, its stretch of the whole
-    /// stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing without audio).
-    /// Both paths are written in place: the caller renames them.
-    package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, videoPath: String, soundPath: String?, stop: StopRequest = StopRequest(),
-                       progress: (StitchProgress) -> Void = { _ in }) throws -> RenderedSegment {
-        var videoOnly = settings
-        videoOnly.includeAudio = false
-        let writer: OutputWriter
-        do {
-            writer = try OutputWriter(path: videoPath, canvas: plan.canvas, settings: videoOnly, videoLayout: self.smart?.videoLayout,
-                                      overlay: try overlay())
-        } catch {
-            throw OutputFile.writeFailure(error, output: videoPath, doing: "can't start writing")
+    /// Plays `window` into `writer` (which writes `output`) and finishes it: what was made.
+    private func play(_ window: RenderWindow, into writer: OutputWriter, smart: SmartPlan?, output: String, started: Double,
+                      stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Rendered {
+        let segment = try segmentWindow(window, smart: smart)
+        let played = try withoutActuallyEscaping(progress) { progress in
+            try stitch(into: writer, smart: smart, started: started, stop: stop, window: segment, progress: progress)
         }
-        // With --smart: the whole stitch's copy plan (every segment's track has its layout), GOPs
-        // a segment boundary cuts re-encoded (a segment starts with a keyframe of its own).
-        return try renderSegment(segment, isLast: isLast, into: writer, smart: self.smart?.cut(at: segment.startFrame, segment.endFrame),
-                                 output: videoPath, soundPath: soundPath, stop: stop, progress: progress)
+        try OutputFile.writing(to: output) { try writer.finish() }
+        let report = report(of: played, smart: smart)
+        guard let segment else { return Rendered(report: report, warmUpFrames: 0, audioPackets: 0, cover: nil, pictures: played.frames) }
+        let frames = segment.frames
+        return Rendered(report: report, warmUpFrames: frames.lowerBound - segment.warmUpFrame, audioPackets: segment.sound?.packetsKept ?? 0,
+                        cover: writer.scout?.notes, pictures: smart?.pictures(inOutputFrames: frames) ?? frames.count)
     }
 
-    /// Renders `segment`'s pictures into `writer` (which writes `output`) and its sound to `soundPath`.
-    func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, into writer: OutputWriter, smart: SmartPlan?, output: String,
-                       soundPath: String?, stop: StopRequest,
-                       progress: (StitchProgress) -> Void) throws -> RenderedSegment {
-        let started = monotonicSeconds()
-        do {
-            let frames = segment.startFrame..<segment.endFrame
-            let sound = try settings.includeAudio ? soundPath.map {
-                try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
-                                 channels: plan.canvas.soundChannels, bitRate: settings.audioBitRate)
-            } : nil
-            let settle = MusicBed.settleSeconds(settings)
-            let window = SegmentWindow(frames: frames, plan: plan, sound: sound,
-                                       warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
-                                       seekable: { smart?.copiesVideo(ofClip: $0.index) != true })
-            // The cover is made by the join, from what every segment's scout saw.
-            writer.scout = coverScout()
-            let played = try withoutActuallyEscaping(progress) { progress in
-                try stitch(into: writer, smart: smart, started: started, stop: stop, window: window, progress: progress)
-            }
-            var report = report(of: played, smart: smart)
-            try OutputFile.writing(to: output) { try writer.finish() }
-            if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
-            report.wallSeconds = monotonicSeconds() - started
-            report.peakMemoryBytes = peakMemoryBytes()
-            return RenderedSegment(report: report, warmUpFrames: frames.lowerBound - window.warmUpFrame,
-                                   audioPackets: sound?.packetsKept ?? 0, cover: writer.scout?.notes,
-                                   pictures: smart?.pictures(inOutputFrames: frames) ?? frames.count)
-        } catch {
-            writer.abandon()
-            throw error
-        }
+    /// What the clock plays of a segment (nil: the whole): its frames, the warm-up before them, its sound's encoder.
+    private func segmentWindow(_ window: RenderWindow, smart: SmartPlan?) throws -> SegmentWindow? {
+        guard case .segment(let segment, let isLast, let soundPath) = window else { return nil }
+        let sound = try settings.includeAudio ? soundPath.map {
+            try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
+                             channels: plan.canvas.soundChannels, bitRate: settings.audioBitRate)
+        } : nil
+        let settle = MusicBed.settleSeconds(settings)
+        return SegmentWindow(frames: segment.startFrame..<segment.endFrame, plan: plan, sound: sound,
+                             warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
+                             seekable: { smart?.copiesVideo(ofClip: $0.index) != true })
     }
 
-    /// What rendering one segment made: its report, the frames made before its first (not written),
+    /// What a render made: its report; for a segment, the frames made before its first (not written),
     /// its sound's AAC packets, and (with `--cover` or `--poster`) what its scout saw.
-    package struct RenderedSegment {
+    package struct Rendered {
         package var report: StitchReport
         package var warmUpFrames: Int
         package var audioPackets: Int
@@ -168,31 +168,23 @@ package final class Stitcher {
     /// `--smart`, copied GOPs as packets), then its join with the next, drawn
     /// by the plan's join strategy.
     func stitch(into writer: OutputWriter, smart: SmartPlan?, started: Double, stop: StopRequest,
-                        window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> Played {
-        let music = try musicBed(window: window)
-        let clock = FrameClock(plan: plan, writer: writer, includeAudio: settings.includeAudio, music: music, smart: smart,
-                               outputPath: outputPath, stop: stop, started: started, window: window, progress: progress)
-        clock.timelineSound = settings.includeAudio ? TimelineSoundMix.make(plan: plan, access: access, loudness: settings.loudness) : nil
+                window: SegmentWindow? = nil, progress: @escaping (StitchProgress) -> Void) throws -> Played {
+        let writerSound = WriterSound(writer: writer, sampleRate: plan.canvas.sampleRate)
+        // A segment's sound goes to its own encoder.
+        let soundOutput: (any SoundOutput)? = window.map { $0.sound } ?? writerSound
+        let sound = try settings.includeAudio ? soundOutput.map {
+            try SoundChain.make(plan: plan, settings: settings, access: access, window: window, output: $0)
+        } : nil
+        let clock = FrameClock(plan: plan, writer: writer, sound: sound, smart: smart, outputPath: outputPath, stop: stop,
+                               started: started, window: window, progress: progress)
         let lookahead = self.lookahead(smart: smart, window: window)
         defer { lookahead.shutDown() } // on any failure too: nothing runs on after it
         var played = try play(through: clock, from: lookahead, window: window, stop: stop)
         try clock.finish()
         played.frames = clock.frame
-        played.audioSamples = clock.samplesWritten
-        played.music = music
+        played.audioSamples = window == nil ? writerSound.samplesWritten : 0
+        played.music = sound?.music
         return played
-    }
-
-    /// The music bed, mixed under every frame's sound by the clock; a segment's starts where its warm-up does.
-    private func musicBed(window: SegmentWindow?) throws -> MusicBed? {
-        guard settings.includeAudio, let path = settings.music else { return nil }
-        do {
-            let music = try MusicBed(path: path, plan: plan, settings: settings, access: access)
-            if let window { try music.skip(plan.sampleIndex(atFrame: window.warmUpFrame)) }
-            return music
-        } catch {
-            throw ClipSource.failure(error, reading: path)
-        }
     }
 
     /// The clips' loader. A segment opens (and fetches ahead) only the clips
