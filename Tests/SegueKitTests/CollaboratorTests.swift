@@ -44,8 +44,7 @@ final class CollaboratorTests: XCTestCase {
         XCTAssertNil(clips[0].loudness, "not measured before the stitch")
         let plan = try Plan(clips: clips, settings: settings)
         let output = store.outputPath("loudness-unmeasured")
-        let stitcher = Stitcher(planned: try PlannedStitch(plan: plan, settings: settings),
-                                 target: try RenderTarget(path: output, canvas: plan.canvas, settings: settings))
+        let stitcher = Stitcher(planned: try PlannedStitch(plan: plan.aimed(at: output, settings: settings), settings: settings))
         _ = try stitcher.run()
         XCTAssertNotNil(stitcher.plan.clips[0].info.loudness, "measured by the stitcher")
         let (_, log) = try FFmpeg.run(["-v", "info", "-i", output, "-vn", "-af", "ebur128", "-f", "null", "-"])

@@ -195,8 +195,7 @@ extension FixtureStore {
         }, [])
         let plan = try Plan(clips: clips, settings: settings)
         let path = outputPath()
-        let report = try Stitcher(planned: PlannedStitch(plan: plan, settings: settings),
-                                       target: RenderTarget(path: path, canvas: plan.canvas, settings: settings)).run()
+        let report = try Stitcher(planned: PlannedStitch(plan: plan.aimed(at: path, settings: settings), settings: settings)).run()
         XCTAssertFalse(FileManager.default.fileExists(atPath: OutputFile.temporaryPath(for: path)), "temporary file left behind")
         return (plan, report, path)
     }

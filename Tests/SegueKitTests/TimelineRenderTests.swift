@@ -58,8 +58,7 @@ final class TimelineRenderTests: XCTestCase {
         let infos = try probed.map { try $0.get() }
         let plan = try Plan(clips: infos, settings: settings, joins: resolved.entries.map(\.join))
         let path = store.outputPath()
-        _ = try Stitcher(planned: PlannedStitch(plan: plan, settings: settings),
-                         target: RenderTarget(path: path, canvas: plan.canvas, settings: settings)).run()
+        _ = try Stitcher(planned: PlannedStitch(plan: plan.aimed(at: path, settings: settings), settings: settings)).run()
         return (plan, try DecodedOutput(path: path), resolved.notices.map(\.description) + plan.warnings)
     }
 

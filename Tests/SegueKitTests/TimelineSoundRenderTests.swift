@@ -149,11 +149,7 @@ final class TimelineSoundRenderTests: XCTestCase {
     func testAnEDLsSoundEventsPlayOnTracksA1AndA2() throws {
         let media = try media()
         let edl = try store.path("snd-jl.edl") { path in
-            func event(_ number: Int, _ channels: String, _ source: (Int, Int), _ record: (Int, Int), _ file: String) -> String {
-                func timecode(_ frames: Int) -> String { String(format: "00:00:%02d:%02d", frames / 24, frames % 24) }
-                return String(format: "%03d  AX       %-5@ C        ", number, channels) + "\(timecode(source.0)) \(timecode(source.1)) "
-                    + "\(timecode(record.0)) \(timecode(record.1))\n* SOURCE FILE: \(file)\n"
-            }
+            let event = Self.edlEvent
             let text = "TITLE: JL\nFCM: NON-DROP FRAME\n\n"
                 + event(1, "V", (0, 16), (0, 16), media.a) + event(2, "A", (0, 20), (0, 20), media.a)
                 + event(3, "A2", (24, 36), (12, 24), media.m) + event(4, "V", (12, 28), (16, 32), media.b)
@@ -162,6 +158,37 @@ final class TimelineSoundRenderTests: XCTestCase {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         assertHeard(try judge(try stitch([edl]), media, pieces: Self.jlPieces(levels: false, crossfade: false)), "EDL")
+    }
+
+    /// An EDL event at 24 fps: `number`, its channels (V, A, A2), source and record frames, and its file.
+    static func edlEvent(_ number: Int, _ channels: String, _ source: (Int, Int), _ record: (Int, Int), _ file: String) -> String {
+        func timecode(_ frames: Int) -> String { String(format: "00:00:%02d:%02d", frames / 24, frames % 24) }
+        return String(format: "%03d  AX       %-5@ C        ", number, channels) + "\(timecode(source.0)) \(timecode(source.1)) "
+            + "\(timecode(record.0)) \(timecode(record.1))\n* SOURCE FILE: \(file)\n"
+    }
+
+    func testAClipLeftOutBySkipBadTakesItsStretchOfTheTimelinesSoundWithIt() throws {
+        let media = try media()
+        let broken = store.folder.appendingPathComponent("snd-broken.mp4").path
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: broken))
+        // A, the broken clip and B a second each, M under all three on A2 (its seconds 0 to 3).
+        let edl = try store.path("snd-skip.edl") { path in
+            let event = Self.edlEvent
+            let text = "TITLE: SKIP\nFCM: NON-DROP FRAME\n\n" + event(1, "V", (0, 24), (0, 24), media.a)
+                + event(2, "V", (0, 24), (24, 48), broken) + event(3, "V", (0, 24), (48, 72), media.b)
+                + event(4, "A2", (0, 72), (0, 72), media.m)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let run = try SegueTool.run(["stitch", edl, "-o", store.outputPath(), "-y", "--preset", "ultrafast", "--quiet"])
+        XCTAssertNotEqual(run.status, 0, "without --skip-bad the broken clip is refused")
+        let output = try stitch([edl, "--skip-bad"])
+        // A keeps M's first second; B, now at 1 s, keeps the third it had in the timeline (M from 2 s), cut in at 1 s.
+        let verdict = try judge(output, media, pieces: [["medium": "M", "start": 0, "end": 1.0, "offset": 0],
+                                                        ["medium": "M", "start": 1.0, "end": 2.0, "offset": 1.0]])
+        XCTAssertEqual(verdict["failures"] as? [String], [], "\(verdict)")
+        XCTAssertGreaterThan(verdict["snr_db"] as? Double ?? 0, 15, "\(verdict)")
+        XCTAssertLessThan(abs(verdict["worst_weight_error"] as? Double ?? 1), 0.15, "\(verdict)")
+        XCTAssertEqual(try DecodedOutput(path: output).pictures.count, 48, "A and B, the broken clip left out")
     }
 
     func testSegmentsJobsAndSmartHearWhatOneProcessHears() throws {

@@ -219,10 +219,10 @@ final class EditTimelineSoundTests: XCTestCase {
     }
 
     func testSamplePositionsComeFromRecordFramesWithoutDrift() {
-        let sound = TimelineSound(rate: Rational(24000, 1001), clipCount: 1, tracks: [])
+        let sound = TimelineSound(rate: Rational(24000, 1001), tracks: [])
         XCTAssertEqual(sound.sample(atRecordFrame: 24_000, origin: 0, sampleRate: 48_000), 48_048_000)
         XCTAssertEqual(sound.sample(atRecordFrame: 1, origin: 100, sampleRate: 48_000), 100 + 2002)
-        let odd = TimelineSound(rate: Rational(999_999_999, 1_000_000), clipCount: 1, tracks: [])
+        let odd = TimelineSound(rate: Rational(999_999_999, 1_000_000), tracks: [])
         XCTAssertEqual(odd.sample(atRecordFrame: 863_000_000_000, origin: 0, sampleRate: 48_000), 41_424_000_041_424, accuracy: 2)
     }
 

@@ -9,19 +9,21 @@ import SegueModel
 /// order; a segment starts wherever its warm-up does and each clip is opened
 /// there at the exact sample, so segments hear what one process hears.
 package final class TimelineSoundMix {
-    /// One clip's place in the output, in samples.
+    /// One clip's place in the output, in samples: where it starts and ends (its fades count from
+    /// there), and the stretch of that it is heard over (all of it, unless a clip left out cut it).
     private struct Scheduled {
         var piece: TimelineSound.Piece
         var start: Int
         var end: Int
+        var heard: Range<Int>
         var fadeIn: Int
         var fadeOut: Int
         /// Its level and its timeline's loudness gain, linear.
         var gain: Float
     }
 
-    /// The output frames each timeline's sound plays under.
-    private let covered: [Range<Int>]
+    /// The timelines' own sounds, each under the output frames of its stretches.
+    private let tracks: [PlannedSound]
     private let schedule: [Scheduled]
     private let sampleRate: Int
     private let access: InputAccess
@@ -34,23 +36,27 @@ package final class TimelineSoundMix {
     package init(plan: Plan, access: InputAccess, loudness target: Double? = nil) {
         sampleRate = plan.canvas.sampleRate
         self.access = access
-        let sounds = plan.timelineSounds
-        covered = sounds.map(\.frames)
-        schedule = sounds.flatMap { sound, _, origin in
-            let mixGain = Self.gain(sound.loudness, target: target)
-            return sound.tracks.flatMap(\.pieces).filter { !$0.silent && $0.recordFrames > 0 }.map { piece in
-                func at(_ frame: Int64) -> Int { sound.sample(atRecordFrame: frame, origin: origin, sampleRate: plan.canvas.sampleRate) }
-                let start = at(piece.recordStart), end = at(piece.recordStart + piece.recordFrames)
-                return Scheduled(piece: piece, start: start, end: end, fadeIn: at(piece.recordStart + piece.fadeIn) - start,
-                                 fadeOut: end - at(piece.recordStart + piece.recordFrames - piece.fadeOut),
-                                 gain: Float(pow(10, (piece.level + mixGain) / 20)))
+        tracks = plan.soundTracks
+        schedule = tracks.flatMap { track in
+            let sound = track.sound, mixGain = Self.gain(sound.loudness, target: target)
+            return track.stretches.flatMap { stretch in
+                let heard = plan.sampleIndex(atFrame: stretch.frames.lowerBound)..<plan.sampleIndex(atFrame: stretch.frames.upperBound)
+                return sound.tracks.flatMap(\.pieces).filter { !$0.silent && $0.recordFrames > 0 }.compactMap { piece -> Scheduled? in
+                    func at(_ frame: Int64) -> Int { sound.sample(atRecordFrame: frame, origin: stretch.origin, sampleRate: plan.canvas.sampleRate) }
+                    let start = at(piece.recordStart), end = at(piece.recordStart + piece.recordFrames)
+                    let from = max(start, heard.lowerBound), to = min(end, heard.upperBound)
+                    guard from < to else { return nil }
+                    return Scheduled(piece: piece, start: start, end: end, heard: from..<to, fadeIn: at(piece.recordStart + piece.fadeIn) - start,
+                                     fadeOut: end - at(piece.recordStart + piece.recordFrames - piece.fadeOut),
+                                     gain: Float(pow(10, (piece.level + mixGain) / 20)))
+                }
             }
-        }.sorted { $0.start < $1.start }
+        }.sorted { $0.heard.lowerBound < $1.heard.lowerBound }
     }
 
-    /// Nil when no clip of the plan carries a timeline's sound.
+    /// Nil when no clip of the plan plays under a timeline's sound.
     package static func make(plan: Plan, access: InputAccess, loudness target: Double?) -> TimelineSoundMix? {
-        plan.clips.contains { $0.info.timelineSound != nil } ? TimelineSoundMix(plan: plan, access: access, loudness: target) : nil
+        plan.soundTracks.contains { !$0.stretches.isEmpty } ? TimelineSoundMix(plan: plan, access: access, loudness: target) : nil
     }
 
     /// `--loudness`'s one static gain (dB) for a mix measured at `loudness`: to the target, held so its
@@ -61,7 +67,7 @@ package final class TimelineSoundMix {
     }
 
     /// Whether output frame `frame` hears a timeline's sound instead of its clip's own.
-    package func covers(frame: Int) -> Bool { covered.contains { $0.contains(frame) } }
+    package func covers(frame: Int) -> Bool { tracks.contains { $0.covers(frame: frame) } }
 
     /// The `count` samples per channel (stereo) from output sample `start` on.
     package func sound(from start: Int, count: Int) throws -> [[Float]] {
@@ -69,12 +75,12 @@ package final class TimelineSoundMix {
         precondition(count >= 0, "a negative number of samples")
         position = start + count
         let end = start + count
-        playing.removeAll { $0.scheduled.end <= start }
-        while next < schedule.count, schedule[next].start < end {
+        playing.removeAll { $0.scheduled.heard.upperBound <= start }
+        while next < schedule.count, schedule[next].heard.lowerBound < end {
             let scheduled = schedule[next]
             next += 1
-            guard scheduled.end > start else { continue }
-            let from = max(start, scheduled.start)
+            guard scheduled.heard.upperBound > start else { continue }
+            let from = max(start, scheduled.heard.lowerBound)
             do {
                 playing.append((scheduled, try Voice(scheduled.piece, skipping: from - scheduled.start, sampleRate: sampleRate, access: access)))
             } catch {
@@ -83,7 +89,7 @@ package final class TimelineSoundMix {
         }
         var mixed = [[Float]](repeating: [Float](repeating: 0, count: count), count: OutputAudio.channels)
         for (scheduled, voice) in playing {
-            let first = max(start, scheduled.start), last = min(end, scheduled.end)
+            let first = max(start, scheduled.heard.lowerBound), last = min(end, scheduled.heard.upperBound)
             guard first < last else { continue }
             let samples: [[Float]]
             do { samples = try voice.take(last - first) } catch { throw ClipSource.failure(error, reading: scheduled.piece.path) }

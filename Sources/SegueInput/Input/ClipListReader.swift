@@ -27,7 +27,7 @@ extension ClipList {
             var found = Contents()
             do {
                 try expand(list: input, within: [], access: access, mediaRoots: mediaRoots, edlRate: edlRate, sound: sound, into: &found)
-                contents.entries += found.entries
+                contents.append(found.entries, sounds: found.sounds)
                 contents.notices += found.notices
                 if contents.output == nil { contents.output = found.output }
             } catch let reason as BadInputReason {
@@ -57,7 +57,7 @@ extension ClipList {
             let timeline = format == .cmx3600 ? try readEDL(data, named: named, resolver: resolver, rate: edlRate)
                 : try readTimeline(data, format: format, named: named)
             let resolved = try resolver.resolve(timeline)
-            contents.entries += resolved.entries
+            contents.append(resolved.entries, sounds: resolved.sound.map { [$0] } ?? [])
             contents.notices += resolved.notices
             if contents.output == nil { contents.output = resolved.output }
             guard contents.entries.count <= mostClips else { throw BadInputReason.badList("names more than \(mostClips) clips") }

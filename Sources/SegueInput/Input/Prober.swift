@@ -22,8 +22,7 @@ package enum Prober {
     /// card, which opens no file; `number` (from 1) names a card in messages.
     package static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
                              photoSeconds: Double? = nil, number: Int? = nil) -> Result<ClipInfo, BadInput> {
-        // A timeline's own sound rides on its first clip, whatever that clip is.
-        probeClip(entry, access: access, photoSeconds: photoSeconds, number: number).map { $0.with(timelineSound: entry.timelineSound) }
+        probeClip(entry, access: access, photoSeconds: photoSeconds, number: number)
     }
 
     private static func probeClip(_ entry: ClipEntry, access: InputAccess, photoSeconds: Double?, number: Int?) -> Result<ClipInfo, BadInput> {

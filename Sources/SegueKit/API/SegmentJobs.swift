@@ -37,7 +37,7 @@ public final class PlanJob {
                                    + "stitch it in one process")
         }
         let job = StitchJob(request)
-        let (plan, settings, access, joins, target) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
+        let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
         // The loudness pass runs once, here; every segment plays with its results.
         let planned = try PlannedStitch(plan: plan, settings: settings, access: access, copiesSound: false)
         // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
@@ -45,8 +45,7 @@ public final class PlanJob {
             guard let gop = planned.smart?.copiedGOP(strictlyHolding: frame) else { return frame }
             return frame - gop.lowerBound <= gop.upperBound - frame ? gop.lowerBound : gop.upperBound
         }
-        let segments = SegmentPlan(plan: planned.plan, settings: settings, joins: joins, target: target,
-                                   run: request.runOptions, network: request.network, policy: access.policy,
+        let segments = SegmentPlan(plan: planned.plan, settings: settings, joins: joins, run: request.runOptions, network: request.network, policy: access.policy,
                                    segmentSeconds: segmentSeconds,
                                    boundary: boundary)
         try segments.write(work: work)

@@ -107,7 +107,7 @@ public final class StitchJob {
     /// Runs the job. Throws a `SegueError` whose reason says what failed;
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
-        let (plan, settings, access, _, target) = try prepare(onEvent: onEvent)
+        let (plan, settings, access, _) = try prepare(onEvent: onEvent)
         let planned: PlannedStitch
         do {
             planned = try PlannedStitch(plan: plan, settings: settings, access: access)
@@ -115,7 +115,7 @@ public final class StitchJob {
             // Only --smart's scan throws: its encoder's trial open is the output's first step.
             throw OutputFile.writeFailure(error, output: request.output, doing: "can't start writing")
         }
-        let stitcher = Stitcher(planned: planned, target: target, options: request.runOptions)
+        let stitcher = Stitcher(planned: planned, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
             do {
@@ -162,7 +162,7 @@ public final class StitchJob {
     /// `outputFolderMayBeMade`: the output is written later, by a join that
     /// makes its folder (`PlanJob`).
     func prepare(outputFolderMayBeMade: Bool = false, onEvent: (Event) -> Void) throws
-        -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?], target: RenderTarget) {
+        -> (plan: Plan, settings: StitchSettings, access: InputAccess, joins: [JoinChoice?]) {
         // Everything that can be checked is checked before any encoding.
         try request.validate()
         let access = try inputAccess()
@@ -212,12 +212,13 @@ public final class StitchJob {
             guard request.skipBad, !usable.isEmpty else { throw SegueError.badInputs(bad) }
             bad.forEach { onEvent(.warning(Warning.skipped($0).description)) }
         }
-        var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join))
+        var plan = try Plan(clips: usable.map(\.info), settings: settings, joins: usable.map(\.entry.join), sounds: list.sounds,
+                            places: usable.map(\.entry.soundPlace))
         plan.notices = list.notices + containerNotices + plan.notices + subtitled.notices
         if playlist { try checkLadder(plan: plan, settings: settings) }
-        let target = try RenderTarget(path: request.output, canvas: plan.canvas, settings: settings)
+        plan = try plan.aimed(at: request.output, settings: settings)
         plan.warnings.forEach { onEvent(.warning($0)) }
-        return (plan, settings, access, usable.map(\.entry.join), target)
+        return (plan, settings, access, usable.map(\.entry.join))
     }
 
     /// Where `--cover` and `--poster` may write: an .mp4 and a .jpg, not over the output, an input or each other.

@@ -97,10 +97,6 @@ public struct ClipInfo: Sendable, Equatable, Codable {
         guard let speed else { return duration }
         return speed.isFreeze ? 1 / max(frameRate.value, 1) : duration * speed.rate.value
     }
-    /// On the first clip of an editor's timeline with sound tracks: that
-    /// sound, which plays instead of the own sound of this clip and the next
-    /// `clipCount - 1`.
-    package var timelineSound: TimelineSound?
 
     /// EBU R128 measurements of a clip's sound (as it will play: 48 kHz stereo).
     package struct Loudness: Sendable, Equatable, Codable {

@@ -78,6 +78,8 @@ package struct PlannedClip: Sendable {
     package var placement: Placement
     /// How it fills the canvas: its list entry's choice, else the output's.
     package var fit: Fit = .contain
+    /// Where it stands under an editor's timeline's own sound (`Plan.soundTracks`); nil for none.
+    package var soundPlace: SoundPlace?
 }
 
 /// The meeting of clip `index` and clip `index + 1`.
@@ -105,6 +107,12 @@ public struct Plan: Sendable {
     package var colourReason: String
     /// What the user should know about the plan.
     package var notices: [Warning]
+    /// The editors' timelines' own sounds, each heard instead of its clips' own (one per timeline
+    /// of the list, in its order; one whose clips were all left out plays nowhere).
+    package var soundTracks: [PlannedSound] = []
+    /// What the stitch writes (a file or an HLS ladder), resolved once when a request becomes this
+    /// plan; nil for a plan that is not written (one inspected, or a library's before it names one).
+    package var target: RenderTarget?
     /// The notices as the user reads them.
     package var warnings: [String] { notices.map(\.description) }
 
@@ -129,6 +137,13 @@ public struct Plan: Sendable {
 
     /// Plans `infos` in order; `joins[i]`, where given, overrides how clip i meets clip i + 1.
     public init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?] = []) throws {
+        try self.init(clips: infos, settings: settings, joins: choices, sounds: [], places: [])
+    }
+
+    /// Plans `infos` as `init(clips:settings:joins:)` does, under `sounds` (the list's timelines'
+    /// own sounds), with `places[i]` where clip i stands under one.
+    package init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?], sounds: [TimelineSound],
+                 places: [SoundPlace?]) throws {
         guard let firstClip = infos.first else { throw SegueError.usage("no clips to stitch") }
         // A still never sets the canvas: the first video does; with only stills, full HD of the first photo's shape.
         let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
@@ -138,7 +153,8 @@ public struct Plan: Sendable {
                         height: settings.size?.height ?? evenCeiling(first.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         // A timeline's own sound is mixed, never copied: the output keeps 48 kHz stereo for it.
-        if settings.smart, !infos.contains(where: { $0.timelineSound != nil }), let copied = OutputAudio.copiedFormat(of: infos) {
+        let places = infos.indices.map { $0 < places.count ? places[$0].flatMap { sounds.indices.contains($0.track) ? $0 : nil } : nil }
+        if settings.smart, !places.contains(where: { $0 != nil }), let copied = OutputAudio.copiedFormat(of: infos) {
             canvas.sampleRate = copied.sampleRate
             canvas.soundChannels = copied.channels
         }
@@ -184,9 +200,10 @@ public struct Plan: Sendable {
             let fit = info.fit ?? settings.fit
             let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight, into: canvas, mode: fit)
             clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
-                                     fit: fit))
+                                     fit: fit, soundPlace: places[index]))
             start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
         }
+        soundTracks = sounds.indices.map { [clips, canvas] in PlannedSound(sounds[$0], track: $0, clips: clips, places: places, canvas: canvas) }
     }
 
     /// The canvas of a reel made only of photos: 1920x1080, or 1080x1920 for a portrait first photo, at 30 fps.

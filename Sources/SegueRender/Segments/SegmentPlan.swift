@@ -14,7 +14,7 @@ import SegueRuntime
 public struct SegmentPlan: Codable, Sendable {
     package static let fileName = "plan.json"
     /// Bumped when the file's meaning changes; a render refuses another version.
-    package static let currentVersion = 8
+    package static let currentVersion = 9
 
     package var version = SegmentPlan.currentVersion
     /// The MP4, or the HLS master playlist, the join writes (absolute).
@@ -33,6 +33,9 @@ public struct SegmentPlan: Codable, Sendable {
     public var clips: [ClipInfo]
     /// How clip i meets clip i + 1, where its list entry chose (nil: the settings').
     public var joins: [JoinChoice?]
+    /// The editors' timelines' own sounds (measured, when asked for), and where clip i stands under one.
+    package var sounds: [TimelineSound]
+    package var soundPlaces: [SoundPlace?]
     /// The planned timeline, for people and checks: output frames and samples.
     public var totalFrames: Int
     package var totalSamples: Int
@@ -62,8 +65,9 @@ public struct SegmentPlan: Codable, Sendable {
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each; for an
     /// HLS output, whole HLS segments). `boundary` moves each cut between segments where it costs
     /// less (`--smart`: off a copied GOP's inside).
-    package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], target: RenderTarget, run: RunOptions,
+    package init(plan: Plan, settings: StitchSettings, joins: [JoinChoice?], run: RunOptions,
                 network: NetworkSettings, policy: InputPolicy, segmentSeconds: Double, boundary: (Int) -> Int = { $0 }) {
+        guard let target = plan.target else { preconditionFailure("a plan cut into segments names what it writes") }
         output = SegmentPlan.absolute(target.path)
         container = target.container
         overwrite = run.overwrite
@@ -82,6 +86,8 @@ public struct SegmentPlan: Codable, Sendable {
             return info
         }
         self.joins = joins
+        sounds = plan.soundTracks.map(\.sound)
+        soundPlaces = plan.clips.map(\.soundPlace)
         totalFrames = plan.totalFrames
         totalSamples = plan.sampleIndex(atFrame: plan.totalFrames)
         canvas = plan.canvas
@@ -126,7 +132,8 @@ public struct SegmentPlan: Codable, Sendable {
     /// The plan again, made from the recorded clips and settings; checked
     /// against the recorded timeline, so a render never works from another.
     package func timeline() throws -> Plan {
-        let plan = try Plan(clips: clips, settings: settings, joins: joins)
+        var plan = try Plan(clips: clips, settings: settings, joins: joins, sounds: sounds, places: soundPlaces)
+        plan.target = target
         guard plan.totalFrames == totalFrames, plan.sampleIndex(atFrame: plan.totalFrames) == totalSamples else {
             throw SegueError.usage("the plan's timeline does not come out the same here (\(plan.totalFrames) frames, not \(totalFrames)): plan again with this version of segue")
         }
@@ -201,7 +208,12 @@ public struct SegmentPlan: Codable, Sendable {
                   (1...1 << 16).contains(clip.codedWidth), (1...1 << 16).contains(clip.codedHeight),
                   (1...1 << 16).contains(clip.displayWidth), (1...1 << 16).contains(clip.displayHeight)
             else { return "clips[\(index)]" }
-            if let problem = clip.timelineSound?.problem { return "clips[\(index)].timelineSound: \(problem)" }
+        }
+        for (index, sound) in sounds.enumerated() {
+            if let problem = sound.problem { return "sounds[\(index)]: \(problem)" }
+        }
+        guard soundPlaces.count == clips.count, soundPlaces.allSatisfy({ $0.map { sounds.indices.contains($0.track) } ?? true }) else {
+            return "soundPlaces"
         }
         for (index, join) in joins.enumerated() {
             if let join, outside(join.duration, OptionLimits.transitionSeconds) {

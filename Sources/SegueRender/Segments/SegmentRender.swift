@@ -116,8 +116,10 @@ package struct SegmentRender {
         } catch {
             throw OutputFile.writeFailure(error, output: output, doing: "can't start writing")
         }
-        guard let target = record.target else { throw SegueError(.readFailed, subject: work, detail: "the plan's HLS ladder can't be made of its canvas") }
-        return Stitcher(planned: planned, target: target, options: record.runOptions)
+        guard planned.plan.target != nil else {
+            throw SegueError(.readFailed, subject: work, detail: "the plan's HLS ladder can't be made of its canvas")
+        }
+        return Stitcher(planned: planned, options: record.runOptions)
     }
 
     /// Renders `wanted` into the files' partial names. Fails when it made fewer frames than planned.

@@ -27,7 +27,9 @@ package final class Stitcher {
     /// What `--smart` copies of the whole stitch; nil without it.
     let smart: SmartPlan?
 
-    package init(planned: PlannedStitch, target: RenderTarget, options: RunOptions = RunOptions()) {
+    /// Stitches `planned` into the target its plan names.
+    package init(planned: PlannedStitch, options: RunOptions = RunOptions()) {
+        guard let target = planned.plan.target else { preconditionFailure("a plan to stitch names what it writes") }
         plan = planned.plan
         settings = planned.settings
         access = planned.access

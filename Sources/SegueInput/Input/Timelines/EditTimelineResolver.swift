@@ -33,6 +33,9 @@ package struct EditTimelineResolver {
         /// The timeline's rate as the output's (a flag still wins).
         package var output: OutputOptions
         package var notices: [Warning]
+        /// The timeline's own sound, when it has sound tracks (and they are resolved): its entries'
+        /// `soundPlace` name it as track 0.
+        package var sound: TimelineSound?
     }
 
     /// The rate an EDL counts at, which it doesn't state: the nominal rate
@@ -76,6 +79,9 @@ package struct EditTimelineResolver {
         }
         let spans = try EditTimelineResolver.spans(of: timeline)
         var entries: [ClipEntry] = []
+        // The record frame the next entry's first frame shows at: each entry starts where the one
+        // before it ends, less the transition they overlap over.
+        var record: Int64 = 0
         for (index, span) in spans.enumerated() {
             var entry: ClipEntry
             switch span.item {
@@ -109,17 +115,19 @@ package struct EditTimelineResolver {
                 continue
             }
             entry.join = try joinChoice(span.join, rate: rate, notices: &notices)
+            let frames = Int64(((entry.duration ?? 0) * rate.value).rounded())
+            entry.soundPlace = SoundPlace(track: 0, entry: entries.count, recordFrame: record)
+            record += frames - span.after - (index + 1 < spans.count ? spans[index + 1].before : 0)
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
-        if resolvesSound, !timeline.audioTracks.isEmpty {
-            // The timeline's own sound plays under all its entries, instead of their own.
-            entries[0].timelineSound = try sound(of: timeline, clipCount: entries.count, notices: &notices)
-        }
+        // The timeline's own sound plays under all its entries, instead of their own.
+        let sound = resolvesSound && !timeline.audioTracks.isEmpty ? try self.sound(of: timeline, notices: &notices) : nil
+        if sound == nil { entries.indices.forEach { entries[$0].soundPlace = nil } }
         notices += finder.notes.map { Warning.timelineNote(path: timelinePath, note: $0) }
         var output = OutputOptions()
         output.frameRate = rate.reduced
-        return Resolved(entries: entries, output: output, notices: notices)
+        return Resolved(entries: entries, output: output, notices: notices, sound: sound)
     }
 
     /// The items in record order, each knowing the transitions either side of

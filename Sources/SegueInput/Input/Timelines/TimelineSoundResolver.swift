@@ -60,7 +60,7 @@ extension EditTimelineResolver {
     /// whose medium has no sound unless it is also the picture (then
     /// silence, with a note); a range partly past the sound plays silence
     /// there, with a note.
-    func sound(of timeline: EditTimeline, clipCount: Int, notices: inout [Warning]) throws -> TimelineSound {
+    func sound(of timeline: EditTimeline, notices: inout [Warning]) throws -> TimelineSound {
         let rate = timeline.rate
         var media: [String: SoundMedium] = [:]
         var tracks: [TimelineSound.Track] = []
@@ -115,7 +115,7 @@ extension EditTimelineResolver {
             notices.append(.timelineNote(path: timelinePath, note: "its sound tracks hold no clip: the output is silent "
                                          + "(the clips' own sound plays only for a timeline without sound tracks)"))
         }
-        return TimelineSound(rate: rate, clipCount: clipCount, tracks: tracks)
+        return TimelineSound(rate: rate, tracks: tracks)
     }
 
     /// Notes for sound tracks that run on past the picture track's end: the output is as long as its picture, so they are cut there.

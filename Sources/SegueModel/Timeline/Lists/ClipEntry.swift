@@ -25,8 +25,8 @@ package struct ClipEntry: Sendable, Equatable {
     /// A clip of an editor's timeline: which of its media's frames it plays,
     /// counted from the media's start timecode (it replaces the in and out points).
     package var edit: EditPlacement?
-    /// On the first entry of an editor's timeline with sound tracks: its sound (see `ClipInfo.timelineSound`).
-    package var timelineSound: TimelineSound?
+    /// On an entry of an editor's timeline with sound tracks: where it stands under that sound (`ClipList.Contents.sounds`).
+    package var soundPlace: SoundPlace?
 
     package init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
                 duration: Double? = nil, title: String? = nil) {

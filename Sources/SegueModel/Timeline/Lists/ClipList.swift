@@ -18,8 +18,21 @@ package enum ClipList {
         package var output: OutputOptions?
         /// What the user should know about the lists (an editor's timeline's notes).
         package var notices: [Warning] = []
+        /// The editors' timelines' own sounds, in the list's order: the entries' `soundPlace` name them.
+        package var sounds: [TimelineSound] = []
 
         package init() {}
+
+        /// Appends `entries` of a timeline or a list read apart, whose `sounds` their places name.
+        package mutating func append(_ entries: [ClipEntry], sounds added: [TimelineSound]) {
+            let offset = sounds.count
+            sounds += added
+            self.entries += entries.map { entry in
+                var entry = entry
+                entry.soundPlace?.track += offset
+                return entry
+            }
+        }
     }
 
     /// Whether `path` names a clip list: a local file (a `file:` URL too, not

@@ -45,3 +45,12 @@ package enum RenderTarget: Sendable, Equatable {
         return nil
     }
 }
+
+extension Plan {
+    /// This plan writing `path` (its extension says the kind: see `RenderTarget.init(path:canvas:settings:)`).
+    package func aimed(at path: String, settings: StitchSettings) throws -> Plan {
+        var plan = self
+        plan.target = try RenderTarget(path: path, canvas: canvas, settings: settings)
+        return plan
+    }
+}

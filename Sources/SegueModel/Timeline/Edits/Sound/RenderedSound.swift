@@ -8,11 +8,24 @@ extension EditTimeline {
     /// silence as gaps, each fade as a transition centred as it was played.
     /// Times count at the timeline's rate from the output's start.
     package static func renderedSound(from plan: Plan, currentFolder: String) -> [EditAudioTrack] {
-        plan.timelineSounds.flatMap { sound, frames, _ in
-            let rate = sound.rate
-            let offset = Int64((Double(frames.lowerBound) / plan.canvas.frameRate.value * rate.value).rounded())
-            return sound.tracks.map { track in
-                EditAudioTrack(name: track.name, items: renderedItems(track.pieces, rate: rate, offset: offset, currentFolder: currentFolder))
+        plan.soundTracks.flatMap { track in
+            let sound = track.sound, rate = sound.rate
+            // Each stretch's pieces, cut to the record time it plays and moved to where it plays in the output.
+            let placed = track.stretches.map { stretch in
+                let offset = Int64((Double(stretch.origin) / Double(plan.canvas.sampleRate) * rate.value).rounded())
+                let first = Int64((Double(stretch.frames.lowerBound) / plan.canvas.frameRate.value * rate.value).rounded()) - offset
+                let last = Int64((Double(stretch.frames.upperBound) / plan.canvas.frameRate.value * rate.value).rounded()) - offset
+                return (offset: offset, record: first..<last)
+            }
+            return sound.tracks.map { soundTrack in
+                let pieces = placed.flatMap { offset, record in
+                    soundTrack.pieces.compactMap { $0.cut(to: record, rate: rate) }.map { piece in
+                        var moved = piece
+                        moved.recordStart += offset
+                        return moved
+                    }
+                }
+                return EditAudioTrack(name: soundTrack.name, items: renderedItems(pieces, rate: rate, offset: 0, currentFolder: currentFolder))
             }
         }
     }
@@ -48,6 +61,31 @@ extension EditTimeline {
         guard case .file(let local) = InputLocation(path) else { return path }
         let location = local.hasPrefix("/") ? local : (currentFolder as NSString).appendingPathComponent(local)
         return (location as NSString).standardizingPath
+    }
+}
+
+extension TimelineSound.Piece {
+    /// The piece as heard within record frames `record`: itself when its cuts lie within; else cut
+    /// there (no fade or handle on a side cut); nil when it plays none of them.
+    func cut(to record: Range<Int64>, rate: Rational) -> Self? {
+        let cutIn = recordStart + before, cutOut = recordStart + recordFrames - after
+        let heardIn = max(cutIn, record.lowerBound), heardOut = min(cutOut, record.upperBound)
+        guard heardIn < heardOut else { return nil }
+        var piece = self
+        if heardIn > cutIn {
+            piece.fileStart += Double(heardIn - recordStart) / rate.value
+            piece.recordStart = heardIn
+            piece.before = 0
+            piece.fadeIn = 0
+        }
+        if heardOut < cutOut {
+            piece.after = 0
+            piece.fadeOut = 0
+            piece.recordFrames = heardOut - piece.recordStart
+        } else {
+            piece.recordFrames = recordStart + recordFrames - piece.recordStart
+        }
+        return piece
     }
 }
 

@@ -8,15 +8,12 @@ import SegueCore
 public struct TimelineSound: Sendable, Equatable, Codable {
     /// The timeline's rate: the pieces' record frames count at it.
     package var rate: Rational
-    /// Entries of the timeline (clips, gaps, generators) it plays under, from the clip that carries it on.
-    package var clipCount: Int
     package var tracks: [Track]
     /// The mix's measured loudness (EBU R128), when `--loudness` or `--music` need it.
     package var loudness: ClipInfo.Loudness?
 
-    package init(rate: Rational, clipCount: Int, tracks: [Track]) {
+    package init(rate: Rational, tracks: [Track]) {
         self.rate = rate
-        self.clipCount = clipCount
         self.tracks = tracks
     }
 
@@ -83,43 +80,13 @@ public struct TimelineSound: Sendable, Equatable, Codable {
     }
 }
 
-extension Plan {
-    /// The timelines' own sounds in the output: each with the output frames
-    /// it plays under (its clips' own sound is not heard there) and the
-    /// output sample its record frame 0 lands on.
-    package var timelineSounds: [(sound: TimelineSound, frames: Range<Int>, origin: Int)] {
-        clips.compactMap { clip in
-            guard let sound = clip.info.timelineSound else { return nil }
-            let last = clips[clip.index + min(clips.count - 1 - clip.index, max(sound.clipCount, 1) - 1)]
-            let frames = clip.startFrame..<(last.startFrame + last.frameCount)
-            return (sound, frames, sampleIndex(atFrame: clip.startFrame))
-        }
-    }
-
-    /// Whether clip `index`'s own sound is replaced by its timeline's (so `--smart` never copies it).
-    package func soundIsTimelines(clipIndex index: Int) -> Bool {
-        clips[0...index].reversed().contains { clip in
-            clip.info.timelineSound.map { index - clip.index < $0.clipCount } ?? false
-        }
-    }
-}
-
-extension ClipInfo {
-    /// This clip carrying `sound` (a timeline's first clip).
-    package func with(timelineSound sound: TimelineSound?) -> ClipInfo {
-        var info = self
-        info.timelineSound = sound
-        return info
-    }
-}
-
 extension TimelineSound {
     /// What in a sound read back from a plan file lies outside what the
     /// resolver makes (a plan can be edited or damaged); nil when every value is in range.
     package var problem: String? {
-        guard rate.isValid, rate.numerator > 0, rate.denominator > 0, rate.value <= 1000, (1...1_000_000).contains(clipCount),
+        guard rate.isValid, rate.numerator > 0, rate.denominator > 0, rate.value <= 1000,
               tracks.count <= EditAudioTrack.mostTracks, tracks.reduce(0, { $0 + $1.pieces.count }) <= EditReading.maxItems else {
-            return "its rate, clip count or tracks"
+            return "its rate or tracks"
         }
         let longest = Int64(EditReading.maxSeconds * 1000)
         for (number, piece) in tracks.flatMap(\.pieces).enumerated() {
