@@ -8,10 +8,9 @@ let package = Package(
         .executable(name: "segue", targets: ["segue"]),
     ],
     dependencies: [
-        // Pinned, and Package.resolved committed: Sources/segue/OutputArguments.swift hands the
-        // option table to the parser by reflection, as 1.8 finds a group's arguments; raise the
-        // pin only with OptionTableTests passing.
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Its documented API only (property wrappers, option groups, validate()); Package.resolved
+        // is committed, so a build takes the version it names.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // FFmpeg's libraries from Debian's -dev packages, found through pkg-config.

@@ -12,11 +12,13 @@ import ArgumentParser
 /// line, manifests, plan.json and help all read it.
 final class OptionTableTests: XCTestCase {
     /// A manifest key of two words names its
-    /// option in the table's file, in the code that uses it, and nowhere else.
+    /// option in the table's file, in the code that uses it, and nowhere else
+    /// (but for the command line's declarations, which name each row once to
+    /// take its flag and help from it: OutputArguments.swift, tested below).
     func testAnOptionsKeyIsNamedInAtMostThreeSourceFiles() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "OutputArguments.swift" }
         let texts = try files.map { (name: $0.lastPathComponent, text: try String(contentsOf: $0, encoding: .utf8)) }
         for option in OutputOption.all where option.key.contains(where: \.isUppercase) {
             let pattern = try NSRegularExpression(pattern: "\\b\(option.key)\\b")
@@ -26,34 +28,73 @@ final class OptionTableTests: XCTestCase {
         }
     }
 
-    /// The output flags reach the argument parser by reflection
-    /// (`OutputArguments.customMirror`), leaning on how swift-argument-parser
-    /// 1.8 finds a group's arguments (Package.swift pins it). Should an update
-    /// stop honouring it, the flags stop parsing, and this fails naming each.
-    func testEveryOptionOfTheTableParsesThroughTheArgumentParserIntoTheOptions() throws {
+    /// Each row of the table is one argument of `OutputArguments` (declared
+    /// with its flag and help from the row): its flag parses into that row and
+    /// no other. A value starting with a dash is taken as typed (--loudness -16);
+    /// one the table refuses is refused by `options()` in the table's words.
+    func testEveryOptionOfTheTableParsesThroughTheArgumentParserIntoItsRowAlone() throws {
         XCTAssertEqual(try OutputArguments.parse([]).options(), OutputOptions(), "no flag, no choice")
         for option in OutputOption.all {
-            // A value starting with a dash is taken as typed (--loudness -16).
             let arguments = option.valueName == nil ? [option.flag] : [option.flag, "-1"]
-            let parsed: OutputArguments
             do {
-                parsed = try OutputArguments.parse(arguments)
+                let chosen = try OutputArguments.parse(arguments).options()
+                XCTAssertEqual(OutputOption.all.filter(chosen.chose).map(\.key), [option.key], "\(arguments)")
             } catch {
-                XCTFail("\(arguments) does not parse: \(OutputArguments.message(for: error))")
-                continue
-            }
-            do {
-                let chosen = try parsed.options()
-                XCTAssertTrue(chosen.chose(option), "\(arguments) parsed but was not chosen")
-            } catch {
-                // Refused by the table: it was read, and the refusal names the flag.
-                XCTAssertTrue("\(error)".contains(option.flag), "\(arguments): \(error)")
+                var table = OutputOptions()
+                XCTAssertEqual(OutputArguments.message(for: error), table.read(flag: option, value: "-1"), "\(arguments)")
             }
         }
-        let crf = try OutputArguments.parse(["--crf", "20", "--smart", "--transition=fade"]).options()
+        let crf = try OutputArguments.parse(["--crf", "20", "--smart", "--transition=fade", "--no-audio", "--loudness", "-16"]).options()
         XCTAssertEqual(crf.crf, 20)
         XCTAssertEqual(crf.smart, true)
         XCTAssertEqual(crf.transition, .fade)
+        XCTAssertEqual(crf.includeAudio, false)
+        XCTAssertEqual(crf.loudness, -16)
+    }
+
+    /// `segue stitch`'s validate() refuses a value in the table's words (exit 2),
+    /// whether it was read as its type and is out of range or never read as
+    /// one; the first refused in the table's order is the one reported, after
+    /// stitch's own flags. Nothing here reaches a file.
+    func testValidateRefusesAValueInTheTablesWords() {
+        let refusals: [([String], String)] = [
+            (["--crf", "52"], "--crf must be a whole number from 0 to 51"),
+            (["--crf", "abc"], "--crf must be a whole number from 0 to 51"),
+            (["--crf=-1"], "--crf must be a whole number from 0 to 51"),
+            (["--loudness", "-50"], "--loudness must be a number from -40 to -5 (LUFS)"),
+            (["--transition-duration", "nan"], "--transition-duration must be a number more than 0 and at most 60 (seconds)"),
+            (["--mode", "sideways"], "--mode: 'sideways' is not one of overlap, freeze"),
+            (["--transition", "bogus"], "--transition: unknown transition 'bogus' (run `segue transitions` for the list)"),
+            (["--size", "3x3"], "--size must be WxH with even numbers from 2 to 8192, e.g. 1280x720"),
+            (["--preset", "quick"], "--preset: unknown preset 'quick' (ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo)"),
+            (["--overlay-width", "0"], "--overlay-width must be a number more than 0 and at most 1"),
+            (["--duck", "61", "--crf", "99"], "--crf must be a whole number from 0 to 51"),
+            (["--crf", "99", "--cache-max", "5bbG"], "--cache-max must be a size such as 500M or 2G (k, M, G, T), from 1 byte to 4 EiB"),
+            (["--crf", "99", "--jobs", "0"], "--jobs must be from 1 to 256"),
+        ]
+        for (arguments, says) in refusals {
+            XCTAssertThrowsError(try Stitch.parse(["a.mp4", "-o", "out.mp4"] + arguments), "\(arguments)") { error in
+                XCTAssertEqual(Stitch.exitCode(for: error), .validationFailure, "\(arguments)")
+                XCTAssertEqual(Stitch.message(for: error), says, "\(arguments)")
+            }
+        }
+    }
+
+    /// A value the command line read as its type is taken or refused by the
+    /// table as the same value's text would be.
+    func testATypedValueIsTakenOrRefusedAsItsText() {
+        let values: [(key: String, value: Any, text: String)] = [
+            ("crf", 20, "20"), ("crf", 52, "52"), ("crf", -1, "-1"), ("loudness", -16.0, "-16"), ("loudness", -50.0, "-50"),
+            ("transitionDuration", Double.nan, "nan"), ("transitionDuration", 0.5, "0.5"), ("musicVolume", 13.0, "13"),
+            ("overlayWidth", 0.0, "0"), ("coverAt", -1.0, "-1"), ("mode", TransitionMode.freeze, "freeze"),
+            ("transition", TransitionKind.slideLeft, "slide"), ("codec", VideoCodecChoice.av1, "av1"), ("fit", Fit.blur, "blur"),
+        ]
+        for (key, value, text) in values {
+            let option = OutputOption.named(key)!
+            var typed = OutputOptions(), read = OutputOptions()
+            XCTAssertEqual(typed.read(option, typed: value), read.read(flag: option, value: text), "\(key) \(text)")
+            XCTAssertEqual(typed, read, "\(key) \(text)")
+        }
     }
 
     /// `--cache-max`: a whole number of bytes, or a number and a unit of 1024s

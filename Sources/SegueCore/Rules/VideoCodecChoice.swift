@@ -1,6 +1,6 @@
 /// The output's video codec: the one choice the command line, manifests,
 /// settings, the encoder and smart render share.
-package enum VideoCodecChoice: String, Sendable, CaseIterable {
+public enum VideoCodecChoice: String, Sendable, CaseIterable {
     case h264, hevc, av1, vp9
 
     /// Whether its stream can carry 10-bit BT.2100 HDR (HEVC Main 10, AV1 Main, VP9 Profile 2).

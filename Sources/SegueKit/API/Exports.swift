@@ -8,5 +8,7 @@
 @_exported import SegueInput
 @_exported import SegueRender
 // Rational lives in SegueCore, under both the model and the wrappers; it is
-// part of SegueKit's public API (frame rates, time bases), so it comes along.
+// part of SegueKit's public API (frame rates, time bases), so it comes along;
+// so does the codec choice, the value of `--codec`.
 @_exported import struct SegueCore.Rational
+@_exported import enum SegueCore.VideoCodecChoice

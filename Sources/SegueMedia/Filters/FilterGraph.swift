@@ -3,10 +3,11 @@ import SegueCore
 
 /// A libavfilter graph with a buffer source (or two) and one buffer sink, built
 /// from a filter description (`avfilter_graph_free` frees it and every filter
-/// in it; the source and sink contexts are borrowed views into it).
+/// in it; the source and sink contexts are borrowed views into it). The one
+/// place Segue builds a graph: `XfadeGraph` is one too.
 package final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    /// The sources in the order given: the first is labelled "in".
+    /// The sources in the order given (`push(_:into:)`'s index); the convenience initialisers label the first "in".
     private let sources: [UnsafeMutablePointer<AVFilterContext>]
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
@@ -55,8 +56,12 @@ package final class FilterGraph {
         try self.init(sources: [("abuffer", "in", arguments)], sink: "abuffersink", description: description)
     }
 
-    private init(sources sourceList: [(filter: String, label: String, arguments: String)], sink sinkName: String,
-                 description: String) throws {
+    /// A graph whose sources are `sourceList` (each a `filter` such as "buffer" or "abuffer",
+    /// named and labelled `label` in `description`, made with `arguments`) and whose sink,
+    /// `sinkName`, is labelled "out". libavfilter's defaults run it on slice
+    /// threads, one per core (`thread_type` slice, `threads` 0).
+    init(sources sourceList: [(filter: String, label: String, arguments: String)], sink sinkName: String,
+         description: String) throws {
         guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
         self.graph = graph
         var sources: [UnsafeMutablePointer<AVFilterContext>] = []

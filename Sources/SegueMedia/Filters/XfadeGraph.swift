@@ -1,10 +1,9 @@
 internal import CFFmpeg
 
 /// libavfilter's `xfade` drawing the pictures of one transition between two
-/// canvas pictures (yuv420p or yuv420p10le): a graph with two buffer sources (the outgoing and the
-/// incoming picture) and one sink, built once per join and fed one pair per
-/// frame (`avfilter_graph_free` frees it and every filter in it; the source
-/// and sink contexts are borrowed views into it).
+/// canvas pictures (yuv420p or yuv420p10le): a `FilterGraph` with two buffer
+/// sources (the outgoing and the incoming picture) and one sink, built once
+/// per join and fed one pair per frame.
 ///
 /// xfade draws the pair whose outgoing picture has pts `p` at progress
 /// `1 - (p - first - offset) / duration` (1: all outgoing, 0: all incoming),
@@ -18,12 +17,9 @@ internal import CFFmpeg
 /// FFmpeg 5.1's xfade works on 4:4:4 formats only: the graph converts each
 /// picture to 4:4:4 and the result back to 4:2:0 with the scale filters
 /// libavfilter inserts on its own, as the ffmpeg CLI does for the same graph.
-/// xfade runs on the graph's slice threads (one per core).
 package final class XfadeGraph {
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    private let outgoingSource: UnsafeMutablePointer<AVFilterContext>
-    private let incomingSource: UnsafeMutablePointer<AVFilterContext>
-    private let sink: UnsafeMutablePointer<AVFilterContext>
+    /// Source 0 takes the outgoing picture, source 1 the incoming.
+    private let graph: FilterGraph
     private let steps: Int
     private let width: Int
     private let height: Int
@@ -41,56 +37,13 @@ package final class XfadeGraph {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
-        guard let graph = avfilter_graph_alloc() else { fatalError("avfilter_graph_alloc: out of memory") }
-        self.graph = graph
-        graph.pointee.thread_type = AVFILTER_THREAD_SLICE
-        graph.pointee.nb_threads = 0 // one per core
         let ticks = steps + 1
         let arguments = "video_size=\(width)x\(height):pix_fmt=\(pixelFormat.rawValue)"
             + ":time_base=1/\(ticks):frame_rate=\(ticks)/1:pixel_aspect=1/1"
-        var sources: [UnsafeMutablePointer<AVFilterContext>?] = [nil, nil]
-        var sink: UnsafeMutablePointer<AVFilterContext>?
-        do {
-            for (index, name) in ["outgoing", "incoming"].enumerated() {
-                try check(avfilter_graph_create_filter(&sources[index], avfilter_get_by_name("buffer"), name, arguments, nil, graph),
-                          "avfilter_graph_create_filter(buffer \(arguments))")
-            }
-            try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, graph),
-                      "avfilter_graph_create_filter(buffersink)")
-            // The parser's "outputs" are our sources' output pads, its "inputs" our sink's input pad.
-            var outputs = avfilter_inout_alloc()
-            let second = avfilter_inout_alloc()
-            var inputs = avfilter_inout_alloc()
-            defer {
-                avfilter_inout_free(&outputs) // frees the whole list, `second` too
-                avfilter_inout_free(&inputs)
-            }
-            outputs!.pointee.name = av_strdup("a")
-            outputs!.pointee.filter_ctx = sources[0]
-            outputs!.pointee.pad_idx = 0
-            outputs!.pointee.next = second
-            second!.pointee.name = av_strdup("b")
-            second!.pointee.filter_ctx = sources[1]
-            second!.pointee.pad_idx = 0
-            second!.pointee.next = nil
-            inputs!.pointee.name = av_strdup("out")
-            inputs!.pointee.filter_ctx = sink
-            inputs!.pointee.pad_idx = 0
-            inputs!.pointee.next = nil
-            let description = "[a][b]xfade=transition=\(transition):duration=1:offset=1,format=\(pixelFormat.name)[out]"
-            try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), "avfilter_graph_parse_ptr(\(description))")
-            try check(avfilter_graph_config(graph, nil), "avfilter_graph_config(\(description))")
-        } catch {
-            avfilter_graph_free(&self.graph)
-            throw error
-        }
-        outgoingSource = sources[0]!
-        incomingSource = sources[1]!
-        self.sink = sink!
-    }
-
-    deinit {
-        avfilter_graph_free(&graph)
+        // xfade runs on the graph's slice threads, one per core: libavfilter's defaults.
+        graph = try FilterGraph(
+            sources: [("buffer", "outgoing", arguments), ("buffer", "incoming", arguments)], sink: "buffersink",
+            description: "[outgoing][incoming]xfade=transition=\(transition):duration=1:offset=1,format=\(pixelFormat.name)[out]")
     }
 
     /// Step `step` (0-based, each step after the last one drawn) of the
@@ -104,30 +57,25 @@ package final class XfadeGraph {
         let result = Frame()
         if !primed {
             // Fixes xfade's first pts; passed through untouched, and dropped here.
-            try push(outgoing, into: outgoingSource, pts: 0)
-            guard try pull(into: result) == .ready else { throw XfadeGraph.stalled }
+            try push(outgoing, into: 0, pts: 0)
+            guard try graph.pull(into: result) == .ready else { throw XfadeGraph.stalled }
             primed = true
         }
         let pts = Int64(steps + 2 + step)
-        try push(outgoing, into: outgoingSource, pts: pts)
-        try push(incoming, into: incomingSource, pts: pts)
-        guard try pull(into: result) == .ready else { throw XfadeGraph.stalled }
+        try push(outgoing, into: 0, pts: pts)
+        try push(incoming, into: 1, pts: pts)
+        guard try graph.pull(into: result) == .ready else { throw XfadeGraph.stalled }
         lastStep = step
         result.pts = nil
         return result
     }
 
-    /// Feeds a new reference to `frame` stamped `pts`; `av_buffersrc_add_frame_flags(…, 0)`
-    /// takes the reference, so `frame` itself stays as it was.
-    private func push(_ frame: Frame, into source: UnsafeMutablePointer<AVFilterContext>, pts: Int64) throws {
+    /// Feeds a new reference to `frame` stamped `pts` to source `source`; the graph takes
+    /// the reference (`FilterGraph.push`), so `frame` itself stays as it was.
+    private func push(_ frame: Frame, into source: Int, pts: Int64) throws {
         let reference = frame.clone()
         reference.pts = pts
-        try check(av_buffersrc_add_frame_flags(source, reference.pointer, 0), "av_buffersrc_add_frame_flags(xfade)")
-    }
-
-    private func pull(into frame: Frame) throws -> Step {
-        frame.unref()
-        return try step(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame(xfade)")
+        try graph.push(reference, into: source)
     }
 
     /// xfade gave no picture for a full pair: never expected.

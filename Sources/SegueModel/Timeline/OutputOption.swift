@@ -20,6 +20,8 @@ public struct OutputOption: @unchecked Sendable {
     let path: PartialKeyPath<StitchSettings>
     /// A value from the command line's text: nil when taken, else the message naming the flag.
     let readText: (String, inout StitchSettings) -> String?
+    /// A value the command line read as its type (`Int`, `Double`, an enumeration; plain for an optional setting): as `readText`.
+    let readValue: (Any, inout StitchSettings) -> String?
     /// A value from JSON (a manifest, relative to its folder): nil when taken, else what was wrong.
     let readJSON: (Any, String, inout StitchSettings) -> String?
     /// The flag that takes no value sets this.
@@ -35,7 +37,7 @@ public struct OutputOption: @unchecked Sendable {
     package var flag: String { "--" + flagName }
 
     /// The option named by a manifest key.
-    package static func named(_ key: String) -> OutputOption? { all.first { $0.key == key } }
+    public static func named(_ key: String) -> OutputOption? { all.first { $0.key == key } }
 
     /// One table entry. `flag`: the flag takes no value and sets this one.
     static func option<Value: Codable & Equatable & Sendable>(
@@ -43,14 +45,20 @@ public struct OutputOption: @unchecked Sendable {
         valueName: String? = nil, flagName: String? = nil, flag: Value? = nil, help: String, defaultText: String? = nil
     ) -> OutputOption {
         let shown = defaultText ?? reader.describe(StitchSettings()[keyPath: path])
+        let dashed = "--" + (flagName ?? kebab(key))
+        // The command line's refusal of a text no value matches (of a value out of range: nil).
+        let refusal = { (text: String?) in text.flatMap { t in reader.unknown.map { "\(dashed): \($0(t))" } } ?? "\(dashed) must be \(reader.expects)" }
         return OutputOption(
             key: key, flagName: flagName ?? kebab(key), valueName: flag == nil ? valueName : nil,
             help: flag == nil ? "\(help)\(reader.range.map { ", \($0)" } ?? "") (default: \(shown))." : help + ".", path: path,
             readText: { text, settings in
-                guard let value = reader.text(text) else {
-                    let flag = "--" + (flagName ?? kebab(key))
-                    return reader.unknown.map { "\(flag): \($0(text))" } ?? "\(flag) must be \(reader.expects)"
-                }
+                guard let value = reader.text(text) else { return refusal(text) }
+                settings[keyPath: path] = value
+                return nil
+            },
+            readValue: { given, settings in
+                guard let value = given as? Value else { preconditionFailure("\(dashed) takes \(Value.self), not \(type(of: given))") }
+                guard reader.accepts(value) else { return refusal(nil) }
                 settings[keyPath: path] = value
                 return nil
             },
@@ -244,6 +252,13 @@ public struct OutputOptions: Sendable, Equatable {
     /// Reads `option` from the command line's text; nil when taken, else the message naming the flag.
     mutating func read(_ option: OutputOption, text: String) -> String? {
         let problem = option.readText(text, &values)
+        if problem == nil { chosen.insert(option.key) }
+        return problem
+    }
+
+    /// Takes `value` as the command line read it (`20` for `--crf 20`): as `read(flag:value:)` its text.
+    public mutating func read<Value>(_ option: OutputOption, typed value: Value) -> String? {
+        let problem = option.readValue(value, &values)
         if problem == nil { chosen.insert(option.key) }
         return problem
     }

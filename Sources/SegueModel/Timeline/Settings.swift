@@ -158,7 +158,7 @@ package struct Size: Sendable, Equatable, Codable, CustomStringConvertible {
 }
 
 /// How transitions use time.
-package enum TransitionMode: String, Sendable, CaseIterable, Codable {
+public enum TransitionMode: String, Sendable, CaseIterable, Codable {
     /// The last T seconds of one clip and the first T of the next play at once; the output is T shorter per join.
     case overlap
     /// The last frame of one clip and the first of the next are held and blended over T inserted seconds.
@@ -166,7 +166,7 @@ package enum TransitionMode: String, Sendable, CaseIterable, Codable {
 }
 
 /// How a clip fills a canvas of another shape.
-package enum Fit: String, Sendable, CaseIterable, Codable {
+public enum Fit: String, Sendable, CaseIterable, Codable {
     /// Whole picture visible, bars where the shapes differ.
     case contain
     /// Canvas filled, the overflow cropped.
@@ -178,7 +178,7 @@ package enum Fit: String, Sendable, CaseIterable, Codable {
 }
 
 /// What becomes of the clips' text subtitles.
-package enum SubtitleMode: String, Sendable, CaseIterable, Codable {
+public enum SubtitleMode: String, Sendable, CaseIterable, Codable {
     /// One soft (mov_text) track holding every clip's cues, when any clip has some.
     case auto
     /// No subtitle track.
@@ -188,7 +188,7 @@ package enum SubtitleMode: String, Sendable, CaseIterable, Codable {
 }
 
 /// Where the overlay sits on the canvas.
-package enum OverlayPosition: String, Sendable, CaseIterable, Codable {
+public enum OverlayPosition: String, Sendable, CaseIterable, Codable {
     case topLeft = "top-left"
     case topRight = "top-right"
     case bottomLeft = "bottom-left"
@@ -197,7 +197,7 @@ package enum OverlayPosition: String, Sendable, CaseIterable, Codable {
 }
 
 /// How a photo moves while it shows.
-package enum StillMotion: String, Sendable, CaseIterable, Codable {
+public enum StillMotion: String, Sendable, CaseIterable, Codable {
     /// Held as it is.
     case none
     /// A slow, eased, centred zoom from 100 % to 110 %.

@@ -1,7 +1,7 @@
 import SegueCore
 
 /// What `--hdr` asks of the output's dynamic range.
-package enum HDRChoice: String, Sendable, CaseIterable, Codable {
+public enum HDRChoice: String, Sendable, CaseIterable, Codable {
     /// SDR BT.709: HDR clips are tone-mapped.
     case off
     /// 10-bit BT.2100 HLG, whatever the clips are.
