@@ -29,8 +29,8 @@ struct LadderSegment {
     func render(stitcher: Stitcher, isLast: Bool, stop: StopRequest,
                 progress: (StitchProgress) -> Void) throws -> (rendered: Stitcher.Rendered, renditions: [RenditionPiece]) {
         let soundPath = record.settings.includeAudio ? (partialFolder as NSString).appendingPathComponent("sound.m4a") : nil
-        let rendered = try stitcher.renderSegment(segment, isLast: isLast, at: partialFolder, soundPath: soundPath, stop: stop,
-                                                  progress: progress).checked(segment, output: record.output)
+        let rendered = try segment.render(with: stitcher, isLast: isLast, at: partialFolder, soundPath: soundPath, stop: stop,
+                                          progress: progress).checked(segment, output: record.output)
         var pieces = try ladder.rungs.map { try placeRung($0) }
         if let soundPath {
             pieces.append(try placeSound(from: soundPath, totalSamples: record.totalSamples))
@@ -134,20 +134,5 @@ extension FileReceipt {
         var copy = self
         copy.name = name
         return copy
-    }
-}
-
-extension HLSLadder {
-    /// Where the sound's HLS segment `index` starts: the AAC block holding the output sample its
-    /// pictures start at (so a sound segment ends within one AAC frame of its pictures'), on the
-    /// grid one process's encoder lays.
-    func soundCut(beforeSegment index: Int, canvas: Canvas) -> Int {
-        canvas.sampleIndex(atFrame: index * segmentFrames) / SegmentSound.blockSize * SegmentSound.blockSize
-    }
-
-    /// The sound playlist's target duration: a sound segment is a video segment's length, give or
-    /// take an AAC frame at either end.
-    func soundTargetSeconds(sampleRate: Int) -> Int {
-        max(1, Int((segmentSeconds + Double(2 * SegmentSound.blockSize) / Double(sampleRate)).rounded()))
     }
 }

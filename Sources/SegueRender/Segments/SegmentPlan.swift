@@ -60,6 +60,13 @@ public struct SegmentPlan: Codable, Sendable {
 
         /// The AAC packets a segment that isn't the last holds: its blocks, and the priming packet in the first.
         package var audioPackets: Int { (audioEnd - audioStart) / SegmentSound.blockSize + (audioStart == 0 ? 1 : 0) }
+
+        /// Renders it with `stitcher` into `path` (its video file, or its ladder's folder), its sound to `soundPath`.
+        func render(with stitcher: Stitcher, isLast: Bool, at path: String, soundPath: String?, stop: StopRequest,
+                    progress: (StitchProgress) -> Void) throws -> Stitcher.Rendered {
+            try stitcher.renderSegment(frames: startFrame..<endFrame, audio: audioStart..<(isLast ? Int.max : audioEnd), at: path,
+                                       soundPath: soundPath, stop: stop, progress: progress)
+        }
     }
 
     /// Cuts `plan` into segments of about `segmentSeconds` (whole frames, at least one each; for an

@@ -126,7 +126,7 @@ package struct SegmentRender {
     private func render(_ wanted: SegmentPlan.Segment, of record: SegmentPlan, isLast: Bool, into files: Files,
                         stop: StopRequest, progress: (StitchProgress) -> Void) throws -> Stitcher.Rendered {
         let stitcher = try makeStitcher(record, output: files.partial(files.video))
-        return try stitcher.renderSegment(wanted, isLast: isLast, at: files.partial(files.video),
+        return try wanted.render(with: stitcher, isLast: isLast, at: files.partial(files.video),
                                           soundPath: files.sound.map(files.partial), stop: stop, progress: progress)
             .checked(wanted, output: record.output)
     }

@@ -77,9 +77,9 @@ final class SoundRendition {
                 try writePlaylist(ended: false)
                 nextSegment += 1
             }
-            packet.pts = Int64(start + SegmentSound.blockSize)
+            packet.pts = Int64(start + AACWindowEncoder.frameSize)
             packet.dts = packet.pts
-            packet.duration = Int64(min(SegmentSound.blockSize, fed - start))
+            packet.duration = Int64(min(AACWindowEncoder.frameSize, fed - start))
             try fragments.write(packet)
         }
     }
@@ -90,5 +90,20 @@ final class SoundRendition {
                                               segments: fragments.segments.map { ($0.seconds, $0.name) },
                                               target: ladder.soundTargetSeconds(sampleRate: canvas.sampleRate), ended: ended)
         try files.writePlaylist(HLSLadder.soundPlaylist, text: text)
+    }
+}
+
+extension HLSLadder {
+    /// Where the sound's HLS segment `index` starts: the AAC block holding the output sample its
+    /// pictures start at (so a sound segment ends within one AAC frame of its pictures'), on the
+    /// grid one process's encoder lays.
+    func soundCut(beforeSegment index: Int, canvas: Canvas) -> Int {
+        canvas.sampleIndex(atFrame: index * segmentFrames) / AACWindowEncoder.frameSize * AACWindowEncoder.frameSize
+    }
+
+    /// The sound playlist's target duration: a sound segment is a video segment's length, give or
+    /// take an AAC frame at either end.
+    func soundTargetSeconds(sampleRate: Int) -> Int {
+        max(1, Int((segmentSeconds + Double(2 * AACWindowEncoder.frameSize) / Double(sampleRate)).rounded()))
     }
 }

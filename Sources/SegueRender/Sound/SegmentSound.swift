@@ -30,15 +30,16 @@ final class SegmentSound {
     private var pendingStart: Int
     private(set) var packetsKept = 0
 
-    /// Needs the output's sound from `feedStart` to `feedEnd`, handed over in order.
-    init(path: String, segment: SegmentPlan.Segment, isLast: Bool, sampleRate: Int, channels: Int, bitRate: Int) throws {
+    /// Keeps the packets whose blocks start in `kept` (output samples on the AAC frame grid; the
+    /// last segment's runs to `Int.max`); needs the output's sound from `feedStart` to `feedEnd`, handed over in order.
+    init(path: String, keeping kept: Range<Int>, sampleRate: Int, channels: Int, bitRate: Int) throws {
         let muxer = try Muxer(path: path, format: "mp4")
         let encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels, bitRate: bitRate, globalHeader: muxer.needsGlobalHeader)
         self.encoder = AACWindowEncoder(encoder: encoder, sampleRate: sampleRate)
         stream = try muxer.addStream(for: encoder)
         try muxer.writeHeader(options: [:])
         self.muxer = muxer
-        window = AACWindowEncoder.Window(keeping: segment.audioStart..<(isLast ? Int.max : segment.audioEnd),
+        window = AACWindowEncoder.Window(keeping: kept,
                                          preRoll: SegmentSound.preRollBlocks, soundEnd: nil)
         self.encoder.start(window)
         pendingStart = window.feedStart

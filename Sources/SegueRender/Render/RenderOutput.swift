@@ -5,10 +5,12 @@ import SegueRuntime
 import SegueCore
 
 /// What one render covers: the whole output, or one segment of a segmented
-/// plan (its sound, with audio, to a file of its own: see `SegmentSound`).
+/// plan: its output frames, and the AAC packets it keeps of the whole
+/// stitch's sound (those whose blocks start in `audio`), written to a file of
+/// their own (`soundPath`, with audio: see `SegmentSound`).
 enum RenderWindow {
     case whole
-    case segment(SegmentPlan.Segment, isLast: Bool, soundPath: String?)
+    case segment(frames: Range<Int>, audio: Range<Int>, soundPath: String?)
 }
 
 /// What a render's sink is made of: the canvas and settings (a segment's

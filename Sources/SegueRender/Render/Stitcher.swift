@@ -49,10 +49,10 @@ package final class Stitcher {
     /// folder, the encoder settings of the whole) at `path`, its stretch of the
     /// whole stitch's AAC packets to `soundPath` (see `SegmentSound`; nothing
     /// without audio). Both are written in place: the caller renames them.
-    package func renderSegment(_ segment: SegmentPlan.Segment, isLast: Bool, at path: String, soundPath: String?,
+    package func renderSegment(frames: Range<Int>, audio: Range<Int>, at path: String, soundPath: String?,
                                stop: StopRequest = StopRequest(),
                                progress: (StitchProgress) -> Void = { _ in }) throws -> Rendered {
-        try render(.segment(segment, isLast: isLast, soundPath: soundPath), at: path, stop: stop, progress: progress)
+        try render(.segment(frames: frames, audio: audio, soundPath: soundPath), at: path, stop: stop, progress: progress)
     }
 
     /// Renders `window` of the plan into an output made for the target at
@@ -100,11 +100,11 @@ package final class Stitcher {
         case .whole:
             return (SinkContents(canvas: plan.canvas, settings: settings, chapters: settings.chapters ? plan.chapters : nil,
                                  subtitles: plan.subtitleTrack(settings), smart: smart), smart)
-        case .segment(let segment, _, _):
+        case .segment(let frames, _, _):
             var videoOnly = settings
             videoOnly.includeAudio = false
             return (SinkContents(canvas: plan.canvas, settings: videoOnly, smart: smart),
-                    smart?.cut(at: segment.startFrame, segment.endFrame))
+                    smart?.cut(at: frames.lowerBound, frames.upperBound))
         }
     }
 
@@ -134,13 +134,13 @@ package final class Stitcher {
 
     /// What the clock plays of a segment (nil: the whole): its frames, the warm-up before them, its sound's encoder.
     private func segmentWindow(_ window: RenderWindow, smart: SmartPlan?) throws -> SegmentWindow? {
-        guard case .segment(let segment, let isLast, let soundPath) = window else { return nil }
+        guard case .segment(let frames, let audio, let soundPath) = window else { return nil }
         let sound = try settings.includeAudio ? soundPath.map {
-            try SegmentSound(path: $0, segment: segment, isLast: isLast, sampleRate: plan.canvas.sampleRate,
-                             channels: plan.canvas.soundChannels, bitRate: settings.audioBitRate)
+            try SegmentSound(path: $0, keeping: audio, sampleRate: plan.canvas.sampleRate, channels: plan.canvas.soundChannels,
+                             bitRate: settings.audioBitRate)
         } : nil
         let settle = MusicBed.settleSeconds(settings)
-        return SegmentWindow(frames: segment.startFrame..<segment.endFrame, plan: plan, sound: sound,
+        return SegmentWindow(frames: frames, plan: plan, sound: sound,
                              warmUpFrames: Int((settle * plan.canvas.frameRate.value).rounded(.up)),
                              seekable: { smart?.copiesVideo(ofClip: $0.index) != true })
     }
