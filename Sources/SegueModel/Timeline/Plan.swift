@@ -131,11 +131,11 @@ public struct Plan: Sendable {
     public init(clips infos: [ClipInfo], settings: StitchSettings, joins choices: [JoinChoice?] = []) throws {
         guard let firstClip = infos.first else { throw SegueError.usage("no clips to stitch") }
         // A still never sets the canvas: the first video does; with only stills, full HD of the first photo's shape.
-        let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
-        var rate = settings.frameRate ?? first.frameRate
+        let first = infos.first { !$0.facts.isStill } ?? Plan.stillsCanvas(portrait: firstClip.facts.displayHeight > firstClip.facts.displayWidth)
+        var rate = settings.frameRate ?? first.facts.frameRate
         if !rate.isValid { rate = Rational(30, 1) }
-        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
-                        height: settings.size?.height ?? evenCeiling(first.displayHeight),
+        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.facts.displayWidth),
+                        height: settings.size?.height ?? evenCeiling(first.facts.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         // A timeline's own sound is mixed, never copied: the output keeps 48 kHz stereo for it.
         if settings.smart, !infos.contains(where: { $0.timelineSound != nil }), let copied = OutputAudio.copiedFormat(of: infos) {
@@ -150,8 +150,8 @@ public struct Plan: Sendable {
         let layout = JoinLayout(mode: mode)
         notices = infos.compactMap(\.lengthWarning) + colour.notices
             + infos.compactMap { info in info.unusedColourProfile.map { Warning.colourProfileIgnored(path: info.path, reason: $0) } }
-            + infos.compactMap { info in info.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
-        let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
+            + infos.compactMap { info in info.use.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
+        let counts = infos.map { max(1, Int(($0.use.duration * rate.value).rounded())) }
 
         // What each join asks for, before fitting it to its clips; `random` becomes its pick here.
         let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
@@ -181,8 +181,8 @@ public struct Plan: Sendable {
         clips = []
         var start = 0
         for (index, info) in infos.enumerated() {
-            let fit = info.fit ?? settings.fit
-            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight, into: canvas, mode: fit)
+            let fit = info.use.fit ?? settings.fit
+            let placement = Placement.fit(displayWidth: info.facts.displayWidth, displayHeight: info.facts.displayHeight, into: canvas, mode: fit)
             clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
                                      fit: fit))
             start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
@@ -192,7 +192,7 @@ public struct Plan: Sendable {
     /// The canvas of a reel made only of photos: 1920x1080, or 1080x1920 for a portrait first photo, at 30 fps.
     static func stillsCanvas(portrait: Bool) -> ClipInfo {
         ClipInfo(path: "", container: "", videoCodec: "", codedWidth: portrait ? 1080 : 1920, codedHeight: portrait ? 1920 : 1080,
-                 rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
+                 sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
                  audio: nil)
     }
 

@@ -274,10 +274,10 @@ package final class Stitcher {
         if missing > 0 { notes.append(.videoEndedEarly(path: path, seconds: missing)) }
         if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
         // A timeline's held edge frames are silent by design, not sound that ended early.
-        let held = source.clip.info.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
+        let held = source.clip.info.use.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
         // So is a freeze frame, and a speed beyond what sounds right (the timeline's note says so).
-        let silenced = source.clip.info.speed.map { !$0.isAudible } ?? false
-        if settings.includeAudio, source.clip.info.audio != nil, !silenced, source.paddedAudioSeconds - held > 0.1 {
+        let silenced = source.clip.info.use.speed.map { !$0.isAudible } ?? false
+        if settings.includeAudio, source.clip.info.facts.audio != nil, !silenced, source.paddedAudioSeconds - held > 0.1 {
             notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds - held))
         }
         return notes

@@ -44,7 +44,7 @@ package struct EditTimelineResolver {
         var rates: Set<Rational> = [], probed: Set<String> = []
         for clip in clips where probed.count < Self.mostProbed {
             guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""), probed.insert(path).inserted,
-                  let rate = try? Prober.probe(path, access: finder.access).get().frameRate, rate.isValid else { continue }
+                  let rate = try? Prober.probe(path, access: finder.access).get().facts.frameRate, rate.isValid else { continue }
             rates.insert(rate.snappedToStandard.reduced)
         }
         guard rates.count == 1, let rate = rates.first, rate.value >= 1, rate.value < 1000 else { return nil }

@@ -16,9 +16,9 @@ struct SoundMedium {
     /// Probes `path`: as a clip when it has a picture, else its sound stream
     /// alone; throws what kept it from being opened (an input root's refusal, the network, no media).
     static func probe(_ path: String, access: InputAccess, recordRate: Rational) throws -> SoundMedium {
-        if case .success(let info) = Prober.probe(path, access: access), !info.isStill {
-            return SoundMedium(hasSound: info.audio != nil, seconds: info.soundDuration ?? info.sourceDuration,
-                               frameRate: info.frameRate, startTimecode: info.startTimecode)
+        if case .success(let info) = Prober.probe(path, access: access), !info.facts.isStill {
+            return SoundMedium(hasSound: info.facts.audio != nil, seconds: info.facts.timing.soundDuration ?? info.facts.timing.sourceDuration,
+                               frameRate: info.facts.frameRate, startTimecode: info.facts.startTimecode)
         }
         let demuxer = try access.openDemuxer(try access.readablePath(for: path))
         guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
