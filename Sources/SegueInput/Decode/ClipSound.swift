@@ -87,7 +87,8 @@ package final class ClipSound {
     static func reader(demuxer: Demuxer, video: StreamInfo, videoOrigin: Int64, clip: PlannedClip, canvas: Canvas,
                        settings: StitchSettings, strict: Bool) throws -> (reader: SoundReader, sound: PacketRouter.Sound)? {
         // A freeze frame, or a speed beyond what sounds right, is silent.
-        guard settings.includeAudio, !clip.info.facts.isStill, clip.info.use.speed?.isAudible ?? true, let index = demuxer.bestStream(.audio),
+        guard settings.includeAudio, !clip.info.facts.isStill, clip.info.use.speed?.isAudible ?? true,
+              let index = demuxer.bestStream(.audio),
               demuxer.streams[index].kind == .audio else { return nil }
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index)
         decoder.failOnDamage = strict

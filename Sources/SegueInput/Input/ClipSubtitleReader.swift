@@ -232,7 +232,8 @@ extension ClipSubtitleReader {
         let width = infos.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         let results = concurrentMap(infos.count, width: width) { index -> Result<(ClipSubtitles?, [Warning]), BadInput> in
             let info = infos[index]
-            guard info.use.card == nil, !info.facts.subtitleStreams.isEmpty || !info.facts.sidecars.isEmpty || info.use.subtitleFile != nil else {
+            guard info.use.card == nil,
+                  !info.facts.subtitleStreams.isEmpty || !info.facts.sidecars.isEmpty || info.use.subtitleFile != nil else {
                 return .success((nil, []))
             }
             do {
@@ -242,7 +243,8 @@ extension ClipSubtitleReader {
             } catch let reason as BadInputReason {
                 return .failure(BadInput(path: info.path, cause: .subtitles(source: info.use.subtitleFile ?? "", reason)))
             } catch {
-                return .failure(BadInput(path: info.path, cause: .subtitles(source: info.use.subtitleFile ?? "", .unreadableSubtitles("\(error)"))))
+                let source = info.use.subtitleFile ?? ""
+                return .failure(BadInput(path: info.path, cause: .subtitles(source: source, .unreadableSubtitles("\(error)"))))
             }
         }
         var read = infos, notices: [Warning] = [], bad: [Int: BadInput] = [:]

@@ -41,8 +41,9 @@ package enum Prober {
                 } catch { return .failure(BadInput(path: entry.path, cause: .cantOpen("\(error)"))) }
                 return .success(info)
             }
-            if let inPoint = entry.inPoint, inPoint >= info.facts.timing.sourceDuration {
-                return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.facts.timing.sourceDuration)))
+            let end = info.facts.timing.sourceDuration
+            if let inPoint = entry.inPoint, inPoint >= end {
+                return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: end)))
             }
             info.trim(inPoint: entry.inPoint, outPoint: entry.outPoint)
             guard info.use.duration * info.facts.frameRate.value >= 0.5 else {

@@ -39,16 +39,18 @@ public enum ProbeJob {
             case .failure(let bad):
                 rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
-                let audio = info.facts.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
+                let facts = info.facts
+                let audio = facts.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
-                    info.path, info.facts.container.split(separator: ",").first.map(String.init) ?? info.facts.container, info.facts.videoCodec,
-                    "\(info.facts.codedWidth)x\(info.facts.codedHeight)", "\(info.facts.displayWidth)x\(info.facts.displayHeight)", "\(info.facts.orientation.rotation)",
-                    String(format: "%.3g", info.facts.frameRate.value) + (info.facts.variableFrameRate ? " VFR" : ""),
-                    String(format: "%.2f s", info.use.duration), info.facts.startTimecode?.text ?? "-", audio,
+                    info.path, facts.container.split(separator: ",").first.map(String.init) ?? facts.container, facts.videoCodec,
+                    "\(facts.codedWidth)x\(facts.codedHeight)", "\(facts.displayWidth)x\(facts.displayHeight)",
+                    "\(facts.orientation.rotation)",
+                    String(format: "%.3g", facts.frameRate.value) + (facts.variableFrameRate ? " VFR" : ""),
+                    String(format: "%.2f s", info.use.duration), facts.startTimecode?.text ?? "-", audio,
                     dynamicRange(info),
-                    info.facts.colourMatrix.rawValue + (info.facts.colour.bitDepth > 8 ? " \(info.facts.colour.bitDepth)-bit" : ""),
-                    info.facts.fullRange ? "full" : "limited",
-                    info.facts.interlaced ? "interlaced \(info.facts.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
+                    facts.colourMatrix.rawValue + (facts.colour.bitDepth > 8 ? " \(facts.colour.bitDepth)-bit" : ""),
+                    facts.fullRange ? "full" : "limited",
+                    facts.interlaced ? "interlaced \(facts.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
                 ])
             }
         }

@@ -190,7 +190,8 @@ public struct SegmentPlan: Codable, Sendable {
         }
         for (index, clip) in clips.enumerated() {
             // A timeline's clip may start before its media's first picture (that picture held): in by at most its length.
-            let lengths = [clip.use.duration, clip.facts.timing.sourceDuration, clip.facts.timing.pictureDuration, clip.use.edited == nil ? clip.use.inPoint : abs(clip.use.inPoint)]
+            let lengths = [clip.use.duration, clip.facts.timing.sourceDuration, clip.facts.timing.pictureDuration,
+                           clip.use.edited == nil ? clip.use.inPoint : abs(clip.use.inPoint)]
             // Sound may end before the picture starts (an MPEG-PS whose sound leads): negative, but bounded.
             let sound = clip.facts.timing.soundDuration ?? 0
             guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.use.duration > 0,

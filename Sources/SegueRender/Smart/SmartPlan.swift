@@ -240,8 +240,8 @@ package struct SmartPlan: Sendable {
         if own != orientation { return .orientation(own, track: orientation) }
         let stored = orientation.storedSize(width: canvas.width, height: canvas.height)
         if info.facts.codedWidth != stored.width || info.facts.codedHeight != stored.height {
-            return .pictureSize(width: info.facts.codedWidth, height: info.facts.codedHeight, storedWidth: stored.width, storedHeight: stored.height,
-                                orientation: orientation)
+            return .pictureSize(width: info.facts.codedWidth, height: info.facts.codedHeight, storedWidth: stored.width,
+                                storedHeight: stored.height, orientation: orientation)
         }
         if info.facts.sampleAspectRatio.reduced != Rational(1, 1) { return .pixelsNotSquare }
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {

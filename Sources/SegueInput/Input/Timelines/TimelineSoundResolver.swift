@@ -17,8 +17,9 @@ struct SoundMedium {
     /// alone; throws what kept it from being opened (an input root's refusal, the network, no media).
     static func probe(_ path: String, access: InputAccess, recordRate: Rational) throws -> SoundMedium {
         if case .success(let info) = Prober.probe(path, access: access), !info.facts.isStill {
-            return SoundMedium(hasSound: info.facts.audio != nil, seconds: info.facts.timing.soundDuration ?? info.facts.timing.sourceDuration,
-                               frameRate: info.facts.frameRate, startTimecode: info.facts.startTimecode)
+            let facts = info.facts
+            return SoundMedium(hasSound: facts.audio != nil, seconds: facts.timing.soundDuration ?? facts.timing.sourceDuration,
+                               frameRate: facts.frameRate, startTimecode: facts.startTimecode)
         }
         let demuxer = try access.openDemuxer(try access.readablePath(for: path))
         guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {
