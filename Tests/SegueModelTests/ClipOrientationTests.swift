@@ -50,6 +50,17 @@ final class ClipOrientationTests: XCTestCase {
         }
     }
 
+    func testAPhotoWithoutAnEXIFTurnTakesItsStreamsQuarterTurn() {
+        // A JPEG's own matrix: its reading (mirror dropped) as EXIF 6, 3 or 8; an EXIF turn wins over it.
+        XCTAssertEqual(ClipOrientation(exif: 1, streamRotation: 90), ClipOrientation(exif: 6))
+        XCTAssertEqual(ClipOrientation(exif: 1, streamRotation: 180), ClipOrientation(exif: 3))
+        XCTAssertEqual(ClipOrientation(exif: 1, streamRotation: 270), ClipOrientation(exif: 8))
+        XCTAssertEqual(ClipOrientation(exif: 12, streamRotation: 90), ClipOrientation(exif: 6))
+        XCTAssertEqual(ClipOrientation(exif: 1, streamRotation: 45), ClipOrientation(exif: 1))
+        XCTAssertEqual(ClipOrientation(exif: 2, streamRotation: 90), ClipOrientation(exif: 2))
+        XCTAssertEqual(ClipOrientation(exif: 8, streamRotation: 180), ClipOrientation(exif: 8))
+    }
+
     func testNoDisplayMatrixIsUpright() {
         let orientation = ClipOrientation(matrix: nil, rotation: 0)
         XCTAssertEqual(orientation, .upright)

@@ -61,7 +61,7 @@ public struct ClipInfo: Sendable, Equatable, Codable {
         self.use = ClipUse(duration: facts.timing.sourceDuration)
     }
 
-    /// A clip of the given facts (tests, placeholders): see `ClipFacts.init`.
+    /// The whole of a clip whose facts are these: see `ClipFacts.init`.
     package init(path: String, container: String, videoCodec: String, codedWidth: Int, codedHeight: Int,
                 orientation: ClipOrientation = .upright, sampleAspectRatio: Rational, frameRate: Rational, pixelFormat: String,
                 duration: Double, audio: ClipFacts.AudioInfo?) {

@@ -34,6 +34,14 @@ package enum ClipOrientation: Sendable, Equatable, Codable {
         self = .photo(DisplayOrientation(rotation: turn, mirrored: [2, 4, 5, 7].contains(exif)))
     }
 
+    /// A photo's orientation: its EXIF value, or when that is upright (or
+    /// no value 1-8), the quarter turn its stream's display matrix reads as
+    /// (libavutil's reading, clockwise degrees; a mirror is not kept).
+    package init(exif: Int, streamRotation: Int) {
+        let stated = (1...8).contains(exif) ? exif : 1
+        self.init(exif: stated != 1 ? stated : [90: 6, 180: 3, 270: 8][streamRotation] ?? 1)
+    }
+
     /// The EXIF orientation (1-8) of a photo; 1 for anything else.
     package var exif: Int {
         guard case .photo(let turn) = self else { return 1 }

@@ -29,12 +29,10 @@ extension Prober {
     /// The facts of a still, lasting the default photo duration; its list entry or the settings may change it.
     static func stillInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, picture: Frame) -> ClipInfo {
         // FFmpeg's JPEG decoder exports EXIF as picture metadata ("Orientation" = "    6").
-        var orientation = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
-        if !(1...8).contains(orientation) { orientation = 1 }
-        if orientation == 1 { orientation = [90: 6, 180: 3, 270: 8][video.rotation] ?? 1 }
+        let exif = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
-            codedWidth: video.width, codedHeight: video.height, orientation: ClipOrientation(exif: orientation),
+            codedWidth: video.width, codedHeight: video.height, orientation: ClipOrientation(exif: exif, streamRotation: video.rotation),
             sampleAspectRatio: video.sampleAspectRatio, frameRate: Rational(30, 1), pixelFormat: video.pixelFormatName,
             duration: StitchSettings().stillDuration, audio: nil)
         info.readPath = readPath
