@@ -96,13 +96,13 @@ final class EditListTests: XCTestCase {
 
     func testTheRateComesFromTheTimestampsWhenLibavformatsGuessDisagrees() throws {
         let info = try Prober.probe(ClipEntry(path: try phoneClip())).get()
-        XCTAssertEqual(info.frameRate, Rational(30, 1))
-        XCTAssertFalse(info.variableFrameRate)
+        XCTAssertEqual(info.facts.frameRate, Rational(30, 1))
+        XCTAssertFalse(info.facts.variableFrameRate)
     }
 
     func testThePlanCountsEveryPictureTheEditShows() throws {
         let info = try Prober.probe(ClipEntry(path: try phoneClip())).get()
-        XCTAssertEqual(info.duration, Double(Self.shown) / 30, accuracy: 1e-6)
+        XCTAssertEqual(info.use.duration, Double(Self.shown) / 30, accuracy: 1e-6)
         let plan = try Plan(clips: [info], settings: StitchSettings())
         XCTAssertEqual(plan.canvas.frameRate, Rational(30, 1))
         XCTAssertEqual(plan.clips[0].frameCount, Self.shown)

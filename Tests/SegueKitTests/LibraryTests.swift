@@ -169,7 +169,7 @@ final class LibraryTests: XCTestCase {
         }
 
         for result in ProbeJob.run(["clips.txt"]) {
-            if case .success(let clip) = result { print(clip.path, clip.duration, clip.frameRate) }
+            if case .success(let clip) = result { print(clip.path, clip.use.duration, clip.facts.frameRate) }
         }
     }
 }

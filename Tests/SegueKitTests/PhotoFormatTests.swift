@@ -67,8 +67,8 @@ final class PhotoFormatTests: XCTestCase {
     /// first frame against heif-convert's decoding; returns the mean difference.
     func differenceFromHeifConvert(_ heic: String, width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Double {
         let probed = try Prober.probe(heic).get()
-        XCTAssertTrue(probed.isStill, file: file, line: line)
-        XCTAssertEqual([probed.displayWidth, probed.displayHeight], [width, height], "displayed size", file: file, line: line)
+        XCTAssertTrue(probed.facts.isStill, file: file, line: line)
+        XCTAssertEqual([probed.facts.displayWidth, probed.facts.displayHeight], [width, height], "displayed size", file: file, line: line)
         let output = try stitch([heic], size: "\(width)x\(height)")
         XCTAssertEqual(try duration(output), 3.0, accuracy: 0.02, "a still of --still-duration's default", file: file, line: line)
         let reference = try rgb(try reference(heic))
@@ -210,8 +210,8 @@ final class PhotoFormatTests: XCTestCase {
         let path = store.folder.appendingPathComponent("ultra-hdr.jpg").path
         try Data(MultiPictureFixture.ultraHDR(primary: primary, appended: gainMap)).write(to: URL(fileURLWithPath: path))
         let probed = try Prober.probe(path).get()
-        XCTAssertTrue(probed.isStill, "\(probed.container): a photo, not a \(probed.duration) s video")
-        XCTAssertEqual([probed.displayWidth, probed.displayHeight], [320, 240])
+        XCTAssertTrue(probed.facts.isStill, "\(probed.facts.container): a photo, not a \(probed.use.duration) s video")
+        XCTAssertEqual([probed.facts.displayWidth, probed.facts.displayHeight], [320, 240])
         let output = try stitch([path], size: "320x240", extra: ["--still-duration", "2.5"])
         XCTAssertEqual(try duration(output), 2.5, accuracy: 0.02)
         let frames = try FFprobe.streams(output).first?["nb_read_frames"] as? String
@@ -267,7 +267,7 @@ final class PhotoFormatTests: XCTestCase {
         let started = Date()
         let probed = try Prober.probe(path).get()
         let elapsed = Date().timeIntervalSince(started)
-        XCTAssertEqual([probed.displayWidth, probed.displayHeight], [2_880, 2_880])
+        XCTAssertEqual([probed.facts.displayWidth, probed.facts.displayHeight], [2_880, 2_880])
         XCTAssertLessThan(elapsed, 20, "2,025 tiles decoded in bounded time")
         print("HEIC grid of 2025 tiles probed (decoded) in \(String(format: "%.2f", elapsed)) s")
     }

@@ -21,7 +21,7 @@ final class RealClipTests: XCTestCase {
                                                  "-f", "lavfi", "-i", "sine=f=440:d=2",
                                                  "-c:v", "libvpx", "-b:v", "300k", "-c:a", "libopus", "-f", "webm"], toPipe: true)
         let info = try Prober.probe(clip).get()
-        XCTAssertEqual(info.duration, 2.0, accuracy: 0.05)
+        XCTAssertEqual(info.use.duration, 2.0, accuracy: 0.05)
         let output = store.outputPath("pipe-webm")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast"])
         XCTAssertEqual(result.status, 0, result.standardError)
@@ -40,7 +40,7 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(packets.count, 30)
         XCTAssertGreaterThan(packets.filter { $0["pts"] == nil }.count, 5, "the trap: chunks without a presentation time")
         let info = try Prober.probe(clip).get()
-        XCTAssertEqual(info.duration, 1.0, accuracy: 0.001)
+        XCTAssertEqual(info.use.duration, 1.0, accuracy: 0.001)
         let output = store.outputPath("avi-bframes")
         let result = try SegueTool.run(["stitch", clip, clip, "-o", output, "--preset", "ultrafast", "--crf", "12"])
         XCTAssertEqual(result.status, 0, result.standardError)
@@ -88,7 +88,7 @@ final class RealClipTests: XCTestCase {
                                                          "-map", "0", "-map", "1", "-map", "2",
                                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "srt"])
         let info = try Prober.probe(clip).get()
-        XCTAssertEqual(info.duration, 2.0, accuracy: 0.05, "the subtitle's 3.1 s must not lengthen the clip")
+        XCTAssertEqual(info.use.duration, 2.0, accuracy: 0.05, "the subtitle's 3.1 s must not lengthen the clip")
         let output = store.outputPath("late-subtitle")
         let result = try SegueTool.run(["stitch", clip, clip, "-o", output, "--preset", "ultrafast"])
         XCTAssertEqual(result.status, 0, result.standardError)
@@ -109,8 +109,8 @@ final class RealClipTests: XCTestCase {
                                                              "-f", "lavfi", "-i", "sine=f=440:d=30",
                                                              "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
         let info = try Prober.probe(clip).get()
-        XCTAssertEqual(info.duration, 30, accuracy: 0.1)
-        XCTAssertEqual(info.pictureDuration, 0.1, accuracy: 0.01)
+        XCTAssertEqual(info.use.duration, 30, accuracy: 0.1)
+        XCTAssertEqual(info.facts.timing.pictureDuration, 0.1, accuracy: 0.01)
         let output = store.outputPath("still-under-sound")
         let report = store.folder.appendingPathComponent("still-report.json").path
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--size", "1920x1080",
@@ -139,9 +139,9 @@ final class RealClipTests: XCTestCase {
                                                      "-vf", "select='lt(t\\,1)+gt(t\\,16)'", "-fps_mode", "vfr",
                                                      "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
         let info = try Prober.probe(clip).get()
-        XCTAssertTrue(info.variableFrameRate)
-        XCTAssertEqual(info.frameRate, Rational(30, 1), "the recording's rate, not its average")
-        XCTAssertEqual(info.duration, 17, accuracy: 0.1)
+        XCTAssertTrue(info.facts.variableFrameRate)
+        XCTAssertEqual(info.facts.frameRate, Rational(30, 1), "the recording's rate, not its average")
+        XCTAssertEqual(info.use.duration, 17, accuracy: 0.1)
         let output = store.outputPath("vfr-pause")
         let report = store.folder.appendingPathComponent("vfr-report.json").path
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--size", "1280x720",
@@ -192,7 +192,7 @@ final class RealClipTests: XCTestCase {
         let clip = try FFmpeg.make("sd-601.mp4", ["-f", "lavfi", "-i", "pal75bars=s=640x480:r=25:d=1",
                                                   "-vf", "scale=out_color_matrix=bt601:out_range=tv,format=yuv420p",
                                                   "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12"])
-        XCTAssertEqual(try Prober.probe(clip).get().colourMatrix, .bt601)
+        XCTAssertEqual(try Prober.probe(clip).get().facts.colourMatrix, .bt601)
         let output = store.outputPath("sd-601")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "12", "--size", "1280x720"])
         XCTAssertEqual(result.status, 0, result.standardError)
@@ -215,8 +215,8 @@ final class RealClipTests: XCTestCase {
             "-bsf:v", "h264_metadata=colour_primaries=2:transfer_characteristics=2:matrix_coefficients=2",
         ])
         let info = try Prober.probe(untagged).get()
-        XCTAssertNil(info.colour.matrix)
-        XCTAssertEqual(info.colourMatrix, .bt601)
+        XCTAssertNil(info.facts.colour.matrix)
+        XCTAssertEqual(info.facts.colourMatrix, .bt601)
         let output = store.outputPath("untagged-markers")
         let result = try SegueTool.run(["stitch", untagged, try store.path("marker-1-30.mp4", MarkerClip(clip: 1, frames: 30)),
                                         "-o", output, "--preset", "ultrafast", "--crf", "12"])
@@ -237,8 +237,8 @@ final class RealClipTests: XCTestCase {
                                                       "-color_range", "pc", "-colorspace", "bt709",
                                                       "-c:v", "libx264", "-preset", "ultrafast", "-crf", "12"])
         let info = try Prober.probe(clip).get()
-        XCTAssertTrue(info.fullRange)
-        XCTAssertEqual(info.colour.bitDepth, 10)
+        XCTAssertTrue(info.facts.fullRange)
+        XCTAssertEqual(info.facts.colour.bitDepth, 10)
         let output = store.outputPath("full-range")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "12"])
         XCTAssertEqual(result.status, 0, result.standardError)
@@ -266,8 +266,8 @@ final class RealClipTests: XCTestCase {
                 "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", transfer,
             ])
             let info = try Prober.probe(hdr).get()
-            XCTAssertEqual(info.dynamicRange, transfer == "smpte2084" ? .pq : .hlg)
-            XCTAssertEqual(info.colourMatrix, .bt2020)
+            XCTAssertEqual(info.facts.dynamicRange, transfer == "smpte2084" ? .pq : .hlg)
+            XCTAssertEqual(info.facts.colourMatrix, .bt2020)
             let output = store.outputPath("tone-mapped-\(transfer)")
             let result = try SegueTool.run(["stitch", hdr, "-o", output, "--preset", "ultrafast", "--crf", "10"])
             XCTAssertEqual(result.status, 0, result.standardError)
@@ -301,20 +301,20 @@ final class RealClipTests: XCTestCase {
             "-flags", "+ildct+ilme", "-top", "1", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "16",
         ])
         let info = try Prober.probe(clip).get()
-        XCTAssertTrue(info.interlaced, "field order \(info.fieldOrder)")
+        XCTAssertTrue(info.facts.interlaced, "field order \(info.facts.fieldOrder)")
         XCTAssertEqual(try FFmpeg.interlacedFrames(clip), 30, "the fixture itself must be combed")
         let output = store.outputPath("deinterlaced")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast", "--crf", "16"])
         XCTAssertEqual(result.status, 0, result.standardError)
         // idet's multi-frame verdict flags a few frames of testsrc2's razor-sharp edges even after a clean deinterlace.
         XCTAssertLessThanOrEqual(try FFmpeg.interlacedFrames(output), 5, "combing left in the output")
-        XCTAssertFalse(try Prober.probe(try store.path("marker-0-30.mp4", MarkerClip(clip: 0, frames: 30))).get().interlaced)
+        XCTAssertFalse(try Prober.probe(try store.path("marker-0-30.mp4", MarkerClip(clip: 0, frames: 30))).get().facts.interlaced)
     }
 
     func testA2997ClipGetsTheNTSCRate() throws {
         let clip = try FFmpeg.make("ntsc-2997.mkv", ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30000/1001:d=1",
                                                      "-r", "29.97", "-c:v", "libx264", "-preset", "ultrafast"])
-        XCTAssertEqual(try Prober.probe(clip).get().frameRate, Rational(30000, 1001))
+        XCTAssertEqual(try Prober.probe(clip).get().facts.frameRate, Rational(30000, 1001))
         let output = store.outputPath("ntsc")
         let result = try SegueTool.run(["stitch", clip, "-o", output, "--preset", "ultrafast"])
         XCTAssertEqual(result.status, 0, result.standardError)

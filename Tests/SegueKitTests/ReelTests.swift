@@ -155,9 +155,9 @@ final class ReelTests: XCTestCase {
     func testOnlyPhotosGiveAFullHDCanvasShapedLikeTheFirstPhotoAt30fps() throws {
         func still(_ width: Int, _ height: Int) -> ClipInfo {
             var info = ClipInfo(path: "p.jpg", container: "jpeg_pipe", videoCodec: "mjpeg", codedWidth: width, codedHeight: height,
-                                rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuvj420p",
+                                sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuvj420p",
                                 duration: 3, audio: nil)
-            info.isStill = true
+            info.facts.isStill = true
             return info
         }
         let portrait = try Plan(clips: [still(1200, 1600), still(1600, 1200)], settings: StitchSettings())
@@ -166,7 +166,7 @@ final class ReelTests: XCTestCase {
         XCTAssertEqual(portrait.clips.map(\.frameCount), [90, 90])
         let landscape = try Plan(clips: [still(1600, 1200)], settings: StitchSettings())
         XCTAssertEqual([landscape.canvas.width, landscape.canvas.height], [1920, 1080])
-        let video = ClipInfo(path: "v.mp4", container: "mp4", videoCodec: "h264", codedWidth: 640, codedHeight: 360, rotation: 0,
+        let video = ClipInfo(path: "v.mp4", container: "mp4", videoCodec: "h264", codedWidth: 640, codedHeight: 360,
                              sampleAspectRatio: Rational(1, 1), frameRate: Rational(25, 1), pixelFormat: "yuv420p", duration: 2, audio: nil)
         let mixed = try Plan(clips: [still(1200, 1600), video], settings: StitchSettings())
         XCTAssertEqual([mixed.canvas.width, mixed.canvas.height], [640, 360], "a still never sets the canvas")
@@ -320,7 +320,7 @@ final class ReelTests: XCTestCase {
 
     func testFreezeChaptersStartAtTheHeldFrames() throws {
         func video(_ name: String) -> ClipInfo {
-            ClipInfo(path: "/x/\(name).mp4", container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180, rotation: 0,
+            ClipInfo(path: "/x/\(name).mp4", container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180,
                      sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p", duration: 1, audio: nil)
         }
         var settings = StitchSettings()

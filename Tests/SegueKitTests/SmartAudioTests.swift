@@ -447,7 +447,7 @@ final class SmartAudioTests: SmartTestCase {
         for clip in plan.clips where sounds[clip.index].framesCopied > 0 {
             // The source's own sound from its in point (its sound past its last picture too).
             let decoded = try DecodedOutput(path: clip.info.path).audio
-            sources[clip.index] = Array(decoded.dropFirst(Int((clip.info.inPoint * 48_000).rounded())))
+            sources[clip.index] = Array(decoded.dropFirst(Int((clip.info.use.inPoint * 48_000).rounded())))
         }
         for clip in plan.clips {
             guard let source = sources[clip.index], sounds[clip.index].shiftSamples != 0 else { continue }

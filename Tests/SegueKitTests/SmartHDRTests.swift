@@ -227,7 +227,7 @@ final class SmartHDRTests: SmartTestCase {
         let source = try dolbyVisionClip()
         let entries = [ClipEntry(path: source), ClipEntry(path: source, inPoint: 0.3)]
         let smart = try hdrStitch(entries, smart: true)
-        XCTAssertEqual(smart.plan.clips.map(\.info.dolbyVisionProfile), [8, 8], "the fixture is Dolby Vision profile 8")
+        XCTAssertEqual(smart.plan.clips.map(\.info.facts.dolbyVisionProfile), [8, 8], "the fixture is Dolby Vision profile 8")
         XCTAssertEqual(smart.plan.canvas.colour, OutputColour(.hlg, bitDepth: 10))
         XCTAssertEqual(smart.report.framesCopied, 165)
         // Copied packets are the source's, RPUs and all, byte for byte (a CRA

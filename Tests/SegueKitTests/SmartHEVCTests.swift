@@ -187,7 +187,7 @@ extension SmartTests {
         for path in Set(sources) { decoded[path] = try DecodedOutput(path: path) }
         for clip in run.plan.clips {
             let source = try XCTUnwrap(decoded[clip.info.path], file: file, line: line)
-            let first = Int((clip.info.inPoint * 30).rounded())
+            let first = Int((clip.info.use.inPoint * 30).rounded())
             for position in run.plan.ownFrames(of: clip) {
                 let psnr = Self.psnr(run.output.pictures[clip.startFrame + position], source.pictures[first + position])
                 XCTAssertGreaterThanOrEqual(psnr, floor, "clip \(clip.index) frame \(position)", file: file, line: line)

@@ -72,7 +72,7 @@ extension SmartTests {
         var identical = 0
         for clip in run.plan.clips {
             let source = try XCTUnwrap(decoded[clip.info.path], file: file, line: line)
-            let first = Int((clip.info.inPoint * 30).rounded())
+            let first = Int((clip.info.use.inPoint * 30).rounded())
             for position in 0..<clip.frameCount where first + position < source.pictures.count {
                 if Self.psnr(run.output.pictures[clip.startFrame + position], source.pictures[first + position]) == .infinity { identical += 1 }
             }

@@ -82,7 +82,7 @@ final class SmartPhoneTests: SmartTestCase {
         let probed = try FFprobe.streams(run.path, entries: "stream=codec_type,sample_rate,channels")
             .first { $0["codec_type"] as? String == "audio" }
         // A clip without sound gets silence, as without --smart.
-        guard let sourceAudio = run.plan.clips.first?.info.audio else { return try assertDecodesCleanly(run.path, file: file, line: line) }
+        guard let sourceAudio = run.plan.clips.first?.info.facts.audio else { return try assertDecodesCleanly(run.path, file: file, line: line) }
         let audio = try XCTUnwrap(probed, file: file, line: line)
         XCTAssertEqual(Int(audio["sample_rate"] as? String ?? ""), sourceAudio.sampleRate, file: file, line: line)
         XCTAssertEqual(audio["channels"] as? Int, sourceAudio.channels, file: file, line: line)
@@ -131,7 +131,7 @@ final class SmartPhoneTests: SmartTestCase {
     func testAMirroredClipCopiesWithItsMatrixAndShowsAsThePlainStitch() throws {
         let source = try Self.realWorld("transpose_matrix_rotate_and_reflect.mp4")
         let plain = try stitch([source], smart: false), smart = try stitch([source], smart: true)
-        XCTAssertEqual(smart.plan.clips[0].info.displayOrientation, DisplayOrientation(rotation: 270, mirrored: true))
+        XCTAssertEqual(smart.plan.clips[0].info.facts.orientation.trackOrientation, DisplayOrientation(rotation: 270, mirrored: true))
         XCTAssertGreaterThanOrEqual(Double(smart.report.framesCopied), 0.9 * Double(smart.report.frames))
         let demuxer = try InputAccess().openDemuxer(smart.path)
         let matrix = try XCTUnwrap(demuxer.streams[try XCTUnwrap(demuxer.bestStream(.video))].displayMatrix)
@@ -182,7 +182,7 @@ final class SmartPhoneTests: SmartTestCase {
 
     func testTheOutputSoundTakesTheFormatOfMostOfTheSoundWhenItIsAAC() {
         func clip(_ seconds: Double, _ codec: String, _ rate: Int, _ channels: Int) -> ClipInfo {
-            ClipInfo(path: "c", container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180, rotation: 0,
+            ClipInfo(path: "c", container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180,
                      sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p", duration: seconds,
                      audio: .init(codec: codec, sampleRate: rate, channels: channels, timeBase: Rational(1, rate)))
         }

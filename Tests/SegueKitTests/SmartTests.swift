@@ -140,7 +140,7 @@ final class SmartTests: SmartTestCase {
         }
         let paths = try [phoneClip(0, frames: 60), dropped]
         let (smart, plain) = try stitch(paths)
-        XCTAssertTrue(smart.plan.clips[1].info.variableFrameRate)
+        XCTAssertTrue(smart.plan.clips[1].info.facts.variableFrameRate)
         let clips = try XCTUnwrap(smart.report.smart)
         // Positions 0-29 and 63-89 are whole GOPs on the grid; 30-62, with its gap, is copied
         // at its pictures' own times: picture 39 shows for four frames, as the plain stitch repeats it.

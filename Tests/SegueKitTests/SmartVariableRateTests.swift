@@ -40,7 +40,7 @@ final class SmartVariableRateTests: SmartTestCase {
     func testALowLightClipCutToItselfIsCopiedAtItsOwnTimes() throws {
         let clip = try lowLightClip(0)
         let (smart, plain) = try stitch([clip, clip])
-        XCTAssertTrue(smart.plan.clips[0].info.variableFrameRate)
+        XCTAssertTrue(smart.plan.clips[0].info.facts.variableFrameRate)
         let clips = try XCTUnwrap(smart.report.smart)
         let pictures = try Self.videoPackets(clip).list.count
         XCTAssertEqual(pictures, 50)
@@ -166,7 +166,7 @@ extension SmartTestCase {
                                      "clip \(marker.clip) at \(time) s", file: file, line: line)
             let own = try XCTUnwrap(times[sources[clip.index]]?.shows[marker.frame], "clip \(marker.clip) frame \(marker.frame)",
                                     file: file, line: line)
-            let then = time - Double(clip.startFrame) * frame + clip.info.inPoint
+            let then = time - Double(clip.startFrame) * frame + clip.info.use.inPoint
             XCTAssertTrue(own.lowerBound <= then + frame / 2 + 1e-3 && then - frame / 2 - 1e-3 < own.upperBound,
                           "at \(time) s clip \(marker.clip) frame \(marker.frame), shown in its source \(own), not near \(then)",
                           file: file, line: line)

@@ -226,8 +226,8 @@ final class StitchTests: XCTestCase {
         let (plan, _, output) = try stitch(paths)
         XCTAssertEqual(plan.clips.map(\.frameCount), [30, 30, 30], "one second each at the first clip's 30 fps")
         XCTAssertEqual(output.pictures.count, 90)
-        XCTAssertEqual(plan.clips[1].info.displayWidth, 180)
-        XCTAssertEqual(plan.clips[1].info.displayHeight, 320)
+        XCTAssertEqual(plan.clips[1].info.facts.displayWidth, 180)
+        XCTAssertEqual(plan.clips[1].info.facts.displayHeight, 320)
 
         let picture = output.pictures[45]
         // 180x320 contained in 320x180: 102 wide, black bars of 108 and 110 pixels.

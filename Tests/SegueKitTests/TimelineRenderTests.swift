@@ -109,13 +109,13 @@ final class TimelineRenderTests: XCTestCase {
     func testStartTimecodeIsProbedFromTheTimecodeTrack() throws {
         let (a, _, c) = try filmMedia()
         let info = try Prober.probe(a).get()
-        XCTAssertEqual(info.startTimecode?.text, "01:00:00:00")
-        XCTAssertEqual(info.startTimecode?.frames, 86_400)
-        XCTAssertEqual(info.startTimecode?.seconds ?? 0, 3603.6, accuracy: 1e-9)
-        XCTAssertNil(try Prober.probe(c).get().startTimecode, "a file without one starts at 0")
+        XCTAssertEqual(info.facts.startTimecode?.text, "01:00:00:00")
+        XCTAssertEqual(info.facts.startTimecode?.frames, 86_400)
+        XCTAssertEqual(info.facts.startTimecode?.seconds ?? 0, 3603.6, accuracy: 1e-9)
+        XCTAssertNil(try Prober.probe(c).get().facts.startTimecode, "a file without one starts at 0")
         let dropFrame = try Prober.probe(try media("d", clip: 1, frames: 40, rate: Self.ntsc, timecode: "01:00:00;00")).get()
-        XCTAssertEqual(dropFrame.startTimecode?.frames, 107_892, "drop-frame: 108000 less 2 numbers a minute but every tenth")
-        XCTAssertEqual(dropFrame.startTimecode?.rate, Self.ntsc)
+        XCTAssertEqual(dropFrame.facts.startTimecode?.frames, 107_892, "drop-frame: 108000 less 2 numbers a minute but every tenth")
+        XCTAssertEqual(dropFrame.facts.startTimecode?.rate, Self.ntsc)
         XCTAssertTrue(ProbeJob.table([.success(info)]).contains("01:00:00:00"))
         let json = try ProbeJob.json([.success(info)])
         XCTAssertTrue(json.contains("\"timecode\" : \"01:00:00:00\""), json)
@@ -401,7 +401,7 @@ final class TimelineRenderTests: XCTestCase {
         XCTAssertEqual(warnings, [])
         let decoded = try DecodedOutput(path: output)
         assertFrames(decoded, frames(1, 5...24) + frames(2, 10...21))
-        let rate = try Prober.probe(output).get().frameRate
+        let rate = try Prober.probe(output).get().facts.frameRate
         XCTAssertEqual(rate, Self.film, "an EDL of 23.976 media renders at 23.976, not 24")
     }
 

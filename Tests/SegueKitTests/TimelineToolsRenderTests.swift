@@ -207,7 +207,7 @@ extension TimelineRenderTests {
         try Self.palEDL("A001_C002.mov", "a001_c002.MOV").write(toFile: folder + "/pal.edl", atomically: true, encoding: .utf8)
         let (output, warnings) = try stitch([folder + "/pal.edl"]) { $0.mediaRoots = [root] }
         assertFrames(try DecodedOutput(path: output), frames(1, 5...26) + frames(1, 24...34))
-        XCTAssertEqual(try Prober.probe(output).get().frameRate, Self.pal, "a PAL EDL renders at its media's 25")
+        XCTAssertEqual(try Prober.probe(output).get().facts.frameRate, Self.pal, "a PAL EDL renders at its media's 25")
         XCTAssertTrue(warnings.contains { $0.contains("a001_c002.MOV") && $0.contains("case") }, "\(warnings)")
         XCTAssertEqual(warnings.count, 1, "\(warnings)")
         // Told by --fps: the same frames.

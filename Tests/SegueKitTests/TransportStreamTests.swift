@@ -157,7 +157,7 @@ final class TransportStreamTests: XCTestCase {
     func assertStitchesToItsTrueLength(_ clip: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let expected = try trueLength(clip)
         let probed = try Prober.probe(clip).get()
-        XCTAssertEqual(probed.duration, expected, accuracy: 0.001, "probe of \(name)", file: file, line: line)
+        XCTAssertEqual(probed.use.duration, expected, accuracy: 0.001, "probe of \(name)", file: file, line: line)
         let result = try stitch([clip], name)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         let (video, audio) = try durations(result.output)
@@ -205,7 +205,7 @@ final class TransportStreamTests: XCTestCase {
     func testAClockCrossing2To33MidClipStitchesToItsTrueLength() throws {
         let clip = try wrapping()
         try assertStitchesToItsTrueLength(clip, "wrap")
-        XCTAssertEqual(try Prober.probe(clip).get().duration, 3, accuracy: 0.05)
+        XCTAssertEqual(try Prober.probe(clip).get().use.duration, 3, accuracy: 0.05)
     }
 
     func testATransportStreamSaying26HoursButHolding2SecondsStitchesInSecondsWithAWarning() throws {

@@ -23,7 +23,7 @@ final class InputLocationTests: XCTestCase {
     func testAChapterIsTitledByTheFileNameOfWhatItPlays() {
         func title(_ path: String) -> String {
             Plan.chapterTitle(ClipInfo(path: path, container: "mp4", videoCodec: "h264", codedWidth: 64, codedHeight: 64,
-                                       rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1),
+                                       sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1),
                                        pixelFormat: "yuv420p", duration: 1, audio: nil))
         }
         XCTAssertEqual(title("/clips/beach.mp4"), "beach")

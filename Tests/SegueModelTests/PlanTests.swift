@@ -6,7 +6,8 @@ import XCTest
 final class PlanTests: XCTestCase {
     func clip(_ name: String, seconds: Double, fps: Int = 30, width: Int = 1280, height: Int = 720, rotation: Int = 0) -> ClipInfo {
         ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: width, codedHeight: height,
-                 rotation: rotation, sampleAspectRatio: Rational(1, 1), frameRate: Rational(fps, 1),
+                 orientation: .track(DisplayOrientation(rotation: rotation, mirrored: false)), sampleAspectRatio: Rational(1, 1),
+                 frameRate: Rational(fps, 1),
                  pixelFormat: "yuv420p", duration: seconds, audio: nil)
     }
 
@@ -64,10 +65,10 @@ final class PlanTests: XCTestCase {
 
     func testAnamorphicClipsWidenToSquarePixels() {
         let info = ClipInfo(path: "dv", container: "mov", videoCodec: "dvvideo", codedWidth: 720, codedHeight: 480,
-                            rotation: 0, sampleAspectRatio: Rational(32, 27), frameRate: Rational(30000, 1001),
+                            sampleAspectRatio: Rational(32, 27), frameRate: Rational(30000, 1001),
                             pixelFormat: "yuv411p", duration: 1, audio: nil)
-        XCTAssertEqual(info.displayWidth, 853)
-        XCTAssertEqual(info.displayHeight, 480)
+        XCTAssertEqual(info.facts.displayWidth, 853)
+        XCTAssertEqual(info.facts.displayHeight, 480)
     }
 
     func testSlideMeansSlideLeftAndHasTheSeedPlayersDuration() {

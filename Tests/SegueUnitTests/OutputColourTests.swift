@@ -11,12 +11,12 @@ import SegueCore
 final class OutputColourTests: XCTestCase {
     func clip(_ name: String, transfer: String? = nil, primaries: String? = "bt709", pixelFormat: String = "yuv420p",
               bitDepth: Int = 8, metadata: HDRMetadata? = nil) -> ClipInfo {
-        var info = ClipInfo(path: name, container: "mp4", videoCodec: "hevc", codedWidth: 320, codedHeight: 180, rotation: 0,
+        var info = ClipInfo(path: name, container: "mp4", videoCodec: "hevc", codedWidth: 320, codedHeight: 180,
                             sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: pixelFormat, duration: 1,
                             audio: nil)
-        info.colour = ColourInfo(matrix: transfer == nil ? "bt709" : "bt2020nc", primaries: primaries, transfer: transfer,
+        info.facts.colour = ColourInfo(matrix: transfer == nil ? "bt709" : "bt2020nc", primaries: primaries, transfer: transfer,
                                  fullRange: false, bitDepth: bitDepth)
-        info.hdrMetadata = metadata
+        info.facts.hdrMetadata = metadata
         return info
     }
 

@@ -10,7 +10,7 @@ import XCTest
 /// pictures, and flattened where they overlap. Pure planning: no files.
 final class SubtitlePlanTests: XCTestCase {
     func clip(_ name: String, seconds: Double, cues: [(Double, Double, String)], inPoint: Double = 0) -> ClipInfo {
-        var info = ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180, rotation: 0,
+        var info = ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180,
                             sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p",
                             duration: seconds + inPoint, audio: nil)
         info.trim(inPoint: inPoint, outPoint: nil)
@@ -61,7 +61,7 @@ final class SubtitlePlanTests: XCTestCase {
         var clips: [ClipInfo] = []
         for index in 0..<300 {
             var info = clip("c\(index)", seconds: 10 * 1001 / 30000, cues: [(0.1, 0.2, "\(index)")])
-            info.frameRate = Rational(30000, 1001)
+            info.facts.frameRate = Rational(30000, 1001)
             clips.append(info)
         }
         var settings = StitchSettings()
@@ -108,13 +108,13 @@ final class SubtitlePlanTests: XCTestCase {
         XCTAssertEqual(burned, [BurnedCue(start: "0:00:00.50", end: "0:00:01.25", layer: "0", fields: "Default,,0,0,0,", text: "a, b")])
         // At 2x the file's half second after the in point plays a quarter second in; a freeze shows what its in point shows throughout.
         var fast = clip("a", seconds: 4, cues: [], inPoint: 1)
-        fast.speed = PlaybackSpeed(2)
+        fast.use.speed = PlaybackSpeed(2)
         XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: fast).map(\.start), ["0:00:00.25"])
         XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: fast).map(\.end), ["0:00:00.63"])
         var frozen = clip("a", seconds: 4, cues: [], inPoint: 1.5)
-        frozen.speed = PlaybackSpeed(0)
+        frozen.use.speed = PlaybackSpeed(0)
         XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: frozen).map { [$0.start, $0.end] }, [["0:00:00.00", "0:00:04.00"]])
-        frozen.inPoint = 1
+        frozen.use.inPoint = 1
         XCTAssertEqual(BurnedCue.onGraphClock([cue], clip: frozen), [], "a cue that starts after a freeze's frame never shows")
     }
 

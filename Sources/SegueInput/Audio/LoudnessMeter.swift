@@ -19,8 +19,8 @@ package enum LoudnessMeter {
     package static func measureAll(_ clips: [ClipInfo], access: InputAccess = InputAccess()) -> (clips: [ClipInfo], failures: [Warning]) {
         let results = concurrentMap(clips.count) { index -> Result<ClipInfo.Loudness?, Error> in
             let clip = clips[index]
-            guard !clip.isStill, clip.audio != nil else { return .success(nil) }
-            return Result { try measure(clip.readPath, from: clip.inPoint, duration: clip.sourceSeconds, access: access) }
+            guard !clip.facts.isStill, clip.facts.audio != nil else { return .success(nil) }
+            return Result { try measure(clip.readPath, from: clip.use.inPoint, duration: clip.sourceSeconds, access: access) }
         }
         var measured = clips
         var failures: [Warning] = []

@@ -87,16 +87,17 @@ package final class ClipSound {
     static func reader(demuxer: Demuxer, video: StreamInfo, videoOrigin: Int64, clip: PlannedClip, canvas: Canvas,
                        settings: StitchSettings, strict: Bool) throws -> (reader: SoundReader, sound: PacketRouter.Sound)? {
         // A freeze frame, or a speed beyond what sounds right, is silent.
-        guard settings.includeAudio, !clip.info.isStill, clip.info.speed?.isAudible ?? true, let index = demuxer.bestStream(.audio),
+        guard settings.includeAudio, !clip.info.facts.isStill, clip.info.use.speed?.isAudible ?? true,
+              let index = demuxer.bestStream(.audio),
               demuxer.streams[index].kind == .audio else { return nil }
         let decoder = try Decoder(demuxer: demuxer, streamIndex: index)
         decoder.failOnDamage = strict
         let stream = demuxer.streams[index]
         let origin = video.timeBase.rescale(videoOrigin, to: stream.timeBase)
         let filters = ClipSound.filters(sampleRate: canvas.sampleRate, loudness: LoudnessMeter.filters(for: clip, target: settings.loudness),
-                                        speed: clip.info.speed)
+                                        speed: clip.info.use.speed)
         // Sound past the clip's end is never heard: a block stamped hours later isn't filled up to.
-        let end = clip.info.inPoint + clip.info.sourceSeconds + 1
+        let end = clip.info.use.inPoint + clip.info.sourceSeconds + 1
         let reader = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin),
                                  audibleUntil: end)
         return (reader, PacketRouter.Sound(stream: stream, origin: origin))

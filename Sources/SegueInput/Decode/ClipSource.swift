@@ -40,7 +40,7 @@ package final class ClipSource {
         self.cancellation = cancellation
         text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, burnSubtitles: settings.subtitles == .burn,
                                   access: access)
-        if let card = clip.info.card {
+        if let card = clip.info.use.card {
             // A text card: no file, one made picture, silence.
             let still = try StillPicture(card: card, clip: clip, canvas: canvas, text: text)
             pictures = ClipPictures(clip: clip, canvas: canvas, video: nil, router: nil, copies: nil, still: still)
@@ -50,7 +50,7 @@ package final class ClipSource {
             copies = nil
             return
         }
-        if clip.info.container == Prober.heifContainer {
+        if clip.info.facts.container == Prober.heifContainer {
             // A HEIC/HEIF photo: its picture from libheif, silence.
             let file = try access.openFile(readPath ?? clip.info.readPath)
             let decoded = try Prober.heifPicture(file, policy: access.policy)
@@ -74,17 +74,17 @@ package final class ClipSource {
         // A trimmed clip starts at its in point: decoding resumes at the keyframe
         // before it, and the graphs drop whatever comes before time 0. A clock
         // that jumps can't be sought by time: such a clip is read from its start.
-        if clip.info.inPoint > 0, clip.info.timestampJumps == 0 {
+        if clip.info.use.inPoint > 0, clip.info.facts.timing.timestampJumps == 0 {
             try demuxer.seek(toSeconds: Double(video.origin) * stream.timeBase.value)
         }
         let heard = try ClipSound.reader(demuxer: demuxer, video: stream, videoOrigin: video.origin, clip: clip,
                                          canvas: canvas, settings: settings, strict: strict)
         let router = PacketRouter(demuxer: demuxer, video: stream, sound: heard?.sound, damage: damage)
         sound = ClipSound(reader: heard?.reader, router: router, damage: damage, sampleRate: canvas.sampleRate,
-                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound, speed: clip.info.speed)
+                          pictureSamples: canvas.sampleIndex(atFrame: clip.frameCount), stream: heard?.sound, speed: clip.info.use.speed)
         moved = copying.sound?.moving(sound)
         copies = try videoCopy?.runs(demuxer: demuxer, router: router, video: video, damage: damage)
-        let still = clip.info.isStill
+        let still = clip.info.facts.isStill
             ? try StillPicture(demuxer: demuxer, decoder: video.decoder, clip: clip, canvas: canvas, motion: settings.stillMotion,
                                text: text)
             : nil

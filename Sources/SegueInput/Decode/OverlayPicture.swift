@@ -5,17 +5,17 @@ import SegueModel
 /// opened through the input policy like every other input and decoded once.
 package enum OverlayPicture {
     /// The overlay's first picture as decoded (its own size and pixel format,
-    /// alpha kept) and its EXIF orientation (1-8; 1 is upright as stored), or
+    /// alpha kept) and how it stands (a photo's EXIF orientation; upright otherwise), or
     /// why it can't be used.
-    package static func load(_ path: String, access: InputAccess) -> Result<(picture: Frame, orientation: Int), BadInput> {
-        func bad(_ reason: BadInputReason) -> Result<(picture: Frame, orientation: Int), BadInput> {
+    package static func load(_ path: String, access: InputAccess) -> Result<(picture: Frame, orientation: ClipOrientation), BadInput> {
+        func bad(_ reason: BadInputReason) -> Result<(picture: Frame, orientation: ClipOrientation), BadInput> {
             .failure(BadInput(path: path, cause: .overlay(reason)))
         }
         // The probe says why a file or URL is no picture (missing, outside the roots, not media…), and how a photo stands.
-        let orientation: Int
+        let orientation: ClipOrientation
         switch Prober.probe(path, access: access) {
         case .failure(let problem): return bad(problem.cause)
-        case .success(let info): orientation = info.isStill ? info.orientation : 1
+        case .success(let info): orientation = info.facts.isStill ? info.facts.orientation : .upright
         }
         do {
             let demuxer = try access.openDemuxer(try access.readablePath(for: path))

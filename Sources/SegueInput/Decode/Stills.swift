@@ -34,7 +34,7 @@ package final class StillPicture {
     init(decoded photo: Frame, timeBase: Rational, clip: PlannedClip, canvas: Canvas, motion: StillMotion, text: TextLayer?) throws {
         let decoded = try PhotoProfile.applied(to: photo, clip: clip, canvas: canvas)
         decoded.pts = 0
-        let mirror = StillPicture.isMirrored(orientation: clip.info.orientation) ? "hflip," : ""
+        let mirror = clip.info.facts.orientation.mirrorsPhoto ? "hflip," : ""
         let zooms = motion == .zoom, textOnEach = zooms || text?.isTimed == true
         let textOnce = textOnEach ? nil : text
         let filters = VideoFilters.description(for: clip, canvas: canvas, firstPicture: decoded.colour, interlacedPicture: false,
@@ -120,16 +120,5 @@ package final class StillPicture {
     static func zoomScale(frame: Int, of count: Int) -> Double {
         let t = count > 1 ? min(1, max(0, Double(frame) / Double(count - 1))) : 0
         return 1 + 0.1 * t * t * (3 - 2 * t)
-    }
-
-    /// Clockwise degrees that stand a picture of this EXIF orientation upright,
-    /// once a mirrored one (2, 4, 5, 7) is flipped left to right.
-    package static func rotation(orientation: Int) -> Int {
-        [3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270][orientation] ?? 0
-    }
-
-    /// Whether the picture is stored mirrored (flipped left to right before it is turned).
-    package static func isMirrored(orientation: Int) -> Bool {
-        [2, 4, 5, 7].contains(orientation)
     }
 }

@@ -11,9 +11,9 @@ enum VideoFilters {
     /// `text`: the clip's caption, drawn last, over the fitted canvas picture.
     static func description(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool,
                             text: TextLayer? = nil) -> String {
-        let colour = firstPicture.filled(from: clip.info.colour)
+        let colour = firstPicture.filled(from: clip.info.facts.colour)
         let placement = clip.placement
-        let conversion = ColourConversion.filters(from: colour, codedHeight: clip.info.codedHeight, width: placement.scaledWidth,
+        let conversion = ColourConversion.filters(from: colour, codedHeight: clip.info.facts.codedHeight, width: placement.scaledWidth,
                                                   height: placement.scaledHeight, to: canvas.colour)
         return fitted(upright(clip, canvas: canvas, interlacedPicture: interlacedPicture) + conversion, clip: clip, canvas: canvas,
                       text: text)
@@ -25,8 +25,8 @@ enum VideoFilters {
     /// `uprightHeight`) and the placed one is smaller.
     static func stages(for clip: PlannedClip, canvas: Canvas, firstPicture: ColourInfo, interlacedPicture: Bool,
                        uprightWidth: Int, uprightHeight: Int, text: TextLayer? = nil) -> VideoStages {
-        let colour = firstPicture.filled(from: clip.info.colour)
-        guard let table = ColourConversion.table(from: colour, codedHeight: clip.info.codedHeight, to: canvas.colour) else {
+        let colour = firstPicture.filled(from: clip.info.facts.colour)
+        guard let table = ColourConversion.table(from: colour, codedHeight: clip.info.facts.codedHeight, to: canvas.colour) else {
             return .single(description(for: clip, canvas: canvas, firstPicture: firstPicture, interlacedPicture: interlacedPicture,
                                        text: text))
         }
@@ -34,7 +34,7 @@ enum VideoFilters {
         let shrinks = placement.scaledWidth * placement.scaledHeight <= uprightWidth * uprightHeight
         let (width, height) = shrinks ? (placement.scaledWidth, placement.scaledHeight) : (uprightWidth, uprightHeight)
         // 8-bit 4:2:0 stays as it is; every other source is read at 10 bits.
-        let format = firstPicture.bitDepth <= 8 && clip.info.colour.bitDepth <= 8 ? "yuv420p" : "yuv420p10le"
+        let format = firstPicture.bitDepth <= 8 && clip.info.facts.colour.bitDepth <= 8 ? "yuv420p" : "yuv420p10le"
         let front = upright(clip, canvas: canvas, interlacedPicture: interlacedPicture)
             + ["scale=\(width):\(height):flags=bicubic", "format=\(format)"]
         let grow = shrinks ? [] : ["scale=\(placement.scaledWidth):\(placement.scaledHeight):flags=bicubic"]
@@ -50,15 +50,14 @@ enum VideoFilters {
         // on a canvas at twice the clip's rate or more, each field becomes a
         // picture of its own (50i to 50p), otherwise the rate stays.
         let rate = canvas.frameRate
-        if info.interlaced || interlacedPicture {
-            let mode = rate.value >= 1.9 * info.frameRate.value ? "send_field" : "send_frame"
-            filters.append("bwdif=mode=\(mode):parity=auto:deint=\(info.interlaced ? "all" : "interlaced")")
+        if info.facts.interlaced || interlacedPicture {
+            let mode = rate.value >= 1.9 * info.facts.frameRate.value ? "send_field" : "send_frame"
+            filters.append("bwdif=mode=\(mode):parity=auto:deint=\(info.facts.interlaced ? "all" : "interlaced")")
         }
         filters.append("fps=fps=\(rate.numerator)/\(rate.denominator):start_time=0")
         // A track's display matrix: its turn and mirror. Else the turn alone: a photo's EXIF
         // orientation (its mirror is the still's own filter), or a matrix that also shears or scales.
-        let turn = [0, 90, 180, 270].contains(info.rotation) ? DisplayOrientation(rotation: info.rotation, mirrored: false) : .upright
-        filters += (info.displayMatrix.flatMap(DisplayOrientation.init(matrix:)) ?? turn).uprightFilters
+        filters += info.facts.orientation.filterTurn.uprightFilters
         return filters
     }
 

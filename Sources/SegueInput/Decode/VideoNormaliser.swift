@@ -56,7 +56,7 @@ package final class VideoNormaliser {
         self.text = text
         delivery = DeliveryCheck(frameCount: clip.frameCount, videoCopy: videoCopy)
         let timeBase = decoder.timeBase
-        retiming = clip.info.speed.map {
+        retiming = clip.info.use.speed.map {
             Retiming(speed: $0, frame: canvas.frameRate.inverted, timeBase: timeBase, frameCount: Int64(clip.frameCount))
         }
     }
@@ -70,7 +70,7 @@ package final class VideoNormaliser {
     /// truncated file); its last picture is held through them. Known at its end.
     var missingSeconds: Double {
         guard isFed, lastPictureTime.isFinite else { return 0 }
-        let shortfall = clip.pictureSeconds - (lastPictureTime + 1 / clip.info.frameRate.value)
+        let shortfall = clip.pictureSeconds - (lastPictureTime + 1 / clip.info.facts.frameRate.value)
         return shortfall > 1.5 / canvas.frameRate.value ? shortfall : 0
     }
 
@@ -78,7 +78,7 @@ package final class VideoNormaliser {
     /// ends: past it nothing more comes.
     var reachedPictureEnd: Bool {
         guard let pictureEndPTS else { return false }
-        return Double(pictureEndPTS) * decoder.timeBase.value >= clip.pictureSeconds - 0.5 / clip.info.frameRate.value
+        return Double(pictureEndPTS) * decoder.timeBase.value >= clip.pictureSeconds - 0.5 / clip.info.facts.frameRate.value
     }
 
     /// The oldest picture a decoded stretch gave up at its end, if any.
@@ -165,7 +165,7 @@ package final class VideoNormaliser {
     private func receive() throws {
         while try decoder.receive(into: decoded) == .ready {
             let graph = try self.graph.madeOnFirstUse {
-                let turned = clip.info.rotation == 90 || clip.info.rotation == 270
+                let turned = clip.info.facts.orientation.swapsSides
                 let stages = VideoFilters.stages(for: clip, canvas: canvas, firstPicture: decoded.colour,
                                                  interlacedPicture: decoded.isInterlaced,
                                                  uprightWidth: turned ? decoded.height : decoded.width,
@@ -175,14 +175,14 @@ package final class VideoNormaliser {
             if let pts = decoded.pts.map({ $0 - origin }) {
                 // A picture lasts at least a frame at the clip's rate: an edit
                 // list that ends inside the last one still shows it whole.
-                let length = max(decoded.duration, clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase))
+                let length = max(decoded.duration, clip.info.facts.frameRate.inverted.rescale(1, to: decoder.timeBase))
                 var shown = pts, end = pts + length, last = pts
                 if let retiming {
                     // A freeze shows no picture after its first.
                     guard let first = retiming.shown(pts) else { continue }
                     (shown, end) = (first, retiming.end(pts + length))
                     // Shown until `end`: as late as a picture a frame long that ends there.
-                    last = max(shown, end - clip.info.frameRate.inverted.rescale(1, to: decoder.timeBase))
+                    last = max(shown, end - clip.info.facts.frameRate.inverted.rescale(1, to: decoder.timeBase))
                 }
                 decoded.pts = shown
                 lastPictureTime = max(lastPictureTime, Double(last) * decoder.timeBase.value)
@@ -220,9 +220,9 @@ extension PlannedClip {
     /// Seconds of the clip's output that its part of the file has pictures
     /// for (from its in point; a speed change scales them, a freeze has them all).
     package var pictureSeconds: Double {
-        let seconds = info.pictureDuration - info.inPoint
-        guard let speed = info.speed else { return min(info.duration, seconds) }
-        return speed.isFreeze ? info.duration : min(info.duration, seconds / speed.rate.value)
+        let seconds = info.facts.timing.pictureDuration - info.use.inPoint
+        guard let speed = info.use.speed else { return min(info.use.duration, seconds) }
+        return speed.isFreeze ? info.use.duration : min(info.use.duration, seconds / speed.rate.value)
     }
 }
 

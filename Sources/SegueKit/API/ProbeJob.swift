@@ -26,7 +26,7 @@ public enum ProbeJob {
         case .failure(let bad):
             return ["path": bad.path, "usable": false, "reason": bad.reason]
         case .success(let info):
-            return info.jsonFacts.merging(["usable": true, "frameRate": info.frameRate.value]) { _, probed in probed }
+            return info.jsonFacts.merging(["usable": true, "frameRate": info.facts.frameRate.value]) { _, probed in probed }
         }
     }
 
@@ -39,16 +39,18 @@ public enum ProbeJob {
             case .failure(let bad):
                 rows.append([bad.path, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "unusable: \(bad.reason)"])
             case .success(let info):
-                let audio = info.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
+                let facts = info.facts
+                let audio = facts.audio.map { "\($0.codec) \($0.sampleRate) Hz \(channels($0.channels))" } ?? "none"
                 rows.append([
-                    info.path, info.container.split(separator: ",").first.map(String.init) ?? info.container, info.videoCodec,
-                    "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
-                    String(format: "%.3g", info.frameRate.value) + (info.variableFrameRate ? " VFR" : ""),
-                    String(format: "%.2f s", info.duration), info.startTimecode?.text ?? "-", audio,
+                    info.path, facts.container.split(separator: ",").first.map(String.init) ?? facts.container, facts.videoCodec,
+                    "\(facts.codedWidth)x\(facts.codedHeight)", "\(facts.displayWidth)x\(facts.displayHeight)",
+                    "\(facts.orientation.rotation)",
+                    String(format: "%.3g", facts.frameRate.value) + (facts.variableFrameRate ? " VFR" : ""),
+                    String(format: "%.2f s", info.use.duration), facts.startTimecode?.text ?? "-", audio,
                     dynamicRange(info),
-                    info.colourMatrix.rawValue + (info.colour.bitDepth > 8 ? " \(info.colour.bitDepth)-bit" : ""),
-                    info.fullRange ? "full" : "limited",
-                    info.interlaced ? "interlaced \(info.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
+                    facts.colourMatrix.rawValue + (facts.colour.bitDepth > 8 ? " \(facts.colour.bitDepth)-bit" : ""),
+                    facts.fullRange ? "full" : "limited",
+                    facts.interlaced ? "interlaced \(facts.fieldOrder.rawValue)" : "progressive", subtitles(info), "usable",
                 ])
             }
         }
@@ -62,16 +64,16 @@ public enum ProbeJob {
 
     /// "SDR"; "HLG (DV 8)"; "PQ (1000 cd/m², CLL 1000/400)": the range, Dolby Vision and HDR10 metadata.
     static func dynamicRange(_ info: ClipInfo) -> String {
-        let notes = (info.dolbyVisionProfile.map { ["DV \($0)"] } ?? []) + (info.hdrMetadata.map { [$0.summary] } ?? [])
-        return info.dynamicRange.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+        let notes = (info.facts.dolbyVisionProfile.map { ["DV \($0)"] } ?? []) + (info.facts.hdrMetadata.map { [$0.summary] } ?? [])
+        return info.facts.dynamicRange.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
     }
 
     /// A clip's subtitle streams ("subrip eng", "dvd_subtitle bitmap") and sidecar files by name; "none".
     static func subtitles(_ info: ClipInfo) -> String {
-        let streams = info.subtitleStreams.map { stream in
+        let streams = info.facts.subtitleStreams.map { stream in
             ([stream.codec] + (stream.language.map { [$0] } ?? []) + (stream.isBitmap ? ["bitmap"] : [])).joined(separator: " ")
         }
-        let sidecars = info.sidecars.map { ($0 as NSString).lastPathComponent }
+        let sidecars = info.facts.sidecars.map { ($0 as NSString).lastPathComponent }
         return streams.isEmpty && sidecars.isEmpty ? "none" : (streams + sidecars).joined(separator: ", ")
     }
 

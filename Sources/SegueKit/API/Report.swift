@@ -10,49 +10,55 @@ import SegueRuntime
 extension ClipInfo {
     /// The probed facts as JSON values, shared by `segue probe --json` and the report.
     package var jsonFacts: [String: Any] {
-        var facts: [String: Any] = [
-            "path": path, "container": container, "videoCodec": videoCodec,
-            "codedWidth": codedWidth, "codedHeight": codedHeight,
-            "displayWidth": displayWidth, "displayHeight": displayHeight, "rotation": rotation,
-            "variableFrameRate": variableFrameRate, "pixelFormat": pixelFormat, "duration": duration,
-            "still": isStill,
+        let facts = self.facts, use = self.use
+        var json: [String: Any] = [
+            "path": path, "container": facts.container, "videoCodec": facts.videoCodec,
+            "codedWidth": facts.codedWidth, "codedHeight": facts.codedHeight,
+            "displayWidth": facts.displayWidth, "displayHeight": facts.displayHeight, "rotation": facts.orientation.rotation,
+            "variableFrameRate": facts.variableFrameRate, "pixelFormat": facts.pixelFormat, "duration": use.duration,
+            "still": facts.isStill,
         ]
-        if isStill { facts["orientation"] = orientation }
-        if let caption { facts["caption"] = caption }
-        if let card { facts["card"] = ["text": card.text, "background": card.background] }
-        facts["audio"] = audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
-        // Colour as converted (stated or assumed), and what the file itself states.
-        facts["dynamicRange"] = dynamicRange.rawValue
-        facts["colourMatrix"] = colourMatrix.rawValue
-        facts["colourRange"] = fullRange ? "full" : "limited"
-        facts["bitDepth"] = colour.bitDepth
-        facts["interlaced"] = interlaced
-        facts["fieldOrder"] = fieldOrder.rawValue
-        facts["pictureDuration"] = pictureDuration
-        facts["colour"] = [
-            "matrix": colour.matrix ?? NSNull(), "primaries": colour.primaries ?? NSNull(),
-            "transfer": colour.transfer ?? NSNull(),
-            "range": colour.fullRange.map { $0 ? "full" : "limited" } ?? NSNull(),
-        ] as [String: Any]
-        facts["dolbyVisionProfile"] = dolbyVisionProfile ?? NSNull()
-        facts["hdrMetadata"] = hdrMetadata?.json ?? NSNull()
-        facts["subtitleStreams"] = subtitleStreams.map { stream in
+        if facts.isStill { json["orientation"] = facts.orientation.exif }
+        if let caption = use.caption { json["caption"] = caption }
+        if let card = use.card { json["card"] = ["text": card.text, "background": card.background] }
+        json["audio"] = facts.audio.map { ["codec": $0.codec, "sampleRate": $0.sampleRate, "channels": $0.channels] } ?? NSNull()
+        json.merge(facts.colourJSON) { _, colour in colour }
+        json["pictureDuration"] = facts.timing.pictureDuration
+        json["dolbyVisionProfile"] = facts.dolbyVisionProfile ?? NSNull()
+        json["hdrMetadata"] = facts.hdrMetadata?.json ?? NSNull()
+        json["subtitleStreams"] = facts.subtitleStreams.map { stream in
             ["index": stream.index, "codec": stream.codec, "language": stream.language ?? NSNull(), "default": stream.isDefault,
              "bitmap": stream.isBitmap] as [String: Any]
         }
-        facts["sidecars"] = sidecars
-        if let edited {
-            facts["timelineClip"] = ["name": edited.name, "before": edited.before, "after": edited.after,
-                                     "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter,
-                                     "speed": speed.map { $0.rate.value } ?? 1] as [String: Any]
+        json["sidecars"] = facts.sidecars
+        if let edited = use.edited {
+            json["timelineClip"] = ["name": edited.name, "before": edited.before, "after": edited.after,
+                                    "heldBefore": edited.heldBefore, "heldAfter": edited.heldAfter,
+                                    "speed": use.speed.map { $0.rate.value } ?? 1] as [String: Any]
         }
-        facts["startTimecode"] = startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
+        json["startTimecode"] = facts.startTimecode.map { ["timecode": $0.text, "seconds": $0.seconds, "rate": $0.rate.description] }
             ?? NSNull()
         if let subtitles {
-            facts["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
+            json["subtitles"] = ["source": subtitles.source, "language": subtitles.language ?? NSNull(), "cues": subtitles.cues.count]
                 as [String: Any]
         }
-        return facts
+        return json
+    }
+}
+
+extension ClipFacts {
+    /// Colour as converted (stated or assumed), and what the file itself states.
+    var colourJSON: [String: Any] {
+        [
+            "dynamicRange": dynamicRange.rawValue, "colourMatrix": colourMatrix.rawValue,
+            "colourRange": fullRange ? "full" : "limited", "bitDepth": colour.bitDepth, "interlaced": interlaced,
+            "fieldOrder": fieldOrder.rawValue,
+            "colour": [
+                "matrix": colour.matrix ?? NSNull(), "primaries": colour.primaries ?? NSNull(),
+                "transfer": colour.transfer ?? NSNull(),
+                "range": colour.fullRange.map { $0 ? "full" : "limited" } ?? NSNull(),
+            ] as [String: Any],
+        ]
     }
 }
 
@@ -120,8 +126,8 @@ extension StitchReport {
         plan.clips.map { clip in
             let info = clip.info
             return info.jsonFacts.merging([
-                "frameRate": info.frameRate.description, "duration": Self.rounded(info.duration, 1e6),
-                "sourceDuration": Self.rounded(info.sourceDuration, 1e6), "inPoint": Self.rounded(info.inPoint, 1e6),
+                "frameRate": info.facts.frameRate.description, "duration": Self.rounded(info.use.duration, 1e6),
+                "sourceDuration": Self.rounded(info.facts.timing.sourceDuration, 1e6), "inPoint": Self.rounded(info.use.inPoint, 1e6),
                 "startFrame": clip.startFrame, "frames": clip.frameCount,
                 "loudness": Self.loudnessJSON(info.loudness, target: settings.loudness),
             ]) { _, reported in reported }

@@ -199,7 +199,8 @@ public final class StitchJob {
             throw SegueError.badInputs(bad + [problem])
         }
         // So must the font, when anything is written in it.
-        if usable.contains(where: { $0.info.caption != nil || $0.info.card.map { !$0.text.isEmpty } == true }) || settings.font != nil
+        if usable.contains(where: { $0.info.use.caption != nil || $0.info.use.card.map { !$0.text.isEmpty } == true })
+            || settings.font != nil
             || settings.subtitles == .burn && usable.contains(where: { $0.info.subtitles != nil }),
            let problem = FontFile.check(settings.font, access: access) {
             throw SegueError.badInputs(bad + [problem])

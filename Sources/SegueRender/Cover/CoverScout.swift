@@ -63,22 +63,3 @@ package struct CoverNotes: Codable, Sendable, Equatable {
     var firstGrid: [UInt8]
     var lastGrid: [UInt8]
 }
-
-extension Stitcher {
-    /// A scout for the writer when a cover or poster is asked for.
-    func coverScout() -> CoverScout? {
-        settings.cover != nil || settings.poster != nil ? CoverScout() : nil
-    }
-
-    /// Writes the cover and poster from the finished output, read back from `source` (nothing without a scout).
-    func makeCover(scout: CoverScout?, source: (Range<Int>) throws -> CoverMaker.Source) throws -> StitchReport.Cover? {
-        guard let scout else { return nil }
-        do {
-            return try CoverMaker(settings: settings, canvas: plan.canvas).make(total: plan.totalFrames, scout: scout, source: source)
-        } catch let error as SegueError {
-            throw error
-        } catch {
-            throw OutputFile.writeFailure(error, output: settings.cover ?? settings.poster ?? outputPath, doing: "can't write the cover")
-        }
-    }
-}

@@ -22,13 +22,13 @@ final class PictureOverlay {
     private let graph: FilterGraph
 
     /// `picture` is the decoded logo (any size and pixel format; alpha kept),
-    /// stored as its EXIF `orientation` says (1: upright).
-    init(picture: Frame, orientation: Int = 1, canvas: Canvas, position: OverlayPosition, widthFraction: Double,
+    /// stored as its `orientation` (a photo's EXIF) says.
+    init(picture: Frame, orientation: ClipOrientation = .upright, canvas: Canvas, position: OverlayPosition, widthFraction: Double,
          opacity: Double) throws {
         precondition(picture.width > 0 && picture.height > 0, "an overlay picture has a size")
         // A photo stored turned or mirrored is stood upright first, as a still clip is.
-        let turn = StillPicture.rotation(orientation: orientation)
-        let upright = [StillPicture.isMirrored(orientation: orientation) ? "hflip" : nil,
+        let turn = orientation.filterTurn.rotation
+        let upright = [orientation.mirrorsPhoto ? "hflip" : nil,
                        [90: "transpose=clock", 180: "hflip,vflip", 270: "transpose=cclock"][turn]].compactMap { $0 }
         let sideways = turn == 90 || turn == 270
         let box = PictureOverlay.box(pictureWidth: sideways ? picture.height : picture.width,

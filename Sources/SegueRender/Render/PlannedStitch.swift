@@ -30,7 +30,7 @@ package struct PlannedStitch: Sendable {
     static func measuringLoudness(of plan: Plan, settings: StitchSettings, access: InputAccess) -> Plan {
         guard settings.includeAudio, settings.loudness != nil || settings.music != nil else { return plan }
         var plan = plan
-        if plan.clips.contains(where: { $0.info.audio != nil && !$0.info.isStill && $0.info.loudness == nil }) {
+        if plan.clips.contains(where: { $0.info.facts.audio != nil && !$0.info.facts.isStill && $0.info.loudness == nil }) {
             let (measured, failures) = LoudnessMeter.measureAll(plan.clips.map(\.info), access: access)
             for index in plan.clips.indices { plan.clips[index].info = measured[index] }
             plan.notices += failures

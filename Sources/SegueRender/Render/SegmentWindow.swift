@@ -43,13 +43,13 @@ final class SegmentWindow {
     static func framesToSeekPast(_ clip: PlannedClip, to start: Int, plan: Plan) -> Int {
         let info = clip.info
         // A speed change's pictures are picked from its in point: played from its start.
-        guard !info.isStill, info.speed == nil, info.timestampJumps == 0, !info.variableFrameRate,
-              info.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
+        guard !info.facts.isStill, info.use.speed == nil, info.facts.timing.timestampJumps == 0, !info.facts.variableFrameRate,
+              info.facts.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
         // After a seek, resampled sound would start at another phase of the resampler,
         // and sound whose timestamps are coarser than its samples (Matroska's
         // milliseconds) where its rounded timestamp says, not where the samples
         // before it put it: such a clip is played from its start.
-        if let audio = info.audio, audio.sampleRate != plan.canvas.sampleRate || !audio.timestampsCountSamples { return 0 }
+        if let audio = info.facts.audio, audio.sampleRate != plan.canvas.sampleRate || !audio.timestampsCountSamples { return 0 }
         let skip = start - clip.startFrame
         // Within the clip's own frames: a join's frames are drawn from both clips in step.
         let own = plan.ownFrames(of: clip)
@@ -104,8 +104,8 @@ final class SegmentWindow {
             // Opened as if trimmed to start `skip` frames in: the demuxer seeks to the keyframe before.
             var trimmed = clip
             let seconds = Double(skip) / plan.canvas.frameRate.value
-            trimmed.info.inPoint += seconds
-            trimmed.info.duration -= seconds
+            trimmed.info.use.inPoint += seconds
+            trimmed.info.use.duration -= seconds
             trimmed.frameCount -= skip
             trimmed.startFrame += skip
             opened = trimmed

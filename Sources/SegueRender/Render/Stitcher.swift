@@ -175,7 +175,7 @@ package final class Stitcher {
         // A segment's sound goes to its own encoder.
         let soundOutput: (any SoundOutput)? = window.map { $0.sound } ?? writerSound
         let sound = try settings.includeAudio ? soundOutput.map {
-            try SoundChain.make(plan: plan, settings: settings, access: access, window: window, output: $0)
+            try SoundChain.make(plan: plan, settings: settings, access: access, from: window?.warmUpFrame ?? 0, output: $0)
         } : nil
         let clock = FrameClock(plan: plan, writer: writer, sound: sound, smart: smart, outputPath: outputPath, stop: stop,
                                started: started, window: window, progress: progress)
@@ -268,10 +268,10 @@ package final class Stitcher {
         if missing > 0 { notes.append(.videoEndedEarly(path: path, seconds: missing)) }
         if source.damage > 0 { notes.append(.damageConcealed(path: path, packets: source.damage)) }
         // A timeline's held edge frames are silent by design, not sound that ended early.
-        let held = source.clip.info.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
+        let held = source.clip.info.use.edited.map { Double($0.heldBefore + $0.heldAfter) / rate } ?? 0
         // So is a freeze frame, and a speed beyond what sounds right (the timeline's note says so).
-        let silenced = source.clip.info.speed.map { !$0.isAudible } ?? false
-        if settings.includeAudio, source.clip.info.audio != nil, !silenced, source.paddedAudioSeconds - held > 0.1 {
+        let silenced = source.clip.info.use.speed.map { !$0.isAudible } ?? false
+        if settings.includeAudio, source.clip.info.facts.audio != nil, !silenced, source.paddedAudioSeconds - held > 0.1 {
             notes.append(.audioEndedEarly(path: path, seconds: source.paddedAudioSeconds - held))
         }
         return notes

@@ -204,16 +204,17 @@ public struct SegmentPlan: Codable, Sendable {
         }
         for (index, clip) in clips.enumerated() {
             // A timeline's clip may start before its media's first picture (that picture held): in by at most its length.
-            let lengths = [clip.duration, clip.sourceDuration, clip.pictureDuration, clip.edited == nil ? clip.inPoint : abs(clip.inPoint)]
+            let lengths = [clip.use.duration, clip.facts.timing.sourceDuration, clip.facts.timing.pictureDuration,
+                           clip.use.edited == nil ? clip.use.inPoint : abs(clip.use.inPoint)]
             // Sound may end before the picture starts (an MPEG-PS whose sound leads): negative, but bounded.
-            let sound = clip.soundDuration ?? 0
-            guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.duration > 0,
+            let sound = clip.facts.timing.soundDuration ?? 0
+            guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Prober.longestClip }), clip.use.duration > 0,
                   sound.isFinite, abs(sound) <= Prober.longestClip,
-                  !badRate(clip.frameRate), clip.sampleAspectRatio.isValid,
-                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.numerator),
-                  OptionLimits.frameRateTerm.contains(clip.sampleAspectRatio.denominator),
-                  (1...1 << 16).contains(clip.codedWidth), (1...1 << 16).contains(clip.codedHeight),
-                  (1...1 << 16).contains(clip.displayWidth), (1...1 << 16).contains(clip.displayHeight)
+                  !badRate(clip.facts.frameRate), clip.facts.sampleAspectRatio.isValid,
+                  OptionLimits.frameRateTerm.contains(clip.facts.sampleAspectRatio.numerator),
+                  OptionLimits.frameRateTerm.contains(clip.facts.sampleAspectRatio.denominator),
+                  (1...1 << 16).contains(clip.facts.codedWidth), (1...1 << 16).contains(clip.facts.codedHeight),
+                  (1...1 << 16).contains(clip.facts.displayWidth), (1...1 << 16).contains(clip.facts.displayHeight)
             else { return "clips[\(index)]" }
         }
         for (index, sound) in sounds.enumerated() {

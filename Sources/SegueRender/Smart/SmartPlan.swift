@@ -203,10 +203,10 @@ package struct SmartPlan: Sendable {
     /// mirrored alike: a player that ignores the mirror then shows every clip
     /// alike. Full range (a phone's camera) for SDR output only.
     static func trackForm(_ plan: Plan, settings: StitchSettings) -> TrackForm {
-        let videoClips = plan.clips.filter { !$0.info.isStill && $0.info.card == nil }
-        let turns = Set(videoClips.compactMap(\.info.displayOrientation)).subtracting([.upright])
+        let videoClips = plan.clips.filter { !$0.info.facts.isStill && $0.info.use.card == nil }
+        let turns = Set(videoClips.compactMap(\.info.facts.orientation.trackOrientation)).subtracting([.upright])
             .sorted { ($0.mirrored ? 1 : 0, $0.rotation) < ($1.mirrored ? 1 : 0, $1.rotation) }
-            .filter { turn in videoClips.allSatisfy { $0.info.displayOrientation == turn } || !turn.mirrored }
+            .filter { turn in videoClips.allSatisfy { $0.info.facts.orientation.trackOrientation == turn } || !turn.mirrored }
         let ranges = plan.canvas.colour == .sdr ? [false, true] : [false]
         var best = (form: TrackForm(), frames: 0)
         for orientation in [.upright] + turns {
@@ -226,53 +226,53 @@ package struct SmartPlan: Sendable {
         let orientation = form.orientation
         let info = clip.info
         guard settings.codec == .h264 || settings.codec == .hevc else { return .outputNotCopied(settings.codec) }
-        if info.card != nil { return .textCard }
-        if let speed = info.speed { return .speedChange(speed.description) }
-        if info.caption != nil { return .caption }
+        if info.use.card != nil { return .textCard }
+        if let speed = info.use.speed { return .speedChange(speed.description) }
+        if info.use.caption != nil { return .caption }
         if settings.subtitles == .burn, info.subtitles?.cues.isEmpty == false { return .burnedSubtitles }
         let syntax = CopySyntax(settings.codec)
         if settings.overlay != nil { return .overlay }
-        if info.videoCodec != syntax.codecName {
-            return .otherCodec(info.videoCodec, output: settings.codec)
+        if info.facts.videoCodec != syntax.codecName {
+            return .otherCodec(info.facts.videoCodec, output: settings.codec)
         }
         if InputAccess.isRemote(info.readPath) { return .remote }
-        guard let own = info.displayOrientation else { return .displayMatrixNotATurn }
+        guard let own = info.facts.orientation.trackOrientation else { return .displayMatrixNotATurn }
         if own != orientation { return .orientation(own, track: orientation) }
         let stored = orientation.storedSize(width: canvas.width, height: canvas.height)
-        if info.codedWidth != stored.width || info.codedHeight != stored.height {
-            return .pictureSize(width: info.codedWidth, height: info.codedHeight, storedWidth: stored.width, storedHeight: stored.height,
-                                orientation: orientation)
+        if info.facts.codedWidth != stored.width || info.facts.codedHeight != stored.height {
+            return .pictureSize(width: info.facts.codedWidth, height: info.facts.codedHeight, storedWidth: stored.width,
+                                storedHeight: stored.height, orientation: orientation)
         }
-        if info.sampleAspectRatio.reduced != Rational(1, 1) { return .pixelsNotSquare }
+        if info.facts.sampleAspectRatio.reduced != Rational(1, 1) { return .pixelsNotSquare }
         if clip.placement != Placement(scaledWidth: canvas.width, scaledHeight: canvas.height, x: 0, y: 0) {
             return .scaled
         }
         // A variable rate (a phone dropping frames in the dark): the scan copies
         // GOPs on the grid as they are and those off it at their pictures' own
         // times, at any canvas rate it doesn't outrun, unless `--fps` asked for a rate.
-        let ownTimes = info.variableFrameRate && settings.frameRate == nil && info.frameRate.value <= canvas.frameRate.value
-        if info.frameRate.reduced != canvas.frameRate.reduced && !ownTimes {
-            return .frameRate(info.frameRate, variable: info.variableFrameRate, canvas: canvas.frameRate)
+        let ownTimes = info.facts.variableFrameRate && settings.frameRate == nil && info.facts.frameRate.value <= canvas.frameRate.value
+        if info.facts.frameRate.reduced != canvas.frameRate.reduced && !ownTimes {
+            return .frameRate(info.facts.frameRate, variable: info.facts.variableFrameRate, canvas: canvas.frameRate)
         }
         let output = canvas.colour
-        if info.colour.bitDepth != output.bitDepth { return .bitDepth(info.colour.bitDepth, output: output) }
+        if info.facts.colour.bitDepth != output.bitDepth { return .bitDepth(info.facts.colour.bitDepth, output: output) }
         // FFmpeg names a full-range H.264 picture yuvj420p.
         let formats = form.fullRange ? [output.pixelFormatName, "yuvj420p"] : [output.pixelFormatName]
-        if !formats.contains(info.pixelFormat) || info.fullRange != form.fullRange {
-            return .pixelFormat(info.pixelFormat, fullRange: info.fullRange, output: output, outputFullRange: form.fullRange)
+        if !formats.contains(info.facts.pixelFormat) || info.facts.fullRange != form.fullRange {
+            return .pixelFormat(info.facts.pixelFormat, fullRange: info.facts.fullRange, output: output, outputFullRange: form.fullRange)
         }
-        if info.interlaced { return .interlaced }
+        if info.facts.interlaced { return .interlaced }
         return output.dynamicRange.isHDR ? hdrMismatch(info, canvas: canvas) : sdrMismatch(info)
     }
 
     /// SDR output: each tag BT.709, or unsaid at an HD size, where the colour
     /// conversion takes it as BT.709 too; Dolby Vision only as profile 8's SDR base layer.
     private static func sdrMismatch(_ info: ClipInfo) -> NotCopied? {
-        if let profile = info.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
-        let colour = info.colour
-        let hd = info.codedHeight >= 720
+        if let profile = info.facts.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
+        let colour = info.facts.colour
+        let hd = info.facts.codedHeight >= 720
         guard [colour.matrix, colour.primaries, colour.transfer].allSatisfy({ $0 == "bt709" || ($0 == nil && hd) }),
-              info.colourMatrix == .bt709, info.dynamicRange == .sdr else {
+              info.facts.colourMatrix == .bt709, info.facts.dynamicRange == .sdr else {
             return .colours
         }
         return nil
@@ -286,13 +286,13 @@ package struct SmartPlan: Sendable {
     /// the output never claims Dolby Vision, whose every picture would need one.
     private static func hdrMismatch(_ info: ClipInfo, canvas: Canvas) -> NotCopied? {
         let output = canvas.colour
-        if let profile = info.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
-        if info.dynamicRange != output.dynamicRange { return .transfer(info.colour.transfer, output: output) }
-        if info.colour.primaries != output.primariesName { return .primaries(info.colour.primaries) }
-        if info.colour.matrix != output.matrixName { return .matrix(info.colour.matrix) }
+        if let profile = info.facts.dolbyVisionProfile, profile != 8 { return .dolbyVision(profile: profile) }
+        if info.facts.dynamicRange != output.dynamicRange { return .transfer(info.facts.colour.transfer, output: output) }
+        if info.facts.colour.primaries != output.primariesName { return .primaries(info.facts.colour.primaries) }
+        if info.facts.colour.matrix != output.matrixName { return .matrix(info.facts.colour.matrix) }
         // Compared as x265 writes them (its units), so the same SEI read back compares equal.
-        if info.hdrMetadata?.x265Parameters != canvas.hdrMetadata?.x265Parameters {
-            return .hdrMetadata(info.hdrMetadata, output: canvas.hdrMetadata)
+        if info.facts.hdrMetadata?.x265Parameters != canvas.hdrMetadata?.x265Parameters {
+            return .hdrMetadata(info.facts.hdrMetadata, output: canvas.hdrMetadata)
         }
         return nil
     }

@@ -5,7 +5,7 @@ import SegueModel
 
 /// A segment's sound, encoded where it is rendered: the AAC packets of the
 /// whole stitch's sound that fall in the segment's stretch of the AAC frame
-/// grid (`SegmentPlan.Segment.audioStart..<audioEnd`), written to an M4A of
+/// grid (the segment's `audioStart..<audioEnd`), written to an M4A of
 /// its own for the join to copy.
 ///
 /// The stretch is one `AACWindowEncoder` window on the whole output's grid.

@@ -17,8 +17,8 @@ final class SoundChain {
         music = stages.lazy.compactMap { ($0 as? MusicStage)?.bed }.first
     }
 
-    /// The chain of `plan`'s sound into `output`: a segment's (`window`) music bed starts where its warm-up does.
-    static func make(plan: Plan, settings: StitchSettings, access: InputAccess, window: SegmentWindow?,
+    /// The chain of `plan`'s sound from output frame `start` (a segment's warm-up) into `output`.
+    static func make(plan: Plan, settings: StitchSettings, access: InputAccess, from start: Int,
                      output: any SoundOutput) throws -> SoundChain {
         var stages: [any SoundStage] = []
         if let mix = TimelineSoundMix.make(plan: plan, access: access, loudness: settings.loudness) {
@@ -27,7 +27,7 @@ final class SoundChain {
         if let path = settings.music {
             do {
                 let bed = try MusicBed(path: path, plan: plan, settings: settings, access: access)
-                if let window { try bed.skip(plan.sampleIndex(atFrame: window.warmUpFrame)) }
+                if start > 0 { try bed.skip(plan.sampleIndex(atFrame: start)) }
                 stages.append(MusicStage(bed))
             } catch {
                 throw ClipSource.failure(error, reading: path)

@@ -44,8 +44,8 @@ enum PhotoProfile {
     /// graph would read them) through a graph of its own.
     private static func rgb(_ picture: Frame, format: PixelFormat, clip: PlannedClip) throws -> Frame {
         if picture.pixelFormat == format { return picture }
-        let colour = picture.colour.filled(from: clip.info.colour)
-        let matrix = ColourConversion.inputMatrix(colour.matrix(height: clip.info.codedHeight), fullRange: colour.isFullRange)
+        let colour = picture.colour.filled(from: clip.info.facts.colour)
+        let matrix = ColourConversion.inputMatrix(colour.matrix(height: clip.info.facts.codedHeight), fullRange: colour.isFullRange)
         let input = picture.clone()
         input.pts = 0
         let graph = try FilterGraph(videoLike: input, timeBase: Rational(1, 1),

@@ -44,10 +44,10 @@ enum SoundCopyPlanner {
 
     /// Why a clip's sound can't be copied, from what the probe and the settings say.
     static func disqualification(_ clip: PlannedClip, plan: Plan, settings: StitchSettings) -> SoundNotCopied? {
-        guard let audio = clip.info.audio, !clip.info.isStill else { return .notHeard }
+        guard let audio = clip.info.facts.audio, !clip.info.facts.isStill else { return .notHeard }
         if plan.soundIsTimelines(clipIndex: clip.index) { return .timelineSound }
         if settings.music != nil { return .musicBed }
-        if clip.info.speed != nil { return .speedChange }
+        if clip.info.use.speed != nil { return .speedChange }
         if audio.codec != "aac" { return .codec(audio.codec) }
         if audio.sampleRate != plan.canvas.sampleRate { return .sampleRate(audio.sampleRate, output: plan.canvas.sampleRate) }
         if audio.channels != plan.canvas.soundChannels { return .channels(audio.channels, output: plan.canvas.soundChannels) }

@@ -56,7 +56,7 @@ struct ClipScan: Sendable {
         let stream = demuxer.streams[index]
         chromaSiteType = stream.chromaSiteType
         bitDepth = canvas.colour.bitDepth
-        variableRate = clip.info.variableFrameRate
+        variableRate = clip.info.facts.variableFrameRate
         if let unfit = syntax.unfitness(stream.extradata, bitDepth: bitDepth) { throw ClipScan.unfit(unfit) }
         guard let description = syntax.description(stream.extradata) else { throw ClipScan.unfit(.unreadableDescription) }
         self.description = description

@@ -24,8 +24,8 @@ struct OutputColourChoice {
 
     /// A `.usage` error when `--hdr` asks for HDR from a codec that can't carry it.
     init(_ choice: HDRChoice, codec: VideoCodecChoice, clips: [ClipInfo]) throws {
-        let moving = clips.filter { !$0.isStill && $0.card == nil }
-        let firstHDR = moving.first { $0.dynamicRange.isHDR }
+        let moving = clips.filter { !$0.facts.isStill && $0.use.card == nil }
+        let firstHDR = moving.first { $0.facts.dynamicRange.isHDR }
         let range: DynamicRange
         switch choice {
         case .hlg, .pq:
@@ -39,8 +39,8 @@ struct OutputColourChoice {
             reason = firstHDR == nil ? "--hdr off" : "--hdr off: HDR clips tone-mapped to SDR"
         case .auto:
             if let firstHDR, codec.carriesHDR {
-                range = firstHDR.dynamicRange
-                reason = "\(firstHDR.path) is \(firstHDR.dynamicRange.rawValue), the first HDR clip"
+                range = firstHDR.facts.dynamicRange
+                reason = "\(firstHDR.path) is \(firstHDR.facts.dynamicRange.rawValue), the first HDR clip"
             } else if firstHDR != nil {
                 range = .sdr
                 reason = "\(codec.rawValue) output is SDR: HDR clips tone-mapped (--codec hevc, av1 or vp9 keeps HDR)"
@@ -50,20 +50,20 @@ struct OutputColourChoice {
             }
         }
         colour = OutputColour(range, bitDepth: range.isHDR ? 10 : codec.sdrBitDepth)
-        for clip in moving where clip.dynamicRange.isHDR {
-            if let primaries = clip.colour.primaries, primaries != "bt2020" {
-                notices.append(.hdrTagsContradict(path: clip.path, transfer: clip.dynamicRange, primaries: primaries))
+        for clip in moving where clip.facts.dynamicRange.isHDR {
+            if let primaries = clip.facts.colour.primaries, primaries != "bt2020" {
+                notices.append(.hdrTagsContradict(path: clip.path, transfer: clip.facts.dynamicRange, primaries: primaries))
             }
-            if range.isHDR, clip.colour.bitDepth > 10 || !clip.pixelFormat.hasPrefix("yuv420") {
-                notices.append(.hdrPictureReduced(path: clip.path, pixelFormat: clip.pixelFormat))
+            if range.isHDR, clip.facts.colour.bitDepth > 10 || !clip.facts.pixelFormat.hasPrefix("yuv420") {
+                notices.append(.hdrPictureReduced(path: clip.path, pixelFormat: clip.facts.pixelFormat))
             }
         }
         guard range.isHDR else { return }
         var stated: HDRMetadata?
         var ignored = false
         // A display's metadata describes pictures of its own transfer: only those clips' is passed on.
-        for clip in moving where clip.dynamicRange == range {
-            guard let metadata = clip.hdrMetadata else { continue }
+        for clip in moving where clip.facts.dynamicRange == range {
+            guard let metadata = clip.facts.hdrMetadata else { continue }
             if let problem = metadata.implausibility {
                 notices.append(.hdrMetadataIgnored(path: clip.path, reason: problem))
                 ignored = true

@@ -61,16 +61,16 @@ package enum ClipSubtitleReader {
     /// sidecar in it; else its default text stream, else its first; else its
     /// first sidecar (a plain `clip.srt` before `clip.en.srt`). Nil for none.
     static func source(of info: ClipInfo, language wanted: String?) -> Source? {
-        if let file = info.subtitleFile { return .named(file) }
-        let text = info.subtitleStreams.filter { !$0.isBitmap }
+        if let file = info.use.subtitleFile { return .named(file) }
+        let text = info.facts.subtitleStreams.filter { !$0.isBitmap }
         if let wanted {
             if let stream = text.first(where: { Language.code($0.language) == wanted }) { return .stream(stream) }
-            if let sidecar = info.sidecars.first(where: { Language.code(sidecarLanguage($0, clip: info.path)) == wanted }) {
+            if let sidecar = info.facts.sidecars.first(where: { Language.code(sidecarLanguage($0, clip: info.path)) == wanted }) {
                 return .sidecar(sidecar)
             }
         }
         if let stream = text.first(where: \.isDefault) ?? text.first { return .stream(stream) }
-        return info.sidecars.first.map(Source.sidecar)
+        return info.facts.sidecars.first.map(Source.sidecar)
     }
 
     /// The subtitles `info` plays with (`source(of:language:)`), and what the
@@ -87,7 +87,7 @@ package enum ClipSubtitleReader {
         case .sidecar(let sidecar):
             return try leavingOut(info, source: sidecar, strict: strict) { try readSidecar(sidecar, clip: info, access: access) }
         case nil:
-            let bitmaps = info.subtitleStreams.filter(\.isBitmap).map(\.codec)
+            let bitmaps = info.facts.subtitleStreams.filter(\.isBitmap).map(\.codec)
             let codecs = bitmaps.indices.filter { !bitmaps[..<$0].contains(bitmaps[$0]) }.map { bitmaps[$0] }
             return (nil, codecs.isEmpty ? [] : [.bitmapSubtitles(path: info.path, codecs: codecs)])
         }
@@ -136,7 +136,7 @@ package enum ClipSubtitleReader {
             return try SubtitleReader.read(demuxer, stream: stream.index, characterEncoding: encoding)
         }
         return ClipSubtitles(source: path, language: language, styles: isStyled(path) ? text.header : "",
-                             cues: cues(text.cues, header: text.header, origin: 0, clipEnd: clip.sourceDuration))
+                             cues: cues(text.cues, header: text.header, origin: 0, clipEnd: clip.facts.timing.sourceDuration))
     }
 
     /// A sidecar file opened for reading, after the checks every sidecar passes.
@@ -153,12 +153,12 @@ package enum ClipSubtitleReader {
             let demuxer = try access.openDemuxer(access.readablePath(for: info.path))
             // The clip's time 0 is its earliest picture, as its pictures count it.
             let video = demuxer.bestStream(.video).map { demuxer.streams[$0] }
-            origin = video.map { Double(info.videoStart ?? $0.startTime ?? 0) * $0.timeBase.value } ?? 0
+            origin = video.map { Double(info.facts.timing.videoStart ?? $0.startTime ?? 0) * $0.timeBase.value } ?? 0
             return try SubtitleReader.read(demuxer, stream: stream.index, characterEncoding: encoding)
         }
         return ClipSubtitles(source: describe(stream), language: Language.code(stream.language),
                              styles: ["ass", "ssa"].contains(stream.codec) ? text.header : "",
-                             cues: cues(text.cues, header: text.header, origin: origin, clipEnd: info.sourceDuration))
+                             cues: cues(text.cues, header: text.header, origin: origin, clipEnd: info.facts.timing.sourceDuration))
     }
 
     /// Reads as UTF-8, and text that isn't (a Windows-1252 .srt, common) as Windows-1252.
@@ -232,7 +232,8 @@ extension ClipSubtitleReader {
         let width = infos.contains { InputAccess.isRemote($0.path) } ? 8 : ProcessInfo.processInfo.activeProcessorCount
         let results = concurrentMap(infos.count, width: width) { index -> Result<(ClipSubtitles?, [Warning]), BadInput> in
             let info = infos[index]
-            guard info.card == nil, !info.subtitleStreams.isEmpty || !info.sidecars.isEmpty || info.subtitleFile != nil else {
+            guard info.use.card == nil,
+                  !info.facts.subtitleStreams.isEmpty || !info.facts.sidecars.isEmpty || info.use.subtitleFile != nil else {
                 return .success((nil, []))
             }
             do {
@@ -240,9 +241,10 @@ extension ClipSubtitleReader {
             } catch let BadInputReason.subtitles(source, reason) {
                 return .failure(BadInput(path: info.path, cause: .subtitles(source: source, reason)))
             } catch let reason as BadInputReason {
-                return .failure(BadInput(path: info.path, cause: .subtitles(source: info.subtitleFile ?? "", reason)))
+                return .failure(BadInput(path: info.path, cause: .subtitles(source: info.use.subtitleFile ?? "", reason)))
             } catch {
-                return .failure(BadInput(path: info.path, cause: .subtitles(source: info.subtitleFile ?? "", .unreadableSubtitles("\(error)"))))
+                let source = info.use.subtitleFile ?? ""
+                return .failure(BadInput(path: info.path, cause: .subtitles(source: source, .unreadableSubtitles("\(error)"))))
             }
         }
         var read = infos, notices: [Warning] = [], bad: [Int: BadInput] = [:]

@@ -26,10 +26,10 @@ package enum OutputAudio {
         struct Format: Hashable { var sampleRate: Int, channels: Int }
         var seconds: [Format: Double] = [:]
         var copyable: Set<Format> = []
-        for clip in clips where !clip.isStill {
-            guard let audio = clip.audio else { continue }
+        for clip in clips where !clip.facts.isStill {
+            guard let audio = clip.facts.audio else { continue }
             let format = Format(sampleRate: audio.sampleRate, channels: audio.channels)
-            seconds[format, default: 0] += clip.duration
+            seconds[format, default: 0] += clip.use.duration
             if audio.codec == "aac" { copyable.insert(format) }
         }
         func order(_ entry: (key: Format, value: Double)) -> (Double, Int, Int) { (entry.value, entry.key.sampleRate, entry.key.channels) }

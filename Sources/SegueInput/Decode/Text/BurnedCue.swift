@@ -17,7 +17,7 @@ struct BurnedCue: Equatable {
     /// clip's in point. Cues that end before it are left out.
     static func onGraphClock(_ cues: [Cue], clip: ClipInfo) -> [BurnedCue] {
         cues.compactMap { cue in
-            let start = max(0, clip.clipSeconds(atSource: cue.start)), end = min(clip.duration, clip.clipSeconds(atSource: cue.end))
+            let start = max(0, clip.clipSeconds(atSource: cue.start)), end = min(clip.use.duration, clip.clipSeconds(atSource: cue.end))
             guard end > start else { return nil }
             // Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text: the text may hold commas.
             let parts = cue.event.split(separator: ",", maxSplits: 7, omittingEmptySubsequences: false).map(String.init)

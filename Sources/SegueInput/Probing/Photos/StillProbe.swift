@@ -29,17 +29,14 @@ extension Prober {
     /// The facts of a still, lasting the default photo duration; its list entry or the settings may change it.
     static func stillInfo(path: String, readPath: String, demuxer: Demuxer, video: StreamInfo, picture: Frame) -> ClipInfo {
         // FFmpeg's JPEG decoder exports EXIF as picture metadata ("Orientation" = "    6").
-        var orientation = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
-        if !(1...8).contains(orientation) { orientation = 1 }
-        if orientation == 1 { orientation = [90: 6, 180: 3, 270: 8][video.rotation] ?? 1 }
+        let exif = picture.metadata("Orientation").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
-            codedWidth: video.width, codedHeight: video.height, rotation: StillPicture.rotation(orientation: orientation),
+            codedWidth: video.width, codedHeight: video.height, orientation: ClipOrientation(exif: exif, streamRotation: video.rotation),
             sampleAspectRatio: video.sampleAspectRatio, frameRate: Rational(30, 1), pixelFormat: video.pixelFormatName,
             duration: StitchSettings().stillDuration, audio: nil)
         info.readPath = readPath
-        info.isStill = true
-        info.orientation = orientation
+        info.facts.isStill = true
         info.unusedColourProfile = PhotoProfile.problem(of: picture)
         return info
     }
@@ -51,9 +48,9 @@ extension Prober {
         guard OptionLimits.stillSeconds.contains(duration) else {
             return .failure(BadInput(path: info.path, cause: .photoDuration))
         }
-        info.duration = duration
-        info.sourceDuration = duration
-        info.inPoint = 0
+        info.use.duration = duration
+        info.facts.timing.sourceDuration = duration
+        info.use.inPoint = 0
         return .success(info)
     }
 
@@ -63,13 +60,13 @@ extension Prober {
     static func cardInfo(_ card: TextCard, entry: ClipEntry, number: Int?, defaultDuration: Double?) -> Result<ClipInfo, BadInput> {
         var info = ClipInfo(
             path: cardName(card, number: number), container: "text card", videoCodec: "text card", codedWidth: 1920,
-            codedHeight: 1080, rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p",
+            codedHeight: 1080, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "yuv420p",
             duration: StitchSettings().stillDuration, audio: nil)
-        info.isStill = true
-        info.card = card
-        info.title = entry.title
-        info.caption = entry.caption
-        return still(info, entry: entry, defaultDuration: defaultDuration ?? info.duration)
+        info.facts.isStill = true
+        info.use.card = card
+        info.use.title = entry.title
+        info.use.caption = entry.caption
+        return still(info, entry: entry, defaultDuration: defaultDuration ?? info.use.duration)
     }
 
     /// "text card 2 'Day one'": the text on one line, cut at 40 characters.
@@ -88,12 +85,11 @@ extension Prober {
         let picture = try heifPicture(file, policy: policy)
         var info = ClipInfo(
             path: path, container: heifContainer, videoCodec: "heic", codedWidth: picture.width, codedHeight: picture.height,
-            rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: picture.pixelFormat.name,
+            sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: picture.pixelFormat.name,
             duration: StitchSettings().stillDuration, audio: nil)
         info.readPath = path
-        info.isStill = true
-        info.orientation = 1
-        info.colour = picture.colour
+        info.facts.isStill = true
+        info.facts.colour = picture.colour
         info.unusedColourProfile = PhotoProfile.problem(of: picture)
         return info
     }

@@ -20,8 +20,8 @@ extension Plan {
 
     /// The list's title, else the file name without its extension.
     static func chapterTitle(_ info: ClipInfo) -> String {
-        if let title = info.title { return title }
-        if let card = info.card { return card.text.split(whereSeparator: \.isNewline).joined(separator: " ") }
+        if let title = info.use.title { return title }
+        if let card = info.use.card { return card.text.split(whereSeparator: \.isNewline).joined(separator: " ") }
         let name: String
         switch InputLocation(info.path) {
         case .remote(let url): name = URL(string: url)?.lastPathComponent ?? url

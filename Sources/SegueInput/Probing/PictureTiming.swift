@@ -132,6 +132,6 @@ extension ClipInfo {
     /// The clip's time 0 (its in point) in `stream`'s time base: where its
     /// pictures and sound start counting.
     package func origin(in stream: StreamInfo) -> Int64 {
-        (videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: inPoint)
+        (facts.timing.videoStart ?? stream.startTime ?? 0) + stream.timeBase.ticks(seconds: use.inPoint)
     }
 }

@@ -36,8 +36,8 @@ package final class TextLayer {
                      access: InputAccess) throws -> TextLayer? {
         let subtitles = burnSubtitles ? clip.info.subtitles.flatMap { $0.cues.isEmpty ? nil : $0 } : nil
         // A blank card (a timeline's gap) has nothing to draw.
-        let cardText = clip.info.card.map { !$0.text.isEmpty } == true
-        guard clip.info.caption != nil || cardText || subtitles != nil else { return nil }
+        let cardText = clip.info.use.card.map { !$0.text.isEmpty } == true
+        guard clip.info.use.caption != nil || cardText || subtitles != nil else { return nil }
         let fontFile: FontFile
         do {
             fontFile = try FontFile.open(font, access: access)
@@ -54,13 +54,13 @@ package final class TextLayer {
             // Drawn straight onto each HDR picture, its colours are given at HDR reference white.
             timed.append(TextColour.scriptColours(script, into: canvas.colour))
         }
-        let still = clip.info.caption != nil || clip.info.card != nil
-            ? TextLayer.script(caption: clip.info.caption, card: clip.info.card, family: fontFile.family, width: canvas.width,
+        let still = clip.info.use.caption != nil || clip.info.use.card != nil
+            ? TextLayer.script(caption: clip.info.use.caption, card: clip.info.use.card, family: fontFile.family, width: canvas.width,
                                height: canvas.height, seeThrough: true)
             : nil
         // The still text's see-through ground is its outline's colour, so the
         // edges libass blends into it stay that colour as they fade out.
-        let ground = clip.info.card.map(isLight) == true ? "white" : "black"
+        let ground = clip.info.use.card.map(isLight) == true ? "white" : "black"
         return try TextLayer(still: still, ground: ground, timed: timed, font: fontFile, canvas: canvas)
     }
 

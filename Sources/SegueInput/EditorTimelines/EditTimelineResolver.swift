@@ -47,7 +47,7 @@ package struct EditTimelineResolver {
         var rates: Set<Rational> = [], probed: Set<String> = []
         for clip in clips where probed.count < Self.mostProbed {
             guard let path = try? finder.locate(clip.media, clipName: clip.name ?? ""), probed.insert(path).inserted,
-                  let rate = try? Prober.probe(path, access: finder.access).get().frameRate, rate.isValid else { continue }
+                  let rate = try? Prober.probe(path, access: finder.access).get().facts.frameRate, rate.isValid else { continue }
             rates.insert(rate.snappedToStandard.reduced)
         }
         guard rates.count == 1, let rate = rates.first, rate.value >= 1, rate.value < 1000 else { return nil }
@@ -99,18 +99,8 @@ package struct EditTimelineResolver {
                 // A photo shows for its record time, transitions included.
                 entry.duration = Double(entry.edit!.recordFrames) / rate.value
             case .gap, .fill:
-                // Black (or a generator's colour or bars) and silence, as long as the gap and the transitions into and out of it.
-                let length = span.item.blank ?? EditTime(value: 0, rate: rate.value)
-                entry = ClipEntry(path: "")
-                entry.card = TextCard(text: "", background: "#000000")
-                if case .fill(let fill) = span.item {
-                    if case .colour(let colour) = fill.look { entry.card?.background = colour }
-                    if fill.look == .bars { entry.card?.bars = true }
-                }
-                entry.title = "Gap"
-                let frames = length.frameCount(at: rate) + span.before + span.after
-                guard frames > 0 else { continue }
-                entry.duration = Double(frames) / rate.value
+                guard let blank = EditTimelineResolver.blankEntry(span, rate: rate) else { continue }
+                entry = blank
             case .transition:
                 continue
             }
@@ -128,6 +118,23 @@ package struct EditTimelineResolver {
         var output = OutputOptions()
         output.frameRate = rate.reduced
         return Resolved(entries: entries, output: output, notices: notices, sound: sound)
+    }
+
+    /// A gap's or generator's entry: black (or the generator's colour or bars) and silence, as long
+    /// as the gap and the transitions into and out of it; nil when that is no frame.
+    private static func blankEntry(_ span: Span, rate: Rational) -> ClipEntry? {
+        let length = span.item.blank ?? EditTime(value: 0, rate: rate.value)
+        let frames = length.frameCount(at: rate) + span.before + span.after
+        guard frames > 0 else { return nil }
+        var entry = ClipEntry(path: "")
+        entry.card = TextCard(text: "", background: "#000000")
+        if case .fill(let fill) = span.item {
+            if case .colour(let colour) = fill.look { entry.card?.background = colour }
+            if fill.look == .bars { entry.card?.bars = true }
+        }
+        entry.title = "Gap"
+        entry.duration = Double(frames) / rate.value
+        return entry
     }
 
     /// The items in record order, each knowing the transitions either side of

@@ -29,24 +29,25 @@ package enum Prober {
         if let card = entry.card { return cardInfo(card, entry: entry, number: number, defaultDuration: photoSeconds) }
         return probe(entry.path, access: access).flatMap { info in
             var info = info
-            info.title = entry.title
-            info.fit = entry.fit
-            info.caption = entry.caption
-            info.subtitleFile = entry.subtitles
-            if info.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.duration) } // photos
+            info.use.title = entry.title
+            info.use.fit = entry.fit
+            info.use.caption = entry.caption
+            info.use.subtitleFile = entry.subtitles
+            if info.facts.isStill { return still(info, entry: entry, defaultDuration: photoSeconds ?? info.use.duration) } // photos
             if let placement = entry.edit {
                 do { try info.place(placement) } catch let reason as BadInputReason {
                     return .failure(BadInput(path: entry.path, cause: reason))
                 } catch { return .failure(BadInput(path: entry.path, cause: .cantOpen("\(error)"))) }
                 return .success(info)
             }
-            if let inPoint = entry.inPoint, inPoint >= info.sourceDuration {
-                return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: info.sourceDuration)))
+            let end = info.facts.timing.sourceDuration
+            if let inPoint = entry.inPoint, inPoint >= end {
+                return .failure(BadInput(path: entry.path, cause: .inPointPastEnd(inPoint: inPoint, end: end)))
             }
             info.trim(inPoint: entry.inPoint, outPoint: entry.outPoint)
-            guard info.duration * info.frameRate.value >= 0.5 else {
+            guard info.use.duration * info.facts.frameRate.value >= 0.5 else {
                 let trimmed = entry.inPoint != nil || entry.outPoint != nil
-                return .failure(BadInput(path: entry.path, cause: .lessThanOneFrame(seconds: info.duration, trimmed: trimmed)))
+                return .failure(BadInput(path: entry.path, cause: .lessThanOneFrame(seconds: info.use.duration, trimmed: trimmed)))
             }
             return .success(info)
         }
@@ -108,12 +109,12 @@ package enum Prober {
         } else {
             info = try movingClipInfo(path: path, opened: opened, video: video, audio: audio, access: access)
         }
-        if !info.isStill {
-            info.hdrMetadata = video.hdrMetadata ?? firstPicture.hdrMetadata
-            info.startTimecode = startTimecode(of: demuxer, video: video, rate: info.frameRate)
+        if !info.facts.isStill {
+            info.facts.hdrMetadata = video.hdrMetadata ?? firstPicture.hdrMetadata
+            info.facts.startTimecode = startTimecode(of: demuxer, video: video, rate: info.facts.frameRate)
         }
-        info.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
-        if case .file(let local) = try access.location(of: path) { info.sidecars = ClipSubtitleReader.sidecars(of: local) }
+        info.facts.subtitleStreams = ClipSubtitleReader.streams(in: demuxer)
+        if case .file(let local) = try access.location(of: path) { info.facts.sidecars = ClipSubtitleReader.sidecars(of: local) }
         return info
     }
 
@@ -203,22 +204,22 @@ package enum Prober {
         let (rate, variable) = rate
         var info = ClipInfo(
             path: path, container: demuxer.formatName, videoCodec: video.codecName,
-            codedWidth: video.width, codedHeight: video.height, rotation: video.rotation,
+            codedWidth: video.width, codedHeight: video.height,
+            orientation: ClipOrientation(matrix: video.displayMatrix, rotation: video.rotation),
             sampleAspectRatio: video.sampleAspectRatio, frameRate: rate, pixelFormat: video.pixelFormatName,
             duration: length.clip,
-            audio: audio.map { ClipInfo.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels,
+            audio: audio.map { ClipFacts.AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels,
                                                   timeBase: $0.timeBase) })
         info.readPath = readPath
-        info.displayMatrix = video.displayMatrix
-        info.pictureDuration = length.picture
-        info.soundDuration = length.sound
-        info.videoStart = length.videoStart
-        info.timestampJumps = length.timestampJumps
-        info.headerDuration = demuxer.duration
-        info.colour = video.colour
-        info.fieldOrder = video.fieldOrder
-        info.dolbyVisionProfile = video.dolbyVisionProfile
-        info.variableFrameRate = variable
+        info.facts.timing.pictureDuration = length.picture
+        info.facts.timing.soundDuration = length.sound
+        info.facts.timing.videoStart = length.videoStart
+        info.facts.timing.timestampJumps = length.timestampJumps
+        info.facts.timing.headerDuration = demuxer.duration
+        info.facts.colour = video.colour
+        info.facts.fieldOrder = video.fieldOrder
+        info.facts.dolbyVisionProfile = video.dolbyVisionProfile
+        info.facts.variableFrameRate = variable
         return info
     }
 

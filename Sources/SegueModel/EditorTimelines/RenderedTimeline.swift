@@ -16,7 +16,7 @@ extension EditTimeline {
         // Record frames of each join before its cut (played by the clip after it) and after it.
         let splits: [(before: Int64, after: Int64)] = plan.joins.map { join in
             let frames = Int64(join.frameCount)
-            let asked = plan.clips[join.index + 1].info.edited?.before ?? frames / 2
+            let asked = plan.clips[join.index + 1].info.use.edited?.before ?? frames / 2
             let before = min(asked, frames)
             return (before, frames - before)
         }
@@ -25,7 +25,7 @@ extension EditTimeline {
             let before = clip.index > 0 ? splits[clip.index - 1].before : 0
             let after = clip.index < splits.count ? splits[clip.index].after : 0
             let length = Int64(clip.frameCount) - before - after
-            if let card = clip.info.card {
+            if let card = clip.info.use.card {
                 let duration = EditTime(value: Double(length), rate: rate.value)
                 // A generator's card (no text): its bars or colour as a generator; black and text cards as gaps.
                 if card.text.isEmpty, card.bars == true {
@@ -56,22 +56,22 @@ extension EditTimeline {
     /// `skipping` (the frames before its cut), counted from its start timecode.
     private static func renderedClip(_ info: ClipInfo, skipping: Int64, length: Int64, rate: Rational,
                                      currentFolder: String) -> EditClip {
-        let origin = info.startTimecode.map { code in
+        let origin = info.facts.startTimecode.map { code in
             code.rate.value.rounded() == rate.value.rounded() ? code.frames : Int64((code.seconds * rate.value).rounded())
         } ?? 0
-        let inFrames = Int64((info.inPoint * rate.value).rounded())
+        let inFrames = Int64((info.use.inPoint * rate.value).rounded())
         // A speed change's first frame past the handles is the one it shows there.
-        let skipped = info.speed.map { $0.sourceFrame(at: skipping) } ?? skipping
+        let skipped = info.use.speed.map { $0.sourceFrame(at: skipping) } ?? skipping
         let source = EditRange(start: EditTime(value: Double(origin + inFrames + skipped), rate: rate.value),
                                duration: EditTime(value: Double(length), rate: rate.value))
         let available = EditRange(start: EditTime(value: Double(origin), rate: rate.value),
-                                  duration: EditTime(value: (info.pictureDuration * rate.value).rounded(), rate: rate.value))
+                                  duration: EditTime(value: (info.facts.timing.pictureDuration * rate.value).rounded(), rate: rate.value))
         var location = info.path
         if case .file(let local) = InputLocation(info.path) {
             location = local.hasPrefix("/") ? local : (currentFolder as NSString).appendingPathComponent(local)
             location = (location as NSString).standardizingPath
         }
-        return EditClip(name: info.edited?.name ?? Plan.chapterTitle(info), media: EditMedia(location: location),
-                        source: source, available: available, speed: info.speed)
+        return EditClip(name: info.use.edited?.name ?? Plan.chapterTitle(info), media: EditMedia(location: location),
+                        source: source, available: available, speed: info.use.speed)
     }
 }

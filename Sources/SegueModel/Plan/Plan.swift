@@ -146,11 +146,11 @@ public struct Plan: Sendable {
                  places: [SoundPlace?]) throws {
         guard let firstClip = infos.first else { throw SegueError.usage("no clips to stitch") }
         // A still never sets the canvas: the first video does; with only stills, full HD of the first photo's shape.
-        let first = infos.first { !$0.isStill } ?? Plan.stillsCanvas(portrait: firstClip.displayHeight > firstClip.displayWidth)
-        var rate = settings.frameRate ?? first.frameRate
+        let first = infos.first { !$0.facts.isStill } ?? Plan.stillsCanvas(portrait: firstClip.facts.displayHeight > firstClip.facts.displayWidth)
+        var rate = settings.frameRate ?? first.facts.frameRate
         if !rate.isValid { rate = Rational(30, 1) }
-        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.displayWidth),
-                        height: settings.size?.height ?? evenCeiling(first.displayHeight),
+        canvas = Canvas(width: settings.size?.width ?? evenCeiling(first.facts.displayWidth),
+                        height: settings.size?.height ?? evenCeiling(first.facts.displayHeight),
                         frameRate: rate.reduced, sampleRate: settings.sampleRate)
         // A timeline's own sound is mixed, never copied: the output keeps 48 kHz stereo for it.
         let places = infos.indices.map { $0 < places.count ? places[$0].flatMap { sounds.indices.contains($0.track) ? $0 : nil } : nil }
@@ -166,10 +166,28 @@ public struct Plan: Sendable {
         let layout = JoinLayout(mode: mode)
         notices = infos.compactMap(\.lengthWarning) + colour.notices
             + infos.compactMap { info in info.unusedColourProfile.map { Warning.colourProfileIgnored(path: info.path, reason: $0) } }
-            + infos.compactMap { info in info.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
-        let counts = infos.map { max(1, Int(($0.duration * rate.value).rounded())) }
+            + infos.compactMap { info in info.use.edited.flatMap { $0.isHeld ? Warning.edgeFramesHeld(path: info.path, held: $0) : nil } }
+        let counts = infos.map { max(1, Int(($0.use.duration * rate.value).rounded())) }
 
-        // What each join asks for, before fitting it to its clips; `random` becomes its pick here.
+        joins = Plan.joins(of: infos, counts: counts, choices: choices, settings: settings, rate: rate, layout: layout,
+                           notices: &notices)
+
+        clips = []
+        var start = 0
+        for (index, info) in infos.enumerated() {
+            let fit = info.use.fit ?? settings.fit
+            let placement = Placement.fit(displayWidth: info.facts.displayWidth, displayHeight: info.facts.displayHeight, into: canvas, mode: fit)
+            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
+                                     fit: fit, soundPlace: places[index]))
+            start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
+        }
+        soundTracks = sounds.indices.map { [clips, canvas] in PlannedSound(sounds[$0], track: $0, clips: clips, places: places, canvas: canvas) }
+    }
+
+    /// How each clip meets the next: what its join asks for (the list's choice, else the settings';
+    /// `random` becomes its pick here), fitted to its clips' `counts` (a shortened one noted).
+    private static func joins(of infos: [ClipInfo], counts: [Int], choices: [JoinChoice?], settings: StitchSettings, rate: Rational,
+                              layout: JoinLayout, notices: inout [Warning]) -> [PlannedJoin] {
         let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
             let choice = index < choices.count ? choices[index] : nil
             var kind = choice?.transition ?? settings.transition
@@ -177,8 +195,7 @@ public struct Plan: Sendable {
             let seconds = choice?.duration ?? settings.transitionDuration ?? kind.defaultDuration
             return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())))
         }
-        joins = []
-        for (index, request) in requests.enumerated() {
+        return requests.enumerated().map { index, request in
             var frames = request.frames
             if layout.overlaps && frames > 0 {
                 // A clip overlapping on both sides gives at most half of itself to each.
@@ -191,25 +208,14 @@ public struct Plan: Sendable {
                                                         given: Double(frames) / rate.value))
                 }
             }
-            joins.append(PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames))
+            return PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames)
         }
-
-        clips = []
-        var start = 0
-        for (index, info) in infos.enumerated() {
-            let fit = info.fit ?? settings.fit
-            let placement = Placement.fit(displayWidth: info.displayWidth, displayHeight: info.displayHeight, into: canvas, mode: fit)
-            clips.append(PlannedClip(index: index, info: info, frameCount: counts[index], startFrame: start, placement: placement,
-                                     fit: fit, soundPlace: places[index]))
-            start = layout.nextStart(after: start, frameCount: counts[index], joinAfter: joinFrames(after: index))
-        }
-        soundTracks = sounds.indices.map { [clips, canvas] in PlannedSound(sounds[$0], track: $0, clips: clips, places: places, canvas: canvas) }
     }
 
     /// The canvas of a reel made only of photos: 1920x1080, or 1080x1920 for a portrait first photo, at 30 fps.
     static func stillsCanvas(portrait: Bool) -> ClipInfo {
         ClipInfo(path: "", container: "", videoCodec: "", codedWidth: portrait ? 1080 : 1920, codedHeight: portrait ? 1920 : 1080,
-                 rotation: 0, sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
+                 sampleAspectRatio: Rational(1, 1), frameRate: Rational(30, 1), pixelFormat: "", duration: 0,
                  audio: nil)
     }
 

@@ -7,7 +7,7 @@ package enum ColourMatrix: String, Sendable {
     case bt601, bt709, bt2020, rgb
 }
 
-extension ClipInfo {
+extension ClipFacts {
     /// PQ (HDR10, smpte2084) or HLG (arib-std-b67) by the transfer, SDR otherwise.
     package var dynamicRange: DynamicRange { colour.dynamicRange }
 

@@ -16,9 +16,10 @@ struct SoundMedium {
     /// Probes `path`: as a clip when it has a picture, else its sound stream
     /// alone; throws what kept it from being opened (an input root's refusal, the network, no media).
     static func probe(_ path: String, access: InputAccess, recordRate: Rational) throws -> SoundMedium {
-        if case .success(let info) = Prober.probe(path, access: access), !info.isStill {
-            return SoundMedium(hasSound: info.audio != nil, seconds: info.soundDuration ?? info.sourceDuration,
-                               frameRate: info.frameRate, startTimecode: info.startTimecode)
+        if case .success(let info) = Prober.probe(path, access: access), !info.facts.isStill {
+            let facts = info.facts
+            return SoundMedium(hasSound: facts.audio != nil, seconds: facts.timing.soundDuration ?? facts.timing.sourceDuration,
+                               frameRate: facts.frameRate, startTimecode: facts.startTimecode)
         }
         let demuxer = try access.openDemuxer(try access.readablePath(for: path))
         guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else {

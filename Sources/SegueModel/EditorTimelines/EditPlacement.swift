@@ -64,8 +64,8 @@ extension ClipInfo {
     /// frame-rate filter's rounding (half a frame either way) can't pick a
     /// neighbour. Throws when the source range itself misses the media.
     package mutating func place(_ placement: EditPlacement) throws {
-        let mediaRate = frameRate
-        let origin = startTimecode.map { code in
+        let mediaRate = facts.frameRate
+        let origin = facts.startTimecode.map { code in
             code.rate.value.rounded() == mediaRate.value.rounded() ? code.frames : Int64((code.seconds * mediaRate.value).rounded())
         } ?? 0
         func mediaFrames(_ recordFrames: Int64) -> Int64 {
@@ -81,23 +81,23 @@ extension ClipInfo {
         let lead = speed?.frames ?? placement.before
         let body = speed.map { mediaFrames($0.speed.sourceFrames(for: placement.before + recordLength) - $0.frames) }
             ?? placement.source.duration.frameCount(at: mediaRate)
-        let available = Int64((pictureDuration * mediaRate.value).rounded())
+        let available = Int64((facts.timing.pictureDuration * mediaRate.value).rounded())
         guard start < available, start + max(body, 1) > 0 else {
             throw BadInputReason.outsideMedia(clip: placement.name, start: Double(start) / mediaRate.value,
-                                              end: Double(start + body) / mediaRate.value, length: pictureDuration)
+                                              end: Double(start + body) / mediaRate.value, length: facts.timing.pictureDuration)
         }
         let first = start - mediaFrames(lead)
         let last = speed.map { first + mediaFrames($0.speed.sourceFrames(for: placement.recordFrames)) }
             ?? start + body + mediaFrames(placement.after)
-        inPoint = Double(first) / mediaRate.value
-        duration = Double(placement.recordFrames) / placement.recordRate.value
-        self.speed = speed?.speed
+        use.inPoint = Double(first) / mediaRate.value
+        use.duration = Double(placement.recordFrames) / placement.recordRate.value
+        use.speed = speed?.speed
         // Output frames showing plain frames the media lacks: before its first, from its last on.
         let missingBefore = recordFrames(max(0, -first)), presentEnd = recordFrames(available - first)
         let heldBefore = speed.map { $0.speed.firstFrame(showing: missingBefore) ?? placement.recordFrames } ?? missingBefore
         let heldAfter = speed.map { placement.recordFrames - ($0.speed.firstFrame(showing: presentEnd) ?? placement.recordFrames) }
             ?? recordFrames(max(0, last - available))
-        edited = EditedClip(name: placement.name, before: placement.before, after: placement.after,
+        use.edited = EditedClip(name: placement.name, before: placement.before, after: placement.after,
                             heldBefore: min(max(heldBefore, 0), placement.recordFrames), heldAfter: max(heldAfter, 0))
     }
 }
