@@ -108,14 +108,7 @@ public final class StitchJob {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
         let (plan, settings, access, _) = try prepare(onEvent: onEvent)
-        let planned: PlannedStitch
-        do {
-            planned = try PlannedStitch(plan: plan, settings: settings, access: access)
-        } catch {
-            // Only --smart's scan throws: its encoder's trial open is the output's first step.
-            throw OutputFile.writeFailure(error, output: request.output, doing: "can't start writing")
-        }
-        let stitcher = Stitcher(planned: planned, options: request.runOptions)
+        let stitcher = try Stitcher.writing(request.output, plan: plan, settings: settings, access: access, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
             do {

@@ -27,6 +27,19 @@ package final class Stitcher {
     /// What `--smart` copies of the whole stitch; nil without it.
     let smart: SmartPlan?
 
+    /// A stitcher of `plan` ready to write `output` (what a failure to start names): planned
+    /// (`PlannedStitch`), where only `--smart`'s scan can fail, its encoder's trial open being
+    /// the output's first step.
+    package static func writing(_ output: String, plan: Plan, settings: StitchSettings, access: InputAccess, copiesSound: Bool = true,
+                                options: RunOptions) throws -> Stitcher {
+        do {
+            return Stitcher(planned: try PlannedStitch(plan: plan, settings: settings, access: access, copiesSound: copiesSound),
+                            options: options)
+        } catch {
+            throw OutputFile.writeFailure(error, output: output, doing: "can't start writing")
+        }
+    }
+
     /// Stitches `planned` into the target its plan names.
     package init(planned: PlannedStitch, options: RunOptions = RunOptions()) {
         guard let target = planned.plan.target else { preconditionFailure("a plan to stitch names what it writes") }

@@ -110,16 +110,11 @@ package struct SegmentRender {
         let plan = try record.timeline()
         let access = InputAccess(network: NetworkSettings(timeout: record.network.timeout, retries: record.network.retries),
                                  policy: try InputPolicy.confined(to: record.inputRoots, allowRemote: record.allowRemote))
-        let planned: PlannedStitch
-        do {
-            planned = try PlannedStitch(plan: plan, settings: record.settings, access: access, copiesSound: false)
-        } catch {
-            throw OutputFile.writeFailure(error, output: output, doing: "can't start writing")
-        }
-        guard planned.plan.target != nil else {
+        guard plan.target != nil else {
             throw SegueError(.readFailed, subject: work, detail: "the plan's HLS ladder can't be made of its canvas")
         }
-        return Stitcher(planned: planned, options: record.runOptions)
+        return try Stitcher.writing(output, plan: plan, settings: record.settings, access: access, copiesSound: false,
+                                    options: record.runOptions)
     }
 
     /// Renders `wanted` into the files' partial names. Fails when it made fewer frames than planned.
