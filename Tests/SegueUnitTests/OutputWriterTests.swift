@@ -138,13 +138,15 @@ final class OutputWriterTests: XCTestCase {
     }
 
     func testAbandonDropsWhatIsQueuedAndNeverFinishes() throws {
-        let gate = DispatchSemaphore(value: 0)
+        let gate = (entered: DispatchSemaphore(value: 0), release: DispatchSemaphore(value: 0))
         let sink = RecordingSink(gate: gate)
         let writer = try writer(sink)
         // The encoder holds the picture until the gate opens; the sound waits in the queue.
         try writer.submit(picture: try Made.picture(luma: 10, pts: 0))
+        gate.entered.wait()
         for index in 0..<3 { try writer.submit(sound: try Made.sound(samples: 1024, pts: Int64(1024 * index))) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }
+        // Opened once abandon has dropped the queue (it then waits for the encoder to stop).
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { gate.release.signal() }
         writer.abandon()
         XCTAssertEqual(sink.events, [.picture(pts: 0, crf: nil, luma: 10)], "only the picture already taken")
     }

@@ -25,7 +25,7 @@ struct SinkFailure: Error, Equatable {}
 
 /// An output sink that records what reaches it instead of writing it; it fails
 /// (with `SinkFailure`) at event `failAt` (0: the first) when told to, and with a
-/// `gate`, waits for it before encoding its first picture.
+/// `gate`, signals its `entered` and waits for its `release` before encoding its first picture.
 class RecordingSink: OutputSink, @unchecked Sendable {
     // SAFETY: `recorded` and `count` are read and written under `lock`; the
     // writer's thread records, the test's reads.
@@ -34,10 +34,10 @@ class RecordingSink: OutputSink, @unchecked Sendable {
     private var count = 0
     let audioFrameSize: Int
     let failAt: Int?
-    let gate: DispatchSemaphore?
+    let gate: (entered: DispatchSemaphore, release: DispatchSemaphore)?
     private var gated = false
 
-    init(audioFrameSize: Int = 1024, failAt: Int? = nil, gate: DispatchSemaphore? = nil) {
+    init(audioFrameSize: Int = 1024, failAt: Int? = nil, gate: (entered: DispatchSemaphore, release: DispatchSemaphore)? = nil) {
         self.audioFrameSize = audioFrameSize
         self.failAt = failAt
         self.gate = gate
@@ -56,7 +56,8 @@ class RecordingSink: OutputSink, @unchecked Sendable {
     func encode(picture: Frame, crf: Int?) throws {
         if let gate, !gated {
             gated = true
-            gate.wait()
+            gate.entered.signal()
+            gate.release.wait()
         }
         try record(.picture(pts: picture.pts, crf: crf, luma: picture.plane(0).bytes[0]))
     }
