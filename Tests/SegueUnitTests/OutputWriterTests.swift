@@ -157,6 +157,36 @@ final class OutputWriterTests: XCTestCase {
         assertSegueError(.writeFailed, try writer.submit(picture: try Made.picture(luma: 10, pts: 0)))
     }
 
+    /// A writer on a 160x90 canvas drawing a flat white 32x32 logo a quarter of the canvas wide at its top left.
+    func overlaid(_ sink: RecordingSink) throws -> (OutputWriter, PictureOverlay.Box) {
+        let canvas = Canvas(width: 160, height: 90, frameRate: Rational(24, 1), sampleRate: 48_000)
+        let overlay = try PictureOverlay(picture: try Made.picture(luma: 235, width: 32, height: 32), canvas: canvas, position: .topLeft,
+                                         widthFraction: 0.25, opacity: 1)
+        return (try OutputWriter(sink: sink, canvas: canvas, overlay: overlay), overlay.box)
+    }
+
+    func testTheOverlayIsDrawnOnEachPictureBeforeTheSinkTakesIt() throws {
+        let sink = RecordingSink()
+        let (writer, box) = try overlaid(sink)
+        for index in 0..<3 { try writer.submit(picture: try Made.picture(luma: 16, width: 160, height: 90, pts: Int64(index))) }
+        try writer.finish()
+        XCTAssertEqual(box, PictureOverlay.Box(x: 3, y: 3, width: 40, height: 40))
+        XCTAssertEqual(sink.pictures.count, 3)
+        for luma in sink.pictures {
+            XCTAssertEqual(luma.mean(x: box.x + 2, y: box.y + 2, width: box.width - 4, height: box.height - 4), 235, accuracy: 2, "the logo")
+            XCTAssertEqual(luma.mean(x: 60, y: 0, width: 100, height: 90), 16, accuracy: 1, "the picture beside it")
+        }
+    }
+
+    func testTheOverlaidPicturesKeepTheirPts() throws {
+        let sink = RecordingSink()
+        let (writer, _) = try overlaid(sink)
+        for index in [4, 5, 9] { try writer.submit(picture: try Made.picture(luma: 16, width: 160, height: 90, pts: Int64(index))) }
+        try writer.finish()
+        let pts: [Int64?] = sink.events.compactMap { if case .picture(let pts, _, _) = $0 { return pts } else { return nil } }
+        XCTAssertEqual(pts, [4, 5, 9])
+    }
+
     func testTheScoutSeesEachPictureAsItIsQueued() throws {
         let writer = try writer(RecordingSink())
         let scout = CoverScout()

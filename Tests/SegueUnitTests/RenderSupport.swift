@@ -31,6 +31,7 @@ class RecordingSink: OutputSink, @unchecked Sendable {
     // writer's thread records, the test's reads.
     private let lock = NSLock()
     private var recorded: [SinkEvent] = []
+    private var lumaPlanes: [PlaneImage] = []
     private var count = 0
     let audioFrameSize: Int
     let failAt: Int?
@@ -44,6 +45,8 @@ class RecordingSink: OutputSink, @unchecked Sendable {
     }
 
     var events: [SinkEvent] { lock.withLock { recorded } }
+    /// The luma plane of each picture encoded.
+    var pictures: [PlaneImage] { lock.withLock { lumaPlanes } }
 
     func record(_ event: SinkEvent) throws {
         try lock.withLock {
@@ -59,7 +62,9 @@ class RecordingSink: OutputSink, @unchecked Sendable {
             gate.entered.signal()
             gate.release.wait()
         }
-        try record(.picture(pts: picture.pts, crf: crf, luma: picture.plane(0).bytes[0]))
+        let luma = picture.plane(0)
+        try record(.picture(pts: picture.pts, crf: crf, luma: luma.bytes[0]))
+        lock.withLock { lumaPlanes.append(luma) }
     }
 
     func encode(sound block: Frame) throws { try record(.sound(pts: block.pts, samples: block.sampleCount)) }
