@@ -67,7 +67,8 @@ let package = Package(
         // The bitstream records' unit tests, on recorded and made-up bytes: no FFmpeg libraries; the H.264
         // slice tests run the ffmpeg CLI for real x264 streams and its decoder as their judge.
         .testTarget(name: "SegueBitstreamTests", dependencies: ["SegueBitstream"]),
-        // The unit tests of the tiers above the model (option table, subtitles, colour, smart plans): FFmpeg's libraries, no tools.
+        // The unit tests of the tiers above the model (option table, subtitles, colour, smart plans, the render loop,
+        // its sinks and sound stages on frames made in memory): FFmpeg's libraries, no tools.
         .testTarget(name: "SegueUnitTests", dependencies: ["SegueKit", "SegueRender", "SegueInput", "SegueRuntime", "SegueModel",
                                                            "SegueCore", "SegueMedia", "segue"]),
     ],

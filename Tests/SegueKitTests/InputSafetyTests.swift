@@ -13,12 +13,6 @@ import SegueCore
 final class InputSafetyTests: XCTestCase {
     let store = FixtureStore.shared
 
-    /// The model refuses a name that starts with a protocol libavformat knows
-    /// without libavformat: its list is the linked library's.
-    func testTheModelsKnownProtocolsAreTheLibrarys() {
-        XCTAssertEqual(Network.knownProtocols, LibAV.inputProtocols)
-    }
-
     /// A folder of uploads beside a folder of secrets, fresh per test.
     struct Sandbox {
         let uploads: String

@@ -27,18 +27,6 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(warnings, [])
     }
 
-    func testFlagsWinOverTheManifestWhichWinsOverTheDefaults() throws {
-        var manifest = OutputOptions()
-        manifest.crf = 30
-        manifest.preset = "fast"
-        var request = StitchRequest(inputs: [], output: "unused.mp4")
-        request.options.crf = 18
-        let settings = try StitchJob(request).resolvedSettings(manifest: manifest).0
-        XCTAssertEqual(settings.crf, 18, "the request's choice")
-        XCTAssertEqual(settings.preset, "fast", "the manifest's, where the request makes none")
-        XCTAssertEqual(settings.fit, StitchSettings().fit, "the default, where neither does")
-    }
-
     func testErrorsCarryTheirReason() throws {
         let missing = store.folder.appendingPathComponent("no-such-clip.mp4").path
         XCTAssertThrowsError(try StitchJob(StitchRequest(inputs: [missing], output: store.outputPath())).run()) { error in
@@ -68,32 +56,7 @@ final class LibraryTests: XCTestCase {
         }
     }
 
-    func testFFmpegErrorsAreCaughtByCase() {
-        func fail() throws { throw FFmpegError(code: FFmpegError.invalidData.code, call: "avcodec_send_packet") }
-        do {
-            try fail()
-            XCTFail("no error")
-        } catch FFmpegError.invalidData {
-            // matched by its code, whatever call failed
-        } catch {
-            XCTFail("not matched: \(error)")
-        }
-        XCTAssertTrue(FFmpegError.posix(ECONNRESET).isTransport)
-        XCTAssertFalse(FFmpegError.invalidData.isTransport)
-    }
-
     // MARK: Background work
-
-    func testTakingABackgroundValueTwiceIsSafe() throws {
-        final class Box {}
-        let task = BackgroundTask(name: "segue-test") { _ in Box() }
-        let first = try task.value(), second = try task.value()
-        XCTAssertTrue(first === second)
-        struct Failure: Error {}
-        let failing = BackgroundTask<Int>(name: "segue-test") { _ in throw Failure() }
-        XCTAssertThrowsError(try failing.value())
-        XCTAssertThrowsError(try failing.value())
-    }
 
     func testShuttingDownDuringAPreloadLeavesNoThreadBehind() throws {
         _ = try clip(0, frames: 45)

@@ -322,14 +322,6 @@ final class RealClipTests: XCTestCase {
         XCTAssertEqual(video["avg_frame_rate"] as? String, "30000/1001")
     }
 
-    func testRatesWithinATenthOfAPercentSnapToTheStandardOnes() {
-        XCTAssertEqual(Rational(2997, 100).snappedToStandard, Rational(30000, 1001))
-        XCTAssertEqual(Rational(2397, 100).snappedToStandard, Rational(24000, 1001))
-        XCTAssertEqual(Rational(5994, 100).snappedToStandard, Rational(60000, 1001))
-        XCTAssertEqual(Rational(25_001, 1000).snappedToStandard, Rational(25, 1))
-        XCTAssertEqual(Rational(27, 1).snappedToStandard, Rational(27, 1), "no standard rate near: kept")
-    }
-
     func testProbeShowsDynamicRangeMatrixRangeAndScan() throws {
         let clip = try FFmpeg.make("probe-full.mp4", ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=0.2",
                                                       "-vf", "format=yuvj420p", "-color_range", "pc",

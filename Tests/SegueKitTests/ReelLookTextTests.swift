@@ -97,14 +97,6 @@ final class ReelLookTextTests: XCTestCase {
         XCTAssertLessThan(box.3 - box.1, 60, "one line high")
     }
 
-    func testTextIsEscapedAsDataInTheScript() {
-        XCTAssertEqual(TextLayer.escaped(#"{\b1}x"#), "\\{\\\u{2060}b1\\}x")
-        XCTAssertEqual(TextLayer.escaped("a\r\nb\nc\u{7}d"), "a\\Nb\\Nc d", "a line break breaks the line, no raw newline reaches the file")
-        let script = TextLayer.script(caption: "x\nDialogue: 0,0:00:00.00,9:00:00.00,Caption,,0,0,0,,injected", card: nil,
-                                      family: "DejaVu Sans", width: 640, height: 360)
-        XCTAssertEqual(script.components(separatedBy: "\n").filter { $0.hasPrefix("Dialogue:") }.count, 1, script)
-    }
-
     /// A caption is drawn once onto a see-through picture and laid over each
     /// picture; that must look as libass drawing it on the picture itself does
     /// (its shadow half see-through, its edges blended), and cover only the text.
@@ -311,13 +303,6 @@ final class ReelLookTextTests: XCTestCase {
             XCTAssertEqual(result.status, 2, key)
             XCTAssertTrue(result.standardError.contains(key), "\(key): \(result.standardError)")
         }
-    }
-
-    func testTheFontsNameIsReadFromItsNameTable() throws {
-        XCTAssertEqual(try FontFile.open(nil, access: InputAccess()).family, "DejaVu Sans")
-        let bold = try FontFile.open("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", access: InputAccess())
-        XCTAssertEqual(bold.family, "DejaVu Sans Bold", "the full name picks this face, not the family's regular one")
-        XCTAssertNil(FontFile.family(in: Array("not a font at all".utf8)))
     }
 
     func testFontDrawsInThatFaceFromAPathThatWouldBreakAFilterGraph() throws {

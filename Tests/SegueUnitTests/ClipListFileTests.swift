@@ -6,7 +6,7 @@ import XCTest
 @testable import SegueMedia
 
 /// A list read from its file (`ClipList.expand`, SegueInput); parsing a list's text is in SegueModelTests.
-final class ClipListTests: XCTestCase {
+final class ClipListFileTests: XCTestCase {
     func testUnreadableListIsABadInput() {
         let contents = ClipList.expand(["/nonexistent/list.txt"])
         XCTAssertEqual(contents.entries, [])
