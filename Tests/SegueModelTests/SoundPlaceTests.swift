@@ -8,7 +8,7 @@ import XCTest
 /// frames the plan gives each timeline's sound from them.
 final class SoundPlaceTests: XCTestCase {
     func clip(_ name: String) -> ClipInfo {
-        ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180, rotation: 0,
+        ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 320, codedHeight: 180,
                  sampleAspectRatio: Rational(1, 1), frameRate: Rational(24, 1), pixelFormat: "yuv420p", duration: 1, audio: nil)
     }
 

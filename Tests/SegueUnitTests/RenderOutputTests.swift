@@ -57,10 +57,6 @@ final class RenderOutputTests: XCTestCase {
 
     // MARK: The output for a render
 
-    func segment() -> SegmentPlan.Segment {
-        SegmentPlan.Segment(index: 1, startFrame: 24, endFrame: 48, startSample: 48_000, endSample: 96_000, audioStart: 47_104, audioEnd: 95_232)
-    }
-
     func testTheWholeFileIsWrittenBesideTheTargetUnderAHiddenName() throws {
         let path = folder.file("out.webm")
         let output = try XCTUnwrap(RenderTarget.file(path: path, container: .webm).output(for: .whole, at: path, contents: contents()) as? FileOutput)
@@ -71,7 +67,7 @@ final class RenderOutputTests: XCTestCase {
 
     func testASegmentsVideoIsAnMP4WrittenWhereItsRenderSays() throws {
         let target = RenderTarget.file(path: folder.file("out.webm"), container: .webm)
-        let output = try XCTUnwrap(target.output(for: .segment(segment(), isLast: false, soundPath: nil), at: folder.file("seg1.mp4"),
+        let output = try XCTUnwrap(target.output(for: .segment(frames: 24..<48, audio: 47_104..<95_232, soundPath: nil), at: folder.file("seg1.mp4"),
                                                  contents: contents()) as? FileOutput)
         XCTAssertEqual(output.writtenAt, folder.file("seg1.mp4"))
         XCTAssertEqual(output.path, folder.file("seg1.mp4"))
@@ -83,7 +79,7 @@ final class RenderOutputTests: XCTestCase {
         let whole = try XCTUnwrap(target.output(for: .whole, at: target.path, contents: contents()) as? LadderOutput)
         XCTAssertTrue(whole.isWhole)
         XCTAssertEqual(whole.files.master, folder.file("hls/master.m3u8"))
-        let part = try XCTUnwrap(target.output(for: .segment(segment(), isLast: true, soundPath: nil), at: folder.file("seg1"),
+        let part = try XCTUnwrap(target.output(for: .segment(frames: 24..<48, audio: 47_104..<Int.max, soundPath: nil), at: folder.file("seg1"),
                                                contents: contents()) as? LadderOutput)
         XCTAssertFalse(part.isWhole)
         XCTAssertEqual(part.files.master, folder.file("seg1/master.m3u8"))
@@ -109,7 +105,7 @@ final class RenderOutputTests: XCTestCase {
         let path = folder.file("seg1.mp4")
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         let output = RenderTarget.file(path: folder.file("out.mp4"), container: .mp4)
-            .output(for: .segment(segment(), isLast: false, soundPath: nil), at: path, contents: contents())
+            .output(for: .segment(frames: 24..<48, audio: 47_104..<95_232, soundPath: nil), at: path, contents: contents())
         XCTAssertNoThrow(try output.prepare(overwrite: false))
     }
 
@@ -144,7 +140,7 @@ final class RenderOutputTests: XCTestCase {
     func testASegmentsFileStaysWhereItWasWritten() throws {
         let path = folder.file("seg1.mp4")
         let output = RenderTarget.file(path: folder.file("out.mp4"), container: .mp4)
-            .output(for: .segment(segment(), isLast: false, soundPath: nil), at: path, contents: contents(audio: false))
+            .output(for: .segment(frames: 24..<48, audio: 47_104..<95_232, soundPath: nil), at: path, contents: contents(audio: false))
         try output.prepare(overwrite: false)
         try write(through: output)
         var report = StitchReport.empty

@@ -267,9 +267,9 @@ final class TestFolder {
 
 /// A planned clip of `seconds` at `rate`, with or without sound, that no test opens.
 func plannedInfo(_ name: String = "a.mp4", seconds: Double, rate: Rational = Rational(24, 1), audio: Bool = false) -> ClipInfo {
-    ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 160, codedHeight: 90, rotation: 0,
+    ClipInfo(path: name, container: "mp4", videoCodec: "h264", codedWidth: 160, codedHeight: 90,
              sampleAspectRatio: Rational(1, 1), frameRate: rate, pixelFormat: "yuv420p", duration: seconds,
-             audio: audio ? ClipInfo.AudioInfo(codec: "aac", sampleRate: 48_000, channels: 2, timeBase: Rational(1, 48_000)) : nil)
+             audio: audio ? ClipFacts.AudioInfo(codec: "aac", sampleRate: 48_000, channels: 2, timeBase: Rational(1, 48_000)) : nil)
 }
 
 /// Asserts that `body` throws a `SegueError` whose reason is `reason`.

@@ -68,7 +68,7 @@ final class SoundChainTests: XCTestCase {
 
     func testAPlanWithoutTimelineSoundOrMusicMakesNoStages() throws {
         let plan = try Plan(clips: [plannedInfo(seconds: 1, audio: true)], settings: StitchSettings())
-        let chain = try SoundChain.make(plan: plan, settings: StitchSettings(), access: InputAccess(), window: nil,
+        let chain = try SoundChain.make(plan: plan, settings: StitchSettings(), access: InputAccess(), from: 0,
                                         output: RecordingSoundOutput())
         XCTAssertEqual(try chain.hear(Made.block(5, 0.125), from: 0, frame: 0), Made.block(5, 0.125))
         XCTAssertNil(chain.music)
@@ -78,7 +78,7 @@ final class SoundChainTests: XCTestCase {
         var settings = StitchSettings()
         settings.music = "/nonexistent/music.wav"
         let plan = try Plan(clips: [plannedInfo(seconds: 1, audio: true)], settings: settings)
-        XCTAssertThrowsError(try SoundChain.make(plan: plan, settings: settings, access: InputAccess(), window: nil,
+        XCTAssertThrowsError(try SoundChain.make(plan: plan, settings: settings, access: InputAccess(), from: 0,
                                                  output: RecordingSoundOutput())) { error in
             XCTAssertEqual((error as? SegueError)?.subject, "/nonexistent/music.wav", "\(error)")
         }
@@ -135,9 +135,8 @@ final class SoundChainTests: XCTestCase {
     func testASegmentsSoundFileHoldsTheSoundWrittenToIt() throws {
         let folder = try TestFolder()
         let path = folder.file("sound.m4a")
-        let segment = SegmentPlan.Segment(index: 0, startFrame: 0, endFrame: 24, startSample: 0, endSample: 48_000,
-                                          audioStart: 0, audioEnd: 48_128)
-        let output: any SoundOutput = try SegmentSound(path: path, segment: segment, isLast: true, sampleRate: 48_000, channels: 2,
+        // The only (so last) segment: every packet from the first block on.
+        let output: any SoundOutput = try SegmentSound(path: path, keeping: 0..<Int.max, sampleRate: 48_000, channels: 2,
                                                         bitRate: 128_000)
         for frame in 0..<24 {
             let tone = Made.tone(1000, from: frame * 2000, count: 2000)

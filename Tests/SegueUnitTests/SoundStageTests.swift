@@ -90,7 +90,7 @@ final class SoundStageTests: XCTestCase {
         var settings = StitchSettings()
         settings.music = path
         let plan = try Plan(clips: [plannedInfo(seconds: 1, audio: true)], settings: settings)
-        let chain = try SoundChain.make(plan: plan, settings: settings, access: InputAccess(), window: nil, output: RecordingSoundOutput())
+        let chain = try SoundChain.make(plan: plan, settings: settings, access: InputAccess(), from: 0, output: RecordingSoundOutput())
         XCTAssertEqual(chain.music?.path, path)
     }
 
