@@ -5,7 +5,7 @@ import SegueRuntime
 
 /// The output's time: stamps each picture with its frame number, gives each
 /// frame exactly its planned share of audio samples (so sound never drifts
-/// from picture), cuts the sound into encoder-sized blocks, reports progress a
+/// from picture) and hands it to the sound chain, reports progress a
 /// few times a second and notices a stop request, once per frame.
 final class FrameClock {
     private let plan: Plan
@@ -15,7 +15,7 @@ final class FrameClock {
     private let started: Double
     private let progress: (StitchProgress) -> Void
     /// The output's sound (nil without audio): each frame's block goes through it.
-    private let sound: SoundChain?
+    private let soundChain: SoundChain?
     private var lastProgress: Double
     /// Frames emitted so far: the number of the next one.
     private(set) var frame = 0
@@ -32,7 +32,7 @@ final class FrameClock {
         self.smart = smart
         self.window = window
         frame = window?.warmUpFrame ?? 0
-        self.sound = sound
+        soundChain = sound
         self.plan = plan
         self.writer = writer
         self.outputPath = outputPath
@@ -42,7 +42,7 @@ final class FrameClock {
         lastProgress = started
     }
 
-    var includeAudio: Bool { sound != nil }
+    var includeAudio: Bool { soundChain != nil }
 
     /// Audio samples that belong to the next frame.
     var samplesForNextFrame: Int { samples(forFrame: frame) }
@@ -97,13 +97,13 @@ final class FrameClock {
         if let signal = stop.signal { throw SegueError.interrupted(signal: signal) }
         precondition(!reachedWindowEnd, "a frame past the segment's window")
         let start = plan.sampleIndex(atFrame: frame)
-        let heard = try sound.flatMap { own in try self.sound?.hear(own, from: start, frame: frame) }
+        let heard = try sound.flatMap { try soundChain?.hear($0, from: start, frame: frame) }
         // A segment's warm-up (or its sound's post-roll): made exactly as in the whole stitch, its sound
         // to the segment's encoder, no picture written.
         let written = window?.frames.contains(frame) ?? true
         try OutputFile.writing(to: outputPath) {
             if written { try video() }
-            if let heard { try self.sound?.write(heard, at: start) }
+            if let heard { try soundChain?.write(heard, at: start) }
         }
         frame += 1
         guard written else { return }
@@ -119,7 +119,7 @@ final class FrameClock {
 
     /// Sends copied AAC packets (`--smart`), each standing as its output sound frame.
     private func copy(sound packets: [(packet: Packet, slot: Int)]) throws {
-        guard sound != nil else { return }
+        guard soundChain != nil else { return }
         try OutputFile.writing(to: outputPath) {
             for (packet, slot) in packets { try writer.submit(copiedSound: packet, slot: slot) }
         }
@@ -127,6 +127,6 @@ final class FrameClock {
 
     /// Sends the last, short block of sound.
     func finish() throws {
-        try OutputFile.writing(to: outputPath) { try sound?.finish() }
+        try OutputFile.writing(to: outputPath) { try soundChain?.finish() }
     }
 }

@@ -5,13 +5,13 @@ import SegueModel
 import SegueRuntime
 import SegueCore
 
-/// Joins the planned clips into one MP4 or WebM (as the output's name says):
-/// the current clip plays while the next is pre-opened in the background; at
-/// each join the two swap, and the transition is drawn from the last frames of
-/// one and the first of the other.
+/// Joins the planned clips into the plan's target (an MP4 or WebM, or an HLS
+/// ladder): the current clip plays while the next is pre-opened in the
+/// background; at each join the two swap, and the transition is drawn from the
+/// last frames of one and the first of the other.
 ///
-/// The output is written through `OutputFile`: a hidden `.NAME.partial` beside the target,
-/// renamed only on success and removed on any failure.
+/// Every render, of the whole or of one segment, is one call of `render`, into
+/// a `RenderOutput` made for the target: nothing is left of a failed or stopped one.
 package final class Stitcher {
     /// The plan, its loudness measured (see `PlannedStitch`).
     package let plan: Plan

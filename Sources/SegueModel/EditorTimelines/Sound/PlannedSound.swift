@@ -46,8 +46,9 @@ package struct PlannedSound: Sendable, Equatable {
         for clip in members {
             guard let place = places[clip.index] else { continue }
             let end = clip.startFrame + clip.frameCount
-            if let previous, previous.clip + 1 == clip.index, previous.entry + 1 == place.entry, !stretches.isEmpty {
-                stretches[stretches.count - 1].frames = stretches[stretches.count - 1].frames.lowerBound..<max(end, stretches[stretches.count - 1].frames.upperBound)
+            if let previous, previous.clip + 1 == clip.index, previous.entry + 1 == place.entry, let last = stretches.last {
+                // The next entry of the timeline, next in the plan too: the stretch runs on under it.
+                stretches[stretches.count - 1].frames = last.frames.lowerBound..<max(end, last.frames.upperBound)
             } else {
                 // A join into it from a clip before is that clip's: its stretch starts after it.
                 let start = max(clip.startFrame, stretches.last?.frames.upperBound ?? clip.startFrame)
