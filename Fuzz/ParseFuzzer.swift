@@ -46,10 +46,12 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         // A plan as render and join read it: decoded, checked, then its timeline made.
         guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }
         guard let made = try? plan.timeline() else { return 0 }
-        // A timeline's sound: where each of its clips plays, and whose sound each clip hears.
-        for (sound, _, origin) in made.timelineSounds {
-            for piece in sound.tracks.flatMap(\.pieces) {
-                _ = sound.sample(atRecordFrame: piece.recordStart + piece.recordFrames, origin: origin, sampleRate: 48_000)
+        // A timeline's sound: where each of its clips plays in each stretch, and whose sound each clip hears.
+        for track in made.soundTracks {
+            for stretch in track.stretches {
+                for piece in track.sound.tracks.flatMap(\.pieces) {
+                    _ = track.sound.sample(atRecordFrame: piece.recordStart + piece.recordFrames, origin: stretch.origin, sampleRate: 48_000)
+                }
             }
         }
         for clip in made.clips { _ = made.soundIsTimelines(clipIndex: clip.index) }
