@@ -113,13 +113,15 @@ final class OutputWriter {
     /// The encoder thread's loop: encodes what arrives until the end item (or
     /// the queue is discarded); on a failure, drops what is queued and stops.
     private static func encode(from queue: BoundedQueue<Handoff<Item>>, into sink: any OutputSink) throws {
+        // Copied packets reach only a sink that copies: asked once, not per packet.
+        let copier = sink as? any CopyingSink
         do {
             while let item = queue.pop()?.value {
                 switch item {
                 case .picture(let frame, let crf): try sink.encode(picture: frame, crf: crf)
-                case .copied(let packet, let time, let end): try copier(of: sink).copy(packet, at: time, until: end)
+                case .copied(let packet, let time, let end): try copying(copier).copy(packet, at: time, until: end)
                 case .sound(let frame): try sink.encode(sound: frame)
-                case .copiedSound(let packet, let slot): try copier(of: sink).copy(sound: packet, slot: slot)
+                case .copiedSound(let packet, let slot): try copying(copier).copy(sound: packet, slot: slot)
                 case .end:
                     try sink.finish()
                     queue.close()
@@ -131,9 +133,9 @@ final class OutputWriter {
         }
     }
 
-    /// `sink` as one that copies packets; a failure for one that only encodes (an HLS ladder).
-    private static func copier(of sink: any OutputSink) throws -> any CopyingSink {
-        guard let copier = sink as? any CopyingSink else {
+    /// The sink as one that copies packets; a failure for one that only encodes (an HLS ladder).
+    private static func copying(_ copier: (any CopyingSink)?) throws -> any CopyingSink {
+        guard let copier else {
             throw SegueError(.writeFailed, detail: "a copied packet reached an output that encodes everything it writes")
         }
         return copier
