@@ -222,6 +222,8 @@ struct Reading: Decodable {
                 return Item(kind: "gap", duration: item.blank?.seconds)
             case .transition(let transition):
                 return Item(kind: "transition", before: transition.before.seconds, after: transition.after.seconds)
+            case .nested(let nested):
+                return Item(kind: "nested", name: nested.name, duration: nested.source.duration.seconds)
             }
         }
         markers = timeline.markers.map { Marker(name: $0.name, time: $0.time.seconds) }

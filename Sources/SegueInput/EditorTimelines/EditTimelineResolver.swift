@@ -103,6 +103,9 @@ package struct EditTimelineResolver {
                 entry = blank
             case .transition:
                 continue
+            case .nested(let nested):
+                // `EditTimeline.stackTracks` flattens every nested sequence before this.
+                throw BadInputReason.badList("nested sequence '\(nested.name ?? "item \(index + 1)")' was not flattened")
             }
             entry.join = try joinChoice(span.join, rate: rate, notices: &notices)
             let frames = Int64(((entry.duration ?? 0) * rate.value).rounded())

@@ -125,6 +125,7 @@ extension EditTimelineResolver {
             switch item {
             case .clip(let clip): return length + clip.source.duration.frameCount(at: timeline.rate)
             case .gap, .fill: return length + (item.blank?.frameCount(at: timeline.rate) ?? 0)
+            case .nested(let nested): return length + nested.source.duration.frameCount(at: timeline.rate)
             case .transition: return length
             }
         }

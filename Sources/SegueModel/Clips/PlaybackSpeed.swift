@@ -51,9 +51,17 @@ package struct PlaybackSpeed: Sendable, Equatable, Codable {
     /// take, and the speed whose phase starts the source range's own frames
     /// on a whole plain frame after them.
     package func placingHandles(before: Int64) -> (frames: Int64, speed: PlaybackSpeed) {
-        let scaled = before * Int64(rate.numerator)
+        let scaled = before * Int64(rate.numerator) - Int64(phaseNumerator)
         let frames = -floorDivide(-scaled, Int64(rate.denominator))
         let phase = frames * Int64(rate.denominator) - scaled
+        return (frames, PlaybackSpeed(rate: rate, phaseNumerator: Int(phase)))
+    }
+
+    /// The same speed from output frame `k` on: the plain frames it skips
+    /// (`sourceFrame(at: k)`) and the phase that keeps every later frame as it was.
+    package func skipping(_ k: Int64) -> (frames: Int64, speed: PlaybackSpeed) {
+        let frames = sourceFrame(at: k)
+        let phase = k * Int64(rate.numerator) + Int64(phaseNumerator) - frames * Int64(rate.denominator)
         return (frames, PlaybackSpeed(rate: rate, phaseNumerator: Int(phase)))
     }
 

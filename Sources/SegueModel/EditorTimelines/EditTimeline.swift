@@ -1,18 +1,23 @@
 import Foundation
 import SegueCore
 
-/// A timeline an editor wrote (OpenTimelineIO, CMX 3600 EDL, FCP 7 XML), in
-/// the editor's own terms: the one video track Segue renders, item by item in
-/// record order, with source times as the media's timecode counts them.
-/// The parsers make it from text; `EditTimelineResolver` turns it into clips.
+/// A timeline an editor wrote (OpenTimelineIO, CMX 3600 EDL, FCP 7 XML,
+/// FCPXML), in the editor's own terms: its video tracks and, stacked from
+/// them, the one track Segue renders, item by item in record order, with
+/// source times as the media's timecode counts them. The parsers make it
+/// from text; `EditTimelineResolver` turns it into clips.
 package struct EditTimeline: Sendable, Equatable {
     /// The sequence's name, when the file gives one.
     package var name: String?
     /// The record (timeline) rate: the output's frame rate unless `--fps` says otherwise.
     package var rate: Rational
-    /// The track's children in record order, as OTIO lists them: a
-    /// transition sits between the two items it joins.
+    /// What Segue renders: the video tracks stacked into one (`stackTracks`),
+    /// in record order as OTIO lists a track's children: a transition sits
+    /// between the two items it joins.
     package var items: [EditItem]
+    /// The video tracks as the file lays them out, bottom (first) to top
+    /// (last), nested sequences still nested; empty when `items` was given as is.
+    package var videoTracks: [EditVideoTrack] = []
     /// Points on the record timeline, for chapters.
     package var markers: [EditMarker]
     /// What the file holds that isn't rendered, said as warnings (e.g. "track 'V2' not used").
@@ -55,13 +60,16 @@ package enum EditItem: Sendable, Equatable {
     case transition(EditTransition)
     /// A generator's picture (black, a colour, bars) and silence this long.
     case fill(EditFill)
+    /// A nested sequence (an OTIO Stack in a track, an xmeml `<sequence>` in a
+    /// clip item, an FCPXML `ref-clip`); `stackTracks` flattens it.
+    case nested(EditNested)
 
-    /// A gap's or a generator's length: nil for a clip or a transition.
+    /// A gap's or a generator's length: nil for a clip, a transition or a nested sequence.
     package var blank: EditTime? {
         switch self {
         case .gap(let duration): return duration
         case .fill(let fill): return fill.duration
-        case .clip, .transition: return nil
+        case .clip, .transition, .nested: return nil
         }
     }
 }
@@ -129,13 +137,18 @@ package struct EditClip: Sendable, Equatable {
     /// A constant speed change or a freeze frame; nil plays at its own speed.
     /// `source.duration` is then the record length, as OTIO has it.
     package var speed: PlaybackSpeed?
+    /// Where the timeline places its picture over the tracks below (scale,
+    /// position, opacity, crop); nil fills the frame as any clip (`--fit`).
+    package var layout: EditLayout?
 
-    package init(name: String? = nil, media: EditMedia, source: EditRange, available: EditRange? = nil, speed: PlaybackSpeed? = nil) {
+    package init(name: String? = nil, media: EditMedia, source: EditRange, available: EditRange? = nil, speed: PlaybackSpeed? = nil,
+                 layout: EditLayout? = nil) {
         self.name = name
         self.media = media
         self.source = source
         self.available = available
         self.speed = speed
+        self.layout = layout
     }
 }
 

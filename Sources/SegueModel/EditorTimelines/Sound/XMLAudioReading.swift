@@ -33,6 +33,7 @@ struct XMLAudioReading {
                 case .gap(let duration): return .gap(duration)
                 case .fill(let fill): return .gap(fill.duration)
                 case .transition(let transition): return .transition(transition)
+                case .nested(let nested): return .gap(nested.source.duration)
                 }
             }
             tracks.append(EditAudioTrack(name: "A\(index + 1)", items: items))

@@ -69,6 +69,11 @@ enum OTIOWriter {
                 "source_range": range(EditRange(start: EditTime(value: 0, rate: duration.rate), duration: duration)),
                 "effects": [Any](), "markers": [Any](),
             ])
+        case .nested(let nested):
+            return item("Stack.1", name: nested.name, [
+                "source_range": range(nested.source), "effects": nested.speed.map { [timeEffect($0)] } ?? [Any](),
+                "markers": [Any](), "children": nested.tracks.map(videoTrack),
+            ])
         case .transition(let transition):
             var metadata: [String: Any] = [:]
             var type = "SMPTE_Dissolve"
@@ -81,6 +86,14 @@ enum OTIOWriter {
                 "metadata": metadata,
             ])
         }
+    }
+
+    static func videoTrack(_ track: EditVideoTrack) -> [String: Any] {
+        var object = item("Track.1", name: track.name, [
+            "kind": "Video", "source_range": NSNull(), "effects": [Any](), "markers": [Any](), "children": track.items.map(item),
+        ])
+        object["enabled"] = track.enabled
+        return object
     }
 
     /// A speed change as OTIO writes it: a `FreezeFrame`, or a `LinearTimeWarp` with its `time_scalar`.

@@ -44,17 +44,32 @@ enum EditReading {
                 throw EditTimelineError("\(what()): \(number(time.seconds)) s is beyond \(Int(maxSeconds)) s")
             }
         }
-        for (index, item) in timeline.items.enumerated() {
-            switch item {
-            case .clip(let clip):
-                try check(clip.source.start, "clip \(index + 1)")
-                try check(EditTime(value: clip.source.start.value + clip.source.duration.value, rate: clip.source.start.rate), "clip \(index + 1)")
-            case .gap(let duration): try check(duration, "gap \(index + 1)")
-            case .fill(let fill): try check(fill.duration, "generator \(index + 1)")
-            case .transition(let transition):
-                try check(transition.before, "transition \(index + 1)")
-                try check(transition.after, "transition \(index + 1)")
+        func checkItems(_ items: [EditItem], in track: String, depth: Int) throws {
+            guard depth <= maxDepth else { throw EditTimelineError("sequences nested more than \(maxDepth) deep") }
+            for (index, item) in items.enumerated() {
+                switch item {
+                case .clip(let clip):
+                    try check(clip.source.start, "\(track)clip \(index + 1)")
+                    try check(EditTime(value: clip.source.start.value + clip.source.duration.value, rate: clip.source.start.rate),
+                              "\(track)clip \(index + 1)")
+                case .gap(let duration): try check(duration, "\(track)gap \(index + 1)")
+                case .fill(let fill): try check(fill.duration, "\(track)generator \(index + 1)")
+                case .transition(let transition):
+                    try check(transition.before, "\(track)transition \(index + 1)")
+                    try check(transition.after, "\(track)transition \(index + 1)")
+                case .nested(let nested):
+                    let what = "\(track)nested sequence \(index + 1)"
+                    try check(nested.source.start, what)
+                    try check(EditTime(value: nested.source.start.value + nested.source.duration.value, rate: nested.source.start.rate), what)
+                    for (number, inner) in nested.tracks.enumerated() {
+                        try checkItems(inner.items, in: "\(what): video track \(number + 1): ", depth: depth + 1)
+                    }
+                }
             }
+        }
+        try checkItems(timeline.items, in: "", depth: 0)
+        for (number, track) in timeline.videoTracks.enumerated() {
+            try checkItems(track.items, in: "video track \(number + 1): ", depth: 0)
         }
         for (number, track) in timeline.audioTracks.enumerated() {
             for (index, item) in track.items.enumerated() {
@@ -73,6 +88,14 @@ enum EditReading {
         }
         for marker in timeline.markers { try check(marker.time, "marker '\(marker.name)'") }
         if let start = timeline.start { try check(start, "the timeline's start") }
+    }
+
+    /// `timeline` checked (`checkBounds`) and its video tracks stacked into the one Segue renders.
+    static func finished(_ timeline: EditTimeline) throws -> EditTimeline {
+        try checkBounds(timeline)
+        var stacked = timeline
+        try stacked.stackTracks()
+        return stacked
     }
 
     /// A number as users write it: `24`, not `24.0`.

@@ -1,0 +1,295 @@
+import SegueCore
+
+extension EditTimeline {
+    /// Sets `items` to what the video tracks show stacked, as OpenTimelineIO
+    /// composites a Stack: tracks drawn bottom (first) to top (last), the
+    /// top-most enabled clip or generator at each frame covering everything
+    /// below it; gaps and disabled tracks let the tracks below show; black
+    /// under all. A transition from or to a gap on an upper track blends with
+    /// what shows below it; transitions under a covering item are hidden.
+    /// Nested sequences are flattened first, to any depth, with their own
+    /// range and speed. The timeline is as long as its longest track.
+    package mutating func stackTracks() throws {
+        guard !videoTracks.isEmpty else { return }
+        var stacking = EditStacking(rate: rate)
+        items = try stacking.stacked(videoTracks, depth: 0)
+        notes += stacking.notes
+    }
+}
+
+/// Flattens tracks and nested sequences into one track at the timeline's rate.
+struct EditStacking {
+    let rate: Rational
+    var notes: [String] = []
+    /// Items made so far: nesting one sequence in many places must not multiply without bound.
+    private var made = 0
+
+    init(rate: Rational) { self.rate = rate }
+
+    /// An item of a track placed on the record timeline, with the transition into it.
+    struct Placed {
+        var start: Int64
+        var length: Int64
+        var item: EditItem
+        var joinIn: EditTransition?
+        var end: Int64 { start + length }
+        /// Whether it covers the tracks below (a clip or a generator, not a gap).
+        var covers: Bool {
+            switch item {
+            case .clip, .fill: return length > 0
+            case .gap, .transition, .nested: return false
+            }
+        }
+    }
+
+    /// Where one track shows, from `start` to `end`: nil is black (no track does).
+    private struct Window {
+        var track: Int?
+        var start: Int64
+        var end: Int64
+    }
+
+    /// The tracks as one: a single enabled track as it is, else window by window the top-most covering track.
+    mutating func stacked(_ tracks: [EditVideoTrack], depth: Int) throws -> [EditItem] {
+        guard depth <= EditReading.maxDepth else { throw EditTimelineError("sequences nested more than \(EditReading.maxDepth) deep") }
+        guard tracks.count <= EditVideoTrack.mostTracks else {
+            throw EditTimelineError("more than \(EditVideoTrack.mostTracks) video tracks")
+        }
+        let flat = try tracks.map { try flattened($0.items, depth: depth) }
+        let laid = flat.map(place)
+        let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
+        let shown = tracks.indices.filter { tracks[$0].enabled }
+        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty { return flat[only] }
+        let layers = shown.map { laid[$0] }
+        let windows = Self.windows(of: layers, total: total)
+        var items: [EditItem] = []
+        for (index, window) in windows.enumerated() {
+            let previous = index > 0 ? windows[index - 1] : nil
+            if let join = Self.edgeJoin(layers, from: previous, to: window) { items.append(.transition(join)) }
+            if let track = window.track {
+                items += trimmed(layers[track], from: window.start, to: window.end)
+            } else {
+                items.append(.gap(time(window.end - window.start)))
+            }
+        }
+        if let last = windows.last, let join = Self.edgeJoin(layers, from: last, to: nil) { items.append(.transition(join)) }
+        items = clamped(items)
+        made += items.count
+        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
+        return items
+    }
+
+    /// A track's items with every nested sequence replaced by the items it shows.
+    private mutating func flattened(_ items: [EditItem], depth: Int) throws -> [EditItem] {
+        guard items.contains(where: { if case .nested = $0 { return true } else { return false } }) else { return items }
+        var result: [EditItem] = []
+        for item in items {
+            guard case .nested(let nested) = item else { result.append(item); continue }
+            let inner = place(try stacked(nested.tracks, depth: depth + 1))
+            result += try played(nested, from: inner)
+        }
+        return result
+    }
+
+    /// The items a nested sequence shows over its record length: its range of `inner`, at its speed.
+    private func played(_ nested: EditNested, from inner: [Placed]) throws -> [EditItem] {
+        let label = "nested sequence" + (nested.name.map { " '\($0)'" } ?? "")
+        let start = nested.source.start.frameCount(at: rate), length = nested.source.duration.frameCount(at: rate)
+        guard let speed = nested.speed else { return trimmed(inner, from: start, to: start + length, padded: true) }
+        if speed.isFreeze {
+            guard let held = inner.first(where: { $0.start <= start && start < $0.end && $0.covers }) else { return [.gap(time(length))] }
+            guard case .clip(var clip) = cut(held, from: start, to: start + 1) else { return [cut(held, from: start, to: start + length)] }
+            clip.speed = speed
+            clip.source.duration = time(length)
+            return [.clip(clip)]
+        }
+        // Record frame k of the nested item shows its frame start + floor(k × speed): each inner item
+        // lasts from the first record frame showing its first frame to the first showing its end.
+        let reach = speed.sourceFrames(for: length)
+        var result: [EditItem] = []
+        for item in trimmed(inner, from: start, to: start + reach, padded: true) {
+            result.append(try Self.scaled(item, by: speed, rate: rate, label: label))
+        }
+        return Self.lengthsRounded(result, total: length, rate: rate)
+    }
+
+    /// `item` played `speed` times as fast: its record length divided, a clip's speed multiplied.
+    private static func scaled(_ item: EditItem, by speed: PlaybackSpeed, rate: Rational, label: String) throws -> EditItem {
+        func divided(_ time: EditTime) -> EditTime { EditTime(value: time.value / speed.rate.value, rate: time.rate) }
+        switch item {
+        case .clip(var clip):
+            let own = clip.speed?.rate ?? Rational(1, 1)
+            let product = Rational(own.numerator * speed.rate.numerator, own.denominator * speed.rate.denominator).reduced
+            guard product.value <= PlaybackSpeed.fastest else {
+                throw EditTimelineError("\(label): clip '\(clip.name ?? "")' would play at \(EditReading.number(product.value))x, beyond \(Int(PlaybackSpeed.fastest))x")
+            }
+            clip.speed = PlaybackSpeed(rate: product)
+            clip.source.duration = divided(clip.source.duration)
+            return .clip(clip)
+        case .gap(let duration): return .gap(divided(duration))
+        case .fill(var fill):
+            fill.duration = divided(fill.duration)
+            return .fill(fill)
+        case .transition(var transition):
+            transition.before = divided(transition.before)
+            transition.after = divided(transition.after)
+            return .transition(transition)
+        case .nested: return item
+        }
+    }
+
+    /// `items` with each length a whole frame, the lengths adding up to `total`.
+    private static func lengthsRounded(_ items: [EditItem], total: Int64, rate: Rational) -> [EditItem] {
+        var position = 0.0, placedFrames: Int64 = 0
+        var result: [EditItem] = []
+        for item in items {
+            func whole(_ time: EditTime) -> EditTime {
+                position += time.seconds * rate.value
+                let end = min(Int64(position.rounded()), total)
+                defer { placedFrames = end }
+                return EditTime(value: Double(end - placedFrames), rate: rate.value)
+            }
+            switch item {
+            case .clip(var clip): clip.source.duration = whole(clip.source.duration); result.append(.clip(clip))
+            case .gap(let duration): result.append(.gap(whole(duration)))
+            case .fill(var fill): fill.duration = whole(fill.duration); result.append(.fill(fill))
+            case .transition, .nested: result.append(item)
+            }
+        }
+        if placedFrames < total { result.append(.gap(EditTime(value: Double(total - placedFrames), rate: rate.value))) }
+        return result
+    }
+
+    /// A track's items on the record timeline, each with the transition into it; a transition at
+    /// either end of the track joins a gap of no length there.
+    func place(_ items: [EditItem]) -> [Placed] {
+        var placed: [Placed] = []
+        var position: Int64 = 0
+        var pending: EditTransition?
+        for item in items {
+            if case .transition(let transition) = item {
+                if placed.isEmpty, pending == nil { placed.append(Placed(start: 0, length: 0, item: .gap(time(0)))) }
+                pending = transition
+                continue
+            }
+            let length: Int64
+            switch item {
+            case .clip(let clip): length = clip.source.duration.frameCount(at: rate)
+            case .nested(let nested): length = nested.source.duration.frameCount(at: rate)
+            default: length = item.blank?.frameCount(at: rate) ?? 0
+            }
+            placed.append(Placed(start: position, length: max(length, 0), item: item, joinIn: pending))
+            position += max(length, 0)
+            pending = nil
+        }
+        if let pending { placed.append(Placed(start: position, length: 0, item: .gap(time(0)), joinIn: pending)) }
+        return placed
+    }
+
+    /// The record timeline cut where the top-most covering track changes.
+    private static func windows(of layers: [[Placed]], total: Int64) -> [Window] {
+        var edges: Set<Int64> = [0, total]
+        for layer in layers { for item in layer where item.covers { edges.insert(item.start); edges.insert(item.end) } }
+        let cuts = edges.sorted()
+        var cursors = Array(repeating: 0, count: layers.count)
+        var windows: [Window] = []
+        for (start, end) in zip(cuts, cuts.dropFirst()) {
+            var top: Int?
+            for track in layers.indices.reversed() {
+                while cursors[track] < layers[track].count, layers[track][cursors[track]].end <= start { cursors[track] += 1 }
+                if cursors[track] < layers[track].count, layers[track][cursors[track]].start <= start, layers[track][cursors[track]].covers {
+                    top = track
+                    break
+                }
+            }
+            if let last = windows.last, last.track == top, last.end == start {
+                windows[windows.count - 1].end = end
+            } else {
+                windows.append(Window(track: top, start: start, end: end))
+            }
+        }
+        return windows
+    }
+
+    /// The transition where `next` takes over from `previous` (nil: the
+    /// timeline's start or end): the upper track's own transition from or to
+    /// a gap, which then blends with what shows below it.
+    private static func edgeJoin(_ layers: [[Placed]], from previous: Window?, to next: Window?) -> EditTransition? {
+        let lower = previous?.track ?? -1, upper = next?.track ?? -1
+        if let next, upper > lower, let track = next.track {
+            // The upper track's item starting here, entered from its own gap.
+            guard let index = layers[track].firstIndex(where: { $0.start == next.start && $0.covers }) else { return nil }
+            let fromGap = index == 0 || !layers[track][index - 1].covers
+            return fromGap ? layers[track][index].joinIn : nil
+        }
+        if let previous, lower > upper, let track = previous.track {
+            // The upper track's item ending here, left into its own gap.
+            guard let index = layers[track].lastIndex(where: { $0.end == previous.end && $0.covers }),
+                  index + 1 < layers[track].count, !layers[track][index + 1].covers else { return nil }
+            return layers[track][index + 1].joinIn
+        }
+        return nil
+    }
+
+    /// `items` with each transition no longer than the pieces of clips it
+    /// overlaps: a piece cut short by a window's edge can't lend a whole
+    /// transition its frames. A transition left with none is a cut.
+    private func clamped(_ items: [EditItem]) -> [EditItem] {
+        func clipFrames(_ index: Int) -> Int64? {
+            guard items.indices.contains(index), case .clip(let clip) = items[index] else { return nil }
+            return clip.source.duration.frameCount(at: rate)
+        }
+        return items.indices.compactMap { index in
+            guard case .transition(var join) = items[index] else { return items[index] }
+            if let outgoing = clipFrames(index - 1), join.before.frameCount(at: rate) > outgoing { join.before = time(outgoing) }
+            if let incoming = clipFrames(index + 1), join.after.frameCount(at: rate) > incoming { join.after = time(incoming) }
+            return join.before.frameCount(at: rate) + join.after.frameCount(at: rate) > 0 ? .transition(join) : nil
+        }
+    }
+
+    /// A track's items from record frame `start` to `end`, each cut to it,
+    /// with the transitions between them that lie within it (`padded`: gaps
+    /// to fill the span where the track has nothing).
+    func trimmed(_ layer: [Placed], from start: Int64, to end: Int64, padded: Bool = false) -> [EditItem] {
+        var items: [EditItem] = []
+        var last: Int?
+        var reached = start
+        for index in layer.indices where layer[index].end > start && layer[index].start < end && layer[index].length > 0 {
+            let item = layer[index]
+            if let last, last == index - 1, let join = item.joinIn {
+                items.append(.transition(join))
+            }
+            if padded, item.start > reached { items.append(.gap(time(item.start - reached))) }
+            items.append(cut(item, from: max(start, item.start), to: min(end, item.end)))
+            reached = min(end, item.end)
+            last = index
+        }
+        if padded, reached < end { items.append(.gap(time(end - reached))) }
+        return items
+    }
+
+    /// `item` from record frame `from` to `to` (within it): a clip's source advanced by the frames skipped.
+    func cut(_ item: Placed, from: Int64, to: Int64) -> EditItem {
+        let skipped = from - item.start, length = time(to - from)
+        switch item.item {
+        case .clip(var clip):
+            if skipped > 0 {
+                let skip = clip.speed.map { $0.skipping(skipped) }
+                if let skip { clip.speed = skip.speed }
+                let frames = Double(skip?.frames ?? skipped)
+                let start = clip.source.start
+                let sameCount = start.rate.rounded() == rate.value.rounded()
+                clip.source.start.value += sameCount ? frames : frames * start.rate / rate.value
+            }
+            clip.source.duration = length
+            return .clip(clip)
+        case .fill(var fill):
+            fill.duration = length
+            return .fill(fill)
+        case .gap, .transition, .nested:
+            return .gap(length)
+        }
+    }
+
+    private func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
+}
