@@ -205,6 +205,8 @@ struct XMLTrackReading {
     /// A sound track's: its clip items are sound, each with its level (dB) in `levels`.
     let sound: Bool
     var levels: [Double] = []
+    /// A sound track's: each clip item's channel and side, when it plays one channel of its file.
+    var channels: [EditAudioChannel?] = []
 
     init(reader: FCP7XMLReader, track: Element, context: FCP7XMLReader.Context, sound: Bool = false) {
         self.reader = reader
@@ -314,7 +316,10 @@ struct XMLTrackReading {
                               clipName: file.text("name").flatMap { $0.isEmpty ? nil : $0 })
         items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source,
                                     available: available, speed: speed)))
-        if sound { levels.append(try AudioLevel.xmeml(item.children("filter").map(reader.deref), label, notes: &notes)) }
+        if sound {
+            levels.append(try AudioLevel.xmeml(item.children("filter").map(reader.deref), label, notes: &notes))
+            channels.append(try routedChannel(item, file: file, label))
+        }
         for marker in try FCP7XMLReader.markers(item, clipContext) {
             clipMarkers.append((marker.name, recordStart + marker.seconds - sourceStart))
         }

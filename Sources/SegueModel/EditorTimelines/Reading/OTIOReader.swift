@@ -264,7 +264,8 @@ struct TrackReading {
 
     /// The clip's constant speed: its `LinearTimeWarp`s' `time_scalar`s multiplied, 0 for a `FreezeFrame`;
     /// nil without one. Reverse, other time effects and other effects would play differently here: refused, named.
-    private static func speed(_ clip: Object, _ label: String) throws -> PlaybackSpeed? {
+    /// (`timeOnly`: other effects are left to the caller, as a sound clip's Audio Levels.)
+    static func speed(_ clip: Object, _ label: String, timeOnly: Bool = false) throws -> PlaybackSpeed? {
         var scalar: Double?
         for case let effect as Object in clip["effects"] as? [Any] ?? [] where effect["enabled"] as? Bool ?? true {
             let kind = OTIOReader.schema(effect)
@@ -281,6 +282,7 @@ struct TrackReading {
             case "TimeEffect":
                 throw EditTimelineError("\(label): time effect '\(name)' (a ramp or time remap) can't be rendered")
             default:
+                if timeOnly { continue }
                 throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be rendered")
             }
         }

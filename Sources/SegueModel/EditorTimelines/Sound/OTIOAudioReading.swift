@@ -6,7 +6,7 @@ import SegueCore
 /// constant level comes from an Audio Levels effect as the fcp_xml adapter
 /// keeps it (`metadata.fcp_xml.parameter`, a linear `value`) or from
 /// `metadata.segue.level_db` (what `--export-otio` writes); a keyframed
-/// level is noted and left flat; other effects and speed changes on sound are refused.
+/// level is noted and left flat; a speed change plays time-stretched; other effects are refused.
 struct OTIOAudioReading {
     typealias Object = OTIOReader.Object
     var tracks: [EditAudioTrack] = []
@@ -73,8 +73,20 @@ struct OTIOAudioReading {
         let media = EditMedia(location: try reference.flatMap { try TrackReading.location($0, label) }, clipName: reference.flatMap(OTIOReader.name),
                               reel: reel)
         let withPicture = (metadata?["segue"] as? Object)?["with_picture"] as? Bool ?? false
-        return .clip(EditAudioClip(clip: EditClip(name: OTIOReader.name(object), media: media, source: source, available: available),
-                                   level: level, withPicture: withPicture))
+        let clip = EditClip(name: OTIOReader.name(object), media: media, source: source, available: available,
+                            speed: try TrackReading.speed(object, label, timeOnly: true))
+        return .clip(EditAudioClip(clip: clip, level: level, withPicture: withPicture, channel: try Self.channel(metadata, label)))
+    }
+
+    /// The one channel a clip plays and its side, as `--export-otio` writes it (`metadata.segue.channel`).
+    private static func channel(_ metadata: Object?, _ label: String) throws -> EditAudioChannel? {
+        guard let written = (metadata?["segue"] as? Object)?["channel"] as? Object else { return nil }
+        guard let source = OTIOReader.number(written["source"]), source == source.rounded(),
+              (1...Double(EditAudioChannel.mostChannels)).contains(source),
+              let side = (written["side"] as? String).flatMap(EditAudioChannel.Side.init(rawValue:)) else {
+            throw EditTimelineError("\(label): metadata.segue.channel is not a channel (source 1 to \(EditAudioChannel.mostChannels)) and a side")
+        }
+        return EditAudioChannel(source: Int(source), side: side)
     }
 
     /// The clip's constant level in dB; refuses what would play differently (speed, other effects).
@@ -86,9 +98,8 @@ struct OTIOAudioReading {
         for case let effect as Object in clip["effects"] as? [Any] ?? [] {
             let kind = OTIOReader.schema(effect)
             let name = (effect["effect_name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? OTIOReader.name(effect) ?? kind
-            if ["LinearTimeWarp", "FreezeFrame", "TimeEffect"].contains(kind) {
-                throw EditTimelineError("\(label): speed change (\(kind)) on a sound clip can't be played")
-            }
+            // Speed is read as a picture's (`TrackReading.speed`).
+            if ["LinearTimeWarp", "FreezeFrame", "TimeEffect"].contains(kind) { continue }
             let fcp = (effect["metadata"] as? Object)?["fcp_xml"] as? Object
             guard let fcp, AudioLevel.isLevels(id: fcp["effectid"] as? String, name: name) else {
                 throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be played")

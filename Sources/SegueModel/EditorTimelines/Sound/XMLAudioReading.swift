@@ -26,10 +26,10 @@ struct XMLAudioReading {
                 throw EditTimelineError("\(label): \(error.message)")
             }
             notes += reading.notes.map { "\(label): \($0)" }
-            var levels = reading.levels.makeIterator()
+            var levels = reading.levels.makeIterator(), channels = reading.channels.makeIterator()
             let items: [EditAudioItem] = reading.items.map { item in
                 switch item {
-                case .clip(let clip): return .clip(EditAudioClip(clip: clip, level: levels.next() ?? 0))
+                case .clip(let clip): return .clip(EditAudioClip(clip: clip, level: levels.next() ?? 0, channel: channels.next() ?? nil))
                 case .gap(let duration): return .gap(duration)
                 case .fill(let fill): return .gap(fill.duration)
                 case .transition(let transition): return .transition(transition)
@@ -60,5 +60,21 @@ extension AudioLevel {
             }
         }
         return try checked(decibels: level, label)
+    }
+}
+
+extension XMLTrackReading {
+    /// The one channel of its file a sound clip item plays (`sourcetrack/trackindex`) and its side: the
+    /// track's `outputchannelindex` (Premiere's exploded stereo tracks), else odd channels left and even
+    /// right for a file of two or more; nil when the item names no channel.
+    func routedChannel(_ item: ParsedXMLElement, file: ParsedXMLElement, _ label: String) throws -> EditAudioChannel? {
+        guard let text = item.text("sourcetrack/trackindex") else { return nil }
+        guard let source = Int(text.trimmingCharacters(in: .whitespaces)), (1...EditAudioChannel.mostChannels).contains(source) else {
+            throw EditTimelineError("\(label): sourcetrack trackindex '\(text)' is not a channel from 1 to \(EditAudioChannel.mostChannels)")
+        }
+        let output = track.text("outputchannelindex").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let fileChannels = file.text("media/audio/channelcount").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        if output == nil, fileChannels < 2 { return EditAudioChannel(source: source, side: .both) }
+        return EditAudioChannel(source: source, outputChannel: output)
     }
 }
