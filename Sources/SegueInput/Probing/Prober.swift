@@ -22,7 +22,18 @@ package enum Prober {
     /// card, which opens no file; `number` (from 1) names a card in messages.
     package static func probe(_ entry: ClipEntry, access: InputAccess = InputAccess(),
                              photoSeconds: Double? = nil, number: Int? = nil) -> Result<ClipInfo, BadInput> {
-        probeClip(entry, access: access, photoSeconds: photoSeconds, number: number)
+        probeClip(entry, access: access, photoSeconds: photoSeconds, number: number).flatMap { info in
+            var layered = info
+            for layer in entry.layers {
+                switch probeClip(layer.entry, access: access, photoSeconds: nil, number: nil) {
+                case .success(let drawn):
+                    layered.use.layers.append(ClipLayer(info: drawn, layout: layer.layout, firstFrame: layer.firstFrame,
+                                                        frameCount: layer.frameCount))
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(layered)
+        }
     }
 
     private static func probeClip(_ entry: ClipEntry, access: InputAccess, photoSeconds: Double?, number: Int?) -> Result<ClipInfo, BadInput> {

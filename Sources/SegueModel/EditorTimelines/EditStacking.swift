@@ -13,6 +13,7 @@ extension EditTimeline {
         guard !videoTracks.isEmpty else { return }
         var stacking = EditStacking(rate: rate)
         items = try stacking.stacked(videoTracks, depth: 0)
+        overlays = stacking.overlays
         notes += stacking.notes
     }
 }
@@ -21,6 +22,8 @@ extension EditTimeline {
 struct EditStacking {
     let rate: Rational
     var notes: [String] = []
+    /// The placed clips of the top level's tracks, where no covering item above hides them.
+    var overlays: [EditOverlay] = []
     /// Items made so far: nesting one sequence in many places must not multiply without bound.
     private var made = 0
 
@@ -33,10 +36,12 @@ struct EditStacking {
         var item: EditItem
         var joinIn: EditTransition?
         var end: Int64 { start + length }
-        /// Whether it covers the tracks below (a clip or a generator, not a gap).
+        var isClip: Bool { if case .clip = item { return true } else { return false } }
+        /// Whether it covers the tracks below (a clip or a generator, not a gap, not a placed clip).
         var covers: Bool {
             switch item {
-            case .clip, .fill: return length > 0
+            case .clip(let clip): return length > 0 && clip.layout == nil
+            case .fill: return length > 0
             case .gap, .transition, .nested: return false
             }
         }
@@ -59,9 +64,11 @@ struct EditStacking {
         let laid = flat.map(place)
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
-        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty { return flat[only] }
+        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty,
+           laid[only].allSatisfy({ $0.covers || !$0.isClip }) { return flat[only] }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
+        if depth == 0 { overlays = placedClips(layers, under: windows) }
         var items: [EditItem] = []
         for (index, window) in windows.enumerated() {
             let previous = index > 0 ? windows[index - 1] : nil
@@ -79,16 +86,47 @@ struct EditStacking {
         return items
     }
 
+    /// Each placed clip of `layers` where no covering item of a higher track
+    /// hides it, bottom track first; placed clips in nested sequences are drawn
+    /// as they lie (see `flattened`).
+    private func placedClips(_ layers: [[Placed]], under windows: [Window]) -> [EditOverlay] {
+        var found: [EditOverlay] = []
+        for (track, layer) in layers.enumerated() {
+            for item in layer where item.length > 0 {
+                guard case .clip(let clip) = item.item, let layout = clip.layout, !layout.isInvisible else { continue }
+                // The stretches where the top covering track is this one's or below it.
+                for window in windows where window.end > item.start && window.start < item.end && (window.track ?? -1) <= track {
+                    let from = max(window.start, item.start), to = min(window.end, item.end)
+                    if case .clip(let piece) = cut(item, from: from, to: to) { found.append(EditOverlay(clip: piece, recordStart: from)) }
+                }
+            }
+        }
+        return found
+    }
+
     /// A track's items with every nested sequence replaced by the items it shows.
     private mutating func flattened(_ items: [EditItem], depth: Int) throws -> [EditItem] {
         guard items.contains(where: { if case .nested = $0 { return true } else { return false } }) else { return items }
         var result: [EditItem] = []
         for item in items {
             guard case .nested(let nested) = item else { result.append(item); continue }
-            let inner = place(try stacked(nested.tracks, depth: depth + 1))
+            let inner = place(try stacked(nested.tracks.map { unplaced($0, in: nested) }, depth: depth + 1))
             result += try played(nested, from: inner)
         }
         return result
+    }
+
+    /// `track` with its clips' layouts dropped, said: a nested sequence's placed clips fill the frame.
+    private mutating func unplaced(_ track: EditVideoTrack, in nested: EditNested) -> EditVideoTrack {
+        var plain = track
+        plain.items = track.items.map { item in
+            guard case .clip(var clip) = item, clip.layout != nil else { return item }
+            notes.append("clip '\(clip.name ?? "")' in nested sequence '\(nested.name ?? "")': drawn filling the frame "
+                         + "(a placement inside a nested sequence isn't drawn)")
+            clip.layout = nil
+            return .clip(clip)
+        }
+        return plain
     }
 
     /// The items a nested sequence shows over its record length: its range of `inner`, at its speed.
@@ -272,17 +310,8 @@ struct EditStacking {
     func cut(_ item: Placed, from: Int64, to: Int64) -> EditItem {
         let skipped = from - item.start, length = time(to - from)
         switch item.item {
-        case .clip(var clip):
-            if skipped > 0 {
-                let skip = clip.speed.map { $0.skipping(skipped) }
-                if let skip { clip.speed = skip.speed }
-                let frames = Double(skip?.frames ?? skipped)
-                let start = clip.source.start
-                let sameCount = start.rate.rounded() == rate.value.rounded()
-                clip.source.start.value += sameCount ? frames : frames * start.rate / rate.value
-            }
-            clip.source.duration = length
-            return .clip(clip)
+        case .clip(let clip):
+            return .clip(clip.cut(skipping: skipped, length: to - from, rate: rate))
         case .fill(var fill):
             fill.duration = length
             return .fill(fill)
@@ -292,4 +321,23 @@ struct EditStacking {
     }
 
     private func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
+}
+
+extension EditClip {
+    /// The clip from its record frame `skipped` on, `length` frames long (at
+    /// `rate`): its source advanced by the frames skipped, at its speed, each
+    /// later frame showing what it showed.
+    package func cut(skipping skipped: Int64, length: Int64, rate: Rational) -> EditClip {
+        var clip = self
+        if skipped > 0 {
+            let skip = speed.map { $0.skipping(skipped) }
+            if let skip { clip.speed = skip.speed }
+            let frames = Double(skip?.frames ?? skipped)
+            let start = source.start
+            let sameCount = start.rate.rounded() == rate.value.rounded()
+            clip.source.start.value += sameCount ? frames : frames * start.rate / rate.value
+        }
+        clip.source.duration = EditTime(value: Double(length), rate: rate.value)
+        return clip
+    }
 }

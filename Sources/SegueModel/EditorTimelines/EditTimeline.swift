@@ -18,6 +18,8 @@ package struct EditTimeline: Sendable, Equatable {
     /// The video tracks as the file lays them out, bottom (first) to top
     /// (last), nested sequences still nested; empty when `items` was given as is.
     package var videoTracks: [EditVideoTrack] = []
+    /// Clips the stacked tracks draw over `items` where they are placed (`EditClip.layout`), bottom first.
+    package var overlays: [EditOverlay] = []
     /// Points on the record timeline, for chapters.
     package var markers: [EditMarker]
     /// What the file holds that isn't rendered, said as warnings (e.g. "track 'V2' not used").

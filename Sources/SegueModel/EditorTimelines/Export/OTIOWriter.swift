@@ -57,7 +57,7 @@ enum OTIOWriter {
                 "media_reference": reference(clip.media, available: clip.available),
                 "effects": clip.speed.map { [timeEffect($0)] } ?? [Any](),
                 "markers": [Any](),
-                "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
+                "metadata": metadata(of: clip),
             ])
         case .fill(let fill):
             return item("Clip.1", name: nil, [
@@ -86,6 +86,14 @@ enum OTIOWriter {
                 "metadata": metadata,
             ])
         }
+    }
+
+    /// What OTIO has no field for: the reel as the cmx_3600 adapter keeps it, the layout under `segue`.
+    static func metadata(of clip: EditClip) -> [String: Any] {
+        var metadata: [String: Any] = [:]
+        if let reel = clip.media.reel { metadata["cmx_3600"] = ["reel": reel] }
+        if let layout = clip.layout { metadata["segue"] = ["layout": layout.metadata] }
+        return metadata
     }
 
     static func videoTrack(_ track: EditVideoTrack) -> [String: Any] {

@@ -223,7 +223,9 @@ struct TrackReading {
             let reel = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["reel"] as? String
             let media = EditMedia(location: try reference.flatMap { try Self.location($0, label) },
                                   clipName: reference.flatMap(OTIOReader.name), reel: reel)
-            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available, speed: speed)))
+            let written = ((object["metadata"] as? Object)?["segue"] as? Object)?["layout"] as? Object
+            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available, speed: speed,
+                                        layout: try written.map { try EditLayout(metadata: $0, label) })))
         }
         for marker in try OTIOReader.markers(object, label) {
             clipMarkers.append((marker.name, position + marker.start.seconds - source.start.seconds))
