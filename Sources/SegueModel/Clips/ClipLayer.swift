@@ -17,6 +17,11 @@ package struct ClipLayer: Sendable, Equatable, Codable {
         self.frameCount = frameCount
     }
 
+    /// `entry`'s layer, its media probed and placed as `info`.
+    package init(_ entry: LayerEntry, _ info: ClipInfo) {
+        self.init(info: info, layout: entry.layout, firstFrame: entry.firstFrame, frameCount: entry.frameCount)
+    }
+
     /// The host's frames it shows over.
     package var frames: Range<Int> { firstFrame..<(firstFrame + frameCount) }
 }
