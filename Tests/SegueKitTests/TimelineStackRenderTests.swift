@@ -101,3 +101,56 @@ extension TimelineRenderTests {
         assertFrames(output, frames(1, 0...5) + blend + frames(2, 12...17) + frames(1, 16...23))
     }
 }
+
+/// The stacked timeline through the command line in every mode: each agrees with the plain render frame by frame.
+extension TimelineRenderTests {
+    /// An OTIO file of video tracks (bottom first): each item a clip (media, first source frame, frames, layout) or a gap.
+    func stackedOTIO(_ tracks: [(enabled: Bool, items: [(path: String?, start: Int, frames: Int, layout: [String: Double]?)])],
+                     rate: Double = 24000.0 / 1001) throws -> String {
+        func time(_ value: Int) -> [String: Any] { ["OTIO_SCHEMA": "RationalTime.1", "value": value, "rate": rate] }
+        func item(_ spec: (path: String?, start: Int, frames: Int, layout: [String: Double]?)) -> [String: Any] {
+            let range: [String: Any] = ["OTIO_SCHEMA": "TimeRange.1", "start_time": time(spec.start), "duration": time(spec.frames)]
+            guard let path = spec.path else { return ["OTIO_SCHEMA": "Gap.1", "source_range": range] }
+            return ["OTIO_SCHEMA": "Clip.1", "name": (path as NSString).lastPathComponent, "source_range": range,
+                    "metadata": spec.layout.map { ["segue": ["layout": $0]] } ?? [:],
+                    "media_reference": ["OTIO_SCHEMA": "ExternalReference.1", "target_url": path]]
+        }
+        let children = tracks.enumerated().map { number, track -> [String: Any] in
+            ["OTIO_SCHEMA": "Track.1", "name": "V\(number + 1)", "kind": "Video", "enabled": track.enabled, "children": track.items.map(item)]
+        }
+        let timeline: [String: Any] = ["OTIO_SCHEMA": "Timeline.1", "name": "stacked",
+                                       "tracks": ["OTIO_SCHEMA": "Stack.1", "children": children]]
+        let path = store.folder.appendingPathComponent("stacked-\(UUID().uuidString.prefix(8)).otio").path
+        try JSONSerialization.data(withJSONObject: timeline).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func testEveryModeShowsWhatThePlainRenderOfAStackedTimelineShows() throws {
+        let (a, b, c) = try filmMedia()
+        let corner = ["scale_x": 0.5, "scale_y": 0.5, "centre_x": 0.25, "centre_y": 0.25]
+        // A for 48 frames (from its timecode 01:00:00:00 = frame 86400); B over frames 10-19 and 30-37; C placed over 20-27.
+        let otio = try stackedOTIO([
+            (true, [(a, 86_400, 48, nil)]),
+            (true, [(nil, 0, 10, nil), (b, 84_960 + 4, 10, nil), (nil, 0, 10, nil), (b, 84_960 + 20, 8, nil), (nil, 0, 10, nil)]),
+            (false, [(c, 0, 48, nil)]),
+            (true, [(nil, 0, 20, nil), (c, 3, 8, corner), (nil, 0, 20, nil)]),
+        ])
+        let expected = frames(1, 0...9) + frames(2, 4...13) + frames(1, 20...29) + frames(2, 20...27) + frames(1, 38...47)
+        let folder = store.folder.appendingPathComponent("stacked-modes-\(UUID().uuidString.prefix(6))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let runs: [(String, [String], String)] = [
+            ("plain", [], "plain.mp4"), ("--smart", ["--smart"], "smart.mp4"),
+            ("--jobs 2 in segments", ["--jobs", "2", "--segment-duration", "0.5"], "jobs.mp4"),
+            ("a ladder", ["--hls-time", "1", "--ladder", "180"], "hls/master.m3u8"),
+        ]
+        for (mode, flags, name) in runs {
+            let run = try SegueTool.run(["stitch", otio, "-o", folder + "/" + name, "--preset", "ultrafast", "--crf", "12", "--quiet"] + flags)
+            XCTAssertEqual(run.status, 0, "\(mode): \(run.standardError)")
+            let path = name.hasSuffix(".m3u8") ? folder + "/hls/video_180p.m3u8" : folder + "/" + name
+            let output = try DecodedOutput(path: path)
+            assertFrames(output, expected)
+            let corners = output.pictures.enumerated().map { index, picture in cornerMarker(picture).map { "\(index):\($0.clip)/\($0.frame)" } }
+            XCTAssertEqual(corners.compactMap { $0 }, (20..<28).map { "\($0):3/\(3 + $0 - 20)" }, "\(mode): C in the corner")
+        }
+    }
+}

@@ -224,10 +224,16 @@ struct EditStacking {
         return placed
     }
 
-    /// The record timeline cut where the top-most covering track changes.
+    /// The record timeline cut where the top-most covering track changes, and
+    /// where a placed clip starts or ends (so what it is drawn over is a clip
+    /// of its own there, and the pieces either side may be copied by `--smart`).
     private static func windows(of layers: [[Placed]], total: Int64) -> [Window] {
-        var edges: Set<Int64> = [0, total]
-        for layer in layers { for item in layer where item.covers { edges.insert(item.start); edges.insert(item.end) } }
+        var edges: Set<Int64> = [0, total], splits: Set<Int64> = []
+        for layer in layers {
+            for item in layer where item.covers { edges.insert(item.start); edges.insert(item.end) }
+            for item in layer where item.isClip && !item.covers && item.length > 0 { splits.insert(item.start); splits.insert(item.end) }
+        }
+        edges.formUnion(splits.filter { $0 > 0 && $0 < total })
         let cuts = edges.sorted()
         var cursors = Array(repeating: 0, count: layers.count)
         var windows: [Window] = []
@@ -240,7 +246,7 @@ struct EditStacking {
                     break
                 }
             }
-            if let last = windows.last, last.track == top, last.end == start {
+            if let last = windows.last, last.track == top, last.end == start, !splits.contains(start) {
                 windows[windows.count - 1].end = end
             } else {
                 windows.append(Window(track: top, start: start, end: end))
