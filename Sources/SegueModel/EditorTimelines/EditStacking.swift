@@ -59,7 +59,10 @@ struct EditStacking {
         let laid = flat.map(place)
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
-        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty { return flat[only] }
+        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty {
+            try count(flat[only].count)
+            return flat[only]
+        }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
         var items: [EditItem] = []
@@ -74,9 +77,14 @@ struct EditStacking {
         }
         if let last = windows.last, let join = Self.edgeJoin(layers, from: last, to: nil) { items.append(.transition(join)) }
         items = clamped(items)
-        made += items.count
-        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
+        try count(items.count)
         return items
+    }
+
+    /// Counts `items` more made; beyond `EditReading.maxItems` (a nested sequence used in many places counted each time) refused.
+    private mutating func count(_ items: Int) throws {
+        made += items
+        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
     }
 
     /// A track's items with every nested sequence replaced by the items it shows.

@@ -14,7 +14,7 @@ extension FCPXMLReading {
         }
         let timing = try FCPXMLTiming(element, label, rate: rate, notes: &notes)
         let enabled = element.attributes["srcEnable"] ?? "all"
-        let picture = element.name != "audio" && resource.attributes["hasVideo"] != "0" && enabled != "audio"
+        let picture = element.name != "audio" && Self.hasVideo(resource) && enabled != "audio"
         if picture {
             var clip = try makeClip(element, resource, source: timing.map(start), length: duration, label)
             clip.speed = timing.speed
@@ -81,6 +81,11 @@ extension FCPXMLReading {
             try placeSound(sound, label, start: start, duration: duration, at: spot, into: &placements)
         }
         return true
+    }
+
+    /// Whether an asset has pictures: as its `hasVideo` says, else when it has a format (Final Cut omits `hasVideo` for sound files).
+    static func hasVideo(_ asset: Element) -> Bool {
+        asset.attributes["hasVideo"].map { $0 != "0" } ?? (asset.attributes["format"] != nil)
     }
 
     /// An item placed at `spot`, `length` long.

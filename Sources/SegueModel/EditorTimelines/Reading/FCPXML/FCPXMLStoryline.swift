@@ -75,6 +75,7 @@ extension FCPXMLReading {
         if element.attributes["enabled"] == "0" {
             notes.append("\(label): disabled, so not drawn and silent")
             placeBlank(duration, at: spot, into: &placements)
+            connected = !["clip", "sync-clip"].contains(element.name)
         } else {
             switch element.name {
             case "gap": placeBlank(duration, at: spot, into: &placements)
