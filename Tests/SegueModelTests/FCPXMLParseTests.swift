@@ -111,6 +111,15 @@ final class FCPXMLParseTests: XCTestCase {
         XCTAssertTrue(timeline.notes.contains("asset-clip 'Blurred': effect 'Gaussian Blur' isn't applied (drawn without it)"), "\(timeline.notes)")
     }
 
+    func testFCPXMLFilesAndBundlesAreTimelinesReadThroughTheirDocument() {
+        XCTAssertEqual(EditTimelineFormat("/p/cut.fcpxml"), .fcpxml)
+        XCTAssertTrue(ClipList.isClipList("/p/cut.FCPXML"))
+        XCTAssertTrue(ClipList.isClipList("/p/cut.fcpxmld/"))
+        XCTAssertEqual(EditTimelineFormat.document("/p/cut.fcpxmld/"), "/p/cut.fcpxmld/Info.fcpxml")
+        XCTAssertEqual(EditTimelineFormat.document("file:///p/cut.fcpxmld"), "file:///p/cut.fcpxmld/Info.fcpxml")
+        XCTAssertEqual(EditTimelineFormat.document("/p/cut.fcpxml"), "/p/cut.fcpxml")
+    }
+
     // MARK: refused
 
     /// A 24 fps project whose primary storyline holds `spine`; asset `a` is 100 s of video.
