@@ -2,7 +2,8 @@
 // and ffconcat scripts, JSON manifests, option values, plan.json, WebVTT
 // files and ASS cue text (SubRip's arrives as ASS), and editors' timelines
 // (OTIO, CMX 3600 EDL, FCP 7 XML; what parses is written as OTIO and must
-// parse back the same). The first
+// parse back the same; FCPXML, whose stacked tracks are written as OTIO and
+// must read back). The first
 // byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
 // with the tiers' modules; not part of the package.
 import Foundation
@@ -16,7 +17,7 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let body = Data(bytes: data + 1, count: size - 1)
     let text = String(decoding: body, as: UTF8.self)
-    switch data[0] % 8 {
+    switch data[0] % 9 {
     case 0:
         _ = try? ClipList.parse(text, relativeTo: "/clips")
     case 1:
@@ -42,6 +43,11 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         roundTrip(try? EditTimeline.parseCMX3600(text))
     case 7:
         roundTrip(try? EditTimeline.parseFCP7XML(body))
+    case 8:
+        // Its lanes stacked into the one track rendered, its sound placed; written as OTIO, read back.
+        guard let timeline = try? EditTimeline.parseFCPXML(body) else { return 0 }
+        for track in timeline.audioTracks { _ = try? track.placed(at: timeline.rate) }
+        guard let json = try? timeline.otioJSON(), (try? EditTimeline.parseOTIO(json)) != nil else { fatalError("otioJSON doesn't read back") }
     default:
         // A plan as render and join read it: decoded, checked, then its timeline made.
         guard let plan = try? SegmentPlan.read(body, from: "plan.json") else { return 0 }

@@ -19,6 +19,6 @@ struct InputSafety: ParsableArguments {
 /// Where an editor's timeline's media may be found when it isn't where the
 /// timeline says; shared by `stitch` and `probe`.
 struct TimelineMedia: ParsableArguments {
-    @Option(name: .customLong("media-root"), help: ArgumentHelp("Look for an editor's timeline's media (.otio, .edl, .xml) that isn't where the timeline says by its file name (an EDL's: its clip name, then its reel) under this folder; may be repeated.", valueName: "DIR"))
+    @Option(name: .customLong("media-root"), help: ArgumentHelp("Look for an editor's timeline's media (.otio, .edl, .xml, .fcpxml) that isn't where the timeline says by its file name (an EDL's: its clip name, then its reel) under this folder; may be repeated.", valueName: "DIR"))
     var mediaRoots: [String] = []
 }

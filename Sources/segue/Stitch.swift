@@ -11,7 +11,8 @@ struct Stitch: ParsableCommand {
         relative to the list's folder), an ffconcat script (file, inpoint,
         outpoint, duration), a .json manifest with per-clip in/out points,
         durations, titles and per-join transitions, or an editor's timeline
-        (OpenTimelineIO .otio, CMX 3600 .edl, Final Cut Pro 7 .xml).
+        (OpenTimelineIO .otio, CMX 3600 .edl, Final Cut Pro 7 .xml, Final Cut Pro X
+        and DaVinci Resolve .fcpxml).
 
         Examples:
           segue stitch a.mp4 b.mp4 c.mp4 -o out.mp4

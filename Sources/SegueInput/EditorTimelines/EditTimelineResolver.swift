@@ -141,6 +141,8 @@ package struct EditTimelineResolver {
                 var layer = ClipEntry(path: path)
                 layer.title = name
                 layer.duration = Double(to - from) / rate.value
+                // FCPXML's conform: `fill` fills the frame, `fit` (and `none`, drawn fitted) shows the whole picture.
+                layer.fit = layout.conform.map { $0 == .fill ? .cover : .contain }
                 layer.edit = EditPlacement(name: name, source: piece.source, recordRate: rate, speed: piece.speed)
                 entries[index].layers.append(LayerEntry(entry: layer, layout: layout, firstFrame: Int(from - shown.lowerBound),
                                                         frameCount: Int(to - from)))

@@ -44,6 +44,7 @@ extension ClipList {
     /// found, not followed forever. The first manifest's output settings win.
     private static func expand(list path: String, within: [String], access: InputAccess, mediaRoots: [String],
                                edlRate: Rational?, sound: Bool, into contents: inout Contents) throws {
+        let path = EditTimelineFormat.document(path)
         let (data, resolvedPath) = try read(list: path, access: access)
         guard !within.contains(resolvedPath) else { throw BadInputReason.listIncludesItself(within + [resolvedPath]) }
         guard within.count < deepestNesting else {
@@ -99,6 +100,7 @@ extension ClipList {
             switch format {
             case .otio: return try EditTimeline.parseOTIO(data)
             case .fcp7xml: return try EditTimeline.parseFCP7XML(data)
+            case .fcpxml: return try EditTimeline.parseFCPXML(data)
             case .cmx3600:
                 guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
                     throw BadInputReason.unreadableList("not text")

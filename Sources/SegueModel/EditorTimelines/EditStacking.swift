@@ -65,7 +65,10 @@ struct EditStacking {
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
         if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty,
-           laid[only].allSatisfy({ $0.covers || !$0.isClip }) { return flat[only] }
+           laid[only].allSatisfy({ $0.covers || !$0.isClip }) {
+            try count(flat[only].count)
+            return flat[only]
+        }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
         if depth == 0 { overlays = placedClips(layers, under: windows) }
@@ -81,8 +84,7 @@ struct EditStacking {
         }
         if let last = windows.last, let join = Self.edgeJoin(layers, from: last, to: nil) { items.append(.transition(join)) }
         items = clamped(items)
-        made += items.count
-        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
+        try count(items.count)
         return items
     }
 
@@ -102,6 +104,12 @@ struct EditStacking {
             }
         }
         return found
+    }
+
+    /// Counts `items` more made; beyond `EditReading.maxItems` (a nested sequence used in many places counted each time) refused.
+    private mutating func count(_ items: Int) throws {
+        made += items
+        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
     }
 
     /// A track's items with every nested sequence replaced by the items it shows.

@@ -61,6 +61,15 @@ package struct EditLayout: Sendable, Equatable, Codable {
     package var cropRight = 0.0
     package var cropTop = 0.0
     package var cropBottom = 0.0
+    /// How the picture is first fitted to the frame, when the timeline says
+    /// (FCPXML `adjust-conform`); nil fits it as `--fit` says.
+    package var conform: Conform?
+
+    /// FCPXML's conform types: `fit` the whole picture in the frame, `fill`
+    /// the frame (the overflow cropped), `none` at its own pixel size.
+    package enum Conform: String, Sendable, Equatable, Codable {
+        case fit, fill, none
+    }
 
     package init() {}
 

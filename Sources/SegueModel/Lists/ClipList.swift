@@ -37,7 +37,7 @@ package enum ClipList {
 
     /// Whether `path` names a clip list: a local file (a `file:` URL too, not
     /// a remote one) named `.txt`, `.ffconcat` or `.json`, or an editor's
-    /// timeline (`.otio`, `.edl`, `.xml`).
+    /// timeline (`.otio`, `.edl`, `.xml`, `.fcpxml` or a `.fcpxmld` bundle).
     package static func isClipList(_ path: String) -> Bool {
         guard case .file = InputLocation(path) else { return false }
         let lowered = path.lowercased()

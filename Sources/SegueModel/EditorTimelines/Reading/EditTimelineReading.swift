@@ -44,8 +44,14 @@ enum EditReading {
                 throw EditTimelineError("\(what()): \(number(time.seconds)) s is beyond \(Int(maxSeconds)) s")
             }
         }
+        // A nested sequence used in many places is checked each time: count what is visited.
+        var visited = 0
         func checkItems(_ items: [EditItem], in track: String, depth: Int) throws {
             guard depth <= maxDepth else { throw EditTimelineError("sequences nested more than \(maxDepth) deep") }
+            visited += items.count
+            guard visited <= maxItems * 4 else {
+                throw EditTimelineError("more than \(maxItems) items (nested sequences counted each time they are used)")
+            }
             for (index, item) in items.enumerated() {
                 switch item {
                 case .clip(let clip):
