@@ -98,6 +98,11 @@ enum EditReading {
         return stacked
     }
 
+    /// What a disabled item is said to be: a gap, the tracks below showing through it.
+    static func disabledNote(_ label: String) -> String {
+        "\(label): disabled, so not drawn (what lies below it shows through; without tracks below, black and silent)"
+    }
+
     /// A number as users write it: `24`, not `24.0`.
     static func number(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)

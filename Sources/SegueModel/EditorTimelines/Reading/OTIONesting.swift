@@ -32,7 +32,7 @@ extension TrackReading {
         let source = written ?? EditRange(start: EditTime(value: 0, rate: whole.rate), duration: whole)
         let speed = try Self.speed(object, label)
         if object["enabled"] as? Bool == false {
-            notes.append(Self.disabledNote(label))
+            notes.append(EditReading.disabledNote(label))
             items.append(.gap(source.duration))
         } else {
             items.append(.nested(EditNested(name: OTIOReader.name(object), tracks: tracks, source: source, speed: speed)))
@@ -59,10 +59,5 @@ extension TrackReading {
             }
         }.max() ?? 0
         return EditTime(value: (seconds * rate * 1_000_000).rounded() / 1_000_000, rate: rate)
-    }
-
-    /// What a disabled item is said to be: a gap, the tracks below showing through it.
-    static func disabledNote(_ label: String) -> String {
-        "\(label): disabled, so not drawn (what lies below it shows through; without tracks below, black and silent)"
     }
 }

@@ -228,7 +228,7 @@ struct TrackReading {
         }
         let enabled = object["enabled"] as? Bool ?? true
         if !enabled {
-            notes.append(Self.disabledNote(label))
+            notes.append(EditReading.disabledNote(label))
             items.append(.gap(source.duration))
         } else if let reference, OTIOReader.schema(reference) == "GeneratorReference" {
             let kind = reference["generator_kind"] as? String ?? ""
