@@ -44,8 +44,14 @@ enum EditReading {
                 throw EditTimelineError("\(what()): \(number(time.seconds)) s is beyond \(Int(maxSeconds)) s")
             }
         }
+        // A sequence nested in many places is checked each time: the items visited are bounded as the stacker bounds them.
+        var visited = 0
         func checkItems(_ items: [EditItem], in track: String, depth: Int) throws {
             guard depth <= maxDepth else { throw EditTimelineError("sequences nested more than \(maxDepth) deep") }
+            visited += items.count
+            guard visited <= maxItems else {
+                throw EditTimelineError("the tracks hold more than \(maxItems) items (a nested sequence counts each time it is used)")
+            }
             for (index, item) in items.enumerated() {
                 switch item {
                 case .clip(let clip):
