@@ -2,9 +2,10 @@ import Foundation
 import SegueCore
 
 extension EditTimeline {
-    /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
-    /// item, and its Audio tracks (`OTIOAudioReading`). Other video tracks
-    /// become notes; nested stacks, reverse speeds, ramps and effects are refused.
+    /// An OpenTimelineIO `.otio` file (JSON): every Video track, item by item
+    /// (a Stack or Track inside one nested, `readNested`), stacked into
+    /// `items` (`EditReading.finished`), and its Audio tracks
+    /// (`OTIOAudioReading`); reverse speeds, ramps and effects are refused.
     package static func parseOTIO(_ data: Data) throws -> EditTimeline {
         try JSONNesting.check(data, limit: EditReading.maxDepth)
         let root: Any

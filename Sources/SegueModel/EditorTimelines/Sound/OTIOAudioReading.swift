@@ -2,7 +2,8 @@ import Foundation
 import SegueCore
 
 /// Reads an OTIO timeline's Audio tracks: clips (their media's sound over
-/// their source range), gaps (silence) and transitions (crossfades). A clip's
+/// their source range), gaps (silence), transitions (crossfades) and nested
+/// stacks (their Audio tracks' sound, flattened into the tracks). A clip's
 /// constant level comes from an Audio Levels effect as the fcp_xml adapter
 /// keeps it (`metadata.fcp_xml.parameter`, a linear `value`) or from
 /// `metadata.segue.level_db` (what `--export-otio` writes); a keyframed
