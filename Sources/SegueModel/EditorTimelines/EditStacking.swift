@@ -65,10 +65,7 @@ struct EditStacking {
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
         if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty,
-           laid[only].allSatisfy({ $0.covers || !$0.isClip }) {
-            try count(flat[only].count)
-            return flat[only]
-        }
+           laid[only].allSatisfy({ $0.covers || !$0.isClip }) { return try counted(flat[only]) }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
         if depth == 0 { overlays = placedClips(layers, under: windows) }
@@ -83,8 +80,13 @@ struct EditStacking {
             }
         }
         if let last = windows.last, let join = Self.edgeJoin(layers, from: last, to: nil) { items.append(.transition(join)) }
-        items = clamped(items)
-        try count(items.count)
+        return try counted(clamped(items))
+    }
+
+    /// `items`, counted against `EditReading.maxItems` (a sequence nested in many places is counted each time).
+    private mutating func counted(_ items: [EditItem]) throws -> [EditItem] {
+        made += items.count
+        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
         return items
     }
 
@@ -104,12 +106,6 @@ struct EditStacking {
             }
         }
         return found
-    }
-
-    /// Counts `items` more made; beyond `EditReading.maxItems` (a nested sequence used in many places counted each time) refused.
-    private mutating func count(_ items: Int) throws {
-        made += items
-        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
     }
 
     /// A track's items with every nested sequence replaced by the items it shows.
@@ -149,19 +145,34 @@ struct EditStacking {
             clip.source.duration = time(length)
             return [.clip(clip)]
         }
-        // Record frame k of the nested item shows its frame start + floor(k × speed): each inner item
-        // lasts from the first record frame showing its first frame to the first showing its end.
-        let reach = speed.sourceFrames(for: length)
+        // Record frame k of the nested item shows its frame start + floor(k × speed): each inner piece
+        // lasts from the first record frame showing one of its frames to the first showing the next piece's.
         var result: [EditItem] = []
-        for item in trimmed(inner, from: start, to: start + reach, padded: true) {
-            result.append(try Self.scaled(item, by: speed, rate: rate, label: label))
+        var innerAt: Int64 = 0, recordAt: Int64 = 0
+        for piece in trimmed(inner, from: start, to: start + speed.sourceFrames(for: length), padded: true) {
+            if case .transition(var join) = piece {
+                join.before = time(speed.firstFrame(showing: join.before.frameCount(at: rate)) ?? 0)
+                join.after = time(speed.firstFrame(showing: join.after.frameCount(at: rate)) ?? 0)
+                result.append(.transition(join))
+                continue
+            }
+            var frames = piece.blank?.frameCount(at: rate) ?? 0
+            if case .clip(let clip) = piece { frames = clip.source.duration.frameCount(at: rate) }
+            let end = min(speed.firstFrame(showing: innerAt + frames) ?? length, length)
+            defer { (innerAt, recordAt) = (innerAt + frames, max(recordAt, end)) }
+            guard end > recordAt else { continue }
+            result.append(try sped(Placed(start: innerAt, length: frames, item: piece), by: speed, from: recordAt, to: end, label: label))
         }
-        return Self.lengthsRounded(result, total: length, rate: rate)
+        if recordAt < length { result.append(.gap(time(length - recordAt))) }
+        return Self.withoutStrandedTransitions(result)
     }
 
-    /// `item` played `speed` times as fast: its record length divided, a clip's speed multiplied.
-    private static func scaled(_ item: EditItem, by speed: PlaybackSpeed, rate: Rational, label: String) throws -> EditItem {
-        func divided(_ time: EditTime) -> EditTime { EditTime(value: time.value / speed.rate.value, rate: time.rate) }
+    /// `piece` (at inner frames from the nested range's start) played at `speed` over record frames
+    /// `from` to `to`: a clip starts at the inner frame record frame `from` shows, its speed the
+    /// product of its own and the nested one's, phased so each later frame is the one the nested speed picks.
+    private func sped(_ piece: Placed, by speed: PlaybackSpeed, from: Int64, to: Int64, label: String) throws -> EditItem {
+        let shown = speed.skipping(from)
+        var item = cut(piece, from: max(shown.frames, piece.start), to: piece.end)
         switch item {
         case .clip(var clip):
             let own = clip.speed?.rate ?? Rational(1, 1)
@@ -169,41 +180,26 @@ struct EditStacking {
             guard product.value <= PlaybackSpeed.fastest else {
                 throw EditTimelineError("\(label): clip '\(clip.name ?? "")' would play at \(EditReading.number(product.value))x, beyond \(Int(PlaybackSpeed.fastest))x")
             }
-            clip.speed = PlaybackSpeed(rate: product)
-            clip.source.duration = divided(clip.source.duration)
-            return .clip(clip)
-        case .gap(let duration): return .gap(divided(duration))
+            clip.speed = clip.speed == nil ? shown.speed : PlaybackSpeed(rate: product)
+            clip.source.duration = time(to - from)
+            item = .clip(clip)
         case .fill(var fill):
-            fill.duration = divided(fill.duration)
-            return .fill(fill)
-        case .transition(var transition):
-            transition.before = divided(transition.before)
-            transition.after = divided(transition.after)
-            return .transition(transition)
-        case .nested: return item
+            fill.duration = time(to - from)
+            item = .fill(fill)
+        case .gap, .transition, .nested:
+            item = .gap(time(to - from))
         }
+        return item
     }
 
-    /// `items` with each length a whole frame, the lengths adding up to `total`.
-    private static func lengthsRounded(_ items: [EditItem], total: Int64, rate: Rational) -> [EditItem] {
-        var position = 0.0, placedFrames: Int64 = 0
-        var result: [EditItem] = []
-        for item in items {
-            func whole(_ time: EditTime) -> EditTime {
-                position += time.seconds * rate.value
-                let end = min(Int64(position.rounded()), total)
-                defer { placedFrames = end }
-                return EditTime(value: Double(end - placedFrames), rate: rate.value)
-            }
-            switch item {
-            case .clip(var clip): clip.source.duration = whole(clip.source.duration); result.append(.clip(clip))
-            case .gap(let duration): result.append(.gap(whole(duration)))
-            case .fill(var fill): fill.duration = whole(fill.duration); result.append(.fill(fill))
-            case .transition, .nested: result.append(item)
-            }
+    /// `items` without a transition that has no item on either side of it (its neighbour played in no record frame).
+    private static func withoutStrandedTransitions(_ items: [EditItem]) -> [EditItem] {
+        func isJoin(_ index: Int) -> Bool { if case .transition = items[index] { return true } else { return false } }
+        return items.indices.compactMap { index in
+            guard isJoin(index) else { return items[index] }
+            let stranded = index == 0 || index == items.count - 1 || isJoin(index - 1) || isJoin(index + 1)
+            return stranded ? nil : items[index]
         }
-        if placedFrames < total { result.append(.gap(EditTime(value: Double(total - placedFrames), rate: rate.value))) }
-        return result
     }
 
     /// A track's items on the record timeline, each with the transition into it; a transition at

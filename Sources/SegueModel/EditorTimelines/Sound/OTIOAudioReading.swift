@@ -2,7 +2,8 @@ import Foundation
 import SegueCore
 
 /// Reads an OTIO timeline's Audio tracks: clips (their media's sound over
-/// their source range), gaps (silence) and transitions (crossfades). A clip's
+/// their source range), gaps (silence), transitions (crossfades) and nested
+/// stacks (their Audio tracks' sound, flattened into the tracks). A clip's
 /// constant level comes from an Audio Levels effect as the fcp_xml adapter
 /// keeps it (`metadata.fcp_xml.parameter`, a linear `value`) or from
 /// `metadata.segue.level_db` (what `--export-otio` writes); a keyframed
@@ -11,12 +12,16 @@ struct OTIOAudioReading {
     typealias Object = OTIOReader.Object
     var tracks: [EditAudioTrack] = []
     var notes: [String] = []
+    let rate: Rational
 
-    init(_ audio: [Object]) throws {
+    /// Reads the Audio tracks `audio` at the timeline's `rate`, each Stack (or
+    /// Track) nested in one flattened into them (`EditAudioTrack.flattened`).
+    init(_ audio: [Object], rate: Rational) throws {
+        self.rate = rate
         guard audio.count <= EditAudioTrack.mostTracks else {
             throw EditTimelineError("\(audio.count) audio tracks (at most \(EditAudioTrack.mostTracks) are mixed)")
         }
-        var itemCount = 0
+        var itemCount = 0, layers: [EditAudioLayer] = []
         for (index, track) in audio.enumerated() {
             let label = "audio track \(index + 1)" + (OTIOReader.name(track).map { " '\($0)'" } ?? "")
             if track["enabled"] as? Bool == false {
@@ -26,30 +31,68 @@ struct OTIOAudioReading {
             let children = track["children"] as? [Any] ?? []
             itemCount += children.count
             guard itemCount <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) audio items") }
-            var items: [EditAudioItem] = []
+            var pieces: [EditAudioLayer.Piece] = []
             for (number, value) in children.enumerated() {
                 guard let child = value as? Object else { throw EditTimelineError("\(label): item \(number + 1): not an object") }
-                items.append(try item(child, "\(label): \(OTIOReader.schema(child).lowercased()) \(number + 1)"
-                                      + (OTIOReader.name(child).map { " '\($0)'" } ?? "")))
+                pieces.append(try piece(child, "\(label): \(OTIOReader.schema(child).lowercased()) \(number + 1)"
+                                        + (OTIOReader.name(child).map { " '\($0)'" } ?? "")))
             }
-            tracks.append(EditAudioTrack(name: OTIOReader.name(track), items: items))
+            layers.append(EditAudioLayer(name: OTIOReader.name(track), pieces: pieces))
         }
+        tracks = try EditAudioTrack.flattened(layers, rate: rate)
     }
 
-    private mutating func item(_ child: Object, _ label: String) throws -> EditAudioItem {
+    private mutating func piece(_ child: Object, _ label: String) throws -> EditAudioLayer.Piece {
         switch OTIOReader.schema(child) {
         case "Clip":
-            return try clip(child, label)
+            return .item(try clip(child, label))
         case "Gap":
             guard let range = child["source_range"] as? Object else { throw EditTimelineError("\(label): no source_range") }
-            return .gap(try OTIOReader.range(range, "\(label): source_range").duration)
+            return .item(.gap(try OTIOReader.range(range, "\(label): source_range").duration))
         case "Transition":
-            return .transition(try TrackReading.transition(child, label))
+            return .item(.transition(try TrackReading.transition(child, label)))
         case "Stack", "Track":
-            throw EditTimelineError("\(label): a nested stack inside an audio track (flatten the timeline first)")
+            return try nested(child, label)
         default:
             throw EditTimelineError("\(label): unknown item (OTIO_SCHEMA '\(child["OTIO_SCHEMA"] as? String ?? "none")')")
         }
+    }
+
+    /// A Stack in the track (or a Track directly in it): its Audio tracks' sound over its `source_range`
+    /// (its whole length without one), at its own level; a speed change on it is refused.
+    private mutating func nested(_ object: Object, _ label: String) throws -> EditAudioLayer.Piece {
+        let isStack = OTIOReader.schema(object) == "Stack"
+        let inner = isStack ? (object["children"] as? [Any] ?? []).compactMap { $0 as? Object }
+            .filter { OTIOReader.schema($0) == "Track" && OTIOReader.kind($0, default: "Audio") == "Audio" } : [object]
+        var reading = try OTIOAudioReading(inner.map { track in
+            var copy = track
+            if !isStack { copy["enabled"] = true }
+            return copy
+        }, rate: rate)
+        notes += reading.notes.map { "\(label): \($0)" }
+        reading.notes = []
+        let level = try self.level(object, label)
+        let written = try (object["source_range"] as? Object).map { try OTIOReader.range($0, "\(label): source_range") }
+        let whole = Self.length(of: reading.tracks)
+        let source = written ?? EditRange(start: EditTime(value: 0, rate: whole.rate), duration: whole)
+        if object["enabled"] as? Bool == false {
+            notes.append("\(label): disabled, so silent")
+            return .item(.gap(source.duration))
+        }
+        return .nested(EditNestedSound(name: OTIOReader.name(object), tracks: reading.tracks, source: source, level: level))
+    }
+
+    /// The longest of `tracks`, at the rate of their first item's time.
+    private static func length(of tracks: [EditAudioTrack]) -> EditTime {
+        TrackReading.length(of: tracks.map { track in
+            track.items.map { item -> EditItem in
+                switch item {
+                case .clip(let sound): return .clip(sound.clip)
+                case .gap(let duration): return .gap(duration)
+                case .transition(let join): return .transition(join)
+                }
+            }
+        })
     }
 
     private mutating func clip(_ object: Object, _ label: String) throws -> EditAudioItem {
