@@ -17,6 +17,8 @@ struct XMLTrackReading {
     /// each nested sequence's sound in `nestedSounds`.
     let sound: Bool
     var levels: [Double] = []
+    /// A sound track's: each clip item's channel and side, when it plays one channel of its file.
+    var channels: [EditAudioChannel?] = []
     var nestedSounds: [EditNestedSound] = []
     /// The ids of the sequences being read, outermost first: a nested one among them is a loop.
     let path: [String]
@@ -151,7 +153,10 @@ struct XMLTrackReading {
                               clipName: file.text("name").flatMap { $0.isEmpty ? nil : $0 })
         items.append(.clip(EditClip(name: item.text("name").flatMap { $0.isEmpty ? nil : $0 }, media: media, source: source,
                                     available: available, speed: effects.speed, layout: effects.layout)))
-        if sound { levels.append(try AudioLevel.xmeml(item.children("filter").map(reader.deref), label, notes: &notes)) }
+        if sound {
+            levels.append(try AudioLevel.xmeml(item.children("filter").map(reader.deref), label, notes: &notes))
+            channels.append(try routedChannel(item, file: file, label))
+        }
         for marker in try FCP7XMLReader.markers(item, clipContext) {
             clipMarkers.append((marker.name, recordStart + marker.seconds - sourceStart))
         }
