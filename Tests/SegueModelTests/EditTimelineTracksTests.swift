@@ -84,9 +84,12 @@ final class EditTimelineTracksTests: XCTestCase {
         let keyed = filter("Basic Motion", "basic", "<parameter><parameterid>scale</parameterid><name>Scale</name><value>80</value>"
                            + "<keyframe><when>0</when><value>80</value></keyframe><keyframe><when>10</when><value>120</value></keyframe></parameter>")
         let parsed = try EditTimeline.parseFCP7XML(xmeml([clipItem("A", 0, 24, extra: still) + clipItem("B", 24, 48, extra: keyed)]))
-        guard case .clip(let a) = parsed.items[0], case .clip(let b) = parsed.items[1] else { return XCTFail("\(parsed.items)") }
+        guard case .clip(let a) = parsed.items[0] else { return XCTFail("\(parsed.items)") }
         XCTAssertNil(a.layout)
-        XCTAssertEqual(b.layout?.scaleX, 0.8)
+        // B is placed: drawn over what is below it (black here), not in the track's items.
+        XCTAssertEqual(parsed.items[1], .gap(EditTime(value: 24, rate: 24)))
+        XCTAssertEqual(parsed.overlays.map(\.clip.layout?.scaleX), [0.8])
+        XCTAssertEqual(parsed.overlays.map(\.recordStart), [24])
         XCTAssertTrue(parsed.notes.contains { $0.contains("clipitem 2 'B': its Scale is keyframed") }, "\(parsed.notes)")
     }
 
