@@ -109,6 +109,15 @@ final class EditTimelineStackingTests: XCTestCase {
         guard case .nested(let nested) = parsed.videoTracks[1].items.last else { return XCTFail("\(parsed.videoTracks[1].items)") }
         XCTAssertEqual(nested.tracks.count, 3)
         XCTAssertEqual(nested.source.duration.value, 320)
+        // Sound: A3 and A4 nest sequence-2 at 636: its A1 plays there on each, its A2 on a track of its own beside each.
+        XCTAssertEqual(parsed.audioTracks.count, 10)
+        var record = 0.0
+        let placed = parsed.audioTracks[2].items.compactMap { item -> String? in
+            defer { if case .gap(let length) = item { record += length.value } else if case .clip(let sound) = item { record += sound.clip.source.duration.value } }
+            guard case .clip(let sound) = item else { return nil }
+            return "\(sound.clip.name ?? "")@\(EditReading.number(record))+\(EditReading.number(sound.clip.source.duration.value))"
+        }
+        XCTAssertEqual(placed, ["sc01_placeholder.wav@335+170", "sc01_sh010_anim.mov@636+100"])
     }
 
     func testPremiereEnablePropertyLetsTheTracksBelowShowThroughDisabledItemsAndTracks() throws {

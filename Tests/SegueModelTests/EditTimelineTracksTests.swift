@@ -245,6 +245,23 @@ final class EditTimelineTracksTests: XCTestCase {
         XCTAssertEqual(parsed.audioTracks[1].items.first, .gap(EditTime(value: 24, rate: 24)))
     }
 
+    func testAnOTIOTrackHoldingOnlyAStackTakesItsRateAndPlaysItWholeWithoutASourceRange() throws {
+        func time(_ value: Int) -> String { #"{"OTIO_SCHEMA": "RationalTime.1", "value": \#(value), "rate": 25}"# }
+        let clip = #"{"OTIO_SCHEMA": "Clip.1", "name": "In", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \#(time(5)), "duration": \#(time(50))}, "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "/m/in.mov"}}"#
+        let gap = #"{"OTIO_SCHEMA": "Gap.1", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \#(time(0)), "duration": \#(time(10))}}"#
+        let stack = #"{"OTIO_SCHEMA": "Stack.1", "name": "whole", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \#(time(0)), "duration": \#(time(60))}, "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [\#(gap), \#(clip)]}]}"#
+        let parsed = try EditTimeline.parseOTIO(Data(#"""
+            {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [\#(stack)]}]}}
+            """#.utf8))
+        XCTAssertEqual(parsed.rate, Rational(25, 1))
+        XCTAssertEqual(clipNames(parsed.items), ["gap+10", "In+50"])
+        let whole = try EditTimeline.parseOTIO(Data(#"""
+            {"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [\#(stack.replacingOccurrences(of: #""source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": \#(time(0)), "duration": \#(time(60))}, "#, with: ""))]}]}}
+            """#.utf8))
+        guard case .nested(let nested) = whole.videoTracks[0].items.first else { return XCTFail("\(whole.videoTracks)") }
+        XCTAssertEqual(nested.source.duration.seconds, 60.0 / 25, "its tracks' whole length")
+    }
+
     func testNestedSoundBeyondTheTrackLimitIsRefused() {
         let inner = sequence("N", video: [clipItem("V", 0, 48)], audio: Array(repeating: clipItem("Voice", 0, 48), count: 40))
         assertRefused("sound tracks with those of the nested sequences (at most 64 are mixed)") {

@@ -22,7 +22,7 @@ package struct EditTimeline: Sendable, Equatable {
     package var overlays: [EditOverlay] = []
     /// Points on the record timeline, for chapters.
     package var markers: [EditMarker]
-    /// What the file holds that isn't rendered, said as warnings (e.g. "track 'V2' not used").
+    /// What the file holds that isn't rendered, said as warnings (e.g. a filter not applied, a disabled track).
     package var notes: [String]
     /// The record timecode the timeline starts at (OTIO `global_start_time`,
     /// an EDL's first record in, xmeml's sequence timecode), when the file says.

@@ -175,7 +175,7 @@ struct TrackReading {
     }
 
     /// The timeline's rate: the first video track's first clip's, else the first clip's of any
-    /// video track, else the first track's source_range's, else the first gap's or generator's.
+    /// video track, else the first track's source_range's, else the first gap's, generator's or nested stack's.
     static func rate(_ readings: [TrackReading], _ tracks: [Object]) throws -> Rational {
         func firstClip(_ reading: TrackReading) -> Double? {
             reading.items.lazy.compactMap { item -> Double? in
@@ -185,7 +185,10 @@ struct TrackReading {
         }
         let clipRate = readings.lazy.compactMap(firstClip).first
         let trackRate = tracks.first.flatMap { ($0["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } } }
-        let gapRate = readings.lazy.flatMap(\.items).compactMap { $0.blank?.rate }.first
+        let gapRate = readings.lazy.flatMap(\.items).compactMap { item -> Double? in
+            if case .nested(let nested) = item { return nested.source.duration.rate }
+            return item.blank?.rate
+        }.first
         guard let value = clipRate ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
         guard let rate = EditReading.rational(value) else { throw EditTimelineError("track: rate \(EditReading.number(value))") }
         return rate

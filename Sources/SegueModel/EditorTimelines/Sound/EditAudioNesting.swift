@@ -56,6 +56,8 @@ extension EditAudioTrack {
                 for (index, track) in nested.tracks.enumerated() {
                     let cut = try track.trimmed(from: start, length: length, rate: rate).map { try $0.levelled(by: nested.level) }
                     if index == 0 { items += cut; continue }
+                    // A nested track silent over the range adds no track.
+                    guard cut.contains(where: { if case .clip = $0 { return true } else { return false } }) else { continue }
                     if extras.count < index {
                         extras.append(("\(layer.name ?? "sound track") > \(nested.name ?? "nested sequence") > \(track.name ?? "A\(index + 1)")", [], 0))
                     }
