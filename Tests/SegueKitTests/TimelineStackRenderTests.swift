@@ -139,12 +139,14 @@ extension TimelineRenderTests {
         let folder = store.folder.appendingPathComponent("stacked-modes-\(UUID().uuidString.prefix(6))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let runs: [(String, [String], String)] = [
-            ("plain", [], "plain.mp4"), ("--smart", ["--smart"], "smart.mp4"),
+            ("plain", ["--export-otio", folder + "/rendered.otio"], "plain.mp4"), ("--smart", ["--smart"], "smart.mp4"),
             ("--jobs 2 in segments", ["--jobs", "2", "--segment-duration", "0.5"], "jobs.mp4"),
             ("a ladder", ["--hls-time", "1", "--ladder", "180"], "hls/master.m3u8"),
         ]
-        for (mode, flags, name) in runs {
-            let run = try SegueTool.run(["stitch", otio, "-o", folder + "/" + name, "--preset", "ultrafast", "--crf", "12", "--quiet"] + flags)
+        // Last, what the plain render exported, rendered again: its V1 and the placed clip on V2.
+        for (mode, flags, name) in runs + [("the exported timeline", [], "again.mp4")] {
+            let input = name == "again.mp4" ? folder + "/rendered.otio" : otio
+            let run = try SegueTool.run(["stitch", input, "-o", folder + "/" + name, "--preset", "ultrafast", "--crf", "12", "--quiet"] + flags)
             XCTAssertEqual(run.status, 0, "\(mode): \(run.standardError)")
             var path = folder + "/" + name
             if name.hasSuffix(".m3u8") {
