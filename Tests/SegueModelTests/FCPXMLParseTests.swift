@@ -95,6 +95,16 @@ final class FCPXMLParseTests: XCTestCase {
         XCTAssertEqual(timeline.items.count, 2)
     }
 
+    func testAClipDrawnOverTheStorylineLeavesItsSoundPlaying() throws {
+        let timeline = try EditTimeline.parseFCPXML(fcpxml(
+            #"<asset-clip ref="a" offset="0s" duration="2s"><asset-clip ref="v" lane="1" offset="1/2s" duration="1s"/></asset-clip>"#,
+            resources: #"<asset id="v" name="V" start="0s" duration="10s" hasVideo="1" hasAudio="0" format="f"><media-rep src="file:///m/v.mov"/></asset>"#))
+        XCTAssertEqual(timeline.audioTracks.map(\.name), ["primary storyline"], "A's sound under V, as Final Cut plays it")
+        guard case .clip(let sound) = timeline.audioTracks.first?.items.first else { return XCTFail("\(timeline.audioTracks)") }
+        XCTAssertEqual(sound.clip.media.location, "file:///m/a.mov")
+        XCTAssertEqual(sound.clip.source.duration.value, 48)
+    }
+
     func testATransitionWithoutAnOffsetIsCentredOnItsCut() throws {
         let timeline = try EditTimeline.parseFCPXML(fcpxml(
             #"<asset-clip ref="a" offset="0s" duration="2s"/><transition duration="10/24s"/><asset-clip ref="a" offset="2s" start="5s" duration="1s"/>"#))
