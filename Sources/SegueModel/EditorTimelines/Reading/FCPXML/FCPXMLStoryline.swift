@@ -87,9 +87,7 @@ extension FCPXMLReading {
                 notes.append("\(label): \(element.name == "title" ? "a title" : "a caption"); its text isn't drawn"
                              + (spot.lane == 0 ? " (black)" : " (what lies below it shows)"))
                 placeBlank(duration, at: spot, into: &placements)
-            case "mc-clip":
-                throw EditTimelineError("\(label): a multicam clip can't be rendered (break it apart in Final Cut Pro first)")
-            case "ref-clip": try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
+            case "ref-clip", "mc-clip": try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
             case "sync-clip":
                 try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
                 connected = false
