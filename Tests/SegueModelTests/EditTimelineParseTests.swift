@@ -88,8 +88,11 @@ final class EditTimelineParseHostileTests: XCTestCase {
         assertRefused("clip 1 'B-roll': effect 'Blur' (Effect)") {
             try .parseOTIO(self.otio([self.clip(effects: #"[{"OTIO_SCHEMA": "Effect.1", "effect_name": "Blur"}]"#)]))
         }
-        assertRefused("stack 2 'inner': a nested Stack") {
-            try .parseOTIO(self.otio([self.clip(), #"{"OTIO_SCHEMA": "Stack.1", "name": "inner", "children": []}"#]))
+        assertRefused("stack 2 'inner': child 1 is not a Track") {
+            try .parseOTIO(self.otio([self.clip(), #"{"OTIO_SCHEMA": "Stack.1", "name": "inner", "children": [\#(self.clip())]}"#]))
+        }
+        assertRefused("stack 2 'inner': effect 'Blur' (Effect)") {
+            try .parseOTIO(self.otio([self.clip(), #"{"OTIO_SCHEMA": "Stack.1", "name": "inner", "children": [], "effects": [{"OTIO_SCHEMA": "Effect.1", "effect_name": "Blur"}]}"#]))
         }
         assertRefused("transition 2: transition type 'Custom_Wipe'") {
             try .parseOTIO(self.otio([self.clip(), #"{"OTIO_SCHEMA": "Transition.1", "transition_type": "Custom_Wipe", "in_offset": \#(self.time("1")), "out_offset": \#(self.time("1"))}"#, self.clip()]))
@@ -157,7 +160,7 @@ final class EditTimelineParseHostileTests: XCTestCase {
         assertRefused("clipitem 1 'A': reverse speed (Time Remap -100 %)") { try .parseFCP7XML(remap(parameter("speed", "-100"))) }
         assertRefused("clipitem 1 'A': Time Remap speed 'inf' isn't a number") { try .parseFCP7XML(remap(parameter("speed", "inf"))) }
         assertRefused("clipitem 1 'A': Time Remap speed 20000 % is beyond 100x") { try .parseFCP7XML(remap(parameter("speed", "20000"))) }
-        assertRefused("clipitem 1 'A': a nested sequence") {
+        assertRefused("clipitem 1 'A': its sequence 's2' is defined nowhere in the file") {
             try .parseFCP7XML(self.xmeml(self.clipItem.replacingOccurrences(of: "</clipitem>", with: "<sequence id='s2'/></clipitem>")))
         }
         assertRefused("clipitem 2 'A': start -1 without a transition") {

@@ -143,11 +143,15 @@ final class EditTimelineSoundTests: XCTestCase {
             001 R1 B C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
             003 M A2 C 00:00:10:00 00:00:11:00 0 01:00:01:00
             """, rate: Rational(24, 1))) { XCTAssertTrue(message($0).contains("event 003: its sound lasts 86424 frames"), message($0)) }
-        XCTAssertThrowsError(try EditTimeline.parseCMX3600("""
+        // An M2 on a sound event plays it at that speed for the record's length, as the picture.
+        let fast = try EditTimeline.parseCMX3600("""
             001 R1 B C 00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00
             002 R1 A2 C 00:00:00:00 00:00:02:00 01:00:00:00 01:00:01:00
             M2   R1       048.0                00:00:00:00
-            """, rate: Rational(24, 1))) { XCTAssertTrue(message($0).contains("event 002: speed change (M2 048.0) on a sound track"), message($0)) }
+            """, rate: Rational(24, 1))
+        guard case .clip(let stretched) = fast.audioTracks.last?.items.last else { return XCTFail("\(fast.audioTracks)") }
+        XCTAssertEqual(stretched.clip.speed?.rate, Rational(2, 1))
+        XCTAssertEqual(stretched.clip.source.duration.value, 24, "its record length")
     }
 
     func testAPictureOnlyEDLHasNoSoundTracks() throws {
@@ -210,7 +214,12 @@ final class EditTimelineSoundTests: XCTestCase {
         }
         let speed: [String: Any] = ["OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": 2.0]
         let warped = try Self.otio(audio: [["children": [Self.clip("w", start: 0, frames: 5, effects: [speed])]]])
-        XCTAssertThrowsError(try EditTimeline.parseOTIO(warped)) { XCTAssertTrue(message($0).contains("'w': speed change"), "\($0)") }
+        XCTAssertEqual(try EditTimeline.parseOTIO(warped).audioTracks.first?.items.first.flatMap { item -> Rational? in
+            if case .clip(let sound) = item { return sound.clip.speed?.rate } else { return nil }
+        }, Rational(2, 1), "a speed change on sound reads as the picture's")
+        let backwards: [String: Any] = ["OTIO_SCHEMA": "LinearTimeWarp.1", "time_scalar": -1.0]
+        let reversed = try Self.otio(audio: [["children": [Self.clip("r", start: 0, frames: 5, effects: [backwards])]]])
+        XCTAssertThrowsError(try EditTimeline.parseOTIO(reversed)) { XCTAssertTrue(message($0).contains("'r': reverse speed"), "\($0)") }
         let levels = Array(repeating: Self.levels("3.98"), count: 10)
         let loud = try Self.otio(audio: [["children": [Self.clip("loud", start: 0, frames: 5, effects: levels)]]])
         XCTAssertThrowsError(try EditTimeline.parseOTIO(loud)) { XCTAssertTrue(message($0).contains("beyond ±96 dB"), "\($0)") }

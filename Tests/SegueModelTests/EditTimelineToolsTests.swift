@@ -62,7 +62,7 @@ final class EditTimelineToolsTests: XCTestCase {
                                 "duration": {"OTIO_SCHEMA": "RationalTime.1", "value": 6, "rate": 24}},
                "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "/media/a.mov"}}]}]}}
             """#.utf8))
-        XCTAssertEqual(otio.items, [.gap(EditTime(value: 12, rate: 24)), .gap(EditTime(value: 6, rate: 24))])
+        XCTAssertEqual(otio.items, [.gap(EditTime(value: 18, rate: 24))], "nothing below it: black for its whole length")
         XCTAssertTrue(otio.notes.contains { $0.contains("clip 2 'Off'") && $0.contains("disabled") }, "\(otio.notes)")
         XCTAssertTrue(otio.notes.contains { $0.contains("track 'V1' is disabled") }, "\(otio.notes)")
     }

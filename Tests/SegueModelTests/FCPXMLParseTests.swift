@@ -29,14 +29,18 @@ final class FCPXMLParseTests: XCTestCase {
         XCTAssertEqual(items.count, 6, "\(items)")
         guard items.count == 6 else { return }
         assertClip(items[0], "file:///media/A.mov", start: 86424, length: 12, rate: film)
-        assertClip(items[1], "file:///media/B.mov", start: 0, length: 24, rate: film)
+        // B, placed at half size, is drawn over A: A plays on under it, a piece of its own there.
+        assertClip(items[1], "file:///media/A.mov", start: 86436, length: 24, rate: film)
         assertClip(items[2], "file:///media/A.mov", start: 86460, length: 60, rate: film)
         guard case .transition(let dissolve) = items[3] else { return XCTFail("\(items[3])") }
         XCTAssertEqual([frames(dissolve.before, at: film), frames(dissolve.after, at: film)], [6, 6])
         XCTAssertEqual(dissolve.name, "Cross Dissolve")
         assertClip(items[4], "file:///media/C.mov", start: 240, length: 48, rate: film)
         XCTAssertEqual(items[5].blank.map { frames($0, at: film) }, 24)
-        guard case .clip(let upper) = items[1], let layout = upper.layout else { return XCTFail("B has no layout") }
+        XCTAssertEqual(timeline.overlays.map(\.recordStart), [12])
+        guard let upper = timeline.overlays.first?.clip, let layout = upper.layout else { return XCTFail("B has no layout") }
+        XCTAssertEqual(upper.media.location, "file:///media/B.mov")
+        XCTAssertEqual(frames(upper.source.duration, at: film), 24)
         XCTAssertEqual(layout.scaleX, 0.5)
         XCTAssertEqual(layout.scaleY, 0.5)
         XCTAssertEqual(layout.centreX, 0.25, accuracy: 1e-5, "a quarter of the width right of the centre")

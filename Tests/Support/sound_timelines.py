@@ -5,6 +5,7 @@ fcp_xml adapter, for Segue's timeline-sound tests.
 usage (with .build/pyenv/bin/python3):
   sound_timelines.py jl OUT.otio A B M N    the J/L-cut and crossfade timeline (below) as OTIO
   sound_timelines.py xml IN.otio OUT.xml    the same timeline through the fcp_xml adapter
+  sound_timelines.py speed OUT.otio A C     the "speed" timeline (below) as OTIO
 
 The "jl" timeline, at 24 fps (frames on the record timeline):
   V1: A src 0-16 (rec 0-16), B src 12-28 (rec 16-32), A src 30-46 (rec 32-48)
@@ -13,6 +14,10 @@ The "jl" timeline, at 24 fps (frames on the record timeline):
       frames before its picture), then silence
   A2: gap 12, M src 24-36 (rec 12-24) at -6 dB, a 3+3 frame dissolve,
       N src 6-18 (rec 24-36), gap 12
+
+The "speed" timeline, at 24 fps: V1: A src 0-48 (rec 0-48);
+  A1: C src 24 at 2x (rec 0-24, C's 1 s to 3 s), C src 60 at 0.5x
+      (rec 24-36, 2.5 s to 2.75 s), C src 84 frozen (rec 36-42), gap 6
 """
 import sys
 
@@ -64,9 +69,24 @@ def jl(a, b, m, n):
     return timeline
 
 
+def speed(a, c):
+    video = track("V1", otio.schema.TrackKind.Video, [clip("A", a, 0, 48, 48)])
+    fast, slow, frozen = clip("C 2x", c, 24, 24, 96), clip("C 0.5x", c, 60, 12, 96), clip("C frozen", c, 84, 6, 96)
+    fast.effects.append(otio.schema.LinearTimeWarp(time_scalar=2.0))
+    slow.effects.append(otio.schema.LinearTimeWarp(time_scalar=0.5))
+    frozen.effects.append(otio.schema.FreezeFrame())
+    a1 = track("A1", otio.schema.TrackKind.Audio, [fast, slow, frozen, gap(6)])
+    timeline = otio.schema.Timeline(name="Sound at another speed")
+    for item in (video, a1):
+        timeline.tracks.append(item)
+    return timeline
+
+
 def main(argv):
     if len(argv) == 7 and argv[1] == "jl":
         otio.adapters.write_to_file(jl(*argv[3:7]), argv[2])
+    elif len(argv) == 5 and argv[1] == "speed":
+        otio.adapters.write_to_file(speed(*argv[3:5]), argv[2])
     elif len(argv) == 4 and argv[1] == "xml":
         otio.adapters.write_to_file(otio.adapters.read_from_file(argv[2]), argv[3], adapter_name="fcp_xml")
     else:

@@ -93,12 +93,22 @@ package final class TimelineSoundMix {
             guard first < last else { continue }
             let samples: [[Float]]
             do { samples = try voice.take(last - first) } catch { throw ClipSource.failure(error, reading: scheduled.piece.path) }
+            let sides = Self.sides(scheduled.piece.channel?.side)
             for index in 0..<(last - first) {
                 let weight = scheduled.gain * Self.weight(at: first + index, of: scheduled)
-                for channel in mixed.indices { mixed[channel][first - start + index] += samples[channel][index] * weight }
+                for channel in mixed.indices { mixed[channel][first - start + index] += samples[channel][index] * weight * sides[channel] }
             }
         }
         return mixed
+    }
+
+    /// Each output channel's share of a routed clip's one channel: all of it on its side.
+    private static func sides(_ side: EditAudioChannel.Side?) -> [Float] {
+        switch side {
+        case .left: return [1, 0]
+        case .right: return [0, 1]
+        case .both, nil: return [1, 1]
+        }
     }
 
     /// A clip's linear fade weight at output sample `sample`: rising over its fade in, falling over its fade out
@@ -121,19 +131,39 @@ package final class TimelineSoundMix {
         private var ended = false
 
         init(_ piece: TimelineSound.Piece, skipping: Int, sampleRate: Int, access: InputAccess) throws {
-            let first = piece.fileStart + Double(skipping) / Double(sampleRate)
-            silenceFirst = first < 0 ? Int((-first * Double(sampleRate)).rounded()) : 0
+            let tempo = piece.tempo ?? 1
+            let first = piece.fileStart + Double(skipping) / Double(sampleRate) * tempo
+            silenceFirst = first < 0 ? Int((-first / tempo * Double(sampleRate)).rounded()) : 0
             demuxer = try access.openDemuxer(try access.readablePath(for: piece.path))
-            guard let index = demuxer.bestStream(.audio), demuxer.streams[index].kind == .audio else { throw BadInputReason.noSound }
+            let (index, channel) = try Self.stream(of: demuxer, channel: piece.channel?.source)
             let stream = demuxer.streams[index]
             let origin = stream.startTime ?? 0
             let start = max(0, first)
             // A little before the first sample, so the decoder is warm where the trim starts.
             if start > 0.2 { try demuxer.seek(toSeconds: Double(origin) * stream.timeBase.value + start - 0.2) }
             let decoder = try Decoder(demuxer: demuxer, streamIndex: index, threads: 1)
-            let filters = String(format: "atrim=start=%.9f,", start) + "aresample=\(sampleRate),"
+            // One channel routed: on both sides here, the mix keeps its side.
+            let routed = channel.map { "pan=stereo|c0=c\($0)|c1=c\($0)," } ?? ""
+            let filters = String(format: "atrim=start=%.9f,", start) + routed + Self.tempoFilters(tempo) + "aresample=\(sampleRate),"
                 + "aformat=sample_fmts=fltp:channel_layouts=\(OutputAudio.channelLayout)"
             sound = SoundReader(decoder: decoder, filters: filters, clock: .stream(timeBase: stream.timeBase, origin: origin))
+        }
+
+        /// The stream to read and, for a routed clip, its channel (from 0): the best sound stream's
+        /// channel when it has that many, else the first channel of the file's sound stream of that number.
+        private static func stream(of demuxer: Demuxer, channel: Int?) throws -> (index: Int, channel: Int?) {
+            guard let best = demuxer.bestStream(.audio), demuxer.streams[best].kind == .audio else { throw BadInputReason.noSound }
+            guard let channel else { return (best, nil) }
+            if channel <= max(demuxer.streams[best].channels, 1) { return (best, channel - 1) }
+            let sounds = demuxer.streams.indices.filter { demuxer.streams[$0].kind == .audio }
+            return channel <= sounds.count ? (sounds[channel - 1], 0) : (best, (channel - 1) % max(demuxer.streams[best].channels, 1))
+        }
+
+        /// Time-stretched, its pitch kept: atempo takes 0.5x to 100x a stage, so slower speeds take two.
+        private static func tempoFilters(_ tempo: Double) -> String {
+            guard tempo != 1 else { return "" }
+            let stages = tempo < 0.5 ? [tempo.squareRoot(), tempo.squareRoot()] : [tempo]
+            return stages.map { String(format: "atempo=%.9f,", $0) }.joined()
         }
 
         /// The next `count` samples per channel.

@@ -26,6 +26,8 @@ package final class ClipSource {
     private let cancellation: Cancellation
     /// The clip's caption or card text (its script and font), kept while its graph may be built.
     private let text: TextLayer?
+    /// What an editor's timeline places over the clip's pictures.
+    private let layers: ClipLayers?
 
     /// Opens the clip and its decoders through `access`; the filter graphs are
     /// built on the first decoded frames, whose real format they must match.
@@ -38,6 +40,7 @@ package final class ClipSource {
         let videoCopy = copying.video
         self.videoCopy = videoCopy
         self.cancellation = cancellation
+        layers = ClipLayers(clip: clip, canvas: canvas, settings: settings, strict: strict, access: access)
         text = try TextLayer.make(for: clip, canvas: canvas, font: settings.font, burnSubtitles: settings.subtitles == .burn,
                                   access: access)
         if let card = clip.info.use.card {
@@ -100,7 +103,8 @@ package final class ClipSource {
     /// The next canvas picture. Past the clip's last picture that picture is
     /// held (a reference, not a copy), so the clip keeps its planned length.
     package func nextPicture() throws -> Frame {
-        try pictures.next()
+        let picture = try pictures.next()
+        return try layers?.draw(over: picture) ?? picture
     }
 
     /// One of the clip's own frames (outside its joins) with its sound, as the stitcher plays it.

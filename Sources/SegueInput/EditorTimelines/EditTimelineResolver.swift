@@ -82,6 +82,8 @@ package struct EditTimelineResolver {
         // The record frame the next entry's first frame shows at: each entry starts where the one
         // before it ends, less the transition they overlap over.
         var record: Int64 = 0
+        // The record frames each entry shows, its transitions' overlaps included.
+        var records: [Range<Int64>] = []
         for (index, span) in spans.enumerated() {
             var entry: ClipEntry
             switch span.item {
@@ -110,10 +112,12 @@ package struct EditTimelineResolver {
             entry.join = try joinChoice(span.join, rate: rate, notices: &notices)
             let frames = Int64(((entry.duration ?? 0) * rate.value).rounded())
             entry.soundPlace = SoundPlace(track: 0, entry: entries.count, recordFrame: record)
+            records.append(record..<(record + frames))
             record += frames - span.after - (index + 1 < spans.count ? spans[index + 1].before : 0)
             entries.append(entry)
         }
         guard !entries.isEmpty else { throw BadInputReason.badList("the timeline has no clips") }
+        try layOver(timeline.overlays, on: &entries, records: records, rate: rate)
         // The timeline's own sound plays under all its entries, instead of their own.
         let sound = resolvesSound && !timeline.audioTracks.isEmpty ? try self.sound(of: timeline, notices: &notices) : nil
         if sound == nil { entries.indices.forEach { entries[$0].soundPlace = nil } }
@@ -121,6 +125,29 @@ package struct EditTimelineResolver {
         var output = OutputOptions()
         output.frameRate = rate.reduced
         return Resolved(entries: entries, output: output, notices: notices, sound: sound)
+    }
+
+    /// Gives each entry the placed clips over its record frames, each cut to
+    /// them: over a transition both entries carry it, so it stays whole through the blend.
+    private func layOver(_ overlays: [EditOverlay], on entries: inout [ClipEntry], records: [Range<Int64>], rate: Rational) throws {
+        for overlay in overlays {
+            let clip = overlay.clip, length = clip.source.duration.frameCount(at: rate)
+            let name = [clip.name, clip.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "placed clip"
+            let path = try finder.locate(clip.media, clipName: name)
+            for (index, shown) in records.enumerated() {
+                let from = max(shown.lowerBound, overlay.recordStart), to = min(shown.upperBound, overlay.recordStart + length)
+                guard from < to, let layout = clip.layout else { continue }
+                let piece = clip.cut(skipping: from - overlay.recordStart, length: to - from, rate: rate)
+                var layer = ClipEntry(path: path)
+                layer.title = name
+                layer.duration = Double(to - from) / rate.value
+                // FCPXML's conform: `fill` fills the frame, `fit` (and `none`, drawn fitted) shows the whole picture.
+                layer.fit = layout.conform.map { $0 == .fill ? .cover : .contain }
+                layer.edit = EditPlacement(name: name, source: piece.source, recordRate: rate, speed: piece.speed)
+                entries[index].layers.append(LayerEntry(entry: layer, layout: layout, firstFrame: Int(from - shown.lowerBound),
+                                                        frameCount: Int(to - from)))
+            }
+        }
     }
 
     /// A gap's or generator's entry: black (or the generator's colour or bars) and silence, as long

@@ -66,48 +66,11 @@ extension EditTimelineResolver {
         var media: [String: SoundMedium] = [:]
         var tracks: [TimelineSound.Track] = []
         for (number, track) in timeline.audioTracks.enumerated() {
-            let trackLabel = "audio track \(track.name ?? String(number + 1))"
             let placed: [PlacedAudioClip]
             do { placed = try track.placed(at: rate) } catch let error as EditTimelineError { throw BadInputReason.badList(error.message) }
             var pieces: [TimelineSound.Piece] = []
             for clip in placed {
-                let source = clip.item.clip
-                let name = [source.name, source.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(clip.number)"
-                let label = "\(trackLabel): clip \(clip.number) '\(name)'"
-                // (xmeml's Time Remap reads onto any clip item; the sound tracks don't time-stretch yet.)
-                if let speed = source.speed {
-                    throw BadInputReason.badList("\(label): a speed change (\(speed.description)) on a sound clip can't be played yet")
-                }
-                let path: String
-                do { path = try finder.locate(source.media, clipName: name) } catch BadInputReason.mediaNotFound(let shown, let named, let looked) {
-                    // Named as a sound clip: "clip 'M' on audio track 'A2': its media … is not found".
-                    let soundClip = "\(shown)' on audio track '\(track.name ?? String(number + 1))"
-                    throw BadInputReason.mediaNotFound(clip: soundClip, named: named, looked: looked)
-                }
-                let medium = try media[path] ?? SoundMedium.opened(path, access: finder.access, recordRate: rate, label: label)
-                media[path] = medium
-                let start = medium.fileSeconds(of: source.source.start, recordRate: rate)
-                let length = Double(clip.recordFrames - clip.before - clip.after) / rate.value
-                guard medium.hasSound || clip.item.withPicture else {
-                    throw BadInputReason.badList("\(label): its media \(path) has no sound")
-                }
-                if !medium.hasSound {
-                    notices.append(.timelineNote(path: timelinePath, note: "\(label): its media has no sound, so silent"))
-                } else if let seconds = medium.seconds {
-                    guard start < seconds, start + length > 0 else {
-                        throw BadInputReason.badList(String(format: "\(label): its source range (%.3f to %.3f s from the media's start "
-                                                            + "timecode) lies outside its media's %.3f s of sound", start, start + length, seconds))
-                    }
-                    let first = start - Double(clip.before) / rate.value, last = start + length + Double(clip.after) / rate.value
-                    if first < -0.0005 || last > seconds + 0.0005 {
-                        let note = String(format: "\(label): the timeline needs its sound from %.3f to %.3f s, but its media's runs "
-                                                 + "0 to %.3f s; silent beyond it", first, last, seconds)
-                        notices.append(.timelineNote(path: timelinePath, note: note))
-                    }
-                }
-                let mediaStart = -medium.fileSeconds(of: EditTime(value: 0, rate: rate.value), recordRate: rate)
-                pieces.append(TimelineSound.Piece(name: name, path: path, placed: clip, fileStart: start - Double(clip.before) / rate.value,
-                                                  mediaStart: mediaStart, silent: !medium.hasSound))
+                pieces.append(try piece(clip, track: track, number: number, rate: rate, media: &media, notices: &notices))
             }
             tracks.append(TimelineSound.Track(name: track.name, pieces: pieces))
         }
@@ -117,6 +80,56 @@ extension EditTimelineResolver {
                                          + "(the clips' own sound plays only for a timeline without sound tracks)"))
         }
         return TimelineSound(rate: rate, tracks: tracks)
+    }
+
+    /// One sound clip resolved: its medium found and probed (once per file, `media`), where its sound starts in the file.
+    private func piece(_ clip: PlacedAudioClip, track: EditAudioTrack, number: Int, rate: Rational, media: inout [String: SoundMedium],
+                       notices: inout [Warning]) throws -> TimelineSound.Piece {
+        let trackLabel = "audio track \(track.name ?? String(number + 1))"
+        let source = clip.item.clip
+        let name = [source.name, source.media.clipName].compactMap { $0 }.first { !$0.isEmpty } ?? "item \(clip.number)"
+        let label = "\(trackLabel): clip \(clip.number) '\(name)'"
+        // At another speed its sound is time-stretched, its pitch kept; a freeze frame's sound is silence.
+        let tempo = source.speed.map(\.rate.value) ?? 1
+        let stilled = source.speed.map { !$0.isAudible } ?? false
+        if let speed = source.speed, !speed.isFreeze, !speed.isAudible {
+            let range = PlaybackSpeed.audibleRange
+            notices.append(.timelineNote(path: timelinePath, note: "\(label): played at \(speed.description), silent "
+                                         + "(sound is kept from \(range.lowerBound)x to \(Int(range.upperBound))x)"))
+        }
+        let path: String
+        do { path = try finder.locate(source.media, clipName: name) } catch BadInputReason.mediaNotFound(let shown, let named, let looked) {
+            // Named as a sound clip: "clip 'M' on audio track 'A2': its media … is not found".
+            let soundClip = "\(shown)' on audio track '\(track.name ?? String(number + 1))"
+            throw BadInputReason.mediaNotFound(clip: soundClip, named: named, looked: looked)
+        }
+        let medium = try media[path] ?? SoundMedium.opened(path, access: finder.access, recordRate: rate, label: label)
+        media[path] = medium
+        let start = medium.fileSeconds(of: source.source.start, recordRate: rate)
+        let length = Double(clip.recordFrames - clip.before - clip.after) / rate.value * tempo
+        let lead = Double(clip.before) / rate.value * tempo, tail = Double(clip.after) / rate.value * tempo
+        guard medium.hasSound || clip.item.withPicture else {
+            throw BadInputReason.badList("\(label): its media \(path) has no sound")
+        }
+        if stilled {
+            // Silent at this speed: its media's sound isn't read.
+        } else if !medium.hasSound {
+            notices.append(.timelineNote(path: timelinePath, note: "\(label): its media has no sound, so silent"))
+        } else if let seconds = medium.seconds {
+            guard start < seconds, start + length > 0 else {
+                throw BadInputReason.badList(String(format: "\(label): its source range (%.3f to %.3f s from the media's start "
+                                                    + "timecode) lies outside its media's %.3f s of sound", start, start + length, seconds))
+            }
+            let first = start - lead, last = start + length + tail
+            if first < -0.0005 || last > seconds + 0.0005 {
+                let note = String(format: "\(label): the timeline needs its sound from %.3f to %.3f s, but its media's runs "
+                                         + "0 to %.3f s; silent beyond it", first, last, seconds)
+                notices.append(.timelineNote(path: timelinePath, note: note))
+            }
+        }
+        let mediaStart = -medium.fileSeconds(of: EditTime(value: 0, rate: rate.value), recordRate: rate)
+        return TimelineSound.Piece(name: name, path: path, placed: clip, fileStart: start - lead, mediaStart: mediaStart,
+                                    silent: !medium.hasSound || stilled, tempo: tempo == 1 || stilled ? nil : tempo)
     }
 
     /// Notes for sound tracks that run on past the picture track's end: the output is as long as its picture, so they are cut there.

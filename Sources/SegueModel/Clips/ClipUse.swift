@@ -20,6 +20,8 @@ public struct ClipUse: Sendable, Equatable, Codable {
     package var edited: EditedClip?
     /// A constant speed change or freeze frame (an editor's timeline); nil plays at its own speed.
     package var speed: PlaybackSpeed?
+    /// Pictures drawn over this clip's own where an editor's timeline places them, bottom first.
+    package var layers: [ClipLayer] = []
 
     /// The whole of a clip `duration` seconds long, at its own speed.
     package init(duration: Double) {

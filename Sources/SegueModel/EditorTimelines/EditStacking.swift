@@ -13,6 +13,7 @@ extension EditTimeline {
         guard !videoTracks.isEmpty else { return }
         var stacking = EditStacking(rate: rate)
         items = try stacking.stacked(videoTracks, depth: 0)
+        overlays = stacking.overlays
         notes += stacking.notes
     }
 }
@@ -21,6 +22,8 @@ extension EditTimeline {
 struct EditStacking {
     let rate: Rational
     var notes: [String] = []
+    /// The placed clips of the top level's tracks, where no covering item above hides them.
+    var overlays: [EditOverlay] = []
     /// Items made so far: nesting one sequence in many places must not multiply without bound.
     private var made = 0
 
@@ -33,10 +36,12 @@ struct EditStacking {
         var item: EditItem
         var joinIn: EditTransition?
         var end: Int64 { start + length }
-        /// Whether it covers the tracks below (a clip or a generator, not a gap).
+        var isClip: Bool { if case .clip = item { return true } else { return false } }
+        /// Whether it covers the tracks below (a clip or a generator, not a gap, not a placed clip).
         var covers: Bool {
             switch item {
-            case .clip, .fill: return length > 0
+            case .clip(let clip): return length > 0 && clip.layout == nil
+            case .fill: return length > 0
             case .gap, .transition, .nested: return false
             }
         }
@@ -59,12 +64,11 @@ struct EditStacking {
         let laid = flat.map(place)
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
-        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty {
-            try count(flat[only].count)
-            return flat[only]
-        }
+        if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty,
+           laid[only].allSatisfy({ $0.covers || !$0.isClip }) { return try counted(flat[only]) }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
+        if depth == 0 { overlays = placedClips(layers, under: windows) }
         var items: [EditItem] = []
         for (index, window) in windows.enumerated() {
             let previous = index > 0 ? windows[index - 1] : nil
@@ -76,15 +80,32 @@ struct EditStacking {
             }
         }
         if let last = windows.last, let join = Self.edgeJoin(layers, from: last, to: nil) { items.append(.transition(join)) }
-        items = clamped(items)
-        try count(items.count)
+        return try counted(clamped(items))
+    }
+
+    /// `items`, counted against `EditReading.maxItems` (a sequence nested in many places is counted each time).
+    private mutating func counted(_ items: [EditItem]) throws -> [EditItem] {
+        made += items.count
+        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
         return items
     }
 
-    /// Counts `items` more made; beyond `EditReading.maxItems` (a nested sequence used in many places counted each time) refused.
-    private mutating func count(_ items: Int) throws {
-        made += items
-        guard made <= EditReading.maxItems else { throw EditTimelineError("the tracks flatten to more than \(EditReading.maxItems) items") }
+    /// Each placed clip of `layers` where no covering item of a higher track
+    /// hides it, bottom track first; placed clips in nested sequences are drawn
+    /// as they lie (see `flattened`).
+    private func placedClips(_ layers: [[Placed]], under windows: [Window]) -> [EditOverlay] {
+        var found: [EditOverlay] = []
+        for (track, layer) in layers.enumerated() {
+            for item in layer where item.length > 0 {
+                guard case .clip(let clip) = item.item, let layout = clip.layout, !layout.isInvisible else { continue }
+                // The stretches where the top covering track is this one's or below it.
+                for window in windows where window.end > item.start && window.start < item.end && (window.track ?? -1) <= track {
+                    let from = max(window.start, item.start), to = min(window.end, item.end)
+                    if case .clip(let piece) = cut(item, from: from, to: to) { found.append(EditOverlay(clip: piece, recordStart: from)) }
+                }
+            }
+        }
+        return found
     }
 
     /// A track's items with every nested sequence replaced by the items it shows.
@@ -93,10 +114,23 @@ struct EditStacking {
         var result: [EditItem] = []
         for item in items {
             guard case .nested(let nested) = item else { result.append(item); continue }
-            let inner = place(try stacked(nested.tracks, depth: depth + 1))
+            let inner = place(try stacked(nested.tracks.map { unplaced($0, in: nested) }, depth: depth + 1))
             result += try played(nested, from: inner)
         }
         return result
+    }
+
+    /// `track` with its clips' layouts dropped, said: a nested sequence's placed clips fill the frame.
+    private mutating func unplaced(_ track: EditVideoTrack, in nested: EditNested) -> EditVideoTrack {
+        var plain = track
+        plain.items = track.items.map { item in
+            guard case .clip(var clip) = item, clip.layout != nil else { return item }
+            notes.append("clip '\(clip.name ?? "")' in nested sequence '\(nested.name ?? "")': drawn filling the frame "
+                         + "(a placement inside a nested sequence isn't drawn)")
+            clip.layout = nil
+            return .clip(clip)
+        }
+        return plain
     }
 
     /// The items a nested sequence shows over its record length: its range of `inner`, at its speed.
@@ -111,19 +145,34 @@ struct EditStacking {
             clip.source.duration = time(length)
             return [.clip(clip)]
         }
-        // Record frame k of the nested item shows its frame start + floor(k × speed): each inner item
-        // lasts from the first record frame showing its first frame to the first showing its end.
-        let reach = speed.sourceFrames(for: length)
+        // Record frame k of the nested item shows its frame start + floor(k × speed): each inner piece
+        // lasts from the first record frame showing one of its frames to the first showing the next piece's.
         var result: [EditItem] = []
-        for item in trimmed(inner, from: start, to: start + reach, padded: true) {
-            result.append(try Self.scaled(item, by: speed, rate: rate, label: label))
+        var innerAt: Int64 = 0, recordAt: Int64 = 0
+        for piece in trimmed(inner, from: start, to: start + speed.sourceFrames(for: length), padded: true) {
+            if case .transition(var join) = piece {
+                join.before = time(speed.firstFrame(showing: join.before.frameCount(at: rate)) ?? 0)
+                join.after = time(speed.firstFrame(showing: join.after.frameCount(at: rate)) ?? 0)
+                result.append(.transition(join))
+                continue
+            }
+            var frames = piece.blank?.frameCount(at: rate) ?? 0
+            if case .clip(let clip) = piece { frames = clip.source.duration.frameCount(at: rate) }
+            let end = min(speed.firstFrame(showing: innerAt + frames) ?? length, length)
+            defer { (innerAt, recordAt) = (innerAt + frames, max(recordAt, end)) }
+            guard end > recordAt else { continue }
+            result.append(try sped(Placed(start: innerAt, length: frames, item: piece), by: speed, from: recordAt, to: end, label: label))
         }
-        return Self.lengthsRounded(result, total: length, rate: rate)
+        if recordAt < length { result.append(.gap(time(length - recordAt))) }
+        return Self.withoutStrandedTransitions(result)
     }
 
-    /// `item` played `speed` times as fast: its record length divided, a clip's speed multiplied.
-    private static func scaled(_ item: EditItem, by speed: PlaybackSpeed, rate: Rational, label: String) throws -> EditItem {
-        func divided(_ time: EditTime) -> EditTime { EditTime(value: time.value / speed.rate.value, rate: time.rate) }
+    /// `piece` (at inner frames from the nested range's start) played at `speed` over record frames
+    /// `from` to `to`: a clip starts at the inner frame record frame `from` shows, its speed the
+    /// product of its own and the nested one's, phased so each later frame is the one the nested speed picks.
+    private func sped(_ piece: Placed, by speed: PlaybackSpeed, from: Int64, to: Int64, label: String) throws -> EditItem {
+        let shown = speed.skipping(from)
+        var item = cut(piece, from: max(shown.frames, piece.start), to: piece.end)
         switch item {
         case .clip(var clip):
             let own = clip.speed?.rate ?? Rational(1, 1)
@@ -131,41 +180,26 @@ struct EditStacking {
             guard product.value <= PlaybackSpeed.fastest else {
                 throw EditTimelineError("\(label): clip '\(clip.name ?? "")' would play at \(EditReading.number(product.value))x, beyond \(Int(PlaybackSpeed.fastest))x")
             }
-            clip.speed = PlaybackSpeed(rate: product)
-            clip.source.duration = divided(clip.source.duration)
-            return .clip(clip)
-        case .gap(let duration): return .gap(divided(duration))
+            clip.speed = clip.speed == nil ? shown.speed : PlaybackSpeed(rate: product)
+            clip.source.duration = time(to - from)
+            item = .clip(clip)
         case .fill(var fill):
-            fill.duration = divided(fill.duration)
-            return .fill(fill)
-        case .transition(var transition):
-            transition.before = divided(transition.before)
-            transition.after = divided(transition.after)
-            return .transition(transition)
-        case .nested: return item
+            fill.duration = time(to - from)
+            item = .fill(fill)
+        case .gap, .transition, .nested:
+            item = .gap(time(to - from))
         }
+        return item
     }
 
-    /// `items` with each length a whole frame, the lengths adding up to `total`.
-    private static func lengthsRounded(_ items: [EditItem], total: Int64, rate: Rational) -> [EditItem] {
-        var position = 0.0, placedFrames: Int64 = 0
-        var result: [EditItem] = []
-        for item in items {
-            func whole(_ time: EditTime) -> EditTime {
-                position += time.seconds * rate.value
-                let end = min(Int64(position.rounded()), total)
-                defer { placedFrames = end }
-                return EditTime(value: Double(end - placedFrames), rate: rate.value)
-            }
-            switch item {
-            case .clip(var clip): clip.source.duration = whole(clip.source.duration); result.append(.clip(clip))
-            case .gap(let duration): result.append(.gap(whole(duration)))
-            case .fill(var fill): fill.duration = whole(fill.duration); result.append(.fill(fill))
-            case .transition, .nested: result.append(item)
-            }
+    /// `items` without a transition that has no item on either side of it (its neighbour played in no record frame).
+    private static func withoutStrandedTransitions(_ items: [EditItem]) -> [EditItem] {
+        func isJoin(_ index: Int) -> Bool { if case .transition = items[index] { return true } else { return false } }
+        return items.indices.compactMap { index in
+            guard isJoin(index) else { return items[index] }
+            let stranded = index == 0 || index == items.count - 1 || isJoin(index - 1) || isJoin(index + 1)
+            return stranded ? nil : items[index]
         }
-        if placedFrames < total { result.append(.gap(EditTime(value: Double(total - placedFrames), rate: rate.value))) }
-        return result
     }
 
     /// A track's items on the record timeline, each with the transition into it; a transition at
@@ -194,10 +228,16 @@ struct EditStacking {
         return placed
     }
 
-    /// The record timeline cut where the top-most covering track changes.
+    /// The record timeline cut where the top-most covering track changes, and
+    /// where a placed clip starts or ends (so what it is drawn over is a clip
+    /// of its own there, and the pieces either side may be copied by `--smart`).
     private static func windows(of layers: [[Placed]], total: Int64) -> [Window] {
-        var edges: Set<Int64> = [0, total]
-        for layer in layers { for item in layer where item.covers { edges.insert(item.start); edges.insert(item.end) } }
+        var edges: Set<Int64> = [0, total], splits: Set<Int64> = []
+        for layer in layers {
+            for item in layer where item.covers { edges.insert(item.start); edges.insert(item.end) }
+            for item in layer where item.isClip && !item.covers && item.length > 0 { splits.insert(item.start); splits.insert(item.end) }
+        }
+        edges.formUnion(splits.filter { $0 > 0 && $0 < total })
         let cuts = edges.sorted()
         var cursors = Array(repeating: 0, count: layers.count)
         var windows: [Window] = []
@@ -210,7 +250,7 @@ struct EditStacking {
                     break
                 }
             }
-            if let last = windows.last, last.track == top, last.end == start {
+            if let last = windows.last, last.track == top, last.end == start, !splits.contains(start) {
                 windows[windows.count - 1].end = end
             } else {
                 windows.append(Window(track: top, start: start, end: end))
@@ -280,17 +320,8 @@ struct EditStacking {
     func cut(_ item: Placed, from: Int64, to: Int64) -> EditItem {
         let skipped = from - item.start, length = time(to - from)
         switch item.item {
-        case .clip(var clip):
-            if skipped > 0 {
-                let skip = clip.speed.map { $0.skipping(skipped) }
-                if let skip { clip.speed = skip.speed }
-                let frames = Double(skip?.frames ?? skipped)
-                let start = clip.source.start
-                let sameCount = start.rate.rounded() == rate.value.rounded()
-                clip.source.start.value += sameCount ? frames : frames * start.rate / rate.value
-            }
-            clip.source.duration = length
-            return .clip(clip)
+        case .clip(let clip):
+            return .clip(clip.cut(skipping: skipped, length: to - from, rate: rate))
         case .fill(var fill):
             fill.duration = length
             return .fill(fill)
@@ -300,4 +331,23 @@ struct EditStacking {
     }
 
     private func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
+}
+
+extension EditClip {
+    /// The clip from its record frame `skipped` on, `length` frames long (at
+    /// `rate`): its source advanced by the frames skipped, at its speed, each
+    /// later frame showing what it showed.
+    package func cut(skipping skipped: Int64, length: Int64, rate: Rational) -> EditClip {
+        var clip = self
+        if skipped > 0 {
+            let skip = speed.map { $0.skipping(skipped) }
+            if let skip { clip.speed = skip.speed }
+            let frames = Double(skip?.frames ?? skipped)
+            let start = source.start
+            let sameCount = start.rate.rounded() == rate.value.rounded()
+            clip.source.start.value += sameCount ? frames : frames * start.rate / rate.value
+        }
+        clip.source.duration = EditTime(value: Double(length), rate: rate.value)
+        return clip
+    }
 }

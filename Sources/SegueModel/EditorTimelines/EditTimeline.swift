@@ -18,9 +18,11 @@ package struct EditTimeline: Sendable, Equatable {
     /// The video tracks as the file lays them out, bottom (first) to top
     /// (last), nested sequences still nested; empty when `items` was given as is.
     package var videoTracks: [EditVideoTrack] = []
+    /// Clips the stacked tracks draw over `items` where they are placed (`EditClip.layout`), bottom first.
+    package var overlays: [EditOverlay] = []
     /// Points on the record timeline, for chapters.
     package var markers: [EditMarker]
-    /// What the file holds that isn't rendered, said as warnings (e.g. "track 'V2' not used").
+    /// What the file holds that isn't rendered, said as warnings (e.g. a filter not applied, a disabled track).
     package var notes: [String]
     /// The record timecode the timeline starts at (OTIO `global_start_time`,
     /// an EDL's first record in, xmeml's sequence timecode), when the file says.

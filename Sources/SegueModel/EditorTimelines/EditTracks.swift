@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 /// One video track of an editor's timeline (V1, V2 …; an OTIO Video track,
@@ -82,5 +83,49 @@ package struct EditLayout: Sendable, Equatable, Codable {
     /// Whether it draws nothing at all.
     package var isInvisible: Bool {
         opacity <= 0 || scaleX <= 0 || scaleY <= 0 || cropLeft + cropRight >= 1 || cropTop + cropBottom >= 1
+    }
+}
+
+/// A clip an upper track places over what shows below it (a
+/// picture-in-picture, a translucent or cropped picture): drawn from
+/// `recordStart` for its source range's length, by its `layout`.
+package struct EditOverlay: Sendable, Equatable {
+    package var clip: EditClip
+    /// The record frame (at the timeline's rate) its first frame shows at.
+    package var recordStart: Int64
+
+    package init(clip: EditClip, recordStart: Int64) {
+        self.clip = clip
+        self.recordStart = recordStart
+    }
+}
+
+extension EditLayout {
+    /// As `--export-otio` writes it in a clip's `metadata.segue.layout` (OTIO has no field for it).
+    package var metadata: [String: Double] {
+        ["scale_x": scaleX, "scale_y": scaleY, "centre_x": centreX, "centre_y": centreY, "rotation": rotation, "opacity": opacity,
+         "crop_left": cropLeft, "crop_right": cropRight, "crop_top": cropTop, "crop_bottom": cropBottom]
+    }
+
+    /// Read back from `metadata`; throws naming `label` when a value is missing, not finite or out of range.
+    package init(metadata: [String: Any], _ label: String) throws {
+        func value(_ key: String, _ range: ClosedRange<Double>, _ fallback: Double) throws -> Double {
+            guard let written = metadata[key] else { return fallback }
+            guard let number = (written as? NSNumber)?.doubleValue, number.isFinite, range.contains(number) else {
+                throw EditTimelineError("\(label): layout \(key) is not a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        self.init()
+        scaleX = try value("scale_x", 0...100, 1)
+        scaleY = try value("scale_y", 0...100, 1)
+        centreX = try value("centre_x", -100...100, 0)
+        centreY = try value("centre_y", -100...100, 0)
+        rotation = try value("rotation", -36_000...36_000, 0)
+        opacity = try value("opacity", 0...1, 1)
+        cropLeft = try value("crop_left", 0...1, 0)
+        cropRight = try value("crop_right", 0...1, 0)
+        cropTop = try value("crop_top", 0...1, 0)
+        cropBottom = try value("crop_bottom", 0...1, 0)
     }
 }

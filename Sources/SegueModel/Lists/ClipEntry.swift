@@ -27,6 +27,8 @@ package struct ClipEntry: Sendable, Equatable {
     package var edit: EditPlacement?
     /// On an entry of an editor's timeline with sound tracks: where it stands under that sound (`ClipList.Contents.sounds`).
     package var soundPlace: SoundPlace?
+    /// Clips of an editor's timeline drawn over this one where they are placed (`ClipLayer`), bottom first.
+    package var layers: [LayerEntry] = []
 
     package init(path: String, inPoint: Double? = nil, outPoint: Double? = nil, join: JoinChoice? = nil,
                 duration: Double? = nil, title: String? = nil) {

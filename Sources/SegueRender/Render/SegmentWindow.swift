@@ -43,7 +43,8 @@ final class SegmentWindow {
     static func framesToSeekPast(_ clip: PlannedClip, to start: Int, plan: Plan) -> Int {
         let info = clip.info
         // A speed change's pictures are picked from its in point: played from its start.
-        guard !info.facts.isStill, info.use.speed == nil, info.facts.timing.timestampJumps == 0, !info.facts.variableFrameRate,
+        // Nor one with layers over it: they play from their first frames.
+        guard !info.facts.isStill, info.use.speed == nil, info.use.layers.isEmpty, info.facts.timing.timestampJumps == 0, !info.facts.variableFrameRate,
               info.facts.frameRate.reduced == plan.canvas.frameRate.reduced else { return 0 }
         // After a seek, resampled sound would start at another phase of the resampler,
         // and sound whose timestamps are coarser than its samples (Matroska's

@@ -229,6 +229,7 @@ package struct SmartPlan: Sendable {
         if info.use.card != nil { return .textCard }
         if let speed = info.use.speed { return .speedChange(speed.description) }
         if info.use.caption != nil { return .caption }
+        if !info.use.layers.isEmpty { return .layers }
         if settings.subtitles == .burn, info.subtitles?.cues.isEmpty == false { return .burnedSubtitles }
         let syntax = CopySyntax(settings.codec)
         if settings.overlay != nil { return .overlay }

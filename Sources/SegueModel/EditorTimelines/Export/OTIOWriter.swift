@@ -1,21 +1,20 @@
 import Foundation
 
 extension EditTimeline {
-    /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → one
-    /// video Track.1 of Clip.1 / Gap.1 / Transition.1 items (a generator a
+    /// The timeline as an OpenTimelineIO file: Timeline.1 → Stack.1 → its
+    /// video tracks (or its one track), each a Track.1 of Clip.1 / Gap.1 /
+    /// Transition.1 / Stack.1 (nested) items (a generator a
     /// Clip.1 of a GeneratorReference) and its sound tracks (kind Audio), markers on the
     /// track. What OTIO has no field for rides in metadata as the cmx_3600
     /// adapter keeps it (the reel, a wipe's code) or under `segue` (the notes);
     /// `parseOTIO` reads it all back.
     package func otioJSON() throws -> Data {
-        let trackMarkers: [[String: Any]] = markers.map(OTIOWriter.marker)
-        let children: [[String: Any]] = items.map(OTIOWriter.item)
-        let track: [String: Any] = OTIOWriter.item("Track.1", name: "V1", [
-            "kind": "Video", "source_range": NSNull(), "effects": [Any](), "markers": trackMarkers, "children": children,
-        ])
+        // Every video track when it has them, else its one track; the markers on the first.
+        var video = (videoTracks.isEmpty ? [EditVideoTrack(name: "V1", items: items)] : videoTracks).map(OTIOWriter.videoTrack)
+        video[0]["markers"] = markers.map(OTIOWriter.marker)
         let stack: [String: Any] = OTIOWriter.item("Stack.1", name: "tracks", [
             "source_range": NSNull(), "effects": [Any](), "markers": [Any](),
-            "children": [track] + audioTracks.map(OTIOWriter.audioTrack),
+            "children": video + audioTracks.map(OTIOWriter.audioTrack),
         ])
         let startTime: Any = start.map(OTIOWriter.time) ?? NSNull()
         let metadata: [String: Any] = notes.isEmpty ? [:] : ["segue": ["notes": notes]]
@@ -57,7 +56,7 @@ enum OTIOWriter {
                 "media_reference": reference(clip.media, available: clip.available),
                 "effects": clip.speed.map { [timeEffect($0)] } ?? [Any](),
                 "markers": [Any](),
-                "metadata": clip.media.reel.map { ["cmx_3600": ["reel": $0]] } ?? [String: Any](),
+                "metadata": metadata(of: clip),
             ])
         case .fill(let fill):
             return item("Clip.1", name: nil, [
@@ -86,6 +85,14 @@ enum OTIOWriter {
                 "metadata": metadata,
             ])
         }
+    }
+
+    /// What OTIO has no field for: the reel as the cmx_3600 adapter keeps it, the layout under `segue`.
+    static func metadata(of clip: EditClip) -> [String: Any] {
+        var metadata: [String: Any] = [:]
+        if let reel = clip.media.reel { metadata["cmx_3600"] = ["reel": reel] }
+        if let layout = clip.layout { metadata["segue"] = ["layout": layout.metadata] }
+        return metadata
     }
 
     static func videoTrack(_ track: EditVideoTrack) -> [String: Any] {

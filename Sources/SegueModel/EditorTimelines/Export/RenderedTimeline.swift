@@ -48,8 +48,40 @@ extension EditTimeline {
         }
         let markers = chapters ? plan.chapters.map { EditMarker(name: $0.title, time: EditTime(value: Double($0.startFrame), rate: rate.value)) } : []
         var timeline = EditTimeline(rate: rate, items: items, markers: markers)
+        let layers = renderedLayers(from: plan, currentFolder: currentFolder)
+        if !layers.isEmpty { timeline.videoTracks = [EditVideoTrack(name: "V1", items: items)] + layers }
         timeline.audioTracks = renderedSound(from: plan, currentFolder: currentFolder)
         return timeline
+    }
+
+    /// The clips drawn over the plan's (`ClipLayer`) as tracks above it, each
+    /// clip where it showed with its layout; a layer carried by both clips of a
+    /// transition written once; layers that overlap in time on tracks of their own.
+    private static func renderedLayers(from plan: Plan, currentFolder: String) -> [EditVideoTrack] {
+        let rate = plan.canvas.frameRate
+        var shown: [(start: Int64, clip: EditClip)] = []
+        for host in plan.clips {
+            for layer in host.info.use.layers {
+                let start = Int64(host.startFrame + layer.firstFrame)
+                var clip = renderedClip(layer.info, skipping: 0, length: Int64(layer.frameCount), rate: rate, currentFolder: currentFolder)
+                clip.layout = layer.layout
+                if let last = shown.last, last.clip.continues(into: clip, after: start - last.start, rate: rate) {
+                    let end = max(last.start + last.clip.source.duration.frameCount(at: rate), start + Int64(layer.frameCount))
+                    shown[shown.count - 1].clip.source.duration = EditTime(value: Double(end - last.start), rate: rate.value)
+                } else {
+                    shown.append((start, clip))
+                }
+            }
+        }
+        var lanes: [(end: Int64, items: [EditItem])] = []
+        for (start, clip) in shown.sorted(by: { $0.start < $1.start }) {
+            let length = clip.source.duration.frameCount(at: rate)
+            let lane = lanes.firstIndex { $0.end <= start } ?? { lanes.append((0, [])); return lanes.count - 1 }()
+            if start > lanes[lane].end { lanes[lane].items.append(.gap(EditTime(value: Double(start - lanes[lane].end), rate: rate.value))) }
+            lanes[lane].items.append(.clip(clip))
+            lanes[lane].end = start + length
+        }
+        return lanes.enumerated().map { EditVideoTrack(name: "V\($0.offset + 2)", items: $0.element.items) }
     }
 
     /// One clip as rendered: `length` frames at `rate` from its in point plus
@@ -73,5 +105,15 @@ extension EditTimeline {
         }
         return EditClip(name: info.use.edited?.name ?? Plan.chapterTitle(info), media: EditMedia(location: location),
                         source: source, available: available, speed: info.use.speed)
+    }
+}
+
+extension EditClip {
+    /// Whether `next`, starting `offset` record frames after this clip's start, is the same media,
+    /// layout and speed going on from where this one is at that point.
+    func continues(into next: EditClip, after offset: Int64, rate: Rational) -> Bool {
+        guard media == next.media, layout == next.layout, speed == nil, next.speed == nil,
+              offset >= 0, offset <= source.duration.frameCount(at: rate) else { return false }
+        return next.source.start.frameCount(at: rate) - source.start.frameCount(at: rate) == offset
     }
 }

@@ -25,8 +25,8 @@ extension EditTimeline {
                                     notes: reader.notes, start: reader.start)
         timeline.audioTracks = sound.audioTracks
         timeline.notes += sound.notes
-        try EditReading.checkBounds(timeline)
-        return timeline
+        // An EDL has one video track: `items` as read, nothing to stack.
+        return try EditReading.finished(timeline)
     }
 }
 

@@ -62,6 +62,24 @@ extension XMLTrackReading {
         return EditGenerators.look(named: name, colour: Self.colourParameter(of: item), label: label)
     }
 
+    /// Whether the generator `item` draws a title or graphic over what lies
+    /// below (text, lower thirds, crawls, Premiere's Graphic and Transparent
+    /// Video, a generator with an alpha channel), not a full frame of its own:
+    /// none of black, a matte or bars.
+    func isTitle(_ item: ParsedXMLElement) -> Bool {
+        let file = item.child("file").map(reader.deref)
+        let effects = ([item] + (file.map { [$0] } ?? [])).flatMap { $0.children("effect") + $0.children("filter").map(reader.deref).compactMap { $0.child("effect") } }
+        let said = [item.text("name"), file?.text("name"), file?.text("mediaSource")] + effects.flatMap {
+            [$0.text("name"), $0.text("effectid"), $0.text("effectcategory")]
+        }
+        let words = said.compactMap { $0?.lowercased() }
+        let marks = ["text", "title", "lower 3rd", "lower third", "crawl", "typewriter", "graphic", "transparent"]
+        if words.contains(where: { word in marks.contains(where: word.contains) }) { return true }
+        // An alpha channel, unless it is a full frame by name (Premiere's generators all say `Slug`).
+        let alpha = [item.text("alphatype"), file?.text("alphatype")].contains { ["straight", "premultiplied"].contains($0?.lowercased() ?? "") }
+        return alpha && !words.contains { $0 != "slug" && EditGenerators.kind(named: $0) != nil }
+    }
+
     /// The colour a generator's parameter states (`parameterid` or `name` color), searched a few levels down.
     private static func colourParameter(of item: ParsedXMLElement) -> String? {
         var pending = [(item, 0)]

@@ -44,13 +44,13 @@ enum EditReading {
                 throw EditTimelineError("\(what()): \(number(time.seconds)) s is beyond \(Int(maxSeconds)) s")
             }
         }
-        // A nested sequence used in many places is checked each time: count what is visited.
+        // A sequence nested in many places is checked each time: the items visited are bounded as the stacker bounds them.
         var visited = 0
         func checkItems(_ items: [EditItem], in track: String, depth: Int) throws {
             guard depth <= maxDepth else { throw EditTimelineError("sequences nested more than \(maxDepth) deep") }
             visited += items.count
-            guard visited <= maxItems * 4 else {
-                throw EditTimelineError("more than \(maxItems) items (nested sequences counted each time they are used)")
+            guard visited <= maxItems else {
+                throw EditTimelineError("the tracks hold more than \(maxItems) items (a nested sequence counts each time it is used)")
             }
             for (index, item) in items.enumerated() {
                 switch item {
@@ -102,6 +102,11 @@ enum EditReading {
         var stacked = timeline
         try stacked.stackTracks()
         return stacked
+    }
+
+    /// What a disabled item is said to be: a gap, the tracks below showing through it.
+    static func disabledNote(_ label: String) -> String {
+        "\(label): disabled, so not drawn (what lies below it shows through; without tracks below, black and silent)"
     }
 
     /// A number as users write it: `24`, not `24.0`.

@@ -2,9 +2,10 @@ import Foundation
 import SegueCore
 
 extension EditTimeline {
-    /// An OpenTimelineIO `.otio` file (JSON): its first video track, item by
-    /// item, and its Audio tracks (`OTIOAudioReading`). Other video tracks
-    /// become notes; nested stacks, reverse speeds, ramps and effects are refused.
+    /// An OpenTimelineIO `.otio` file (JSON): every Video track, item by item
+    /// (a Stack or Track inside one nested, `readNested`), stacked into
+    /// `items` (`EditReading.finished`), and its Audio tracks
+    /// (`OTIOAudioReading`); reverse speeds, ramps and effects are refused.
     package static func parseOTIO(_ data: Data) throws -> EditTimeline {
         try JSONNesting.check(data, limit: EditReading.maxDepth)
         let root: Any
@@ -62,28 +63,39 @@ struct OTIOReader {
             throw EditTimelineError("timeline: tracks is not a Stack")
         }
         let tracks = (stack["children"] as? [Any] ?? []).compactMap { $0 as? Object }
-        let videoTracks = tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String ?? "Video") == "Video" }
-        guard let track = videoTracks.first else { throw EditTimelineError("timeline: no video track") }
-        var notes = videoTracks.dropFirst().map { "video track '\(Self.name($0) ?? "")' not used (only the first video track is rendered)" }
-        let audio = try OTIOAudioReading(tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String) == "Audio" })
-        notes += audio.notes
-        if track["source_range"] is Object { notes.append("track '\(Self.name(track) ?? "")': its source_range is not applied") }
-        var read = try TrackReading(track)
-        let rate = try read.rate(track: track)
-        for (owner, what) in [(root, "timeline"), (stack, "stack"), (track, "track")] {
-            read.markers += try Self.markers(owner, what).map { EditMarker(name: $0.name, time: $0.start) }
+        let video = tracks.filter { Self.schema($0) == "Track" && Self.kind($0, default: "Video") == "Video" }
+        guard !video.isEmpty else { throw EditTimelineError("timeline: no video track") }
+        var budget = 0
+        let readings = try video.map { try TrackReading($0, kind: "Video", budget: &budget, keepsMarkers: true) }
+        let rate = try TrackReading.rate(readings, video)
+        var notes: [String] = [], markers: [EditMarker] = []
+        for (owner, what) in [(root, "timeline"), (stack, "stack")] {
+            markers += try Self.markers(owner, what).map { EditMarker(name: $0.name, time: $0.start) }
         }
-        read.markers += read.clipMarkers(at: rate)
-        read.markers = read.markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
+        var videoTracks: [EditVideoTrack] = []
+        for (index, (track, read)) in zip(video, readings).enumerated() {
+            let label = Self.name(track).map { "video track '\($0)'" } ?? "video track \(index + 1)"
+            if track["source_range"] is Object { notes.append("\(label): its source_range is not applied") }
+            notes += read.notes.map { video.count > 1 ? "\(label): \($0)" : $0 }
+            let enabled = track["enabled"] as? Bool ?? true
+            if !enabled { notes.append("\(label) is disabled, so not drawn (the tracks below it show through)") }
+            videoTracks.append(EditVideoTrack(name: Self.name(track), items: read.items, enabled: enabled))
+            markers += try Self.markers(track, "track").map { EditMarker(name: $0.name, time: $0.start) } + read.clipMarkers(at: rate)
+        }
+        markers = markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
+        let audio = try OTIOAudioReading(tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String) == "Audio" }, rate: rate)
         let start = try (root["global_start_time"] as? Object).map { try Self.time($0, "timeline: global_start_time") }
         let written = ((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []
-        var timeline = EditTimeline(name: Self.name(root), rate: rate, items: read.items, markers: read.markers,
-                                    notes: written.compactMap { $0 as? String } + notes + read.notes, start: start)
+        var timeline = EditTimeline(name: Self.name(root), rate: rate, markers: markers,
+                                    notes: written.compactMap { $0 as? String } + audio.notes + notes, start: start)
+        timeline.videoTracks = videoTracks
         timeline.audioTracks = audio.tracks
-        if track["enabled"] as? Bool == false {
-            timeline.drawnBlack("track '\(Self.name(track) ?? "")' is disabled, so black and silent (no track below it is rendered)")
-        }
-        return timeline
+        return try EditReading.finished(timeline)
+    }
+
+    /// A track's kind (`Video`, `Audio`), `default` when it says none.
+    static func kind(_ track: Object, default fallback: String) -> String {
+        (track["kind"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? fallback
     }
 
     static func name(_ object: Object) -> String? {
@@ -133,37 +145,51 @@ struct OTIOReader {
     }
 }
 
-/// One walk along the rendered track: its items, record position and markers.
+/// One walk along a video track (or a track nested in one): its items, record position and markers.
 struct TrackReading {
     typealias Object = OTIOReader.Object
     var items: [EditItem] = []
-    var markers: [EditMarker] = []
     var notes: [String] = []
+    /// The track's kind: a nested Stack's tracks of this kind are read, the others left to the sound.
+    let kind: String
+    /// Whether its clips' markers are the timeline's (a top-level track's; a nested one's are in its own time).
+    let keepsMarkers: Bool
     /// Where the next item starts on the record timeline, in seconds.
-    private var position = 0.0
+    var position = 0.0
     /// Clip markers, kept in seconds until the timeline's rate is known.
     private var clipMarkers: [(name: String, seconds: Double)] = []
 
-    init(_ track: Object) throws {
+    /// Reads `track`'s children; `budget` counts the items of every track read, nested ones included.
+    init(_ track: Object, kind: String, budget: inout Int, keepsMarkers: Bool = false) throws {
+        self.kind = kind
+        self.keepsMarkers = keepsMarkers
         let children = track["children"] as? [Any] ?? []
-        guard children.count <= EditReading.maxItems else {
+        budget += children.count
+        guard budget <= EditReading.maxItems else {
             throw EditTimelineError("track '\(OTIOReader.name(track) ?? "")': more than \(EditReading.maxItems) items")
         }
         for (index, value) in children.enumerated() {
             guard let child = value as? Object else { throw EditTimelineError("item \(index + 1): not an object") }
-            try read(child, number: index + 1)
+            try read(child, number: index + 1, budget: &budget)
         }
     }
 
-    /// The timeline's rate: the first clip's, else the track's, else the first gap's or generator's.
-    func rate(track: Object) throws -> Rational {
-        let first = items.lazy.compactMap { item -> Double? in
-            if case .clip(let clip) = item { return clip.source.duration.rate }
-            return nil
+    /// The timeline's rate: the first video track's first clip's, else the first clip's of any
+    /// video track, else the first track's source_range's, else the first gap's, generator's or nested stack's.
+    static func rate(_ readings: [TrackReading], _ tracks: [Object]) throws -> Rational {
+        func firstClip(_ reading: TrackReading) -> Double? {
+            reading.items.lazy.compactMap { item -> Double? in
+                if case .clip(let clip) = item { return clip.source.duration.rate }
+                return nil
+            }.first
+        }
+        let clipRate = readings.lazy.compactMap(firstClip).first
+        let trackRate = tracks.first.flatMap { ($0["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } } }
+        let gapRate = readings.lazy.flatMap(\.items).compactMap { item -> Double? in
+            if case .nested(let nested) = item { return nested.source.duration.rate }
+            return item.blank?.rate
         }.first
-        let trackRate = (track["source_range"] as? Object).flatMap { ($0["duration"] as? Object).flatMap { OTIOReader.number($0["rate"]) } }
-        let gapRate = items.lazy.compactMap { $0.blank?.rate }.first
-        guard let value = first ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
+        guard let value = clipRate ?? trackRate ?? gapRate else { throw EditTimelineError("track: no clip or gap to take the rate from") }
         guard let rate = EditReading.rational(value) else { throw EditTimelineError("track: rate \(EditReading.number(value))") }
         return rate
     }
@@ -176,7 +202,7 @@ struct TrackReading {
         }
     }
 
-    private mutating func read(_ child: Object, number: Int) throws {
+    private mutating func read(_ child: Object, number: Int, budget: inout Int) throws {
         let kind = OTIOReader.schema(child)
         let label = "\(kind.lowercased()) \(number)" + (OTIOReader.name(child).map { " '\($0)'" } ?? "")
         switch kind {
@@ -190,12 +216,9 @@ struct TrackReading {
         case "Transition":
             items.append(.transition(try Self.transition(child, label)))
         case "Stack", "Track":
-            throw EditTimelineError("\(label): a nested \(kind) inside the track (nested stacks can't be rendered; flatten the timeline first)")
+            try readNested(child, label, budget: &budget)
         default:
             throw EditTimelineError("\(label): unknown item (OTIO_SCHEMA '\(child["OTIO_SCHEMA"] as? String ?? "none")')")
-        }
-        guard items.count + markers.count <= EditReading.maxItems else {
-            throw EditTimelineError("more than \(EditReading.maxItems) items")
         }
     }
 
@@ -209,7 +232,7 @@ struct TrackReading {
         }
         let enabled = object["enabled"] as? Bool ?? true
         if !enabled {
-            notes.append("\(label): disabled, so black and silent (no track below it is rendered)")
+            notes.append(EditReading.disabledNote(label))
             items.append(.gap(source.duration))
         } else if let reference, OTIOReader.schema(reference) == "GeneratorReference" {
             let kind = reference["generator_kind"] as? String ?? ""
@@ -223,9 +246,11 @@ struct TrackReading {
             let reel = ((object["metadata"] as? Object)?["cmx_3600"] as? Object)?["reel"] as? String
             let media = EditMedia(location: try reference.flatMap { try Self.location($0, label) },
                                   clipName: reference.flatMap(OTIOReader.name), reel: reel)
-            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available, speed: speed)))
+            let written = ((object["metadata"] as? Object)?["segue"] as? Object)?["layout"] as? Object
+            items.append(.clip(EditClip(name: OTIOReader.name(object), media: media, source: source, available: available, speed: speed,
+                                        layout: try written.map { try EditLayout(metadata: $0, label) })))
         }
-        for marker in try OTIOReader.markers(object, label) {
+        for marker in try OTIOReader.markers(object, label) where keepsMarkers {
             clipMarkers.append((marker.name, position + marker.start.seconds - source.start.seconds))
         }
         position += source.duration.seconds
@@ -264,7 +289,8 @@ struct TrackReading {
 
     /// The clip's constant speed: its `LinearTimeWarp`s' `time_scalar`s multiplied, 0 for a `FreezeFrame`;
     /// nil without one. Reverse, other time effects and other effects would play differently here: refused, named.
-    private static func speed(_ clip: Object, _ label: String) throws -> PlaybackSpeed? {
+    /// (`timeOnly`: other effects are left to the caller, as a sound clip's Audio Levels.)
+    static func speed(_ clip: Object, _ label: String, timeOnly: Bool = false) throws -> PlaybackSpeed? {
         var scalar: Double?
         for case let effect as Object in clip["effects"] as? [Any] ?? [] where effect["enabled"] as? Bool ?? true {
             let kind = OTIOReader.schema(effect)
@@ -281,6 +307,7 @@ struct TrackReading {
             case "TimeEffect":
                 throw EditTimelineError("\(label): time effect '\(name)' (a ramp or time remap) can't be rendered")
             default:
+                if timeOnly { continue }
                 throw EditTimelineError("\(label): effect '\(name)' (\(kind)) can't be rendered")
             }
         }

@@ -39,15 +39,13 @@ struct CMX3600AudioReading {
         guard let line = lines.first(where: { $0.transitionType != nil && Self.track($0.channels) != nil })
                 ?? lines.first(where: { Self.track($0.channels) != nil }), let number = Self.track(line.channels) else { return }
         let comments = CMX3600Comments(event.comments)
-        // Sound at another speed would need time-stretching the sound tracks don't do yet: refused (the picture plays it).
-        if let motion = comments.motions.last {
-            throw EditTimelineError("\(label): speed change (M2 \(motion.speed)) on a sound track can't be played yet")
-        }
+        // At another speed the sound plays time-stretched, as its picture plays, for the record's length.
+        let speed = try comments.playbackSpeed(rate: rate, clip: [comments.fromName, String(line.reel)], label)
         let timecode = Timecode(rate: rate, dropFrame: event.dropFrame)
         var source = try line.frames(line.sourceIn, timecode, label)
         let record = try (line.frames(line.recordIn, timecode, label), line.frames(line.recordOut, timecode, label))
         guard record.1 >= record.0 else { throw EditTimelineError("\(label): record out \(line.recordOut) before record in \(line.recordIn)") }
-        guard try line.frames(line.sourceOut, timecode, label) - source == record.1 - record.0 else {
+        guard try speed != nil || line.frames(line.sourceOut, timecode, label) - source == record.1 - record.0 else {
             throw EditTimelineError("\(label): its sound lasts \(record.1 - record.0) frames on record but not at source (a speed change can't be played)")
         }
         var track = tracks[number] ?? ([], 0)
@@ -56,7 +54,7 @@ struct CMX3600AudioReading {
         if offset < 0 {
             guard record.1 - start > 0 else { return notes.append("\(label): its sound ends before the timeline starts, so isn't heard") }
             notes.append("\(label): its first \(-offset) frames of sound come before the timeline starts, so aren't heard")
-            source -= offset
+            source += speed.map { $0.sourceFrame(at: -offset) } ?? -offset
             offset = 0
         }
         if offset < track.end { try Self.cut(&track, at: offset, label: "\(label) (A\(number))", notes: &notes) }
@@ -68,7 +66,7 @@ struct CMX3600AudioReading {
         } else {
             let media = comments.media(incoming: line.transitionType != nil, reel: line.reel)
             let clip = EditClip(name: comments.name(location: media.location), media: media,
-                                source: EditRange(start: time(source), duration: duration))
+                                source: EditRange(start: time(source), duration: duration), speed: speed)
             track.items.append(.clip(EditAudioClip(clip: clip, withPicture: line.isVideo)))
         }
         track.end = record.1 - start

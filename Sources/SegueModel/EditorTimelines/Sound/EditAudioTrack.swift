@@ -35,12 +35,43 @@ package struct EditAudioClip: Sendable, Equatable {
     /// Whether the same event is the picture too (an EDL event on `B` or `AA/V`):
     /// a medium without sound is then silence with a note, where an audio-only item is refused.
     package var withPicture: Bool
+    /// Which of its media's channels it plays and to which side, as an
+    /// editor routes a stereo clip as dual mono over two tracks; nil plays all of them.
+    package var channel: EditAudioChannel?
 
-    package init(clip: EditClip, level: Double = 0, withPicture: Bool = false) {
+    package init(clip: EditClip, level: Double = 0, withPicture: Bool = false, channel: EditAudioChannel? = nil) {
         self.clip = clip
         self.level = level
         self.withPicture = withPicture
+        self.channel = channel
     }
+}
+
+/// One channel of a sound clip's media, routed to one side or both (xmeml's
+/// `sourcetrack` and the track's `outputchannelindex`, FCPXML's audio channel sources).
+package struct EditAudioChannel: Sendable, Equatable, Codable {
+    package enum Side: String, Sendable, Equatable, Codable { case left, right, both }
+    /// The media's channel, from 1.
+    package var source: Int
+    package var side: Side
+
+    package init(source: Int, side: Side) {
+        self.source = source
+        self.side = side
+    }
+
+    /// As editors lay a stereo pair out on two mono tracks: odd channels left, even right.
+    package init(source: Int, outputChannel: Int?) {
+        self.source = source
+        switch outputChannel ?? (source % 2 == 1 ? 1 : 2) {
+        case 1: side = .left
+        case 2: side = .right
+        default: side = .both
+        }
+    }
+
+    /// Channels a media file may have that a clip may name.
+    package static let mostChannels = 64
 }
 
 /// A sound clip placed on the record timeline: where its sound starts and

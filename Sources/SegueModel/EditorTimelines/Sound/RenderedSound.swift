@@ -41,11 +41,12 @@ extension EditTimeline {
             if piece.fadeIn > 0, !(items.last.map { if case .transition = $0 { return true } else { return false } } ?? false) {
                 items.append(.transition(EditTransition(kind: .dissolve, before: time(piece.before), after: time(piece.fadeIn - piece.before))))
             }
-            let seconds = piece.fileStart + Double(piece.before) / rate.value + piece.mediaStart
+            let seconds = piece.fileStart + Double(piece.before) / rate.value * (piece.tempo ?? 1) + piece.mediaStart
             let source = EditRange(start: EditTime(value: (seconds * rate.value * 1_000_000).rounded() / 1_000_000, rate: rate.value),
                                    duration: time(cutOut - cutIn))
-            let clip = EditClip(name: piece.name, media: EditMedia(location: absolute(piece.path, currentFolder: currentFolder)), source: source)
-            items.append(.clip(EditAudioClip(clip: clip, level: piece.level)))
+            let clip = EditClip(name: piece.name, media: EditMedia(location: absolute(piece.path, currentFolder: currentFolder)), source: source,
+                                speed: piece.tempo.flatMap(PlaybackSpeed.init))
+            items.append(.clip(EditAudioClip(clip: clip, level: piece.level, channel: piece.channel)))
             cursor = cutOut
             let next = sorted.indices.contains(index + 1) ? sorted[index + 1] : nil
             let crossfaded = next.map { $0.fadeIn > 0 && offset + $0.recordStart + $0.before == cutOut } ?? false
@@ -73,7 +74,7 @@ extension TimelineSound.Piece {
         guard heardIn < heardOut else { return nil }
         var piece = self
         if heardIn > cutIn {
-            piece.fileStart += Double(heardIn - recordStart) / rate.value
+            piece.fileStart += Double(heardIn - recordStart) / rate.value * (tempo ?? 1)
             piece.recordStart = heardIn
             piece.before = 0
             piece.fadeIn = 0
@@ -100,6 +101,7 @@ extension OTIOWriter {
                 var segue: [String: Any] = [:]
                 if sound.level != 0 { segue["level_db"] = sound.level }
                 if sound.withPicture { segue["with_picture"] = true }
+                if let channel = sound.channel { segue["channel"] = ["source": channel.source, "side": channel.side.rawValue] }
                 if !segue.isEmpty {
                     var metadata = object["metadata"] as? [String: Any] ?? [:]
                     metadata["segue"] = segue

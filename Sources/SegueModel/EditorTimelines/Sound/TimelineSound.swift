@@ -51,8 +51,13 @@ public struct TimelineSound: Sendable, Equatable, Codable {
         package var mediaStart: Double
         /// Its file has no sound: it plays silence (with a note).
         package var silent: Bool
+        /// Seconds of its file heard per second of output, time-stretched with its pitch kept; nil is 1.
+        package var tempo: Double?
+        /// The one channel of its file it plays, and where; nil plays them all.
+        package var channel: EditAudioChannel?
 
-        package init(name: String, path: String, placed: PlacedAudioClip, fileStart: Double, mediaStart: Double, silent: Bool) {
+        package init(name: String, path: String, placed: PlacedAudioClip, fileStart: Double, mediaStart: Double, silent: Bool,
+                     tempo: Double? = nil) {
             self.name = name
             self.path = path
             recordStart = placed.recordStart
@@ -65,6 +70,8 @@ public struct TimelineSound: Sendable, Equatable, Codable {
             after = placed.after
             self.mediaStart = mediaStart
             self.silent = silent
+            self.tempo = tempo
+            channel = placed.item.channel
         }
     }
 
@@ -94,7 +101,8 @@ extension TimelineSound {
             let seconds = [piece.fileStart, piece.mediaStart]
             guard frames.allSatisfy({ (0...longest).contains($0) }), piece.fadeIn <= piece.recordFrames, piece.fadeOut <= piece.recordFrames,
                   seconds.allSatisfy({ $0.isFinite && abs($0) <= EditReading.maxSeconds }), piece.level.isFinite,
-                  abs(piece.level) <= AudioLevel.limit else { return "piece \(number + 1)" }
+                  abs(piece.level) <= AudioLevel.limit, piece.tempo.map(PlaybackSpeed.audibleRange.contains) ?? true,
+                  piece.channel.map({ (1...EditAudioChannel.mostChannels).contains($0.source) }) ?? true else { return "piece \(number + 1)" }
         }
         if let loudness, !loudness.integrated.isFinite || !loudness.truePeak.isFinite || abs(loudness.integrated) > 200
             || abs(loudness.truePeak) > 200 { return "its loudness" }

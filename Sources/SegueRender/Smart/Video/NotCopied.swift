@@ -13,6 +13,8 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
     case remote
     /// A caption is drawn over its pictures.
     case caption
+    /// An editor's timeline places other clips over its pictures.
+    case layers
     /// Its subtitles are drawn into its pictures (`--subtitles burn`).
     case burnedSubtitles
     /// A text card: its pictures are made, there is nothing to copy.
@@ -80,6 +82,7 @@ enum NotCopied: Equatable, Sendable, CustomStringConvertible {
         case .overlay: return "the overlay (--overlay) is drawn over every picture"
         case .remote: return "a remote clip is not copied (its packets would be read twice)"
         case .caption: return "a caption is drawn over its pictures"
+        case .layers: return "the timeline places clips over its pictures"
         case .burnedSubtitles: return "its subtitles are burned into its pictures (--subtitles burn)"
         case .textCard: return "it is a text card: its pictures are made, not read from a file"
         case let .speedChange(speed): return "it plays at \(speed == "freeze frame" ? "a freeze frame" : speed): its pictures are picked anew"
