@@ -43,5 +43,11 @@ extension TimelineRenderTests {
         let result = try Tools.segue(["stitch", folder + "/lanes.fcpxml", "-o", output, "--preset", "ultrafast", "--crf", "12", "--quiet"])
         XCTAssertEqual(result.status, 0, result.standardError)
         assertFrames(try DecodedOutput(path: output), frames(1, 5...12) + frames(2, 10...15) + frames(1, 19...24) + frames(2, 20...31))
+        // The same project as a .fcpxmld bundle: its Info.fcpxml is read.
+        try FileManager.default.createDirectory(atPath: folder + "/lanes.fcpxmld", withIntermediateDirectories: true)
+        try project.write(toFile: folder + "/lanes.fcpxmld/Info.fcpxml", atomically: true, encoding: .utf8)
+        let probed = try Tools.segue(["probe", folder + "/lanes.fcpxmld/", "--json"])
+        XCTAssertEqual(probed.status, 0, probed.standardError)
+        XCTAssertTrue(probed.standardOutput.contains((b as NSString).lastPathComponent), probed.standardOutput)
     }
 }

@@ -99,6 +99,37 @@ final class FCPXMLParseTests: XCTestCase {
         XCTAssertEqual(timeline.items.count, 2)
     }
 
+    func testAClipDrawnOverTheStorylineLeavesItsSoundPlaying() throws {
+        let timeline = try EditTimeline.parseFCPXML(fcpxml(
+            #"<asset-clip ref="a" offset="0s" duration="2s"><asset-clip ref="v" lane="1" offset="1/2s" duration="1s"/></asset-clip>"#,
+            resources: #"<asset id="v" name="V" start="0s" duration="10s" hasVideo="1" hasAudio="0" format="f"><media-rep src="file:///m/v.mov"/></asset>"#))
+        XCTAssertEqual(timeline.audioTracks.map(\.name), ["primary storyline"], "A's sound under V, as Final Cut plays it")
+        guard case .clip(let sound) = timeline.audioTracks.first?.items.first else { return XCTFail("\(timeline.audioTracks)") }
+        XCTAssertEqual(sound.clip.media.location, "file:///m/a.mov")
+        XCTAssertEqual(sound.clip.source.duration.value, 48)
+    }
+
+    /// Two angles of 20 s: Wide (asset a, from 10 s, with sound) and Close (asset v, from 30 s, no sound).
+    private let multicam = #"""
+        <asset id="v" name="V" start="0s" duration="100s" hasVideo="1" hasAudio="0" format="f"><media-rep src="file:///m/v.mov"/></asset>
+        <media id="mc" name="Shoot"><multicam format="f" tcStart="0s">
+        <mc-angle name="Wide" angleID="w"><asset-clip ref="a" offset="0s" start="10s" duration="20s"/></mc-angle>
+        <mc-angle name="Close" angleID="c"><asset-clip ref="v" offset="0s" start="30s" duration="20s"/></mc-angle>
+        </multicam></media>
+        """#
+
+    func testAMulticamClipShowsItsVideoAngleAndHearsItsAudioAngle() throws {
+        let timeline = try EditTimeline.parseFCPXML(fcpxml(#"""
+            <mc-clip ref="mc" offset="0s" name="Shoot" start="2s" duration="3s">
+            <mc-source angleID="c" srcEnable="video"/><mc-source angleID="w" srcEnable="audio"/></mc-clip>
+            """#, resources: multicam))
+        XCTAssertEqual(timeline.items.count, 1, "\(timeline.items)")
+        assertClip(timeline.items[0], "file:///m/v.mov", start: 768, length: 72, rate: 24)
+        guard case .clip(let sound) = timeline.audioTracks.first?.items.first else { return XCTFail("\(timeline.audioTracks)") }
+        XCTAssertEqual(sound.clip.media.location, "file:///m/a.mov")
+        XCTAssertEqual([sound.clip.source.start.value, sound.clip.source.duration.value], [288, 72])
+    }
+
     func testATransitionWithoutAnOffsetIsCentredOnItsCut() throws {
         let timeline = try EditTimeline.parseFCPXML(fcpxml(
             #"<asset-clip ref="a" offset="0s" duration="2s"/><transition duration="10/24s"/><asset-clip ref="a" offset="2s" start="5s" duration="1s"/>"#))
@@ -158,7 +189,9 @@ final class FCPXMLParseTests: XCTestCase {
                         resources: self.compound("m1", #"<ref-clip ref="m2" offset="0s" duration="1s"/>"#)
                             + self.compound("m2", #"<ref-clip ref="m1" offset="0s" duration="1s"/>"#))
         }
-        assertRefused("a multicam clip can't be rendered") { self.fcpxml(#"<mc-clip ref="a" offset="0s" duration="1s"/>"#) }
+        assertRefused("mc-clip: compound clip 'Shoot' has no angle 'zz'") {
+            self.fcpxml(#"<mc-clip ref="mc" offset="0s" duration="1s"><mc-source angleID="zz"/></mc-clip>"#, resources: self.multicam)
+        }
         assertRefused("not an FCPXML file") { Data("<xmeml version='4'/>".utf8) }
         assertRefused("no project") { Data("<fcpxml version='1.9'><resources/><event name='E'/></fcpxml>".utf8) }
     }

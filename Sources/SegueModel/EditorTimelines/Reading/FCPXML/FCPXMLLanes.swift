@@ -71,9 +71,12 @@ enum FCPXMLLanes {
         func time(_ seconds: Double) -> EditTime { EditTime(value: FCPXMLCut.rounded(seconds * rate.value), rate: rate.value) }
         var result: [Item] = []
         var cursor = 0.0
+        var lastWasJoin = false
         for item in items {
             if item.start - cursor > 1e-6 { result.append(gap(time(item.start - cursor))) }
-            if let transition = item.join { result.append(join(transition)) }
+            // Two transitions never stand in a row (a storyline ending in one, another starting with one).
+            if let transition = item.join, !(lastWasJoin && item.start - cursor <= 1e-6) { result.append(join(transition)) }
+            lastWasJoin = item.join != nil && item.length <= 1e-9
             if item.length > 1e-9 { result.append(item.item) }
             cursor = max(cursor, item.end)
         }

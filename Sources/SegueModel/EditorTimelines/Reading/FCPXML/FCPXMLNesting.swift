@@ -1,20 +1,22 @@
 import SegueCore
 
-/// Compound clips (`ref-clip` of a `media`'s sequence), synchronised clips
-/// and clips holding a storyline: each is a nested sequence of its
-/// contents, played from its `start` for its `duration`; its sound joins
-/// the sequence's sound tracks at its place.
+/// Compound clips (`ref-clip` of a `media`'s sequence), multicam clips
+/// (`mc-clip`: the picture of its active video angle, the sound of its
+/// active audio angle), synchronised clips and clips holding a storyline:
+/// each is a nested sequence of its contents, played from its `start` for
+/// its `duration`; its sound joins the sequence's sound tracks at its place.
 extension FCPXMLReading {
     mutating func placeNested(_ element: Element, _ label: String, start: Double, duration: Double, at spot: FCPXMLSpot,
                               into placements: inout FCPXMLPlacements) throws {
         let timing = try FCPXMLTiming(element, label, rate: rate, notes: &notes)
         let contents: FCPXMLPlacements
         var local = start
-        if element.name == "ref-clip" {
+        if element.name == "ref-clip" || element.name == "mc-clip" {
             let media = try document.resource(element, label, kinds: ["media"])
-            let compound = try self.compound(media, label, depth: spot.depth)
-            contents = compound.placements
-            if element.attributes["start"] == nil { local = compound.start }
+            let read = try element.name == "mc-clip" ? multicam(element, media, label, depth: spot.depth)
+                : compound(media, label, depth: spot.depth)
+            contents = read.placements
+            if element.attributes["start"] == nil { local = read.start }
         } else {
             contents = try containerContents(element, depth: spot.depth)
         }
@@ -63,8 +65,9 @@ extension FCPXMLReading {
     }
 
     /// A compound clip's contents, read once (a compound clip that contains itself is refused), and where its sequence's time starts.
-    mutating func compound(_ media: Element, _ label: String, depth: Int) throws -> (placements: FCPXMLPlacements, start: Double) {
-        let id = media.attributes["id"] ?? ""
+    mutating func compound(_ media: Element, _ label: String, depth: Int, angle: String? = nil)
+        throws -> (placements: FCPXMLPlacements, start: Double) {
+        let id = (media.attributes["id"] ?? "") + (angle.map { " angle \($0.prefix(40))" } ?? "")
         if let read = compounds[id] {
             try count(read.placements.count)
             return read
@@ -74,22 +77,44 @@ extension FCPXMLReading {
             throw EditTimelineError("\(label): \(name) contains itself (\((expanding + [id]).map { $0.prefix(40) }.joined(separator: " → ")))")
         }
         guard expanding.count < EditReading.maxDepth else { throw EditTimelineError("\(label): compound clips nested more than \(EditReading.maxDepth) deep") }
-        guard let sequence = media.child("sequence") else {
-            if media.child("multicam") != nil {
-                throw EditTimelineError("\(label): a multicam clip can't be rendered (break it apart in Final Cut Pro first)")
+        let storyline: [Element], tcStart: Double?
+        if let angle {
+            guard let multicam = media.child("multicam") else { throw EditTimelineError("\(label): \(name) is not a multicam clip") }
+            guard let chosen = multicam.children("mc-angle").first(where: { $0.attributes["angleID"] == angle }) else {
+                throw EditTimelineError("\(label): \(name) has no angle '\(angle.prefix(40))'")
             }
-            throw EditTimelineError("\(label): \(name) holds no sequence")
+            (storyline, tcStart) = (chosen.children, try FCPXMLValues.seconds(multicam, "tcStart", name))
+        } else {
+            guard let sequence = media.child("sequence") else {
+                throw EditTimelineError("\(label): \(name) holds no sequence" + (media.child("multicam") != nil ? " (a multicam clip is used by an mc-clip)" : ""))
+            }
+            guard let spine = sequence.child("spine") else { throw EditTimelineError("\(name): no spine") }
+            (storyline, tcStart) = (spine.children, try FCPXMLValues.seconds(sequence, "tcStart", name))
         }
-        guard let spine = sequence.child("spine") else { throw EditTimelineError("\(name): no spine") }
-        let tcStart = try FCPXMLValues.seconds(sequence, "tcStart", name)
         expanding.append(id)
         defer { expanding.removeLast() }
         var placements = FCPXMLPlacements()
-        let first = try firstOffset(spine.children) ?? tcStart ?? 0
-        try placeStoryline(spine.children, lane: 0, from: first, origin: first, depth: depth + 1, top: false, into: &placements)
+        let first = try firstOffset(storyline) ?? tcStart ?? 0
+        try placeStoryline(storyline, lane: 0, from: first, origin: first, depth: depth + 1, top: false, into: &placements)
         let read = (placements, tcStart ?? first)
         compounds[id] = read
         return read
+    }
+
+    /// A multicam clip's contents: the pictures of the angle its `mc-source`
+    /// shows (`srcEnable` all or video), the sound of the one it hears (all
+    /// or audio); the first angle for both when it names none.
+    private mutating func multicam(_ element: Element, _ media: Element, _ label: String, depth: Int)
+        throws -> (placements: FCPXMLPlacements, start: Double) {
+        let sources = element.children("mc-source")
+        func active(_ kind: String) -> String? {
+            guard !sources.isEmpty else { return media.child("multicam")?.children("mc-angle").first?.attributes["angleID"] }
+            return sources.first { ["all", kind].contains($0.attributes["srcEnable"] ?? "all") }?.attributes["angleID"]
+        }
+        let video = try active("video").map { try compound(media, label, depth: depth, angle: $0) }
+        let audio = try active("audio").map { try compound(media, label, depth: depth, angle: $0) }
+        let placements = FCPXMLPlacements(pictures: video?.placements.pictures ?? [], sounds: audio?.placements.sounds ?? [])
+        return (placements, video?.start ?? audio?.start ?? 0)
     }
 
     /// A synchronised clip's or a clip's contents in its own time: what it

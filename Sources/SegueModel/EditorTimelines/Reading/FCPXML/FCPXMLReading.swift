@@ -60,6 +60,14 @@ struct FCPXMLReading {
                                     markers: markerList(from: origin), notes: versionNotes(others: others) + notes,
                                     start: tcStart.map { time($0) })
         timeline.videoTracks = tracks
+        // A clip drawn over the primary storyline must not take its sound away, as the clips' own sound would.
+        let covered = placements.pictures.contains { placed in
+            guard placed.lane != 0 else { return false }
+            if case .gap = placed.item { return false } else { return true }
+        }
+        if covered, placements.sounds.contains(where: { if case .clip = $0.item { return true } else { return false } }) {
+            soundTracksNeeded = true
+        }
         if soundTracksNeeded {
             let sounds = placements.sounds.compactMap { Self.fromZero($0, origin, cut: FCPXMLCut.sound) }
             timeline.audioTracks = try FCPXMLLanes.audioTracks(sounds, rate: rate)

@@ -51,8 +51,12 @@ extension FCPXMLReading {
     /// A transition centred where its `offset` puts it about the cut at
     /// `cut` (half before, half after when it has no offset): the part
     /// before the cut is `before`, the rest `after`, as OTIO splits one.
-    func transition(_ element: Element, cut: Double, from: Double, origin: Double) throws -> EditTransition {
+    mutating func transition(_ element: Element, cut: Double, from: Double, origin: Double) throws -> EditTransition {
         let label = FCPXMLDocument.label(element)
+        let name = element.attributes["name"] ?? ""
+        if !name.isEmpty, !["dissolve", "fade"].contains(where: { name.lowercased().contains($0) }) {
+            notes.append("\(label): drawn as a dissolve")
+        }
         guard let duration = try FCPXMLValues.length(element, "duration", label) else { throw EditTimelineError("\(label): no duration") }
         let start = try FCPXMLValues.seconds(element, "offset", label).map { from + ($0 - origin) } ?? cut - duration / 2
         let before = min(max(cut - start, 0), duration)
@@ -83,9 +87,7 @@ extension FCPXMLReading {
                 notes.append("\(label): \(element.name == "title" ? "a title" : "a caption"); its text isn't drawn"
                              + (spot.lane == 0 ? " (black)" : " (what lies below it shows)"))
                 placeBlank(duration, at: spot, into: &placements)
-            case "mc-clip":
-                throw EditTimelineError("\(label): a multicam clip can't be rendered (break it apart in Final Cut Pro first)")
-            case "ref-clip": try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
+            case "ref-clip", "mc-clip": try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
             case "sync-clip":
                 try placeNested(element, label, start: start, duration: duration, at: spot, into: &placements)
                 connected = false
