@@ -7,8 +7,9 @@ extension EditTimeline {
     /// below it; gaps and disabled tracks let the tracks below show; black
     /// under all. A transition from or to a gap on an upper track blends with
     /// what shows below it; transitions under a covering item are hidden.
-    /// Nested sequences are flattened first, to any depth, with their own
-    /// range and speed. The timeline is as long as its longest track.
+    /// A clip with a layout doesn't cover: it is drawn over what shows below
+    /// it (`overlays`). Nested sequences are flattened first, to any depth,
+    /// with their own range and speed. The timeline is as long as its longest track.
     package mutating func stackTracks() throws {
         guard !videoTracks.isEmpty else { return }
         var stacking = EditStacking(rate: rate)
