@@ -11,42 +11,23 @@ import XCTest
 /// Scripts/setup's .build/pyenv): the package writes each timeline in the three
 /// formats, and what it reads back from a file is what Segue must read from it.
 final class EditTimelineParseTests: XCTestCase {
-    static let python = SegueTool.repository.appendingPathComponent(".build/pyenv/bin/python3").path
-    static let script = SegueTool.repository.appendingPathComponent("Tests/Support/edit_timelines.py").path
+    static let python = OTIOScript.python
     /// The cases edit_timelines.py makes, with the rate their EDL is read at.
     static let cases: [(name: String, rate: Rational)] = [
         ("cuts24", Rational(24, 1)), ("dissolves23976", Rational(24000, 1001)), ("dropframe2997", Rational(30000, 1001)),
         ("speeds24", Rational(24, 1)),
     ]
-    nonisolated(unsafe) static var madeFolder: URL?
+    static let edits = OTIOScript("edit_timelines.py", folder: "segue-edits")
 
     /// The package's files, made once for the whole class.
-    static func folder() throws -> URL {
-        if let madeFolder { return madeFolder }
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw unavailable("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-edits-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = try runPython(["make", folder.path])
-        madeFolder = folder
-        return folder
-    }
+    static func folder() throws -> URL { try edits.folder() }
 
     override class func tearDown() {
-        if let madeFolder { try? FileManager.default.removeItem(at: madeFolder) }
-        madeFolder = nil
+        edits.remove()
         super.tearDown()
     }
 
-    static func runPython(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        let result = try SegueTool.capture(process)
-        guard result.status == 0 else { throw EditTimelineError("edit_timelines.py \(arguments.joined(separator: " ")): \(result.standardError)") }
-        return Data(result.standardOutput.utf8)
-    }
+    static func runPython(_ arguments: [String]) throws -> Data { try edits.run(arguments) }
 
     /// What the package reads from `path`.
     static func packageReading(_ path: String, rate: Rational? = nil) throws -> Reading {

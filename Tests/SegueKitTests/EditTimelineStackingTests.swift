@@ -9,38 +9,18 @@ import XCTest
 /// .build/pyenv): the top-most visible layer. The three Premiere files are the
 /// otio-fcp-adapter's sample data (Tests/Support/timelines/README.md).
 final class EditTimelineStackingTests: XCTestCase {
-    static let script = SegueTool.repository.appendingPathComponent("Tests/Support/stacked_timelines.py").path
     static let samples = SegueTool.repository.appendingPathComponent("Tests/Support/timelines")
-    nonisolated(unsafe) static var madeFolder: URL?
+    static let stacked = OTIOScript("stacked_timelines.py", folder: "segue-stacked")
 
     /// The script's cases, made once for the whole class.
-    static func folder() throws -> URL {
-        if let madeFolder { return madeFolder }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stacked-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = try run(["make", folder.path])
-        madeFolder = folder
-        return folder
-    }
+    static func folder() throws -> URL { try stacked.folder() }
 
     override class func tearDown() {
-        if let madeFolder { try? FileManager.default.removeItem(at: madeFolder) }
-        madeFolder = nil
+        stacked.remove()
         super.tearDown()
     }
 
-    static func run(_ arguments: [String]) throws -> Data {
-        let python = EditTimelineParseTests.python
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw unavailable("no \(python): run Scripts/setup (it installs opentimelineio and its adapters)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        let result = try SegueTool.capture(process)
-        guard result.status == 0 else { throw EditTimelineError("stacked_timelines.py \(arguments.joined(separator: " ")): \(result.standardError)") }
-        return Data(result.standardOutput.utf8)
-    }
+    static func run(_ arguments: [String]) throws -> Data { try stacked.run(arguments) }
 
     // MARK: made with OpenTimelineIO
 

@@ -11,9 +11,8 @@ import XCTest
 /// centred dissolve shows the same frames either side; a speed is played as
 /// OTIO's LinearTimeWarp plays one).
 final class FCPXMLAdapterTests: XCTestCase {
-    static let script = SegueTool.repository.appendingPathComponent("Tests/Support/fcpx_timelines.py").path
+    static let fcpx = OTIOScript("fcpx_timelines.py", folder: "segue-fcpx")
     static let cases = ["lanes24", "transition25", "speed24"]
-    nonisolated(unsafe) static var madeFolder: URL?
 
     /// What one frame shows: a medium and its source time in seconds, or nil for black.
     struct Shown: Equatable, CustomStringConvertible {
@@ -23,32 +22,14 @@ final class FCPXMLAdapterTests: XCTestCase {
         static func == (a: Shown, b: Shown) -> Bool { a.url == b.url && abs(a.seconds - b.seconds) < 1e-3 }
     }
 
-    static func folder() throws -> URL {
-        if let madeFolder { return madeFolder }
-        guard FileManager.default.isExecutableFile(atPath: EditTimelineParseTests.python) else {
-            throw unavailable("no \(EditTimelineParseTests.python): run Scripts/setup (it installs opentimelineio and its adapters)")
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-fcpx-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = try runPython(["make", folder.path])
-        madeFolder = folder
-        return folder
-    }
+    static func folder() throws -> URL { try fcpx.folder() }
 
     override class func tearDown() {
-        if let madeFolder { try? FileManager.default.removeItem(at: madeFolder) }
-        madeFolder = nil
+        fcpx.remove()
         super.tearDown()
     }
 
-    static func runPython(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: EditTimelineParseTests.python)
-        process.arguments = [script] + arguments
-        let result = try SegueTool.capture(process)
-        guard result.status == 0 else { throw EditTimelineError("fcpx_timelines.py \(arguments.joined(separator: " ")): \(result.standardError)") }
-        return Data(result.standardOutput.utf8)
-    }
+    static func runPython(_ arguments: [String]) throws -> Data { try fcpx.run(arguments) }
 
     /// What the adapter reads from `path`, frame by frame.
     static func adapterFrames(_ path: String) throws -> [Shown?] {

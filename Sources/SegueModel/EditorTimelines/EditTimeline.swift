@@ -42,17 +42,6 @@ package struct EditTimeline: Sendable, Equatable {
     }
 }
 
-extension EditTimeline {
-    /// Every clip and generator drawn black and silent (a disabled track), said in a note.
-    package mutating func drawnBlack(_ note: String) {
-        items = items.map { item in
-            if case .clip(let clip) = item { return .gap(clip.source.duration) }
-            return item.blank.map { .gap($0) } ?? item
-        }
-        notes.append(note)
-    }
-}
-
 /// One child of the rendered track.
 package enum EditItem: Sendable, Equatable {
     case clip(EditClip)
