@@ -102,9 +102,13 @@ package struct EditOverlay: Sendable, Equatable {
 
 extension EditLayout {
     /// As `--export-otio` writes it in a clip's `metadata.segue.layout` (OTIO has no field for it).
-    package var metadata: [String: Double] {
-        ["scale_x": scaleX, "scale_y": scaleY, "centre_x": centreX, "centre_y": centreY, "rotation": rotation, "opacity": opacity,
-         "crop_left": cropLeft, "crop_right": cropRight, "crop_top": cropTop, "crop_bottom": cropBottom]
+    package var metadata: [String: Any] {
+        var written: [String: Any] = [
+            "scale_x": scaleX, "scale_y": scaleY, "centre_x": centreX, "centre_y": centreY, "rotation": rotation, "opacity": opacity,
+            "crop_left": cropLeft, "crop_right": cropRight, "crop_top": cropTop, "crop_bottom": cropBottom,
+        ]
+        if let conform { written["conform"] = conform.rawValue }
+        return written
     }
 
     /// Read back from `metadata`; throws naming `label` when a value is missing, not finite or out of range.
@@ -127,5 +131,11 @@ extension EditLayout {
         cropRight = try value("crop_right", 0...1, 0)
         cropTop = try value("crop_top", 0...1, 0)
         cropBottom = try value("crop_bottom", 0...1, 0)
+        if let written = metadata["conform"] {
+            guard let conform = (written as? String).flatMap(Conform.init(rawValue:)) else {
+                throw EditTimelineError("\(label): layout conform is not fit, fill or none")
+            }
+            self.conform = conform
+        }
     }
 }
