@@ -216,3 +216,38 @@ struct BoundedXMLReader {
         }
     }
 }
+
+extension BoundedXMLReader {
+    /// The root element of an editor's timeline in XML, after a pass over its
+    /// bytes refuses more than `EditReading.maxItems` elements named
+    /// `itemTags` (before any tree is built); refused unless the root is `<root>`
+    /// (`format` names the file in the message).
+    static func timelineRoot(_ data: Data, root: String, format: String, itemTags: [String]) throws -> ParsedXMLElement {
+        let tags = itemTags.map { Array($0.utf8) }
+        let count = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
+            guard var cursor = bytes.baseAddress else { return 0 }
+            let end = cursor + bytes.count
+            var count = 0
+            // memchr finds each '<'; memcmp asks whether an item's tag (then a space, '/' or '>') follows.
+            while count <= EditReading.maxItems, let found = memchr(cursor, Int32(UInt8(ascii: "<")), end - cursor) {
+                let next = UnsafeRawPointer(found) + 1
+                if tags.contains(where: { tag in
+                    end - next > tag.count && memcmp(next, tag, tag.count) == 0
+                        && [0x20, 0x2F, 0x3E, 0x0A, 0x09, 0x0D].contains(next.load(fromByteOffset: tag.count, as: UInt8.self))
+                }) { count += 1 }
+                cursor = next
+            }
+            return count
+        }
+        guard count <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) items") }
+        var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
+        let element: ParsedXMLElement
+        do {
+            element = try xml.read()
+        } catch let failure as BoundedXMLReader.Failure {
+            throw EditTimelineError(failure.description)
+        }
+        guard element.name == root else { throw EditTimelineError("not \(format) (its root is <\(element.name)>, not <\(root)>)") }
+        return element
+    }
+}

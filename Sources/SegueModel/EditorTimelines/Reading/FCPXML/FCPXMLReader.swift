@@ -11,15 +11,7 @@ extension EditTimeline {
     /// sound is the sound tracks when anything but the primary storyline's
     /// clips at their own level makes a sound (`FCPXMLSound`).
     package static func parseFCPXML(_ data: Data) throws -> EditTimeline {
-        try FCPXMLDocument.checkItemCount(data)
-        var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
-        let root: ParsedXMLElement
-        do {
-            root = try xml.read()
-        } catch let failure as BoundedXMLReader.Failure {
-            throw EditTimelineError(failure.description)
-        }
-        guard root.name == "fcpxml" else { throw EditTimelineError("not an FCPXML file (its root is <\(root.name)>, not <fcpxml>)") }
+        let root = try BoundedXMLReader.timelineRoot(data, root: "fcpxml", format: "an FCPXML file", itemTags: FCPXMLDocument.itemTags)
         var reading = try FCPXMLReading(document: FCPXMLDocument(root: root))
         return try EditReading.finished(reading.timeline())
     }
@@ -34,7 +26,7 @@ struct FCPXMLDocument {
     /// The version the root states (`1.10`), when it does.
     let version: String?
 
-    /// Elements `checkItemCount` counts: what may become an item of a track.
+    /// Elements counted before the tree is built (`BoundedXMLReader.timelineRoot`): what may become an item of a track.
     static let itemTags = ["asset-clip", "clip", "ref-clip", "sync-clip", "mc-clip", "gap", "transition", "title", "video",
                            "audio", "marker", "chapter-marker", "spine", "audition", "caption"]
 
@@ -48,26 +40,6 @@ struct FCPXMLDocument {
             found[id] = element
         }
         resources = found
-    }
-
-    /// Refuses a file with more than `EditReading.maxItems` story elements before building its tree.
-    static func checkItemCount(_ data: Data) throws {
-        let tags = itemTags.map { Array($0.utf8) }
-        let count = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
-            guard var cursor = bytes.baseAddress else { return 0 }
-            let end = cursor + bytes.count
-            var count = 0
-            // memchr finds each '<'; memcmp asks whether an item's tag (then a space, '/' or '>') follows.
-            while count <= EditReading.maxItems, let found = memchr(cursor, Int32(UInt8(ascii: "<")), end - cursor) {
-                let next = UnsafeRawPointer(found) + 1
-                if tags.contains(where: { tag in
-                    end - next > tag.count && memcmp(next, tag, tag.count) == 0 && [0x20, 0x2F, 0x3E, 0x0A, 0x09, 0x0D].contains(next.load(fromByteOffset: tag.count, as: UInt8.self))
-                }) { count += 1 }
-                cursor = next
-            }
-            return count
-        }
-        guard count <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) items") }
     }
 
     /// The sequence rendered: the first `library/event/project/sequence`, else

@@ -10,15 +10,8 @@ extension EditTimeline {
     /// a `<sequence>` is that sequence nested. The `<audio>` tracks are read
     /// by `XMLAudioReading`. The tracks are stacked (`EditReading.finished`).
     package static func parseFCP7XML(_ data: Data) throws -> EditTimeline {
-        try FCP7XMLReader.checkItemCount(data)
-        var xml = BoundedXMLReader(data, maxDepth: EditReading.maxDepth)
-        let root: ParsedXMLElement
-        do {
-            root = try xml.read()
-        } catch let failure as BoundedXMLReader.Failure {
-            throw EditTimelineError(failure.description)
-        }
-        guard root.name == "xmeml" else { throw EditTimelineError("not an FCP 7 XML file (its root is <\(root.name)>, not <xmeml>)") }
+        let root = try BoundedXMLReader.timelineRoot(data, root: "xmeml", format: "an FCP 7 XML file",
+                                                     itemTags: ["clipitem", "transitionitem", "generatoritem"])
         return try FCP7XMLReader(root: root).timeline()
     }
 }
@@ -70,24 +63,6 @@ struct FCP7XMLReader {
             pending.append(contentsOf: element.children.reversed())
         }
         byID = found
-    }
-
-    /// Refuses a file with more than `maxItems` track items before building its tree.
-    static func checkItemCount(_ data: Data) throws {
-        let tags = ["clipitem", "transitionitem", "generatoritem"].map { Array($0.utf8) }
-        let count = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
-            guard var cursor = bytes.baseAddress else { return 0 }
-            let end = cursor + bytes.count
-            var count = 0
-            // memchr finds each '<'; memcmp asks whether an item's tag follows.
-            while count <= EditReading.maxItems, let found = memchr(cursor, Int32(UInt8(ascii: "<")), end - cursor) {
-                let next = UnsafeRawPointer(found) + 1
-                if tags.contains(where: { tag in end - next >= tag.count && memcmp(next, tag, tag.count) == 0 }) { count += 1 }
-                cursor = next
-            }
-            return count
-        }
-        guard count <= EditReading.maxItems else { throw EditTimelineError("more than \(EditReading.maxItems) items") }
     }
 
     func deref(_ element: Element) -> Element {
