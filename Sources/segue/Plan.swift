@@ -10,6 +10,8 @@ struct PlanCommand: ParsableCommand {
         discussion: """
         Takes every flag of `segue stitch`. Writes DIR/plan.json (absolute paths, the
         settings, the planned timeline, the segments) and prints "segments: N" last.
+        With --export-timeline FILE it writes the planned cut as an editor's timeline
+        too, without rendering.
 
         Examples:
           segue plan clips.txt -o /shared/out.mp4 --work /shared/job --transition fade
@@ -23,11 +25,10 @@ struct PlanCommand: ParsableCommand {
     func validate() throws {
         guard stitch.work != nil else { throw ValidationError("plan needs --work DIR, the folder the segments are rendered into") }
         guard stitch.jobs == nil else { throw ValidationError("--jobs is stitch's: plan only writes the plan") }
-        guard stitch.exportOtio == nil else { throw ValidationError("--export-otio is stitch's: plan only writes the plan") }
     }
 
     func run() throws {
-        let plan = try stitch.plan()
+        let plan = try stitch.plan(writesExports: true)
         if !stitch.quiet {
             Terminal.write(String(format: "planned %d frames (%.2f s) in %@\n", plan.totalFrames,
                                   Double(plan.totalFrames) / plan.canvas.frameRate.value, SegmentPlan.path(work: stitch.work!)))

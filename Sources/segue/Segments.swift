@@ -18,8 +18,10 @@ extension Stitch {
     }
 
     /// Plans into --work (the folder must be given).
-    func plan(work folder: String? = nil) throws -> SegmentPlan {
-        try PlanJob(request(), work: folder ?? work!, segmentSeconds: segmentDuration ?? PlanJob.defaultSegmentSeconds).run { event in
+    /// `writesExports`: `segue plan` writes the timeline exports from the plan; `--jobs` once joined.
+    func plan(work folder: String? = nil, writesExports: Bool = false) throws -> SegmentPlan {
+        try PlanJob(request(), work: folder ?? work!, segmentSeconds: segmentDuration ?? PlanJob.defaultSegmentSeconds,
+                    writesExports: writesExports).run { event in
             if case .warning(let text) = event, !quiet { Terminal.warning(text) }
         }
     }
@@ -37,7 +39,10 @@ extension Stitch {
             Terminal.write("segue: resuming: \(record.segments.count - todo.count) of \(record.segments.count) segments already rendered in \(folder)\n")
         }
         try SegmentRunner(work: folder, jobs: jobs ?? 1, quiet: quiet).render(todo, of: record.segments.count, stop: stop)
-        let result = try JoinJob(work: folder, reportPath: report, exportOTIO: exportOtio).run(stop: stop) { event in
+        let request = try request()
+        let join = JoinJob(work: folder, reportPath: report, exports: request.timelineExports, exportRelative: request.exportRelative,
+                           cacheFolder: request.cacheFolder)
+        let result = try join.run(stop: stop) { event in
             if case .warning(let text) = event, !quiet { Terminal.warning(text) }
         }
         if !quiet { Terminal.write(result.summary + "\n") }

@@ -24,6 +24,7 @@ struct Stitch: ParsableCommand {
           segue stitch clips.txt -o reel.webm --transition fade --codec av1
           segue stitch intro.mp4 photo.jpg outro.mp4 -o reel.mp4 --transition fade --loudness -16 --music bed.m4a --chapters
           segue stitch edit.otio -o cut.mp4 --media-root /srv/footage --export-otio rendered.otio
+          segue stitch clips.json -o reel.mp4 --transition fade --export-timeline reel.fcpxml
 
         Exit codes: 0 done; 1 failed while stitching; 2 bad usage or bad inputs
         (nothing written); 130/143 stopped by SIGINT/SIGTERM (nothing written).
@@ -72,8 +73,15 @@ struct Stitch: ParsableCommand {
 
     @OptionGroup(title: "Editors' timelines")
     var timelines: TimelineMedia
-    @Option(help: ArgumentHelp("After the stitch, write what was rendered as an OpenTimelineIO timeline to this file.", valueName: "FILE.otio"))
+    @Option(help: ArgumentHelp("After the stitch, write what was rendered as an editor's timeline to this file, the format from its "
+                               + "extension: .fcpxml (Final Cut Pro, DaVinci Resolve), .xml (Premiere Pro, Final Cut Pro 7), "
+                               + ".edl (CMX 3600), .mlt (Shotcut, Kdenlive, melt) or .otio (OpenTimelineIO).", valueName: "FILE"))
+    var exportTimeline: String?
+    @Option(help: ArgumentHelp("After the stitch, write what was rendered as an OpenTimelineIO timeline to this file (as --export-timeline FILE.otio).",
+                               valueName: "FILE.otio"))
     var exportOtio: String?
+    @Flag(help: "Name the exported timeline's media by paths relative to its folder, not absolute ones.")
+    var exportRelative = false
 
     // Segments: see Segments.swift
     @Option(help: ArgumentHelp("Render in segments, N at once (child processes), then join them by copy.", valueName: "N"))
@@ -115,6 +123,8 @@ struct Stitch: ParsableCommand {
         request.allowRemote = !safety.noRemote
         request.mediaRoots = timelines.mediaRoots
         request.exportOTIO = exportOtio
+        request.exportTimeline = exportTimeline
+        request.exportRelative = exportRelative
         return request
     }
 

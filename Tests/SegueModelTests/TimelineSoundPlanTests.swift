@@ -54,7 +54,7 @@ final class TimelineSoundPlanTests: XCTestCase {
         XCTAssertEqual(stretches.map(\.origin), [0, -48_000])
         XCTAssertEqual(plan.soundTracks[0].clips, [0, 1])
         // Its export holds M's frames under a and under c, not those under the clip left out.
-        let items = EditTimeline.renderedSound(from: plan, currentFolder: "/work")[0].items
+        let items = EditTimeline.renderedSound(from: plan, paths: ExportPaths(currentFolder: "/work"))[0].items
         let clips = items.compactMap { item -> EditClip? in if case .clip(let sound) = item { return sound.clip } else { return nil } }
         XCTAssertEqual(clips.map(\.name), ["M"], "M plays under a; N from record frame 24 on, under the clip left out")
         XCTAssertEqual(clips.first?.source, range(24, 12))
@@ -89,7 +89,7 @@ final class TimelineSoundPlanTests: XCTestCase {
     func testExportWritesTheSoundAtItsCutsWithTheCrossfadeAndTheLevel() throws {
         let plan = try Plan(clips: [clip("a", seconds: 2)], settings: StitchSettings(), joins: [], sounds: [try sound()],
                             places: places([0]))
-        let tracks = EditTimeline.renderedSound(from: plan, currentFolder: "/work")
+        let tracks = EditTimeline.renderedSound(from: plan, paths: ExportPaths(currentFolder: "/work"))
         XCTAssertEqual(tracks.count, 1)
         guard tracks[0].items.count == 4, case .gap(let lead) = tracks[0].items[0], case .clip(let m) = tracks[0].items[1],
               case .transition(let fade) = tracks[0].items[2], case .clip(let n) = tracks[0].items[3] else {

@@ -1,6 +1,7 @@
 import Foundation
 internal import SegueMedia
 import SegueModel
+import SegueCore
 
 /// A music bed under the whole output (`--music`): decoded a block at a time
 /// (memory stays flat however long the file), looped or cut to the output's
@@ -34,8 +35,13 @@ package final class MusicBed {
     static let presenceThreshold: Float = 0.003
     static let attackSeconds = 0.3
     static let releaseSeconds = 1.0
-    static let fadeInSeconds = 1.0
-    static let fadeOutSeconds = 2.0
+    package static let fadeInSeconds = 1.0
+    package static let fadeOutSeconds = 2.0
+
+    /// Seconds of sound `path` holds, when it can be told (an export loops the bed as it is played).
+    package static func seconds(of path: String, access: InputAccess) -> Double? {
+        (try? SoundMedium.probe(path, access: access, recordRate: Rational(30, 1)))?.seconds
+    }
 
     /// Seconds of output before a segment's start that make its ducking the
     /// whole stitch's: the ducking settles within its attack and release.

@@ -15,14 +15,18 @@ public final class PlanJob {
     package let request: StitchRequest
     package let work: String
     package let segmentSeconds: Double
+    /// Write the request's timeline exports now, from the plan (`segue plan --export-timeline`);
+    /// otherwise they are only checked, and `JoinJob` writes them once the output is.
+    package let writesExports: Bool
 
     public static let defaultSegmentSeconds = 60.0
     public static let segmentSecondsLimit = Limit(lower: 0.1, upper: 86_400)
 
-    public init(_ request: StitchRequest, work: String, segmentSeconds: Double = PlanJob.defaultSegmentSeconds) {
+    public init(_ request: StitchRequest, work: String, segmentSeconds: Double = PlanJob.defaultSegmentSeconds, writesExports: Bool = false) {
         self.request = request
         self.work = work
         self.segmentSeconds = segmentSeconds
+        self.writesExports = writesExports
     }
 
     public func run(onEvent: (StitchJob.Event) -> Void = { _ in }) throws -> SegmentPlan {
@@ -38,6 +42,8 @@ public final class PlanJob {
         }
         let job = StitchJob(request)
         let (plan, settings, access, joins) = try job.prepare(outputFolderMayBeMade: true, onEvent: onEvent)
+        let exporter = job.timelineExporter(access: access)
+        _ = try exporter.documents(plan, settings: settings)
         // The loudness pass runs once, here; every segment plays with its results.
         let planned = try PlannedStitch(plan: plan, settings: settings, access: access, copiesSound: false)
         // --smart: a boundary inside a copied GOP moves to the nearer end of it, so the GOP stays copied.
@@ -49,6 +55,7 @@ public final class PlanJob {
                                    segmentSeconds: segmentSeconds,
                                    boundary: boundary)
         try segments.write(work: work)
+        if writesExports { try exporter.write(planned.plan, settings: settings) { onEvent(.warning($0)) } }
         return segments
     }
 }
@@ -156,13 +163,18 @@ public struct JoinReport: Sendable {
 public final class JoinJob {
     package let work: String
     package let reportPath: String?
-    /// Where to write what was joined as an OpenTimelineIO timeline (`stitch --jobs --export-otio`).
-    package let exportOTIO: String?
+    /// The editors' timelines to write of what was joined (`stitch --jobs --export-timeline`), named as they ask.
+    package let exports: [TimelineExportTarget]
+    package let exportRelative: Bool
+    package let cacheFolder: String?
 
-    public init(work: String, reportPath: String? = nil, exportOTIO: String? = nil) {
+    public init(work: String, reportPath: String? = nil, exports: [TimelineExportTarget] = [], exportRelative: Bool = false,
+                cacheFolder: String? = nil) {
         self.work = work
         self.reportPath = reportPath
-        self.exportOTIO = exportOTIO
+        self.exports = exports
+        self.exportRelative = exportRelative
+        self.cacheFolder = cacheFolder
     }
 
     /// Joins; `onEvent` hears the warnings (only `.warning` events come).
@@ -215,7 +227,8 @@ public final class JoinJob {
                 onEvent(.warning(warning.description))
             }
         }
-        if let exportOTIO { try StitchJob.exportOTIO(plan, settings: record.settings, to: exportOTIO) }
+        try TimelineExporter(targets: exports, relative: exportRelative, cacheFolder: cacheFolder, access: InputAccess())
+            .write(plan, settings: record.settings) { onEvent(.warning($0)) }
         return report
     }
 }

@@ -37,8 +37,13 @@ public struct StitchRequest: Sendable {
     public var allowRemote = true
     /// Folders an editor's timeline's media is looked for in, by name, when it isn't where the timeline says (`--media-root`).
     public var mediaRoots: [String] = []
+    /// After a stitch, write what was rendered as an editor's timeline to this file, the format
+    /// from its extension: `.fcpxml`, `.xml` (xmeml), `.edl`, `.mlt` or `.otio` (`--export-timeline`).
+    public var exportTimeline: String?
     /// After a stitch, write what was rendered as an OpenTimelineIO timeline to this file (`--export-otio`).
     public var exportOTIO: String?
+    /// Name the exports' local media relative to each export's folder (`--export-relative`).
+    public var exportRelative = false
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -52,6 +57,11 @@ public struct StitchRequest: Sendable {
 
     /// The request's choices about the run itself.
     var runOptions: RunOptions { RunOptions(overwrite: overwrite, strict: strict, preload: preload) }
+
+    /// The timelines to write when the stitch is done (`--export-timeline`, `--export-otio`).
+    public var timelineExports: [TimelineExportTarget] {
+        [exportTimeline.flatMap(TimelineExportTarget.init(path:)), exportOTIO.map(TimelineExportTarget.otio)].compactMap { $0 }
+    }
 
     /// What the output's name asks for (its extension); nil for a name Segue doesn't write.
     /// Only the request reads the name so: the plan carries a `RenderTarget`.
@@ -69,6 +79,11 @@ public struct StitchRequest: Sendable {
         if let problem = options.problem() { throw SegueError.usage(problem) }
         try check(reportPath.map { !$0.isEmpty } ?? true, "--report needs a file name")
         try check(exportOTIO.map { !$0.isEmpty } ?? true, "--export-otio needs a file name")
+        try check(exportTimeline.map { TimelineExportFormat(path: $0) != nil } ?? true,
+                  "--export-timeline \(exportTimeline ?? ""): the file name must end in \(TimelineExportFormat.extensions)")
+        try check(!exportRelative || !timelineExports.isEmpty, "--export-relative needs --export-timeline FILE")
+        try check(Set(timelineExports.map { URL(fileURLWithPath: $0.path).standardizedFileURL }).count == timelineExports.count,
+                  "--export-timeline and --export-otio name the same file")
         try check(OptionLimits.timeout.contains(network.timeout), "--timeout must be \(OptionLimits.timeout.phrase) seconds")
         try check(OptionLimits.retries.contains(network.retries), "--retries must be \(OptionLimits.retries.phrase)")
         try check(cacheMaxBytes == nil || cacheFolder != nil, "--cache-max needs --cache DIR")
@@ -108,6 +123,8 @@ public final class StitchJob {
     /// raising `stop` ends it within a frame, with nothing written.
     public func run(stop: StopRequest = StopRequest(), onEvent: (Event) -> Void = { _ in }) throws -> StitchReport {
         let (plan, settings, access, _) = try prepare(onEvent: onEvent)
+        let exporter = timelineExporter(access: access)
+        _ = try exporter.documents(plan, settings: settings)
         let stitcher = try Stitcher.writing(request.output, plan: plan, settings: settings, access: access, options: request.runOptions)
         let report = try stitcher.run(stop: stop) { onEvent(.progress($0)) }
         if let path = request.reportPath {
@@ -118,34 +135,30 @@ public final class StitchJob {
             }
         }
         report.warnings.filter { !plan.warnings.contains($0) }.forEach { onEvent(.warning($0)) }
-        if let path = request.exportOTIO { try StitchJob.exportOTIO(stitcher.plan, settings: settings, to: path) }
+        try exporter.write(stitcher.plan, settings: settings) { onEvent(.warning($0)) }
         return report
     }
 
-    /// Writes what `plan` rendered as an OpenTimelineIO file at `path`, atomically (`--export-otio`).
-    public static func exportOTIO(_ plan: Plan, settings: StitchSettings, to path: String) throws {
-        let rendered = EditTimeline.rendered(from: plan, chapters: settings.chapters,
-                                             currentFolder: FileManager.default.currentDirectoryPath)
-        do {
-            try OutputFile.writeAtomically(try rendered.otioJSON(), to: path)
-        } catch {
-            throw OutputFile.writeFailure(error, output: path, doing: "can't write the exported timeline")
-        }
+    /// The exports this request asks for, naming media as it asks.
+    func timelineExporter(access: InputAccess) -> TimelineExporter {
+        TimelineExporter(targets: request.timelineExports, relative: request.exportRelative, cacheFolder: request.cacheFolder, access: access)
     }
 
-    /// Where `--export-otio` may write: not over the output or an input, and
-    /// only in overlap mode (a freeze join's inserted frames have no OTIO form).
+    /// Where the exports may write: not over the output or an input, and
+    /// only in overlap mode (a freeze join's inserted frames have no form in an editor's timeline).
     private func checkExport(settings: StitchSettings, entries: [ClipEntry]) throws {
-        guard let path = request.exportOTIO else { return }
-        guard settings.mode == .overlap else { throw SegueError.usage("--export-otio needs --mode overlap") }
-        func same(_ other: String) -> Bool {
-            URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath()
-                == URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        for path in request.timelineExports.map(\.path) {
+            guard settings.mode == .overlap else { throw SegueError.usage("--export-timeline \(path) needs --mode overlap") }
+            func same(_ other: String) -> Bool {
+                URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath()
+                    == URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+            }
+            let music = settings.music.map { [$0] } ?? []
+            if same(request.output) || (request.inputs + music).contains(where: same) || entries.contains(where: { same($0.path) }) {
+                throw SegueError.usage("--export-timeline \(path) would write over an input or the output")
+            }
+            try OutputFile.checkOutput(path, overwrite: request.overwrite)
         }
-        if same(request.output) || request.inputs.contains(where: same) || entries.contains(where: { same($0.path) }) {
-            throw SegueError.usage("--export-otio \(path) would write over an input or the output")
-        }
-        try OutputFile.checkOutput(path, overwrite: request.overwrite)
     }
 
     /// Everything before the stitch, shared with `PlanJob`: checks the

@@ -31,6 +31,16 @@ package struct EditTimeline: Sendable, Equatable {
     /// audio channels), mixed as the output's sound when there are any.
     package var audioTracks: [EditAudioTrack] = []
 
+    // What a rendered timeline (`rendered(from:)`) also says, for the editors' formats.
+    /// The output's picture size and sound.
+    package var format: EditOutputFormat?
+    /// Text cards and captions as drawn.
+    package var titles: [EditTitle] = []
+    /// Whether each clip's own sound plays under its picture (not with a timeline's sound tracks or `--no-audio`).
+    package var clipSound = false
+    /// The `--music` bed as heard.
+    package var music: EditMusicBed?
+
     package init(name: String? = nil, rate: Rational, items: [EditItem] = [], markers: [EditMarker] = [], notes: [String] = [],
                 start: EditTime? = nil) {
         self.name = name
@@ -152,11 +162,14 @@ package struct EditMedia: Sendable, Equatable {
     package var clipName: String?
     /// An EDL's reel name (`AX` and `BL` are not reels).
     package var reel: String?
+    /// The file's rate, size and sound, for an export (`rendered(from:)` knows them; readers don't).
+    package var facts: EditMediaFacts?
 
-    package init(location: String? = nil, clipName: String? = nil, reel: String? = nil) {
+    package init(location: String? = nil, clipName: String? = nil, reel: String? = nil, facts: EditMediaFacts? = nil) {
         self.location = location
         self.clipName = clipName
         self.reel = reel
+        self.facts = facts
     }
 }
 

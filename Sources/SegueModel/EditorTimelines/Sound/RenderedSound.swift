@@ -7,7 +7,7 @@ extension EditTimeline {
     /// absolute path, source ranges in the media's timecode, levels kept),
     /// silence as gaps, each fade as a transition centred as it was played.
     /// Times count at the timeline's rate from the output's start.
-    package static func renderedSound(from plan: Plan, currentFolder: String) -> [EditAudioTrack] {
+    package static func renderedSound(from plan: Plan, paths: ExportPaths) -> [EditAudioTrack] {
         plan.soundTracks.flatMap { track in
             let sound = track.sound, rate = sound.rate
             // Each stretch's pieces, cut to the record time it plays and moved to where it plays in the output.
@@ -25,12 +25,12 @@ extension EditTimeline {
                         return moved
                     }
                 }
-                return EditAudioTrack(name: soundTrack.name, items: renderedItems(pieces, rate: rate, offset: 0, currentFolder: currentFolder))
+                return EditAudioTrack(name: soundTrack.name, items: renderedItems(pieces, rate: rate, offset: 0, paths: paths))
             }
         }
     }
 
-    private static func renderedItems(_ pieces: [TimelineSound.Piece], rate: Rational, offset: Int64, currentFolder: String) -> [EditAudioItem] {
+    private static func renderedItems(_ pieces: [TimelineSound.Piece], rate: Rational, offset: Int64, paths: ExportPaths) -> [EditAudioItem] {
         func time(_ frames: Int64) -> EditTime { EditTime(value: Double(frames), rate: rate.value) }
         let sorted = pieces.sorted { $0.recordStart < $1.recordStart }
         var items: [EditAudioItem] = []
@@ -44,7 +44,7 @@ extension EditTimeline {
             let seconds = piece.fileStart + Double(piece.before) / rate.value * (piece.tempo ?? 1) + piece.mediaStart
             let source = EditRange(start: EditTime(value: (seconds * rate.value * 1_000_000).rounded() / 1_000_000, rate: rate.value),
                                    duration: time(cutOut - cutIn))
-            let clip = EditClip(name: piece.name, media: EditMedia(location: absolute(piece.path, currentFolder: currentFolder)), source: source,
+            let clip = EditClip(name: piece.name, media: EditMedia(location: paths.location(of: piece.path)), source: source,
                                 speed: piece.tempo.flatMap(PlaybackSpeed.init))
             items.append(.clip(EditAudioClip(clip: clip, level: piece.level, channel: piece.channel)))
             cursor = cutOut
@@ -55,13 +55,6 @@ extension EditTimeline {
             }
         }
         return items
-    }
-
-    /// A local path made absolute and standard; a URL as it is.
-    static func absolute(_ path: String, currentFolder: String) -> String {
-        guard case .file(let local) = InputLocation(path) else { return path }
-        let location = local.hasPrefix("/") ? local : (currentFolder as NSString).appendingPathComponent(local)
-        return (location as NSString).standardizingPath
     }
 }
 
