@@ -3,13 +3,14 @@ import XCTest
 @testable import SegueKit
 @testable import SegueModel
 import SegueCore
+@testable import SegueMedia
 
 /// The stitch every `--export-timeline` test exports, at one output rate:
 /// A (marker clip 1, 48 frames at the output's rate, a start timecode of
 /// 01:00:00:00), a fade, B (clip 2, 40 frames at another rate: 25 on a 29.97
 /// or 23.976 output, 29.97 on a 25 one, no timecode), a cut, C (clip 3 at the
 /// output's rate, trimmed to its frames 6..<30), a fade, a photo (clip 4's
-/// first frame, 1 s), a cut, A again from its frame 12 for 0.5 s. A manifest
+/// first frame, 1 s), a cut, A again: its frames 12 to 24. A manifest
 /// names them; fades are 0.4 s.
 struct ExportScene {
     let folder: String
@@ -44,7 +45,7 @@ struct ExportScene {
             ["path": b, "join": ["transition": "none"]],
             ["path": c, "in": seconds(6), "out": seconds(30), "join": ["transition": "fade", "duration": fade]],
             ["path": photo, "duration": 1.0, "join": ["transition": "none"]],
-            ["path": a, "title": "A again", "in": seconds(12), "out": seconds(12) + 0.5],
+            ["path": a, "title": "A again", "in": seconds(12), "out": seconds(25)],
         ]
         let manifest = folder + "/scene.json"
         let json: [String: Any] = ["clips": clips, "output": ["fps": "\(rate.numerator)/\(rate.denominator)"]]
@@ -66,5 +67,33 @@ struct ExportScene {
         var warnings: [String] = []
         _ = try StitchJob(request).run { if case .warning(let text) = $0 { warnings.append(text) } }
         return (request.output, warnings)
+    }
+}
+
+extension ExportScene {
+    /// Every marker block and the flat grey of picture `b` within `tolerance`
+    /// of `a`'s (a dissolve's mix included); what differs, or nil when they agree.
+    static func firstDifference(_ a: PlaneImage, _ b: PlaneImage, tolerance: Double = 14) -> String? {
+        let worst = (0..<Marker.bits).map { bit -> Double in
+            let (x, y) = Marker.position(bit), side = Marker.block - 16
+            let mine: Double = a.mean(x: x + 8, y: y + 8, width: side, height: side)
+            let theirs: Double = b.mean(x: x + 8, y: y + 8, width: side, height: side)
+            return abs(mine - theirs)
+        }.max() ?? 0
+        let grey = abs(Marker.grey(a) - Marker.grey(b))
+        guard worst >= tolerance || grey >= tolerance else { return nil }
+        return "\(String(describing: Marker.read(a))) against \(String(describing: Marker.read(b))) "
+            + "(a block off by \(Int(worst)), the grey by \(Int(grey)))"
+    }
+
+    /// `firstDifference` frame by frame over two outputs of the same length.
+    static func firstDifference(_ mine: DecodedOutput, _ theirs: DecodedOutput, tolerance: Double = 14) -> String? {
+        guard mine.pictures.count == theirs.pictures.count else {
+            return "\(mine.pictures.count) frames against \(theirs.pictures.count)"
+        }
+        for (index, (a, b)) in zip(mine.pictures, theirs.pictures).enumerated() {
+            if let difference = firstDifference(a, b, tolerance: tolerance) { return "frame \(index): " + difference }
+        }
+        return nil
     }
 }

@@ -164,12 +164,17 @@ package struct EditMedia: Sendable, Equatable {
     package var reel: String?
     /// The file's rate, size and sound, for an export (`rendered(from:)` knows them; readers don't).
     package var facts: EditMediaFacts?
+    /// Seconds of the medium's start timecode, when an export knows it (source times count from it):
+    /// what a format without timecode (MLT) subtracts.
+    package var startSeconds: Double?
 
-    package init(location: String? = nil, clipName: String? = nil, reel: String? = nil, facts: EditMediaFacts? = nil) {
+    package init(location: String? = nil, clipName: String? = nil, reel: String? = nil, facts: EditMediaFacts? = nil,
+                 startSeconds: Double? = nil) {
         self.location = location
         self.clipName = clipName
         self.reel = reel
         self.facts = facts
+        self.startSeconds = startSeconds
     }
 }
 

@@ -120,7 +120,8 @@ extension EditTimeline {
         let available = EditRange(start: EditTime(value: Double(origin), rate: rate.value),
                                   duration: EditTime(value: (info.facts.timing.pictureDuration * rate.value).rounded(), rate: rate.value))
         return EditClip(name: info.use.edited?.name ?? Plan.chapterTitle(info),
-                        media: EditMedia(location: paths.location(of: info.path), facts: mediaFacts(info.facts)),
+                        media: EditMedia(location: paths.location(of: info.path), facts: mediaFacts(info.facts),
+                                         startSeconds: info.facts.startTimecode?.seconds ?? 0),
                         source: source, available: available, speed: info.use.speed)
     }
 

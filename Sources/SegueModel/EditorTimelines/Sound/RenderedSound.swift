@@ -44,7 +44,7 @@ extension EditTimeline {
             let seconds = piece.fileStart + Double(piece.before) / rate.value * (piece.tempo ?? 1) + piece.mediaStart
             let source = EditRange(start: EditTime(value: (seconds * rate.value * 1_000_000).rounded() / 1_000_000, rate: rate.value),
                                    duration: time(cutOut - cutIn))
-            let clip = EditClip(name: piece.name, media: EditMedia(location: paths.location(of: piece.path)), source: source,
+            let clip = EditClip(name: piece.name, media: EditMedia(location: paths.location(of: piece.path), startSeconds: piece.mediaStart), source: source,
                                 speed: piece.tempo.flatMap(PlaybackSpeed.init))
             items.append(.clip(EditAudioClip(clip: clip, level: piece.level, channel: piece.channel)))
             cursor = cutOut
