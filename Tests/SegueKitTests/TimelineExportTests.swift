@@ -54,3 +54,92 @@ extension TimelineExportTests {
         }
     }
 }
+
+// MARK: The command line
+extension TimelineExportTests {
+    /// A name without a known extension, an export that exists without -y, and
+    /// --export-relative alone: exit 2, nothing written.
+    func testBadExportRequestsAreRefusedBeforeAnythingIsWritten() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        let output = scene.folder + "/out.mp4"
+        let refused: [([String], String)] = [
+            (["--export-timeline", scene.folder + "/cut.aaf"], ".fcpxml, .xml, .edl, .mlt or .otio"),
+            (["--export-relative"], "--export-relative needs --export-timeline"),
+            (["--export-timeline", scene.folder + "/same.otio", "--export-otio", scene.folder + "/same.otio"], "name the same file"),
+            (["--export-timeline", scene.manifest.replacingOccurrences(of: ".json", with: ".xml"), "--mode", "freeze"], "needs --mode overlap"),
+        ]
+        for (flags, message) in refused {
+            let result = try Tools.segue(["stitch", scene.manifest, "-o", output, "--quiet"] + flags)
+            XCTAssertEqual(result.status, 2, "\(flags): \(result.standardError)")
+            XCTAssertTrue(result.standardError.contains(message), "\(flags): \(result.standardError)")
+        }
+        let existing = scene.folder + "/kept.fcpxml"
+        try "mine".write(toFile: existing, atomically: true, encoding: .utf8)
+        let result = try Tools.segue(["stitch", scene.manifest, "-o", output, "--quiet", "--export-timeline", existing])
+        XCTAssertEqual(result.status, 2, result.standardError)
+        XCTAssertTrue(result.standardError.contains(existing), result.standardError)
+        XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "mine")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "no output after a refusal")
+    }
+
+    /// A stitch that fails while rendering writes no export.
+    func testAFailedRenderWritesNoExport() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        // A clip whose bytes stop halfway: probing passes, the render fails under --strict.
+        let broken = scene.folder + "/broken.mp4"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scene.c))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: broken))
+        let exported = scene.folder + "/cut.mlt"
+        let result = try Tools.segue(["stitch", scene.a, broken, "-o", scene.folder + "/out.mp4", "--strict", "--quiet",
+                                      "--export-timeline", exported])
+        XCTAssertNotEqual(result.status, 0, "a truncated clip under --strict fails")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: exported), "an export after a failed render")
+    }
+
+    /// `segue plan --export-timeline` writes the cut without rendering: the same file a stitch writes.
+    func testPlanWritesTheExportWithoutRendering() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        let planned = scene.folder + "/planned.mlt", stitched = scene.folder + "/stitched.mlt"
+        let plan = try Tools.segue(["plan", scene.manifest, "-o", scene.folder + "/out.mp4", "--work", scene.folder + "/work",
+                                    "--export-timeline", planned, "--quiet"])
+        XCTAssertEqual(plan.status, 0, plan.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scene.folder + "/out.mp4"), "plan renders nothing")
+        _ = try scene.stitch { $0.exportTimeline = stitched }
+        XCTAssertEqual(try String(contentsOfFile: planned, encoding: .utf8), try String(contentsOfFile: stitched, encoding: .utf8))
+    }
+
+    /// --export-relative names media from the export's folder; a `--jobs` stitch exports what one process does.
+    func testRelativePathsAndSegmentedStitchesExportTheSameCut() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        let nested = scene.folder + "/exports/deeper"
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
+        let relative = nested + "/cut.mlt", jobs = scene.folder + "/jobs.mlt", plain = scene.folder + "/plain.mlt"
+        _ = try scene.stitch { $0.exportTimeline = relative; $0.exportRelative = true }
+        let text = try String(contentsOfFile: relative, encoding: .utf8)
+        let name = (scene.c as NSString).lastPathComponent
+        let expected = ExportPaths.relative(scene.c, from: nested)
+        XCTAssertTrue(expected.hasPrefix("../../") && expected.hasSuffix(name), expected)
+        XCTAssertTrue(text.contains("<property name=\"resource\">\(expected)</property>"), text)
+        XCTAssertFalse(text.contains(scene.c), "an absolute path in a relative export")
+        // melt resolves them from the file's folder: the same frames.
+        let melt = try Tool.run("melt", ["-quiet", relative, "-consumer", "avformat:" + scene.folder + "/relative.mkv", "vcodec=ffv1", "an=1"])
+        XCTAssertEqual(melt.status, 0, melt.standardError)
+        XCTAssertEqual(try DecodedOutput(path: scene.folder + "/relative.mkv").pictures.count, 48 + 33 + 24 + 25 + 13 - 20)
+
+        _ = try scene.stitch { $0.exportTimeline = plain }
+        let result = try Tools.segue(["stitch", scene.manifest, "-o", scene.folder + "/jobs.mp4", "--jobs", "2", "--segment-duration", "1",
+                                      "--preset", "ultrafast", "--crf", "12", "--export-timeline", jobs, "--quiet"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        XCTAssertEqual(try String(contentsOfFile: jobs, encoding: .utf8), try String(contentsOfFile: plain, encoding: .utf8))
+    }
+
+    func testRelativePathsClimbOutOfTheExportsFolder() {
+        XCTAssertEqual(ExportPaths.relative("/a/b/c.mp4", from: "/a/x/y"), "../../b/c.mp4")
+        XCTAssertEqual(ExportPaths.relative("/a/b/c.mp4", from: "/a/b"), "c.mp4")
+        XCTAssertEqual(ExportPaths.relative("/a/b/c.mp4", from: "/"), "a/b/c.mp4")
+        let paths = ExportPaths(currentFolder: "/work", relativeTo: "/work/out", cachedCopy: { "/cache/" + ($0 as NSString).lastPathComponent })
+        XCTAssertEqual(paths.location(of: "clips/a b.mp4"), "../clips/a b.mp4")
+        XCTAssertEqual(paths.location(of: "https://example.com/v/b.mp4"), "../../cache/b.mp4")
+        XCTAssertEqual(ExportPaths(currentFolder: "/work").location(of: "https://example.com/v/b.mp4"), "https://example.com/v/b.mp4")
+    }
+}
