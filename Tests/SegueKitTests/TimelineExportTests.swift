@@ -143,3 +143,32 @@ extension TimelineExportTests {
         XCTAssertEqual(ExportPaths(currentFolder: "/work").location(of: "https://example.com/v/b.mp4"), "https://example.com/v/b.mp4")
     }
 }
+
+// MARK: What the rendered timeline carries
+extension TimelineExportTests {
+    /// A variable-rate medium is warned about once; MLT writes titles as text, the music bed faded at its level.
+    func testVariableRateTitlesAndMusicReachTheExport() throws {
+        let rate = Rational(25, 1)
+        var facts = EditMediaFacts(rate: Rational(30, 1), width: 320, height: 180, seconds: 2)
+        facts.variableRate = true
+        let clip = EditClip(name: "phone", media: EditMedia(location: "/m/phone.mov", facts: facts, startSeconds: 0),
+                            source: EditRange(start: EditTime(value: 0, rate: 25), duration: EditTime(value: 50, rate: 25)))
+        var timeline = EditTimeline(rate: rate, items: [.clip(clip), .clip(clip)])
+        timeline.format = EditOutputFormat(width: 320, height: 180, sampleRate: 48_000)
+        timeline.titles = [EditTitle(kind: .caption, text: "Tom & <Jerry>", start: 10, frames: 20)]
+        let bed = EditClip(name: "bed", media: EditMedia(location: "/m/bed.m4a"),
+                           source: EditRange(start: EditTime(value: 0, rate: 25), duration: EditTime(value: 100, rate: 25)))
+        timeline.music = EditMusicBed(track: EditAudioTrack(name: "Music", items: [.clip(EditAudioClip(clip: bed, level: -12))]),
+                                      fadeIn: 1, fadeOut: 2, duck: 12)
+        let export = try timeline.exported(as: .mlt)
+        XCTAssertEqual(export.warnings.filter { $0.contains("variable frame rate") }.count, 1, "\(export.warnings)")
+        XCTAssertTrue(export.warnings.contains { $0.contains("ducking") }, "\(export.warnings)")
+        let text = String(decoding: export.data, as: UTF8.self)
+        XCTAssertTrue(text.contains("Tom &amp; &lt;Jerry&gt;"), text)
+        XCTAssertTrue(text.contains("<property name=\"level\">-12</property>"), text)
+        XCTAssertTrue(text.contains("<property name=\"level\">0=-60;24=0</property>"), "a 1 s fade in at 25 fps: \(text)")
+        XCTAssertTrue(text.contains("<property name=\"level\">50=0;99=-60</property>"), "a 2 s fade out: \(text)")
+        // The OTIO alias keeps today's shape and says what it leaves out.
+        XCTAssertTrue(try timeline.exported(as: .otio).warnings.contains { $0.contains("music bed is not written") })
+    }
+}

@@ -46,12 +46,28 @@ extension EditTimeline {
     /// what the format cannot hold (a record time past an EDL's 24 hours, a
     /// rate it lacks), so a stitch can refuse before rendering.
     package func exported(as format: TimelineExportFormat) throws -> TimelineExport {
+        var export: TimelineExport
         switch format {
-        case .otio: return TimelineExport(data: try otioJSON(), warnings: exportNotes(dropped: "OpenTimelineIO"))
-        case .fcpxml: return try fcpxmlExport()
-        case .xmeml: return try xmemlExport()
-        case .edl: return try cmx3600Export()
-        case .mlt: return try mltExport()
+        case .otio: export = TimelineExport(data: try otioJSON(), warnings: exportNotes(dropped: "OpenTimelineIO"))
+        case .fcpxml: export = try fcpxmlExport()
+        case .xmeml: export = try xmemlExport()
+        case .edl: export = try cmx3600Export()
+        case .mlt: export = try mltExport()
+        }
+        export.warnings = variableRateNotes() + export.warnings
+        return export
+    }
+
+    /// One warning per variable-frame-rate medium: editors place it at its average rate.
+    private func variableRateNotes() -> [String] {
+        var seen = Set<String>()
+        let clips = (videoTracks.isEmpty ? items : videoTracks.flatMap(\.items)).compactMap { item -> EditClip? in
+            if case .clip(let clip) = item { return clip } else { return nil }
+        }
+        return clips.compactMap { clip in
+            guard let facts = clip.media.facts, facts.variableRate, let location = clip.media.location,
+                  seen.insert(location).inserted else { return nil }
+            return "\(location): a variable frame rate; the export places it at its average rate, \(Plan.decimal(facts.rate.value)) fps"
         }
     }
 
