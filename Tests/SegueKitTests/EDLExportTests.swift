@@ -165,4 +165,26 @@ final class EDLExportTests: XCTestCase {
             XCTAssertEqual(warnings.filter { $0.contains(word) }.count, 1, "\(word): \(warnings)")
         }
     }
+
+    func testSpeedWipesChaptersAndGapsReadBackThroughBothReaders() throws {
+        let export = try FullTimeline.make().exported(as: .edl)
+        XCTAssertEqual(export.warnings.count, 3, "titles, V2, music: \(export.warnings)")
+        let text = String(decoding: export.data, as: UTF8.self)
+        let motion = text.split(separator: "\n").first { $0.hasPrefix("M2 ") }.map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(motion, ["M2", "A", "012.5", "01:00:00:10"], "half speed at 25 fps is 12.5 fps from the clip's source in")
+        let read = try EditTimeline.parseCMX3600(text, rate: FullTimeline.rate)
+        XCTAssertEqual(read.name, "Full & <all>")
+        XCTAssertEqual(read.start, EditTime(value: 90_000, rate: 25))
+        // Each dissolve (here SMPTE wipe 1, xfade's wiperight) starts at its cut, over both halves.
+        XCTAssertEqual(read.items.map(\.described), ["clip slow 90010 16 x0.5", "wipe(1) 0 8", "clip silent 1 34", "gap 10", "clip last 90100 15"])
+        XCTAssertEqual(read.markers, [EditMarker(name: "Two", time: EditTime(value: 20, rate: 25))])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("segue-full-\(UUID().uuidString.prefix(8)).edl")
+        try export.data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let judged = try ExportedScenes.judged(["edl", file.path, "25", "1"])
+        let video = judged.tracks.first { $0.name == "V" }?.items ?? []
+        XCTAssertEqual(video.map { $0.kind + " " + ($0.cmx ?? $0.name ?? "") }, ["clip slow", "transition W001", "clip silent", "gap ", "clip last"])
+        XCTAssertEqual(video.first?.effects, ["LinearTimeWarp:0.5"])
+        XCTAssertEqual(judged.tracks.map(\.name), ["V", "A1", "A2"], "AA/V for the clips with sound, V for the silent one")
+    }
 }

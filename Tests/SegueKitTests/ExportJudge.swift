@@ -194,3 +194,66 @@ extension SceneCut {
         (0.5 * scene.rate.value).truncatingRemainder(dividingBy: 1) == 0.5 ? [frames - 1] : []
     }
 }
+
+/// A timeline with what the scene lacks, at 25 fps: a clip at half speed
+/// (from 01:00:00:10 of a file starting at 01:00:00:00) dissolving into a
+/// 29.97 clip without sound, a text card on a colour, a clip; a placed
+/// picture on V2; a caption; a chapter; the music bed.
+enum FullTimeline {
+    static let rate = Rational(25, 1)
+
+    static func time(_ frames: Double) -> EditTime { EditTime(value: frames, rate: 25) }
+
+    static func clip(_ name: String, _ path: String, start: Double, frames: Double, facts: EditMediaFacts?, speed: PlaybackSpeed? = nil) -> EditClip {
+        EditClip(name: name, media: EditMedia(location: path, facts: facts), source: EditRange(start: time(start), duration: time(frames)), speed: speed)
+    }
+
+    /// Half size, right of and above the centre, 80 % opaque, a tenth cropped on the left.
+    static var pipLayout: EditLayout {
+        var layout = EditLayout()
+        (layout.scaleX, layout.scaleY, layout.centreX, layout.centreY) = (0.5, 0.5, 0.25, -0.25)
+        (layout.opacity, layout.cropLeft) = (0.8, 0.1)
+        return layout
+    }
+
+    static func make(transition: String = "wiperight") -> EditTimeline {
+        var withSound = EditMediaFacts(rate: rate, width: 320, height: 180, seconds: 10)
+        (withSound.timecodeFrames, withSound.soundChannels, withSound.sampleRate) = (90_000, 2, 48_000)
+        let silent = EditMediaFacts(rate: Rational(30000, 1001), width: 320, height: 180, seconds: 10)
+        var pip = clip("pip", "/media/pip.mov", start: 0, frames: 10, facts: silent)
+        pip.layout = pipLayout
+        let items: [EditItem] = [
+            .clip(clip("slow", "/media/a.mov", start: 90_010, frames: 20, facts: withSound, speed: PlaybackSpeed(0.5))),
+            .transition(EditTransition(kind: .dissolve, name: transition, before: time(4), after: time(4))),
+            .clip(clip("silent", "/media/b.mov", start: 5, frames: 30, facts: silent)),
+            .gap(time(10)),
+            .clip(clip("last", "/media/a.mov", start: 90_100, frames: 15, facts: withSound)),
+        ]
+        var timeline = EditTimeline(name: "Full & <all>", rate: rate, items: items, markers: [EditMarker(name: "Two", time: time(20))])
+        timeline.videoTracks = [EditVideoTrack(name: "V1", items: items), EditVideoTrack(name: "V2", items: [.gap(time(5)), .clip(pip)])]
+        timeline.format = EditOutputFormat(width: 320, height: 180, sampleRate: 48_000)
+        timeline.titles = [EditTitle(kind: .caption, text: "Hello & <you>", start: 0, frames: 20),
+                           EditTitle(kind: .card, text: "Card", background: "#336699", start: 50, frames: 10)]
+        timeline.clipSound = true
+        let bed = EditAudioClip(clip: clip("bed", "/media/bed.wav", start: 0, frames: 75, facts: nil), level: -12)
+        timeline.music = EditMusicBed(track: EditAudioTrack(name: "Music", items: [.clip(bed)]), fadeIn: 1, fadeOut: 2, duck: 12)
+        return timeline
+    }
+}
+
+extension EditItem {
+    /// As the export tests compare items: kind, name, source start and length (frames), speed.
+    var described: String {
+        switch self {
+        case .clip(let clip):
+            return "clip \(clip.name ?? "") \(EditReading.number(clip.source.start.value)) \(EditReading.number(clip.source.duration.value))"
+                + (clip.speed.map { " x\($0.rate.value)" } ?? "")
+        case .transition(let transition):
+            let kind = transition.kind == .dissolve ? "dissolve" : "\(transition.kind)"
+            return "\(kind) \(EditReading.number(transition.before.value)) \(EditReading.number(transition.after.value))"
+        case .gap(let duration): return "gap \(EditReading.number(duration.value))"
+        case .fill(let fill): return "fill \(fill.look) \(EditReading.number(fill.duration.value))"
+        case .nested: return "nested"
+        }
+    }
+}

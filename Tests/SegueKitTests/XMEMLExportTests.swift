@@ -131,4 +131,35 @@ final class XMEMLExportTests: XCTestCase {
         XCTAssertEqual([a.source.start.value, a.source.duration.value, moved.before.value, moved.after.value, b.source.start.value, b.source.duration.value],
                        [0, 23, 5, 5, 103, 17])
     }
+
+    func testSpeedLayoutTitlesChaptersAndMusicReadBackThroughSeguesReader() throws {
+        let export = try FullTimeline.make().exported(as: .xmeml)
+        XCTAssertEqual(export.warnings.count, 2, "\(export.warnings)")
+        XCTAssertTrue(export.warnings.contains { $0.contains("'wiperight' is written as a Cross Dissolve") }, "\(export.warnings)")
+        XCTAssertTrue(export.warnings.contains { $0.contains("ducking") }, "\(export.warnings)")
+        let read = try EditTimeline.parseFCP7XML(export.data)
+        XCTAssertEqual(read.name, "Full & <all>")
+        XCTAssertEqual(read.markers, [EditMarker(name: "Two", time: EditTime(value: 20, rate: 25))])
+        XCTAssertEqual(read.start, EditTime(value: 90_000, rate: 25))
+        XCTAssertEqual(read.videoTracks.count, 3, "V1, the placed clip, the titles")
+        XCTAssertEqual(read.videoTracks.first?.items.map(\.described), [
+            "clip slow 90010 20 x0.5", "dissolve 4 4", "clip silent 5 30", "fill colour(\"#336699\") 10", "clip last 90100 15",
+        ])
+        XCTAssertEqual(read.videoTracks[1].items.map(\.described), ["gap 5", "clip pip 0 10"])
+        if case .clip(let pip) = read.videoTracks[1].items.last { XCTAssertEqual(pip.layout, FullTimeline.pipLayout) }
+        XCTAssertEqual(read.videoTracks[2].items.map(\.described), ["gap 20", "gap 30", "gap 10"], "titles are Text generators")
+        XCTAssertEqual(read.notes.filter { $0.contains("a title or graphic") }.count, 2, "\(read.notes)")
+        let sounds = read.audioTracks.flatMap(\.items).compactMap { item -> EditAudioClip? in
+            if case .clip(let sound) = item { return sound } else { return nil }
+        }
+        XCTAssertEqual(sounds.map { $0.clip.name ?? "" }.sorted(), ["bed", "last", "last", "slow", "slow"])
+        XCTAssertEqual(Set(sounds.filter { $0.clip.name == "slow" }.map { "\($0.channel?.source ?? 0) \($0.channel?.side ?? .both)" }), ["1 left", "2 right"])
+        XCTAssertEqual(sounds.first { $0.clip.name == "bed" }?.level ?? 0, -12, accuracy: 1e-5)
+        XCTAssertEqual(sounds.first { $0.clip.name == "slow" }?.clip.speed, PlaybackSpeed(0.5))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("segue-full-\(UUID().uuidString.prefix(8)).xml")
+        try export.data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let judged = try ExportedScenes.judged(["xmeml", file.path])
+        XCTAssertEqual(judged.tracks.filter { $0.kind == "Video" }.first?.items.map { $0.name ?? $0.kind }, ["slow", "Cross Dissolve", "silent", "Color", "last"])
+    }
 }
