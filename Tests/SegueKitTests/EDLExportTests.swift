@@ -57,7 +57,6 @@ final class EDLExportTests: XCTestCase {
             request.options.preset = "ultrafast"
             request.options.crf = 12
             request.options.frameRate = rate
-            request.mediaRoots = [FixtureStore.shared.folder.path]
             var warnings: [String] = []
             _ = try StitchJob(request).run { if case .warning(let text) = $0 { warnings.append(text) } }
             let original = try DecodedOutput(path: stitched.output)

@@ -65,7 +65,12 @@ struct CMX3600Edits {
             defer { pending = nil }
             guard var edit = edit(for: item, record: record, before: before, label: "item \(index + 1)") else { continue }
             if edit.reel == "BL", pending == nil, !nextIsTransition, !edits.isEmpty, index + 1 < items.count { continue }
-            if let pending { edit.incoming = incoming(pending, label: "item \(index + 1)") }
+            if let pending {
+                edit.incoming = incoming(pending, label: "item \(index + 1)")
+                // Both lines of a transition say the same channels: sound fades to or from silence beside a clip without.
+                let channels = [edit.channels, edit.incoming?.channels ?? "V"].max { Self.channelRank($0) < Self.channelRank($1) } ?? "V"
+                (edit.channels, edit.incoming!.channels) = (channels, channels)
+            }
             edits.append(edit)
         }
     }
@@ -112,6 +117,9 @@ struct CMX3600Edits {
         return CMX3600Edit.Incoming(code: code, frames: frames, reel: outgoing?.reel ?? "BL", channels: outgoing?.channels ?? "V",
                                     sourceOut: outgoing?.source.upperBound ?? 0, name: outgoing?.name)
     }
+
+    /// Picture only, picture and mono sound, picture and a stereo pair.
+    private static func channelRank(_ channels: String) -> Int { ["V", "B", "AA/V"].firstIndex(of: channels) ?? 0 }
 
     /// xfade's wipes by the SMPTE number Segue reads back as each (`EditTimelineResolver.closestWipe`).
     static let wipes: [String: Int] = [

@@ -13,7 +13,7 @@ struct CMX3600Reels {
     mutating func reel(for media: EditMedia) -> String {
         guard let location = media.location else { return "AX" }
         if let known = byLocation[location] { return known }
-        let file = (location.removingPercentEncoding ?? location).split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let file = EditTimeline.decodedLocation(location).split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let base = Self.sanitized(media.reel ?? (file as NSString).deletingPathExtension)
         var reel = String(base.prefix(Self.length)), number = 1
         while taken.contains(reel) {

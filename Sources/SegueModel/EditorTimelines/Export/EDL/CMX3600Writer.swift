@@ -45,10 +45,12 @@ struct CMX3600Writer {
         let end = edits.edits.map(\.record.upperBound).max() ?? 0
         guard start >= 0, start + end < counter.framesPerDay else {
             throw EditTimelineError("the timeline lasts \(counter.label(max(end, 0))) from its start at \(counter.label(max(start, 0))), so its "
-                                    + "record timecode would pass \(counter.label(counter.framesPerDay - 1)), where an EDL's day ends (and wraps to 00:00:00:00)")
+                                    + "record timecode would pass \(counter.label(counter.framesPerDay - 1)), "
+                                    + "where an EDL's day ends (and wraps to 00:00:00:00)")
         }
         let title = (timeline.name ?? "Segue").oneLine.trimmingCharacters(in: .whitespaces)
-        var lines = ["TITLE: " + String((title.isEmpty ? "Segue" : title).prefix(70)), "FCM: " + (counter.dropFrame ? "DROP FRAME" : "NON-DROP FRAME"), ""]
+        var lines = ["TITLE: " + String((title.isEmpty ? "Segue" : title).prefix(70)),
+                     "FCM: " + (counter.dropFrame ? "DROP FRAME" : "NON-DROP FRAME"), ""]
         let locators = self.locators(for: edits.edits)
         for (index, edit) in edits.edits.enumerated() {
             lines += try event(edit, number: index + 1, locators: locators[index] ?? [])
@@ -66,7 +68,8 @@ struct CMX3600Writer {
         let tag = String(number).leftPadded(to: 3)
         let named = "event \(tag)" + (edit.name.map { " '\($0.oneLine)'" } ?? "")
         let source = [try label(edit.source.lowerBound, "\(named)'s source in"), try label(edit.source.upperBound, "\(named)'s source out")]
-        let record = [try label(start + edit.record.lowerBound, "\(named)'s record in"), try label(start + edit.record.upperBound, "\(named)'s record out")]
+        let record = [try label(start + edit.record.lowerBound, "\(named)'s record in"),
+                      try label(start + edit.record.upperBound, "\(named)'s record out")]
         var lines: [String] = []
         if let incoming = edit.incoming {
             let out = try label(incoming.sourceOut, "\(named)'s outgoing source out")
@@ -109,7 +112,8 @@ struct CMX3600Writer {
     private func label(_ frames: Int64, _ what: @autoclosure () -> String) throws -> String {
         guard frames >= 0 else { throw EditTimelineError("\(what()) falls \(-frames) frame(s) before 00:00:00:00, which an EDL can't say") }
         guard frames < counter.framesPerDay else {
-            throw EditTimelineError("\(what()) would be \(counter.label(frames)), past \(counter.label(counter.framesPerDay - 1)), where an EDL's day ends")
+            throw EditTimelineError("\(what()) would be \(counter.label(frames)), past \(counter.label(counter.framesPerDay - 1)), "
+                                    + "where an EDL's day ends")
         }
         return counter.label(frames)
     }
@@ -128,14 +132,17 @@ struct CMX3600Writer {
     /// A warning for each thing the timeline holds beyond its video track's events.
     private var leftOut: [String] {
         var notes: [String] = []
-        if !timeline.titles.isEmpty { notes.append("CMX 3600 export: \(timeline.titles.count) title(s) and caption(s) are not written (an EDL holds no text)") }
+        if !timeline.titles.isEmpty {
+            notes.append("CMX 3600 export: \(timeline.titles.count) title(s) and caption(s) are not written (an EDL holds no text)")
+        }
         let upper = tracks.dropFirst()
         if !upper.isEmpty {
             let clips = upper.flatMap(\.items).filter { if case .clip = $0 { return true } else { return false } }.count
             notes.append("CMX 3600 export: \(upper.count) video track(s) above V1 (\(clips) placed clip(s)) are not written (an EDL lists one track)")
         }
         if !timeline.audioTracks.isEmpty {
-            notes.append("CMX 3600 export: the timeline's \(timeline.audioTracks.count) sound track(s) are not written (an EDL lists the picture's events)")
+            notes.append("CMX 3600 export: the timeline's \(timeline.audioTracks.count) sound track(s) are not written "
+                         + "(an EDL lists the picture's events)")
         }
         if timeline.music != nil { notes.append("CMX 3600 export: the music bed is not written") }
         return notes

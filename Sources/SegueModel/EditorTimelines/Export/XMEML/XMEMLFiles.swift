@@ -56,7 +56,7 @@ struct XMEMLFiles {
     mutating func node(for media: EditMedia) -> XMLNode {
         guard let location = media.location, let file = known[location] else { return XMLNode("file") }
         guard defined.insert(file.id).inserted else { return XMLNode("file", [("id", file.id)]) }
-        let name = (location.removingPercentEncoding.map { ($0 as NSString).lastPathComponent }) ?? location
+        let name = (EditTimeline.decodedLocation(location) as NSString).lastPathComponent
         var children: [XMLNode] = [.leaf("name", name), .leaf("pathurl", EditTimeline.fileURL(location))]
         guard let facts = file.media.facts else {
             return XMLNode("file", [("id", file.id)], children: children + [XMLNode("media", children: [XMLNode("audio")])])
@@ -88,5 +88,12 @@ struct XMEMLFiles {
         if let own = XMEMLRate(facts.rate) { return own.timecode(facts.timecodeFrames, dropFrame: facts.dropFrame) }
         let frames = Int64((Double(facts.timecodeFrames) / facts.rate.value * sequence.rational.value).rounded())
         return sequence.timecode(frames, dropFrame: facts.dropFrame)
+    }
+}
+
+extension EditTimeline {
+    /// A location as a file name reads: a URL's percent-escapes decoded, a path as it is.
+    static func decodedLocation(_ location: String) -> String {
+        location.contains("://") ? location.removingPercentEncoding ?? location : location
     }
 }

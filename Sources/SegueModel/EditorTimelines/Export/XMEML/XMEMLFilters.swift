@@ -43,7 +43,9 @@ enum XMEMLFilters {
     /// What a layout holds that xmeml's filters can't say, for a warning; nil when they say it all.
     static func unsaid(_ layout: EditLayout) -> String? {
         var unsaid: [String] = []
-        if layout.scaleX != layout.scaleY { unsaid.append("its width and height scaled apart (\(layout.scaleX), \(layout.scaleY)): written at its width's scale") }
+        if layout.scaleX != layout.scaleY {
+            unsaid.append("its width and height scaled apart (\(layout.scaleX), \(layout.scaleY)): written at its width's scale")
+        }
         if let conform = layout.conform { unsaid.append("its conform '\(conform.rawValue)' (fitted as --fit says)") }
         return unsaid.isEmpty ? nil : unsaid.joined(separator: "; ")
     }

@@ -152,7 +152,9 @@ struct XMEMLLayout {
                     entries.append(.generator(XMEMLGenerator(id: id("generatoritem"), look: look, start: cursor + shift, end: cursor + length)))
                 }
                 if case .clip(let clip) = item { warnings.append("xmeml export: \(label) clip '\(clip.name ?? "")' names no media, so is a gap") }
-                if case .nested(let nested) = item { warnings.append("xmeml export: \(label) nested sequence '\(nested.name ?? "")' is not written (a gap)") }
+                if case .nested(let nested) = item {
+                    warnings.append("xmeml export: \(label) nested sequence '\(nested.name ?? "")' is not written (a gap)")
+                }
                 cursor += length
             }
             shift = 0

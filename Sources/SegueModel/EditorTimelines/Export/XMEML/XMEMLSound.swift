@@ -96,7 +96,8 @@ extension XMEMLWriter {
     mutating func musicTrack() -> [XMEMLTrack] {
         guard let music = timeline.music else { return [] }
         let rate = timeline.rate.value
-        let fadeIn = EditTime(value: (music.fadeIn * rate).rounded(), rate: rate), fadeOut = EditTime(value: (music.fadeOut * rate).rounded(), rate: rate)
+        let fadeIn = EditTime(value: (music.fadeIn * rate).rounded(), rate: rate)
+        let fadeOut = EditTime(value: (music.fadeOut * rate).rounded(), rate: rate)
         let zero = EditTime(value: 0, rate: rate)
         let items = [.transition(EditTransition(kind: .dissolve, before: zero, after: fadeIn))] + music.track.items
             + [.transition(EditTransition(kind: .dissolve, before: fadeOut, after: zero))]
@@ -111,10 +112,14 @@ extension XMEMLWriter {
     static func link(_ video: inout XMEMLTrack, _ sound: inout [XMEMLTrack]) {
         var groups: [Int: [XMEMLLink]] = [:]
         let pictures = members(of: video, sound: false)
-        for member in pictures { groups[member.key, default: []].append(XMEMLLink(id: member.id, sound: false, track: 1, clipIndex: member.clipIndex)) }
+        for member in pictures {
+            groups[member.key, default: []].append(XMEMLLink(id: member.id, sound: false, track: 1, clipIndex: member.clipIndex))
+        }
         let sounds = sound.map { members(of: $0, sound: true) }
         for (number, list) in sounds.enumerated() {
-            for member in list { groups[member.key, default: []].append(XMEMLLink(id: member.id, sound: true, track: number + 1, clipIndex: member.clipIndex)) }
+            for member in list {
+                groups[member.key, default: []].append(XMEMLLink(id: member.id, sound: true, track: number + 1, clipIndex: member.clipIndex))
+            }
         }
         func assign(_ track: inout XMEMLTrack, _ list: [(entry: Int, clipIndex: Int, key: Int, id: String)]) {
             for member in list {

@@ -89,7 +89,8 @@ struct XMEMLWriter {
     private mutating func titleTracks() -> [XMEMLTrack] {
         var lanes: [XMEMLTrack] = []
         for title in timeline.titles.sorted(by: { $0.start < $1.start }) where title.frames > 0 {
-            let generator = XMEMLGenerator(id: layout.id("generatoritem"), look: .text(title.text), start: title.start, end: title.start + title.frames)
+            let generator = XMEMLGenerator(id: layout.id("generatoritem"), look: .text(title.text), start: title.start,
+                                           end: title.start + title.frames)
             if let lane = lanes.firstIndex(where: { $0.end <= title.start }) {
                 lanes[lane].entries.append(.generator(generator))
             } else {
