@@ -110,7 +110,7 @@ final class EDLExportTests: XCTestCase {
         let timeline = EditTimeline(rate: Rational(25, 1), items: [clip("midnight", start: 24 * 3600 * 25 - 25, frames: 48)])
         XCTAssertThrowsError(try timeline.exported(as: .edl)) { error in
             let message = (error as? EditTimelineError)?.message ?? "\(error)"
-            XCTAssertTrue(message.contains("event 001 'midnight'") && message.contains("source out") && message.contains("24:00:00:23"), message)
+            XCTAssertTrue(message.contains("event 001 (clip 'midnight'): its source out") && message.contains("source out") && message.contains("24:00:00:23"), message)
         }
     }
 

@@ -66,13 +66,13 @@ struct CMX3600Writer {
     /// the transition into this one; `M2` and its comments.
     private func event(_ edit: CMX3600Edit, number: Int, locators: [EditMarker]) throws -> [String] {
         let tag = String(number).leftPadded(to: 3)
-        let named = "event \(tag)" + (edit.name.map { " '\($0.oneLine)'" } ?? "")
-        let source = [try label(edit.source.lowerBound, "\(named)'s source in"), try label(edit.source.upperBound, "\(named)'s source out")]
-        let record = [try label(start + edit.record.lowerBound, "\(named)'s record in"),
-                      try label(start + edit.record.upperBound, "\(named)'s record out")]
+        let named = "event \(tag)" + (edit.name.map { " (clip '\($0.oneLine)')" } ?? "")
+        let source = [try label(edit.source.lowerBound, "\(named): its source in"), try label(edit.source.upperBound, "\(named): its source out")]
+        let record = [try label(start + edit.record.lowerBound, "\(named): its record in"),
+                      try label(start + edit.record.upperBound, "\(named): its record out")]
         var lines: [String] = []
         if let incoming = edit.incoming {
-            let out = try label(incoming.sourceOut, "\(named)'s outgoing source out")
+            let out = try label(incoming.sourceOut, "\(named): the outgoing clip's source out")
             lines.append(Self.line(tag, incoming.reel, incoming.channels, "C", nil, [out, out, record[0], record[0]]))
             lines.append(Self.line(tag, edit.reel, edit.channels, incoming.code, incoming.frames, source + record))
         } else {

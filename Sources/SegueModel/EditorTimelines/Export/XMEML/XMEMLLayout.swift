@@ -139,9 +139,14 @@ struct XMEMLLayout {
                                     + "centres it (beside a speed change it can't move), so the dissolve moves by \(move) frame(s)")
                     move = 0
                 }
-                if move != 0, case .clip(var last)? = entries.last {
+                switch entries.last {
+                case .clip(var last)?:
                     last.end += move
                     entries[entries.count - 1] = .clip(last)
+                case .generator(var last)?:
+                    last.end += move
+                    entries[entries.count - 1] = .generator(last)
+                case .transition?, nil: break
                 }
                 entries.append(.transition(XMEMLTransition(start: cursor - before, end: cursor + after, alignment: alignment, sound: false)))
                 shift = move
