@@ -157,3 +157,29 @@ struct Timecode {
 extension Character {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
+
+extension Timecode {
+    /// Labels a day of timecode holds at this rate: 24:00:00:00 and beyond can't be written.
+    var framesPerDay: Int64 {
+        let skipped = dropFrame ? Int64(nominal / 15) * (24 * 60 - 24 * 6) : 0
+        return Int64(nominal) * 86_400 - skipped
+    }
+
+    /// The label frame `frames` has, the inverse of `frames(_:)`: `HH:MM:SS:FF`,
+    /// or `HH:MM:SS;FF` when counting drop-frame (frame numbers 0 and 1, or 0
+    /// to 3 at 59.94, skipped each minute but every tenth). Hours run on past
+    /// 23: a caller that writes a day's labels refuses `framesPerDay` and beyond first.
+    func label(_ frames: Int64) -> String {
+        precondition(frames >= 0, "a timecode label counts from 00:00:00:00")
+        let fps = Int64(nominal)
+        var number = frames
+        if dropFrame {
+            let skipped = fps / 15, perMinute = fps * 60 - skipped, perTenMinutes = fps * 600 - 9 * skipped
+            let tens = number / perTenMinutes, rest = number % perTenMinutes
+            number += 9 * skipped * tens + skipped * max(0, (rest - skipped) / perMinute)
+        }
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let seconds = number / fps
+        return two(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60) + (dropFrame ? ";" : ":") + two(number % fps)
+    }
+}
