@@ -151,7 +151,10 @@ final class FCPXMLWriterTests: XCTestCase {
         XCTAssertTrue(warnings.first?.contains("'wipeleft' is written as a Cross Dissolve") ?? false, "\(warnings)")
         XCTAssertEqual(try elements("transition", in: path).map { attributes($0)["offset"] }, ["3500/2500s"])
         let read = try readBack(path)
-        XCTAssertEqual(read.items.compactMap(\.transitionValue).map { [$0.before.value, $0.after.value] }, [[5, 5]])
+        let joins = read.items.compactMap { item -> [Double]? in
+            if case .transition(let join) = item { return [join.before.value, join.after.value] } else { return nil }
+        }
+        XCTAssertEqual(joins, [[5, 5]])
     }
 
     func testATransitionLongerThanTheClipBeforeItIsRefused() throws {

@@ -22,7 +22,9 @@ it takes an asset's media from an `src` attribute on `asset` (FCPXML 1.10
 puts it in `media-rep`, and its DTD forbids `src` on `asset`), so the copy
 has `media-rep`'s there; it needs a frame duration in every format (a still's
 has none, as Final Cut Pro writes them), so the copy gives a still's format
-the sequence's. It drops `transition` elements, counts 23.976 and 29.97 as
+the sequence's; it reads a `video` only inside a `clip` (Final Cut Pro puts a
+still's `video` in the spine itself), so the copy names such a `video` an
+`asset-clip` (the same attributes mean the same there). It drops `transition` elements, counts 23.976 and 29.97 as
 23 and 29 and truncates times to whole frames: `spine` reads those exactly.
 """
 import json
@@ -60,6 +62,11 @@ def adapter_copy(root):
     for media_format in root.findall("./resources/format"):
         if media_format.get("frameDuration") is None:
             media_format.set("frameDuration", sequence_format.get("frameDuration"))
+    for parent in root.iter():
+        if parent.tag in ("spine", "asset-clip", "ref-clip", "gap", "video", "title"):
+            for child in parent:
+                if child.tag == "video":
+                    child.tag = "asset-clip"
     return ElementTree.tostring(root, encoding="unicode")
 
 

@@ -13,7 +13,7 @@ extension FCPXMLWriting {
             let name = label + (track.name ?? "V\(lane + 1)")
             var items: [EditItem] = []
             for (number, item) in track.items.enumerated() {
-                guard let transition = item.transitionValue else {
+                guard let transition = Self.transition(item) else {
                     items.append(item)
                     continue
                 }

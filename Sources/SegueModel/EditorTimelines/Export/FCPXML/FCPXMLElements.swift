@@ -8,7 +8,7 @@ extension FCPXMLWriting {
     /// `items` as a storyline (its elements at their record frames); `sound`: its clips play their own sound.
     mutating func storyline(_ items: [EditItem], label: String, enabled: Bool, sound: Bool) throws -> FCPXMLStoryline {
         let entries = items.enumerated().map { index, item in
-            FCPXMLLayout.Entry(length: length(of: item), transition: item.transitionValue, label: Self.label(item, index, in: label))
+            FCPXMLLayout.Entry(length: length(of: item), transition: Self.transition(item), label: Self.label(item, index, in: label))
         }
         let (spans, frames) = try FCPXMLLayout.spans(entries, rate: clock.rate, warnings: &warnings)
         var line = FCPXMLStoryline(frames: frames)
@@ -50,13 +50,27 @@ extension FCPXMLWriting {
         return "\(track) item \(index + 1) (\(what))"
     }
 
+    static func transition(_ item: EditItem) -> EditTransition? {
+        if case .transition(let transition) = item { return transition }
+        return nil
+    }
+
+    /// A generator's look as a warning names it: `colour #336699`, `colour bars`.
+    static func name(_ look: EditFill.Look) -> String {
+        switch look {
+        case .black: return "black"
+        case .colour(let colour): return "colour \(colour)"
+        case .bars: return "colour bars"
+        }
+    }
+
     mutating func element(_ item: EditItem, record: Range<Int64>, handles: (head: Int64, tail: Int64), label: String,
                           sound: Bool) throws -> FCPXMLStoryElement {
         switch item {
         case .clip(let clip): return clipElement(clip, record: record, handles: handles, label: label, sound: sound)
         case .gap: return gapElement(record)
         case .fill(let fill):
-            if fill.look != .black { warnings.append("\(label): its \(fill.look.description) is written as a gap (black)") }
+            if fill.look != .black { warnings.append("\(label): its \(Self.name(fill.look)) is written as a gap (black)") }
             return gapElement(record)
         case .nested(let nested): return try nestedElement(nested, record: record, handles: handles, label: label, sound: sound)
         case .transition: preconditionFailure("a transition is no item of its own")
@@ -158,23 +172,5 @@ extension FCPXMLWriting {
         }
         return FCPXMLStoryElement(name: "transition", attributes: [("name", "Cross Dissolve"), ("duration", clock.time(Int64(record.count)).text)],
                                   head: head, record: record, start: .zero)
-    }
-}
-
-extension EditItem {
-    var transitionValue: EditTransition? {
-        if case .transition(let transition) = self { return transition }
-        return nil
-    }
-}
-
-extension EditFill.Look {
-    /// As a warning names it: `colour #336699`, `colour bars`.
-    var description: String {
-        switch self {
-        case .black: return "black"
-        case .colour(let colour): return "colour \(colour)"
-        case .bars: return "colour bars"
-        }
     }
 }
