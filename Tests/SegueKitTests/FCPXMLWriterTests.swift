@@ -201,4 +201,41 @@ final class FCPXMLWriterTests: XCTestCase {
         let levels = read.audioTracks.flatMap(\.items).compactMap { item -> Double? in if case .clip(let c) = item { return c.level } else { return nil } }
         XCTAssertEqual(levels, [-3])
     }
+
+    func testEverythingAtOnceIsValidAndEachLossIsAWarning() throws {
+        let a = media("a", timecode: 90000), b = media("b", rate: Rational(30000, 1001)), photo = EditMedia(location: "/media/p.png", facts: {
+            var facts = EditMediaFacts(rate: Rational(30, 1), width: 800, height: 600, seconds: 1)
+            facts.still = true
+            return facts
+        }())
+        var over = clip("Over", b, from: 3, frames: 20)
+        over.layout = EditLayout()
+        let nested = EditNested(name: "N", tracks: [EditVideoTrack(items: [.clip(clip("C", media("c"), from: 0, frames: 30))])],
+                                source: EditRange(start: time(0), duration: time(30)), speed: PlaybackSpeed(0.5))
+        let v1: [EditItem] = [
+            .clip(clip("A", a, from: 90000, frames: 50)), .transition(EditTransition(kind: .wipe(1), before: time(5), after: time(5))),
+            .clip(EditClip(name: "Photo", media: photo, source: EditRange(start: time(0), duration: time(25)))),
+            .fill(EditFill(look: .colour("#336699"), duration: time(10))), .nested(nested), .gap(time(5)),
+        ]
+        var timeline = timeline(v1)
+        timeline.videoTracks = [EditVideoTrack(name: "V1", items: v1), EditVideoTrack(name: "V2", items: [.gap(time(30)), .clip(over)])]
+        timeline.titles = [EditTitle(kind: .card, text: "Two\nlines", background: "#112233", start: 85, frames: 10)]
+        timeline.markers = [EditMarker(name: "Start", time: time(0)), EditMarker(name: "Late", time: time(500))]
+        let sound = EditClip(name: "Talk", media: b, source: EditRange(start: EditTime(value: 12.5, rate: 29.97), duration: time(40)))
+        timeline.audioTracks = [EditAudioTrack(name: "A1", items: [
+            .gap(time(10)), .transition(EditTransition(kind: .dissolve, before: time(3), after: time(3))),
+            .clip(EditAudioClip(clip: sound, level: -3, channel: EditAudioChannel(source: 2, side: .right))),
+            .transition(EditTransition(kind: .dissolve, before: time(4), after: time(0))),
+        ])]
+        timeline.clipSound = false
+        let (path, warnings) = try exported(timeline)
+        XCTAssertEqual(warnings.count, 4, "\(warnings)")
+        for said in ["SMPTE wipe 1", "colour #336699 is written as a gap", "background #112233", "marker 'Late'"] {
+            XCTAssertTrue(warnings.contains { $0.contains(said) }, "\(said): \(warnings)")
+        }
+        let read = try readBack(path)
+        XCTAssertEqual(read.videoTracks.count, 2)
+        XCTAssertEqual(read.audioTracks.count, 1)
+        XCTAssertEqual(try elements("audio", in: path).map { attributes($0)["start"] }, ["20020/48000s"], "12.5 frames at 29.97, to the sample")
+    }
 }

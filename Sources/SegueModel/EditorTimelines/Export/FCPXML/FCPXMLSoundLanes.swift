@@ -17,7 +17,8 @@ extension FCPXMLWriting {
         var line = try soundStoryline(music.track.items, label: "music bed", role: "music")
         fadeMusic(&line, music)
         if music.duck != 0 {
-            warnings.append("music bed: its ducking (\(FCPXMLNumber.text(music.duck)) dB under the clips' sound) is not written; it plays at its level throughout")
+            warnings.append("music bed: its ducking (\(FCPXMLNumber.text(music.duck)) dB under the clips' sound) is not written; "
+                            + "it plays at its level throughout")
         }
         _ = attach(line, lane: lane, to: &spine)
     }
@@ -25,10 +26,12 @@ extension FCPXMLWriting {
     /// A sound track's items as a storyline of `audio` elements, gaps and transitions.
     mutating func soundStoryline(_ items: [EditAudioItem], label: String, role: String) throws -> FCPXMLStoryline {
         let entries = items.enumerated().map { index, item -> FCPXMLLayout.Entry in
+            let number = "\(label) item \(index + 1)"
             switch item {
-            case .clip(let sound): return FCPXMLLayout.Entry(length: sound.clip.source.duration.frameCount(at: clock.rate), label: Self.soundLabel(sound, index, label))
-            case .gap(let duration): return FCPXMLLayout.Entry(length: duration.frameCount(at: clock.rate), label: "\(label) item \(index + 1) (gap)")
-            case .transition(let transition): return FCPXMLLayout.Entry(transition: transition, label: "\(label) item \(index + 1) (crossfade)")
+            case .clip(let sound):
+                return FCPXMLLayout.Entry(length: sound.clip.source.duration.frameCount(at: clock.rate), label: Self.soundLabel(sound, index, label))
+            case .gap(let duration): return FCPXMLLayout.Entry(length: duration.frameCount(at: clock.rate), label: number + " (gap)")
+            case .transition(let transition): return FCPXMLLayout.Entry(transition: transition, label: number + " (crossfade)")
             }
         }
         let (spans, frames) = try FCPXMLLayout.spans(entries, rate: clock.rate, warnings: &warnings)

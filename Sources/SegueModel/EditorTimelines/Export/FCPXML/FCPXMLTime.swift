@@ -76,7 +76,7 @@ struct FCPXMLClock: Equatable {
         FCPXMLTime(value: frames * frameDuration.value, timebase: frameDuration.timebase)
     }
 
-    /// Whether a time at `other` counts frames at this clock's nominal rate (timecode counts 23.976 at 24).
+    /// Whether `time` counts frames at this clock's nominal rate (timecode counts 23.976 at 24).
     func counts(_ time: EditTime) -> Bool {
         time.rate.rounded() == rate.value.rounded() && abs(time.rate - rate.value) < 0.1
     }
