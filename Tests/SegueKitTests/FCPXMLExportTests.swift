@@ -10,8 +10,7 @@ import SegueCore
 /// and Segue stitching the export back to the frames it rendered. The scene
 /// (ExportScene) at 25 fps: A's 48 frames, a fade of 0.4 s (10 frames, 5
 /// either side of its cut), B's 40 frames at 29.97 (33 at 25), a cut, C's
-/// frames 6..<30, a fade, the photo's 25 frames, a cut, A from its frame 12
-/// for 0.5 s (12.5 frames: the stitch makes it 13).
+/// frames 6..<30, a fade, the photo's 25 frames, a cut, A's frames 12 to 24.
 final class FCPXMLExportTests: XCTestCase {
     static let judge = OTIOScript("fcpx_export_judge.py", folder: "segue-fcpx-export")
     static let dtd = SegueTool.repository.appendingPathComponent("Tests/Support/dtd/FCPXMLv1_10.dtd").path
@@ -25,22 +24,6 @@ final class FCPXMLExportTests: XCTestCase {
             let (output, warnings) = try scene.stitch { $0.exportTimeline = fcpxml }
             return FCPXMLExportCache.Exported(scene: scene, output: output, fcpxml: fcpxml, warnings: warnings)
         }
-    }
-
-    /// The scene with A's second use cut to 12 whole frames at `rate` (its only length that isn't whole frames at 25), stitched with an export.
-    static func wholeFrames(_ rate: Rational) throws -> FCPXMLExportCache.Exported {
-        let scene = try ExportScene.make(rate: rate)
-        let data = try Data(contentsOf: URL(fileURLWithPath: scene.manifest))
-        guard var json = try JSONSerialization.jsonObject(with: data) as? [String: Any], var clips = json["clips"] as? [[String: Any]],
-              clips.count == 5 else { throw EditTimelineError("\(scene.manifest): not the scene's manifest") }
-        clips[4]["out"] = Double(12 + 12) / rate.value
-        json["clips"] = clips
-        let manifest = scene.folder + "/whole-frames.json"
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifest))
-        let variant = ExportScene(folder: scene.folder, rate: rate, a: scene.a, b: scene.b, c: scene.c, photo: scene.photo, manifest: manifest)
-        let fcpxml = scene.folder + "/whole-frames.fcpxml"
-        let (output, warnings) = try variant.stitch { $0.exportTimeline = fcpxml }
-        return FCPXMLExportCache.Exported(scene: variant, output: output, fcpxml: fcpxml, warnings: warnings)
     }
 
     /// xmllint's verdict on `path` against Apple's DTD.
@@ -82,7 +65,7 @@ final class FCPXMLExportTests: XCTestCase {
         let scene = exported.scene
         // 25 fps: each fade 10 frames, 5 before its cut; B's 40 frames at 29.97 are 33; A's timecode 01:00:00:00 is 3600 s.
         let b = Int((40.0 * 1001 / 30000 * 25).rounded())
-        let frames = [48 - 5, b - 5, 24 - 5, 25 - 5, Int((0.5 * 25).rounded())]
+        let frames = [48 - 5, b - 5, 24 - 5, 25 - 5, 13]
         let expected = [
             Expected(path: scene.a, start: 3600, seconds: Double(frames[0]) / 25),
             Expected(path: scene.b, start: 5 / 25.0, seconds: Double(frames[1]) / 25),
@@ -142,13 +125,10 @@ final class FCPXMLExportTests: XCTestCase {
         XCTAssertTrue(text.contains("name=\"A &amp; &lt;first&gt;\""), "escaped, never raw")
     }
 
-    /// The scene at 29.97, and at 25 with A's second use cut at 12 whole
-    /// frames: there the scene's 0.5 s is 12.5 frames, which the stitch fills
-    /// by holding A's frame 23 while the timeline it exports
-    /// (`EditTimeline.rendered(from:)`, not this writer) names frame 24.
+    /// The scene's export stitched back: the same frames, at 25 and 29.97.
     func testStitchingTheExportShowsTheSameFramesAt25And2997() throws {
         for rate in [Rational(25, 1), Rational(30000, 1001)] {
-            let exported = rate == Rational(25, 1) ? try Self.wholeFrames(rate) : try Self.exported(rate)
+            let exported = try Self.exported(rate)
             var request = StitchRequest(inputs: [exported.fcpxml], output: FixtureStore.shared.outputPath())
             request.options.preset = "ultrafast"
             request.options.crf = 12

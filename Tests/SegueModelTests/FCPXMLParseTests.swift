@@ -155,6 +155,16 @@ final class FCPXMLParseTests: XCTestCase {
         XCTAssertEqual(EditTimelineFormat.document("/p/cut.fcpxml"), "/p/cut.fcpxml")
     }
 
+    /// Versions compare part by part: 1.10 and 1.11 are read without a note, 1.7 and 1.12 with one.
+    func testVersionsCompareAsNumbersPartByPart() throws {
+        let spine = #"<asset-clip ref="a" name="A" offset="0s" start="0s" duration="1s"/>"#
+        for (version, noted) in [("1.8", false), ("1.10", false), ("1.11", false), ("1.7", true), ("1.12", true)] {
+            let text = String(decoding: fcpxml(spine), as: UTF8.self).replacingOccurrences(of: #"version="1.10""#, with: "version=\"\(version)\"")
+            let notes = try EditTimeline.parseFCPXML(Data(text.utf8)).notes
+            XCTAssertEqual(notes.contains { $0.contains("FCPXML version \(version):") }, noted, "\(version): \(notes)")
+        }
+    }
+
     // MARK: refused
 
     /// A 24 fps project whose primary storyline holds `spine`; asset `a` is 100 s of video.

@@ -89,7 +89,10 @@ struct FCPXMLReading {
 
     private func versionNotes(others: Int) -> [String] {
         var notes = others > 0 ? ["\(others) more project(s) not used (only the first is rendered)"] : []
-        if let version = document.version, let number = Double(version), number < 1.8 || number >= 1.12 {
+        // Compared part by part: "1.10" is ten, not one tenth.
+        let parts = document.version?.split(separator: ".").map { Int($0) }
+        if let version = document.version, let parts, parts.count == 2, let major = parts[0], let minor = parts[1],
+           (major, minor) < (1, 8) || (major, minor) >= (1, 12) {
             notes.append("FCPXML version \(version.prefix(12)): read as versions 1.8 to 1.11 are")
         }
         return notes
