@@ -172,3 +172,23 @@ extension TimelineExportTests {
         XCTAssertTrue(try timeline.exported(as: .otio).warnings.contains { $0.contains("music bed is not written") })
     }
 }
+
+extension TimelineExportTests {
+    /// An out point half a frame into a picture: the plan counts that picture (12.5 frames make 13), and the
+    /// render shows it rather than holding the one before; an export names the same frames.
+    func testAnOutPointHalfAFrameInShowsThatFrame() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        let manifest = scene.folder + "/half.json"
+        let json: [String: Any] = ["clips": [["path": scene.c, "in": 0.48, "out": 0.98]]]
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifest))
+        var request = StitchRequest(inputs: [manifest], output: store.outputPath())
+        request.options.preset = "ultrafast"
+        request.exportTimeline = scene.folder + "/half.mlt"
+        _ = try StitchJob(request).run()
+        let shown = try DecodedOutput(path: request.output).pictures.map { Marker.read($0)?.frame }
+        XCTAssertEqual(shown, (12...24).map { $0 })
+        let melt = try Tool.run("melt", ["-quiet", scene.folder + "/half.mlt", "-consumer", "avformat:" + scene.folder + "/half.mkv", "vcodec=ffv1", "an=1"])
+        XCTAssertEqual(melt.status, 0, melt.standardError)
+        XCTAssertEqual(try DecodedOutput(path: scene.folder + "/half.mkv").pictures.map { Marker.read($0)?.frame }, shown)
+    }
+}

@@ -76,9 +76,13 @@ package final class VideoNormaliser {
 
     /// Whether the pictures decoded reach where the probe measured the picture
     /// ends: past it nothing more comes.
+    /// Where an out point ends the clip, the picture that starts before it is
+    /// still wanted (an out point half a frame in keeps that frame, as the
+    /// plan counts it); where the probe's length does, half a frame of slack.
     var reachedPictureEnd: Bool {
         guard let pictureEndPTS else { return false }
-        return Double(pictureEndPTS) * decoder.timeBase.value >= clip.pictureSeconds - 0.5 / clip.info.facts.frameRate.value
+        let slack = clip.endsAtOutPoint ? 0.001 / clip.info.facts.frameRate.value : 0.5 / clip.info.facts.frameRate.value
+        return Double(pictureEndPTS) * decoder.timeBase.value >= clip.pictureSeconds - slack
     }
 
     /// The oldest picture a decoded stretch gave up at its end, if any.
@@ -217,6 +221,11 @@ private struct DeliveryCheck {
 }
 
 extension PlannedClip {
+    /// Whether an out point, not the file's picture, ends the clip (at its own speed).
+    var endsAtOutPoint: Bool {
+        info.use.speed == nil && info.use.duration < info.facts.timing.pictureDuration - info.use.inPoint - 0.001
+    }
+
     /// Seconds of the clip's output that its part of the file has pictures
     /// for (from its in point; a speed change scales them, a freeze has them all).
     package var pictureSeconds: Double {
