@@ -192,3 +192,25 @@ extension TimelineExportTests {
         XCTAssertEqual(try DecodedOutput(path: scene.folder + "/half.mkv").pictures.map { Marker.read($0)?.frame }, shown)
     }
 }
+
+extension TimelineExportTests {
+    /// `--music` reaches the export as played: looped to the output at its level, and melt renders it.
+    func testTheMusicBedIsExportedAsPlayed() throws {
+        let scene = try ExportScene.make(rate: Rational(25, 1))
+        let exported = scene.folder + "/music.mlt"
+        _ = try scene.stitch {
+            $0.options.music = scene.c
+            $0.exportTimeline = exported
+        }
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        // C's 36 frames of sound looped under 123 output frames: 4 pieces, the last 15 frames.
+        XCTAssertEqual(text.components(separatedBy: "<playlist id=\"music\">").count, 2, text)
+        let music = text.components(separatedBy: "<playlist id=\"music\">")[1].components(separatedBy: "</playlist>")[0]
+        XCTAssertEqual(music.components(separatedBy: "<entry ").count - 1, 4, music)
+        XCTAssertTrue(music.contains("in=\"0\" out=\"14\""), music)
+        XCTAssertTrue(text.contains("<property name=\"level\">-12</property>"), "at --music-volume")
+        let melt = try Tool.run("melt", ["-quiet", exported, "-consumer", "avformat:" + scene.folder + "/music.mkv", "vcodec=ffv1", "acodec=aac"])
+        XCTAssertEqual(melt.status, 0, melt.standardError)
+        XCTAssertEqual(try DecodedOutput(path: scene.folder + "/music.mkv").pictures.count, 123)
+    }
+}

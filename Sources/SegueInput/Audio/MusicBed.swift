@@ -35,12 +35,27 @@ package final class MusicBed {
     static let presenceThreshold: Float = 0.003
     static let attackSeconds = 0.3
     static let releaseSeconds = 1.0
-    package static let fadeInSeconds = 1.0
-    package static let fadeOutSeconds = 2.0
+    static let fadeInSeconds = 1.0
+    static let fadeOutSeconds = 2.0
 
-    /// Seconds of sound `path` holds, when it can be told (an export loops the bed as it is played).
-    package static func seconds(of path: String, access: InputAccess) -> Double? {
-        (try? SoundMedium.probe(path, access: access, recordRate: Rational(30, 1)))?.seconds
+    /// The bed at `path` as it plays under `plan`, for an editor's timeline: looped (or cut) to the output's
+    /// length from its probed length, at `musicVolume`, with its fades and ducking; media named by `location`.
+    package static func asPlayed(_ path: String, plan: Plan, settings: StitchSettings, access: InputAccess,
+                                 location: (String) -> String) -> EditMusicBed {
+        let rate = plan.canvas.frameRate, total = Int64(plan.totalFrames)
+        let seconds = (try? SoundMedium.probe(path, access: access, recordRate: rate))?.seconds ?? plan.duration
+        let loop = max(Int64((seconds * rate.value).rounded(.down)), 1)
+        var items: [EditAudioItem] = []
+        var played: Int64 = 0
+        while played < total {
+            let frames = min(loop, total - played)
+            let source = EditRange(start: EditTime(value: 0, rate: rate.value), duration: EditTime(value: Double(frames), rate: rate.value))
+            let clip = EditClip(name: (path as NSString).lastPathComponent, media: EditMedia(location: location(path)), source: source)
+            items.append(.clip(EditAudioClip(clip: clip, level: settings.musicVolume)))
+            played += frames
+        }
+        return EditMusicBed(track: EditAudioTrack(name: "Music", items: items), fadeIn: fadeInSeconds, fadeOut: fadeOutSeconds,
+                            duck: settings.duck)
     }
 
     /// Seconds of output before a segment's start that make its ducking the

@@ -69,26 +69,8 @@ struct TimelineExporter {
             cachedCopy: { url in cache.map { "\($0)/\(RemoteCache.key(for: url)).media" } })
         var timeline = EditTimeline.rendered(from: plan, settings: settings, paths: paths)
         if settings.includeAudio, let music = settings.music {
-            timeline.music = musicBed(music, plan: plan, settings: settings, paths: paths)
+            timeline.music = MusicBed.asPlayed(music, plan: plan, settings: settings, access: access, location: paths.location(of:))
         }
         return timeline
-    }
-
-    /// The bed as `MusicBed` plays it: looped (or cut) to the output's length at `--music-volume`.
-    private func musicBed(_ path: String, plan: Plan, settings: StitchSettings, paths: ExportPaths) -> EditMusicBed {
-        let rate = plan.canvas.frameRate, total = Int64(plan.totalFrames)
-        let seconds = MusicBed.seconds(of: path, access: access) ?? plan.duration
-        let loop = max(Int64((seconds * rate.value).rounded(.down)), 1)
-        var items: [EditAudioItem] = []
-        var played: Int64 = 0
-        while played < total {
-            let frames = min(loop, total - played)
-            let source = EditRange(start: EditTime(value: 0, rate: rate.value), duration: EditTime(value: Double(frames), rate: rate.value))
-            let clip = EditClip(name: (path as NSString).lastPathComponent, media: EditMedia(location: paths.location(of: path)), source: source)
-            items.append(.clip(EditAudioClip(clip: clip, level: settings.musicVolume)))
-            played += frames
-        }
-        return EditMusicBed(track: EditAudioTrack(name: "Music", items: items), fadeIn: MusicBed.fadeInSeconds,
-                            fadeOut: MusicBed.fadeOutSeconds, duck: settings.duck)
     }
 }
