@@ -18,6 +18,7 @@ import SegueKit
 struct OutputArguments: ParsableArguments {
     @Option(row: "transition") var transition: Typed<TransitionKind>?
     @Option(row: "transitionDuration") var transitionDuration: Typed<Double>?
+    @Option(row: "easing") var easing: TableText?
     @Option(row: "mode") var mode: Typed<TransitionMode>?
     @Option(row: "size") var size: TableText?
     @Option(row: "fps") var fps: TableText?
@@ -52,7 +53,7 @@ struct OutputArguments: ParsableArguments {
 
     /// Every argument given, in the table's order: the first refused is the one reported.
     private var given: [(any OutputArgument)?] {
-        [transition, transitionDuration, mode, size, fps, fit, codec, hdr, crf, preset, audioBitrate,
+        [transition, transitionDuration, easing, mode, size, fps, fit, codec, hdr, crf, preset, audioBitrate,
          audio ? TableFlag(row: "audio") : nil, smart ? TableFlag(row: "smart") : nil,
          stillDuration, stillMotion, loudness, music, musicVolume, duck, chapters ? TableFlag(row: "chapters") : nil,
          overlay, overlayPosition, overlayWidth, overlayOpacity, font, subtitles, subtitleLanguage, ladder, hlsTime,

@@ -10,8 +10,11 @@ struct Transitions: ParsableCommand {
         slides come first, then every transition of libavfilter's xfade under
         xfade's own name, then random.
 
+        With --easings, the curves --easing takes instead, one a line.
+
         Examples:
           segue transitions
+          segue transitions --easings
           segue transitions --preview previews/
 
         Exit codes: 0 done; 2 the preview folder can't be made; 1 a preview
@@ -21,8 +24,19 @@ struct Transitions: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write one PNG strip per transition into this folder: \(TransitionPreview.frames) frames of it between two test pictures.", valueName: "DIR"))
     var preview: String?
+    @Flag(help: "List the easing curves --easing (and a join's \"easing\") takes, with a few words on each.")
+    var easings = false
+
+    func validate() throws {
+        if easings && preview != nil { throw ValidationError("--easings lists the curves; --preview draws the transitions: one at a time") }
+    }
 
     func run() throws {
+        if easings {
+            let width = Easing.catalogue.map(\.name.count).max() ?? 0
+            for entry in Easing.catalogue { print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + entry.summary) }
+            return
+        }
         if let preview {
             let written = try TransitionPreview.write(into: preview)
             Terminal.write("segue: wrote \(written.count) previews to \(preview)\n")

@@ -70,15 +70,20 @@ package struct AudioChunker {
         sound = channels
     }
 
-    /// A linear crossfade (ffmpeg's acrossfade default) of `a` out and `b` in;
+    /// A crossfade of `a` out and `b` in, linear (ffmpeg's acrossfade default) unless `easing` shapes it;
     /// `offset` is where these samples sit in a transition `length` samples long.
-    package static func crossfade(_ a: [[Float]], _ b: [[Float]], offset: Int, length: Int) -> [[Float]] {
+    package static func crossfade(_ a: [[Float]], _ b: [[Float]], offset: Int, length: Int, easing: Easing = .linear) -> [[Float]] {
         precondition(a.count == b.count && zip(a, b).allSatisfy { $0.count == $1.count }, "crossfading sounds of different shapes")
         var mixed = a
         let scale = 1 / Float(max(length, 1))
+        // The eased gains, once for all channels; a curve's overshoot held at the ends (the sound doesn't swell).
+        let gains: [Float] = (0..<(mixed.first?.count ?? 0)).map { index in
+            let linear = (Float(offset + index) + 0.5) * scale
+            return easing.isLinear ? linear : Float(min(max(easing(Double(linear)), 0), 1))
+        }
         for channel in mixed.indices {
             for index in mixed[channel].indices {
-                let gain = (Float(offset + index) + 0.5) * scale
+                let gain = gains[index]
                 mixed[channel][index] = a[channel][index] * (1 - gain) + b[channel][index] * gain
             }
         }

@@ -7,12 +7,14 @@ internal import CFFmpeg
 ///
 /// xfade draws the pair whose outgoing picture has pts `p` at progress
 /// `1 - (p - first - offset) / duration` (1: all outgoing, 0: all incoming),
-/// in the graph's time base. Here the time base is `1/(steps + 1)` s, the
-/// duration 1 s (`steps + 1` ticks) and the offset 1 s: a first outgoing
-/// picture at pts 0 passes straight through (it only fixes `first`), and step
-/// `k` is drawn at pts `steps + 2 + k`, so its progress is exactly
-/// `1 - (k + 1) / (steps + 1)`, the fade's `(k + 1) / (steps + 1)` of the way
-/// to the incoming picture, computed in xfade's own float arithmetic.
+/// in the graph's time base. Here the time base is `1/ticks` s, the duration
+/// 1 s (`ticks` ticks) and the offset 1 s: a first outgoing picture at pts 0
+/// passes straight through (it only fixes `first`), and the pair for tick `t`
+/// (0 < t < ticks) is drawn at pts `ticks + t`, so its progress is exactly
+/// `1 - t / ticks`: `t / ticks` of the way to the incoming picture, computed
+/// in xfade's own float arithmetic. A join's step k of n is tick k + 1 of
+/// n + 1, the fade's `(k + 1) / (n + 1)`; an eased join asks for finer ticks.
+/// Ticks only go forward: a curve that turns back needs a new graph.
 ///
 /// FFmpeg 5.1's xfade works on 4:4:4 formats only: the graph converts each
 /// picture to 4:4:4 and the result back to 4:2:0 with the scale filters
@@ -20,24 +22,23 @@ internal import CFFmpeg
 package final class XfadeGraph {
     /// Source 0 takes the outgoing picture, source 1 the incoming.
     private let graph: FilterGraph
-    private let steps: Int
+    private let ticks: Int
     private let width: Int
     private let height: Int
     private let pixelFormat: PixelFormat
-    /// The last step drawn (-1 before the first): steps only go forward.
-    private var lastStep = -1
+    /// The last tick drawn (0 before the first): ticks only go forward.
+    package private(set) var lastTick = 0
     private var primed = false
 
-    /// A graph drawing `transition` (one of `transitionNames`) over `steps`
-    /// pictures of `width` x `height` in `pixelFormat`.
-    package init(transition: String, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, steps: Int) throws {
-        precondition(steps > 0, "XfadeGraph needs at least one step")
+    /// A graph drawing `transition` (one of `transitionNames`) at progress
+    /// `t / ticks` for ticks `t` from 1 to `ticks - 1`, on pictures of `width` x `height` in `pixelFormat`.
+    package init(transition: String, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, ticks: Int) throws {
+        precondition(ticks > 1, "XfadeGraph needs at least two ticks")
         precondition(XfadeGraph.transitionNames.contains { $0.name == transition }, "unknown xfade transition '\(transition)'")
-        self.steps = steps
+        self.ticks = ticks
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
-        let ticks = steps + 1
         let arguments = "video_size=\(width)x\(height):pix_fmt=\(pixelFormat.rawValue)"
             + ":time_base=1/\(ticks):frame_rate=\(ticks)/1:pixel_aspect=1/1"
         // xfade runs on the graph's slice threads, one per core: libavfilter's defaults.
@@ -46,11 +47,11 @@ package final class XfadeGraph {
             description: "[outgoing][incoming]xfade=transition=\(transition):duration=1:offset=1,format=\(pixelFormat.name)[out]")
     }
 
-    /// Step `step` (0-based, each step after the last one drawn) of the
-    /// transition from `outgoing` to `incoming`: a new picture. Both pictures
-    /// are left as they were (the graph gets references of its own).
-    package func draw(_ outgoing: Frame, _ incoming: Frame, step: Int) throws -> Frame {
-        precondition(step > lastStep && step < steps, "xfade steps go forward, within 0..<\(steps): \(step) after \(lastStep)")
+    /// The transition from `outgoing` to `incoming` at tick `tick` (after the
+    /// last one drawn, below `ticks`): a new picture. Both pictures are left
+    /// as they were (the graph gets references of its own).
+    package func draw(_ outgoing: Frame, _ incoming: Frame, tick: Int) throws -> Frame {
+        precondition(tick > lastTick && tick < ticks, "xfade ticks go forward, within 1..<\(ticks): \(tick) after \(lastTick)")
         precondition(outgoing.width == width && outgoing.height == height && outgoing.isShaped(like: incoming)
                      && outgoing.pointer.pointee.format == pixelFormat.rawValue,
                      "XfadeGraph draws between two \(pixelFormat.name) pictures of \(width)x\(height)")
@@ -61,11 +62,11 @@ package final class XfadeGraph {
             guard try graph.pull(into: result) == .ready else { throw XfadeGraph.stalled }
             primed = true
         }
-        let pts = Int64(steps + 2 + step)
+        let pts = Int64(ticks + tick)
         try push(outgoing, into: 0, pts: pts)
         try push(incoming, into: 1, pts: pts)
         guard try graph.pull(into: result) == .ready else { throw XfadeGraph.stalled }
-        lastStep = step
+        lastTick = tick
         result.pts = nil
         return result
     }

@@ -66,10 +66,13 @@ package struct TextCard: Sendable, Equatable, Codable {
 public struct JoinChoice: Sendable, Equatable, Codable {
     package var transition: TransitionKind?
     package var duration: Double?
+    /// How this join's progress runs; nil: the settings' easing.
+    package var easing: Easing?
 
-    package init(transition: TransitionKind? = nil, duration: Double? = nil) {
+    package init(transition: TransitionKind? = nil, duration: Double? = nil, easing: Easing? = nil) {
         self.transition = transition
         self.duration = duration
+        self.easing = easing
     }
 }
 

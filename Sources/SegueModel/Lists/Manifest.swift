@@ -19,7 +19,7 @@ package enum Manifest {
     package static let clipKeys: Set<String> = ["path", "in", "out", "join", "duration", "title", "caption", "fit", "subtitles"]
     /// A text card's keys: `{"text": "Day one", "duration": 2.5, "background": "#202020"}`.
     package static let cardKeys: Set<String> = ["text", "duration", "background", "join", "title", "caption"]
-    package static let joinKeys: Set<String> = ["transition", "duration"]
+    package static let joinKeys: Set<String> = ["transition", "duration", "easing"]
     package static let outputKeys = Set(OutputOption.all.map(\.key))
 
     package static func parse(_ data: Data, relativeTo folder: String) throws -> (entries: [ClipEntry], output: OutputOptions?) {
@@ -85,9 +85,17 @@ package enum Manifest {
             var choice = JoinChoice()
             choice.transition = try join["transition"].map { try transition($0, at: "\(path).join.transition") }
             choice.duration = try join["duration"].map { try positive($0, at: "\(path).join.duration") }
+            choice.easing = try join["easing"].map { try easing($0, at: "\(path).join.easing") }
             entry.join = choice
         }
         return entry
+    }
+
+    private static func easing(_ value: Any, at path: String) throws -> Easing {
+        switch Easing.parse(try text(value, at: path)) {
+        case .success(let easing): return easing
+        case .failure(let error): throw fail(path, error.message)
+        }
     }
 
     private static func text(_ value: Any, at path: String) throws -> String {

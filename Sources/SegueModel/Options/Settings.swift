@@ -12,6 +12,8 @@ public struct StitchSettings: Sendable, Equatable {
     public var transition: TransitionKind = .none
     /// Seconds; nil means the transition's default.
     public var transitionDuration: Double?
+    /// How each transition's progress runs (and its sound's crossfade): linear unless asked.
+    public var easing = Easing.linear
     package var mode: TransitionMode = .overlap
     package var codec: VideoCodecChoice = .h264
     /// The output's dynamic range: SDR, HLG, PQ, or as the clips are.
@@ -80,6 +82,10 @@ extension OutputOption {
                help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...) or random; `segue transitions` lists them all"),
         option("transitionDuration", \.transitionDuration, OptionReader.seconds(OptionLimits.transitionSeconds).optional,
                valueName: "S", help: "Seconds each transition lasts", defaultText: "0.3 for a slide, 1.0 for fade and the rest"),
+        option("easing", \.easing, .easing, valueName: "curve",
+               help: "How each transition runs: linear, a Penner curve (cubic-in-out, elastic-out, bounce-in, ...), squareroot, cuberoot, "
+                   + "or CSS's ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2), steps(n[,position]); "
+                   + "`segue transitions --easings` lists them"),
         option("mode", \.mode, .choice(), valueName: "mode",
                help: "overlap: clips overlap, the output is shorter; freeze: a held frame of each is blended over inserted time"),
         option("size", \.size, OptionReader.size.optional, valueName: "WxH",

@@ -88,11 +88,19 @@ package struct PlannedJoin: Sendable {
     package var transition: TransitionKind
     /// Frames during which both clips show (0 for a cut).
     package var frameCount: Int
+    /// How its progress runs.
+    package var easing: Easing
 
-    package init(index: Int, transition: TransitionKind, frameCount: Int) {
+    package init(index: Int, transition: TransitionKind, frameCount: Int, easing: Easing = .linear) {
         self.index = index
         self.transition = transition
         self.frameCount = frameCount
+        self.easing = easing
+    }
+
+    /// How far step `step` of its frames is towards the incoming clip: `(step + 1) / (frames + 1)`, eased.
+    package func progress(atStep step: Int) -> Double {
+        easing(Double(step + 1) / Double(frameCount + 1))
     }
 }
 
@@ -188,12 +196,12 @@ public struct Plan: Sendable {
     /// `random` becomes its pick here), fitted to its clips' `counts` (a shortened one noted).
     private static func joins(of infos: [ClipInfo], counts: [Int], choices: [JoinChoice?], settings: StitchSettings, rate: Rational,
                               layout: JoinLayout, notices: inout [Warning]) -> [PlannedJoin] {
-        let requests: [(kind: TransitionKind, frames: Int)] = infos.indices.dropLast().map { index in
+        let requests: [(kind: TransitionKind, frames: Int, easing: Easing)] = infos.indices.dropLast().map { index in
             let choice = index < choices.count ? choices[index] : nil
             var kind = choice?.transition ?? settings.transition
             if kind == .random { kind = TransitionCatalogue.pick(join: index, from: infos[index].path, to: infos[index + 1].path) }
             let seconds = choice?.duration ?? settings.transitionDuration ?? kind.defaultDuration
-            return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())))
+            return (kind, kind == .none ? 0 : max(1, Int((seconds * rate.value).rounded())), choice?.easing ?? settings.easing)
         }
         return requests.enumerated().map { index, request in
             var frames = request.frames
@@ -208,7 +216,7 @@ public struct Plan: Sendable {
                                                         given: Double(frames) / rate.value))
                 }
             }
-            return PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames)
+            return PlannedJoin(index: index, transition: frames > 0 ? request.kind : .none, frameCount: frames, easing: request.easing)
         }
     }
 

@@ -41,7 +41,8 @@ struct OverlapJoin: JoinStrategy {
             if clock.includeAudio {
                 let count = clock.samplesForNextFrame
                 sound = try AudioChunker.crossfade(outgoing.nextSamples(count), incoming.nextSamples(count),
-                                                   offset: clock.nextSampleIndex - transitionStart, length: transitionSamples)
+                                                   offset: clock.nextSampleIndex - transitionStart, length: transitionSamples,
+                                                   easing: join.easing)
             }
             try clock.emit(picture, sound, clipIndex: join.index)
         }
@@ -78,34 +79,53 @@ struct FreezeJoin: JoinStrategy {
 /// The pictures of one join's transition, drawn step by step. Segue's own
 /// fade and slides are its pixel code; every other transition is libavfilter's
 /// xfade, through one graph built for the join and used for all its frames
-/// (freed with the painter: nothing grows from join to join).
+/// (freed with the painter: nothing grows from join to join). An eased join
+/// draws at its curve's progress: the built-in shapes hold their ends beyond
+/// 0 and 1 (a curve that overshoots turns back there), and an xfade graph is
+/// made anew where the curve turns back (its ticks only go forward).
 final class TransitionPainter {
     private let join: PlannedJoin
     private let canvas: Canvas
-    private let xfade: XfadeGraph?
+    private var xfade: XfadeGraph?
+    /// Ticks of an eased join's xfade graph: 2^16 a transition, exact to a
+    /// 65536th; a linear one's are its steps, exactly the fade's fractions.
+    private let ticks: Int
+    static let easedTicks = 1 << 16
 
     init(_ join: PlannedJoin, canvas: Canvas) throws {
         self.join = join
         self.canvas = canvas
-        if case .xfade(let name) = join.transition.drawing, join.frameCount > 0 {
-            xfade = try XfadeGraph(transition: name, width: canvas.width, height: canvas.height,
-                                   pixelFormat: canvas.colour.pixelFormat, steps: join.frameCount)
-        } else {
-            xfade = nil
-        }
+        ticks = join.easing.isLinear ? join.frameCount + 1 : Self.easedTicks
+        xfade = try makeGraph()
+    }
+
+    private func makeGraph() throws -> XfadeGraph? {
+        guard case .xfade(let name) = join.transition.drawing, join.frameCount > 0 else { return nil }
+        return try XfadeGraph(transition: name, width: canvas.width, height: canvas.height, pixelFormat: canvas.colour.pixelFormat,
+                              ticks: ticks)
     }
 
     /// Step `step` of the join's frames (in order), drawn between `outgoing`
-    /// and `incoming`, `(step + 1) / (frames + 1)` of the way to `incoming`.
+    /// and `incoming`, `join.progress(atStep:)` of the way to `incoming`.
     func draw(step: Int, from outgoing: Frame, to incoming: Frame) throws -> Frame {
-        if let xfade { return try xfade.draw(outgoing, incoming, step: step) }
+        let position = join.progress(atStep: step)
+        if let xfade { return try drawXfade(xfade, at: position, outgoing, incoming) }
         let picture = try Frame.video(width: canvas.width, height: canvas.height, pixelFormat: canvas.colour.pixelFormat)
-        let position = Double(step + 1) / Double(join.frameCount + 1)
         switch join.transition.drawing {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
-        case .slide(let direction): Frame.slide(outgoing, incoming, fraction: position, direction: direction, into: picture)
+        case .slide(let direction): Frame.slide(outgoing, incoming, fraction: min(max(position, 0), 1), direction: direction, into: picture)
         case .cut, .xfade: break
         }
         return picture
+    }
+
+    /// xfade at `position`: its ends are the pictures themselves; a tick behind the last drawn takes a new graph.
+    private func drawXfade(_ graph: XfadeGraph, at position: Double, _ outgoing: Frame, _ incoming: Frame) throws -> Frame {
+        let tick = Int((position * Double(ticks)).rounded())
+        if tick <= 0 { return outgoing.clone() }
+        if tick >= ticks { return incoming.clone() }
+        guard tick <= graph.lastTick, let fresh = try makeGraph() else { return try graph.draw(outgoing, incoming, tick: tick) }
+        xfade = fresh
+        return try fresh.draw(outgoing, incoming, tick: tick)
     }
 }
