@@ -76,7 +76,8 @@ struct FreezeJoin: JoinStrategy {
 }
 
 /// The pictures of one join's transition, drawn step by step. Segue's own
-/// fade and slides are its pixel code; every other transition is libavfilter's
+/// fade and slides, and FFmpeg 6.1's newer xfade shapes, are its pixel code;
+/// every other transition is libavfilter's
 /// xfade, through one graph built for the join and used for all its frames
 /// (freed with the painter: nothing grows from join to join).
 final class TransitionPainter {
@@ -104,6 +105,7 @@ final class TransitionPainter {
         switch join.transition.drawing {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
         case .slide(let direction): Frame.slide(outgoing, incoming, fraction: position, direction: direction, into: picture)
+        case .shape(let shape): Frame.shape(outgoing, incoming, shape: shape, progress: position, into: picture)
         case .cut, .xfade: break
         }
         return picture
