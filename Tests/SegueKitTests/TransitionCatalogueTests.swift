@@ -293,7 +293,8 @@ final class TransitionCatalogueTests: XCTestCase {
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         let names = lines.map { String($0.prefix { $0 != " " }) }
         let expected = ["none", "fade", "slide", "slide-left", "slide-right", "slide-up", "slide-down"]
-            + XfadeGraph.transitionNames.map(\.name).filter { $0 != "fade" } + ["random"]
+            + XfadeGraph.transitionNames.map(\.name).filter { $0 != "fade" && TransitionShape(rawValue: $0) == nil }
+            + TransitionShape.allCases.map(\.rawValue) + ["random"]
         XCTAssertEqual(names, expected)
         for (line, name) in zip(lines, names) {
             XCTAssertNotNil(TransitionKind(name: name), "\(name) is listed but not accepted")

@@ -54,5 +54,13 @@ package enum XfadeTransitions {
     ]
 }
 
+/// FFmpeg 6.1's newer xfade transitions, which Debian's 5.1 xfade lacks:
+/// Segue draws them itself (`Frame.shape`), under xfade's names, in 6.1's order.
+package enum TransitionShape: String, CaseIterable, Sendable {
+    case coverleft, coverright, coverup, coverdown
+    case revealleft, revealright, revealup, revealdown
+    case hlwind, hrwind, vuwind, vdwind
+}
+
 /// Which way Segue's own slide pushes the current picture out.
 package enum SlideDirection: Sendable { case left, right, up, down }

@@ -2,8 +2,9 @@ import SegueCore
 
 /// How clips meet: a transition by its name, as the command line, a manifest,
 /// a plan and a report write it. Segue's own `none`, `fade` and `slide-*`,
-/// every transition of libavfilter's `xfade` under xfade's own name, and
-/// `random` (resolved per join when the plan is made).
+/// every transition of libavfilter's `xfade` under xfade's own name, FFmpeg
+/// 6.1's twelve newer xfade shapes (drawn by Segue), and `random` (resolved
+/// per join when the plan is made).
 ///
 /// Codable as its name alone (a plan or a manifest holds a plain string); a
 /// name this FFmpeg doesn't know fails to decode.
@@ -74,6 +75,8 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case slide(SlideDirection)
         /// libavfilter's xfade, by its name.
         case xfade(String)
+        /// One of FFmpeg 6.1's newer xfade shapes, drawn by Segue's own pixel code.
+        case shape(TransitionShape)
     }
 
     package var drawing: Drawing {
@@ -84,7 +87,9 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case .slideRight: return .slide(.right)
         case .slideUp: return .slide(.up)
         case .slideDown: return .slide(.down)
-        default: return .xfade(rawValue)
+        default:
+            if let shape = TransitionShape(rawValue: rawValue) { return .shape(shape) }
+            return .xfade(rawValue)
         }
     }
 }
@@ -100,7 +105,8 @@ public enum TransitionCatalogue {
     }
 
     /// Every accepted name, in listing order: Segue's own (and the `slide`
-    /// alias), xfade's in the library's order, then `random`.
+    /// alias), xfade's in the library's order, FFmpeg 6.1's newer shapes
+    /// (Segue's drawing), then `random`.
     public static let entries: [Entry] = {
         var entries = [
             Entry(name: "none", summary: "a cut: the next clip starts at once"),
@@ -114,20 +120,26 @@ public enum TransitionCatalogue {
         for (name, help) in xfadeNames {
             entries.append(Entry(name: name, summary: xfadeSummaries[name] ?? "xfade: \(help)"))
         }
+        for shape in TransitionShape.allCases {
+            entries.append(Entry(name: shape.rawValue, summary: shapeSummaries[shape] ?? shape.rawValue))
+        }
         entries.append(Entry(name: "random", summary: "a transition per join from this list, the same on every run for the same inputs"))
         return entries
     }()
 
     /// Every transition by its name (`slide` and `random` aside), in listing order.
-    static let kinds: [TransitionKind] = TransitionKind.own + xfadeNames.map { TransitionKind(xfade: $0.name) } + [.random]
+    static let kinds: [TransitionKind] = TransitionKind.own + xfadeNames.map { TransitionKind(xfade: $0.name) }
+        + TransitionShape.allCases.map { TransitionKind(xfade: $0.rawValue) } + [.random]
 
     /// What `random` picks from: every transition that draws something (not
     /// `none`, not an alias).
     package static var pickable: [TransitionKind] { kinds.filter { $0 != .none && $0 != .random } }
 
-    /// xfade's transitions (as the library lists them), less its `fade` (the name is Segue's own cross-dissolve).
+    /// xfade's transitions (as the library lists them), less its `fade` (the
+    /// name is Segue's own cross-dissolve) and the shapes Segue draws itself
+    /// (a later FFmpeg's xfade has them too: listed once, drawn by Segue).
     private static var xfadeNames: [(name: String, help: String)] {
-        XfadeTransitions.names.filter { $0.name != "fade" }
+        XfadeTransitions.names.filter { $0.name != "fade" && TransitionShape(rawValue: $0.name) == nil }
     }
 
     /// What an unknown transition name is told.
@@ -200,6 +212,22 @@ public enum TransitionCatalogue {
         "squeezeh": "the current clip squeezes into a horizontal line, revealing the next",
         "squeezev": "the current clip squeezes into a vertical line, revealing the next",
         "zoomin": "zooms into the current clip as the next fades in",
+    ]
+
+    /// A few words on each of FFmpeg 6.1's newer shapes.
+    private static let shapeSummaries: [TransitionShape: String] = [
+        .coverleft: "the next clip slides in from the right over the still current one (FFmpeg 6.1's, Segue-drawn)",
+        .coverright: "the next clip slides in from the left over the still current one (FFmpeg 6.1's, Segue-drawn)",
+        .coverup: "the next clip slides up from the bottom over the still current one (FFmpeg 6.1's, Segue-drawn)",
+        .coverdown: "the next clip slides down from the top over the still current one (FFmpeg 6.1's, Segue-drawn)",
+        .revealleft: "the current clip slides out to the left, uncovering the still next one (FFmpeg 6.1's, Segue-drawn)",
+        .revealright: "the current clip slides out to the right, uncovering the still next one (FFmpeg 6.1's, Segue-drawn)",
+        .revealup: "the current clip slides out upwards, uncovering the still next one (FFmpeg 6.1's, Segue-drawn)",
+        .revealdown: "the current clip slides out downwards, uncovering the still next one (FFmpeg 6.1's, Segue-drawn)",
+        .hlwind: "a ragged soft edge blows right to left, row by row (FFmpeg 6.1's, Segue-drawn)",
+        .hrwind: "a ragged soft edge blows left to right, row by row (FFmpeg 6.1's, Segue-drawn)",
+        .vuwind: "a ragged soft edge blows bottom to top, column by column (FFmpeg 6.1's, Segue-drawn)",
+        .vdwind: "a ragged soft edge blows top to bottom, column by column (FFmpeg 6.1's, Segue-drawn)",
     ]
 }
 

@@ -77,8 +77,9 @@ struct FreezeJoin: JoinStrategy {
 }
 
 /// The pictures of one join's transition, drawn step by step. Segue's own
-/// fade and slides are its pixel code; every other transition is libavfilter's
-/// xfade, through one graph built for the join and used for all its frames
+/// fade and slides, and FFmpeg 6.1's newer xfade shapes, are its pixel code;
+/// every other transition is libavfilter's xfade, through one graph built for
+/// the join and used for all its frames
 /// (freed with the painter: nothing grows from join to join). An eased join
 /// draws at its curve's progress: the built-in shapes hold their ends beyond
 /// 0 and 1 (a curve that overshoots turns back there), and an xfade graph is
@@ -114,6 +115,7 @@ final class TransitionPainter {
         switch join.transition.drawing {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
         case .slide(let direction): Frame.slide(outgoing, incoming, fraction: min(max(position, 0), 1), direction: direction, into: picture)
+        case .shape(let shape): Frame.shape(outgoing, incoming, shape: shape, progress: position, into: picture)
         case .cut, .xfade: break
         }
         return picture
