@@ -3,7 +3,8 @@
 // files and ASS cue text (SubRip's arrives as ASS), and editors' timelines
 // (OTIO, CMX 3600 EDL, FCP 7 XML; what parses is written as OTIO and must
 // parse back the same; FCPXML, whose stacked tracks are written as OTIO and
-// must read back). The first
+// must read back; every --export-timeline format writes what parsed, and
+// easing curves are read among the option values). The first
 // byte picks the parser, the rest is its input. Built by Scripts/fuzz parse
 // with the tiers' modules; not part of the package.
 import Foundation
@@ -30,6 +31,7 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = OutputValues.size(line)
             _ = TimeValue.seconds(line)
             _ = TransitionKind(name: line)
+            if let easing = Easing(name: line) { _ = (0...20).map { easing(Double($0) / 20) } }
         }
     case 4:
         // A WebVTT file as a sidecar is read; its cues' burn-in events; the same text as ASS cue text.
@@ -70,6 +72,8 @@ public func segueFuzzParse(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 /// and its notes when it has generators: OTIO's reading notes them again).
 private func roundTrip(_ timeline: EditTimeline?) {
     guard var timeline else { return }
+    // Every editor's format writes it, or refuses naming why: never a crash.
+    for format in TimelineExportFormat.allCases { _ = try? timeline.exported(as: format) }
     // Its sound tracks placed on the record timeline, as the resolver places them.
     for track in timeline.audioTracks { _ = try? track.placed(at: timeline.rate) }
     guard let again = try? EditTimeline.parseOTIO(timeline.otioJSON()) else {

@@ -90,3 +90,43 @@ extension TransitionCatalogueTests {
         XCTAssertGreaterThan(Self.joinDifferences(output, start: 12, Array(linear[12..<20])).max() ?? 0, 1, "elastic-out draws another wipe")
     }
 }
+
+// MARK: The command line
+extension TransitionCatalogueTests {
+    /// Bad curves are exit 2 naming them, from a flag or a manifest's join; --jobs draws a curve as one process does.
+    func testEasingFromTheCommandLineAManifestAndSegments() throws {
+        let tiny: Size = (96, 54)
+        let a = try clip("testsrc", frames: 20, size: tiny), b = try clip("testsrc2", frames: 20, size: tiny)
+        let folder = store.folder.appendingPathComponent("easing-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let refusedFlag = try Tools.segue(["stitch", a, b, "-o", folder + "/x.mp4", "--transition", "wipeleft",
+                                           "--easing", "cubic-bezier(1.5,0,0.5,1)"])
+        XCTAssertEqual(refusedFlag.status, 2, refusedFlag.standardError)
+        XCTAssertTrue(refusedFlag.standardError.contains("x1 and x2 must be from 0 to 1"), refusedFlag.standardError)
+        let manifest = folder + "/joins.json"
+        let clips: [[String: Any]] = [["path": a, "join": ["transition": "fade", "duration": 0.32, "easing": "steps(0)"]], ["path": b]]
+        try JSONSerialization.data(withJSONObject: ["clips": clips]).write(to: URL(fileURLWithPath: manifest))
+        let refusedJoin = try Tools.segue(["stitch", manifest, "-o", folder + "/x.mp4"])
+        XCTAssertEqual(refusedJoin.status, 2, refusedJoin.standardError)
+        XCTAssertTrue(refusedJoin.standardError.contains("clips[0].join.easing"), refusedJoin.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/x.mp4"))
+
+        let flags = ["--transition", "circleopen", "--transition-duration", "0.32", "--easing", "bounce-out", "--crf", "0",
+                     "--preset", "ultrafast", "--no-audio", "--quiet"]
+        let plain = try Tools.segue(["stitch", a, b, "-o", folder + "/plain.mp4"] + flags)
+        let jobs = try Tools.segue(["stitch", a, b, "-o", folder + "/jobs.mp4", "--jobs", "2", "--segment-duration", "0.6"] + flags)
+        XCTAssertEqual(plain.status, 0, plain.standardError)
+        XCTAssertEqual(jobs.status, 0, jobs.standardError)
+        let (one, split) = (try pictures(folder + "/plain.mp4", size: tiny), try pictures(folder + "/jobs.mp4", size: tiny))
+        XCTAssertEqual(one.count, 32)
+        XCTAssertEqual(Self.joinDifferences(split, start: 0, one).max() ?? .infinity, 0, "segments draw the eased join as one process")
+        let (_, linear) = try stitch([a, b], "circleopen", frames: 8, size: tiny)
+        XCTAssertGreaterThan(Self.joinDifferences(one, start: 12, Array(linear[12..<20])).max() ?? 0, 1, "bounce-out is not linear")
+
+        let listed = try Tools.segue(["transitions", "--easings"])
+        XCTAssertEqual(listed.status, 0)
+        for name in ["linear", "elastic-in-out", "bounce-out", "ease-in-out", "cubic-bezier(x1,y1,x2,y2)", "steps(n[,position])"] {
+            XCTAssertTrue(listed.standardOutput.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, name)
+        }
+    }
+}
