@@ -111,17 +111,24 @@ extension TransitionCatalogueTests {
         XCTAssertTrue(refusedJoin.standardError.contains("clips[0].join.easing"), refusedJoin.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/x.mp4"))
 
-        let flags = ["--transition", "circleopen", "--transition-duration", "0.32", "--easing", "bounce-out", "--crf", "0",
-                     "--preset", "ultrafast", "--no-audio", "--quiet"]
-        let plain = try Tools.segue(["stitch", a, b, "-o", folder + "/plain.mp4"] + flags)
-        let jobs = try Tools.segue(["stitch", a, b, "-o", folder + "/jobs.mp4", "--jobs", "2", "--segment-duration", "0.6"] + flags)
-        XCTAssertEqual(plain.status, 0, plain.standardError)
-        XCTAssertEqual(jobs.status, 0, jobs.standardError)
-        let (one, split) = (try pictures(folder + "/plain.mp4", size: tiny), try pictures(folder + "/jobs.mp4", size: tiny))
-        XCTAssertEqual(one.count, 32)
-        XCTAssertEqual(Self.joinDifferences(split, start: 0, one).max() ?? .infinity, 0, "segments draw the eased join as one process")
-        let (_, linear) = try stitch([a, b], "circleopen", frames: 8, size: tiny)
-        XCTAssertGreaterThan(Self.joinDifferences(one, start: 12, Array(linear[12..<20])).max() ?? 0, 1, "bounce-out is not linear")
+        // An xfade graph's eased ticks and a CPU-drawn shape, each through segments and --smart.
+        for transition in ["circleopen", "coverleft"] {
+            let flags = ["--transition", transition, "--transition-duration", "0.32", "--easing", "bounce-out", "--crf", "0",
+                         "--preset", "ultrafast", "--no-audio", "--quiet"]
+            let outputs = ["plain", "jobs", "smart"].map { folder + "/\(transition)-\($0).mp4" }
+            for (output, extra) in zip(outputs, [[], ["--jobs", "2", "--segment-duration", "0.6"], ["--smart"]]) {
+                let result = try Tools.segue(["stitch", a, b, "-o", output] + flags + extra)
+                XCTAssertEqual(result.status, 0, "\(transition) \(extra): \(result.standardError)")
+            }
+            let one = try pictures(outputs[0], size: tiny)
+            XCTAssertEqual(one.count, 32)
+            for other in outputs.dropFirst() {
+                XCTAssertEqual(Self.joinDifferences(try pictures(other, size: tiny), start: 0, one).max() ?? .infinity, 0,
+                               "\(other): the eased join as one process draws it")
+            }
+            let (_, linear) = try stitch([a, b], transition, frames: 8, size: tiny)
+            XCTAssertGreaterThan(Self.joinDifferences(one, start: 12, Array(linear[12..<20])).max() ?? 0, 1, "\(transition): bounce-out is not linear")
+        }
 
         let listed = try Tools.segue(["transitions", "--easings"])
         XCTAssertEqual(listed.status, 0)
