@@ -294,7 +294,7 @@ final class TransitionCatalogueTests: XCTestCase {
         let names = lines.map { String($0.prefix { $0 != " " }) }
         let expected = ["none", "fade", "slide", "slide-left", "slide-right", "slide-up", "slide-down"]
             + XfadeGraph.transitionNames.map(\.name).filter { $0 != "fade" && TransitionShape(rawValue: $0) == nil }
-            + TransitionShape.allCases.map(\.rawValue) + ["random"]
+            + TransitionShape.allCases.map(\.rawValue) + GLEffect.allCases.map(\.transitionName) + ["random"]
         XCTAssertEqual(names, expected)
         for (line, name) in zip(lines, names) {
             XCTAssertNotNil(TransitionKind(name: name), "\(name) is listed but not accepted")

@@ -3,7 +3,8 @@ import SegueCore
 /// How clips meet: a transition by its name, as the command line, a manifest,
 /// a plan and a report write it. Segue's own `none`, `fade` and `slide-*`,
 /// every transition of libavfilter's `xfade` under xfade's own name, FFmpeg
-/// 6.1's twelve newer xfade shapes (drawn by Segue), and `random` (resolved
+/// 6.1's twelve newer xfade shapes (drawn by Segue), the gl-transitions
+/// effects Segue draws on the CPU (`gl_…`), and `random` (resolved
 /// per join when the plan is made).
 ///
 /// Codable as its name alone (a plan or a manifest holds a plain string); a
@@ -77,6 +78,8 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case xfade(String)
         /// One of FFmpeg 6.1's newer xfade shapes, drawn by Segue's own pixel code.
         case shape(TransitionShape)
+        /// A gl-transitions effect, evaluated per pixel by Segue's own code.
+        case gl(GLEffect)
     }
 
     package var drawing: Drawing {
@@ -89,6 +92,7 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case .slideDown: return .slide(.down)
         default:
             if let shape = TransitionShape(rawValue: rawValue) { return .shape(shape) }
+            if let effect = GLEffect(transitionName: rawValue) { return .gl(effect) }
             return .xfade(rawValue)
         }
     }
@@ -106,7 +110,7 @@ public enum TransitionCatalogue {
 
     /// Every accepted name, in listing order: Segue's own (and the `slide`
     /// alias), xfade's in the library's order, FFmpeg 6.1's newer shapes
-    /// (Segue's drawing), then `random`.
+    /// (Segue's drawing), the gl-transitions effects, then `random`.
     public static let entries: [Entry] = {
         var entries = [
             Entry(name: "none", summary: "a cut: the next clip starts at once"),
@@ -123,13 +127,17 @@ public enum TransitionCatalogue {
         for shape in TransitionShape.allCases {
             entries.append(Entry(name: shape.rawValue, summary: shapeSummaries[shape] ?? shape.rawValue))
         }
+        for effect in GLEffect.allCases {
+            entries.append(Entry(name: effect.transitionName, summary: glSummaries[effect] ?? effect.rawValue))
+        }
         entries.append(Entry(name: "random", summary: "a transition per join from this list, the same on every run for the same inputs"))
         return entries
     }()
 
     /// Every transition by its name (`slide` and `random` aside), in listing order.
     static let kinds: [TransitionKind] = TransitionKind.own + xfadeNames.map { TransitionKind(xfade: $0.name) }
-        + TransitionShape.allCases.map { TransitionKind(xfade: $0.rawValue) } + [.random]
+        + TransitionShape.allCases.map { TransitionKind(xfade: $0.rawValue) }
+        + GLEffect.allCases.map { TransitionKind(xfade: $0.transitionName) } + [.random]
 
     /// What `random` picks from: every transition that draws something (not
     /// `none`, not an alias).
@@ -228,6 +236,26 @@ public enum TransitionCatalogue {
         .hrwind: "a ragged soft edge blows left to right, row by row (FFmpeg 6.1's, Segue-drawn)",
         .vuwind: "a ragged soft edge blows bottom to top, column by column (FFmpeg 6.1's, Segue-drawn)",
         .vdwind: "a ragged soft edge blows top to bottom, column by column (FFmpeg 6.1's, Segue-drawn)",
+    ]
+}
+
+extension TransitionCatalogue {
+    /// A few words on each gl-transitions effect.
+    fileprivate static let glSummaries: [GLEffect: String] = [
+        .fade: "gl-transitions' fade: a cross-dissolve in RGB",
+        .wipeleft: "gl-transitions' wipeLeft: a hard edge sweeps right to left",
+        .wiperight: "gl-transitions' wipeRight: a hard edge sweeps left to right",
+        .directional: "gl-transitions' directional: the next clip pushes the current one up",
+        .circleopen: "gl-transitions' circleopen: a soft-edged circle opens from the centre",
+        .angular: "gl-transitions' angular: a clock-hand sweep from the left around the centre",
+        .swirl: "gl-transitions' swirl: both clips twist around the centre while cross-fading",
+        .heart: "gl-transitions' heart: the next clip grows in a heart from the centre",
+        .pinwheel: "gl-transitions' pinwheel: eight spinning blades uncover the next clip",
+        .windowslice: "gl-transitions' windowslice: the next clip shows through ten widening slices",
+        .radial: "gl-transitions' radial: a soft clock-hand sweep around the centre",
+        .ripple: "gl-transitions' ripple: the current clip ripples away as the next fades in",
+        .randomsquares: "gl-transitions' randomsquares: the next clip appears square by random square",
+        .doorway: "gl-transitions' doorway: the current clip opens like doors onto the next, zooming in",
     ]
 }
 

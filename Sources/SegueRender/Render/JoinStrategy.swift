@@ -77,7 +77,8 @@ struct FreezeJoin: JoinStrategy {
 }
 
 /// The pictures of one join's transition, drawn step by step. Segue's own
-/// fade and slides, and FFmpeg 6.1's newer xfade shapes, are its pixel code;
+/// fade and slides, FFmpeg 6.1's newer xfade shapes and the gl-transitions
+/// effects, are its pixel code;
 /// every other transition is libavfilter's xfade, through one graph built for
 /// the join and used for all its frames
 /// (freed with the painter: nothing grows from join to join). An eased join
@@ -116,9 +117,16 @@ final class TransitionPainter {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
         case .slide(let direction): Frame.slide(outgoing, incoming, fraction: min(max(position, 0), 1), direction: direction, into: picture)
         case .shape(let shape): Frame.shape(outgoing, incoming, shape: shape, progress: position, into: picture)
+        case .gl(let effect): Frame.gl(outgoing, incoming, effect: effect, progress: position, matrix: glMatrix, into: picture)
         case .cut, .xfade: break
         }
         return picture
+    }
+
+    /// The canvas's Y'CbCr matrix for the gl-transitions effects: BT.709 for SDR, BT.2020 for HDR.
+    private var glMatrix: GLColourMatrix {
+        let bits = canvas.colour.bitDepth
+        return canvas.colour.dynamicRange == .sdr ? .bt709(bits: bits) : .bt2020(bits: bits)
     }
 
     /// xfade at `position`: its ends are the pictures themselves; a tick behind the last drawn takes a new graph.
