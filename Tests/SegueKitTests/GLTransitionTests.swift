@@ -13,7 +13,7 @@ import SegueCore
 /// (k + 1) / (N + 1) for step k of N, through the same documented Y'CbCr ↔
 /// R'G'B' conversion. Segue computes in Float, the judge mostly in float64:
 /// a frame may differ by rounding (mean ≤ 0.5, max ≤ 2 code values).
-final class GLTransitionTests: XCTestCase {
+final class GLTransitionTests: XCTestCase, TenBitPlanes {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let tiny: Size = (96, 54)
@@ -143,35 +143,6 @@ final class GLTransitionTests: XCTestCase {
                     let value = UInt16(low + span * (wave < 100 ? wave : 200 - wave) / 100)
                     bytes += [UInt8(value & 0xff), UInt8(value >> 8)]
                 }
-            }
-        }
-        return bytes
-    }
-
-    func frame(_ bytes: [UInt8], size: Size) throws -> Frame {
-        let frame = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)
-        var offset = 0
-        for plane in 0..<3 {
-            let (width, height) = frame.planeSize(plane)
-            let base = try XCTUnwrap(frame.dataPointer(plane))
-            for row in 0..<height {
-                bytes.withUnsafeBytes { source in
-                    (base + row * frame.lineSize(plane)).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset,
-                                                                count: width * 2)
-                }
-                offset += width * 2
-            }
-        }
-        return frame
-    }
-
-    func bytes(_ frame: Frame) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for plane in 0..<3 {
-            let (width, height) = frame.planeSize(plane)
-            let base = try XCTUnwrap(frame.dataPointer(plane))
-            for row in 0..<height {
-                bytes += UnsafeBufferPointer(start: base + row * frame.lineSize(plane), count: width * 2)
             }
         }
         return bytes

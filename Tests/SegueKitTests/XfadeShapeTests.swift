@@ -20,7 +20,7 @@ import SegueCore
 ///   rounds `sinf` and its product to single precision, and the product's
 ///   fraction is all that is kept), so those four are held to a numpy
 ///   transcription of 6.1's C code, calling libm's own `sinf`.
-final class XfadeShapeTests: XCTestCase {
+final class XfadeShapeTests: XCTestCase, TenBitPlanes {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let tiny: Size = (96, 54)
@@ -258,35 +258,6 @@ final class XfadeShapeTests: XCTestCase {
                     let value = UInt16((x * 37 + y * 11 * (seed + 1) + index * 300 + seed * 97) % 1024)
                     bytes += [UInt8(value & 0xff), UInt8(value >> 8)]
                 }
-            }
-        }
-        return bytes
-    }
-
-    func frame(_ bytes: [UInt8], size: Size) throws -> Frame {
-        let frame = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)
-        var offset = 0
-        for plane in 0..<3 {
-            let (width, height) = frame.planeSize(plane)
-            let base = try XCTUnwrap(frame.dataPointer(plane))
-            for row in 0..<height {
-                bytes.withUnsafeBytes { source in
-                    (base + row * frame.lineSize(plane)).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset,
-                                                                count: width * 2)
-                }
-                offset += width * 2
-            }
-        }
-        return frame
-    }
-
-    func bytes(_ frame: Frame) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for plane in 0..<3 {
-            let (width, height) = frame.planeSize(plane)
-            let base = try XCTUnwrap(frame.dataPointer(plane))
-            for row in 0..<height {
-                bytes += UnsafeBufferPointer(start: base + row * frame.lineSize(plane), count: width * 2)
             }
         }
         return bytes
