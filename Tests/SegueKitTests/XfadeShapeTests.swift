@@ -20,7 +20,7 @@ import SegueCore
 ///   rounds `sinf` and its product to single precision, and the product's
 ///   fraction is all that is kept), so those four are held to a numpy
 ///   transcription of 6.1's C code, calling libm's own `sinf`.
-final class XfadeShapeTests: XCTestCase, TenBitPlanes {
+final class XfadeShapeTests: XCTestCase, RawPlanes {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let tiny: Size = (96, 54)

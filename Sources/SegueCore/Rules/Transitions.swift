@@ -62,22 +62,5 @@ package enum TransitionShape: String, CaseIterable, Sendable {
     case hlwind, hrwind, vuwind, vdwind
 }
 
-/// The gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT)
-/// Segue draws on the CPU (`Frame.gl`), each under `gl_` + the effect's name in
-/// lower case, with the effect's default uniforms, in listing order.
-package enum GLEffect: String, CaseIterable, Sendable {
-    case fade, wipeleft, wiperight, directional, circleopen, angular, swirl, heart, pinwheel, windowslice, radial, ripple
-    case randomsquares, doorway
-
-    /// The name `--transition` takes: `gl_` + the effect's.
-    package var transitionName: String { "gl_" + rawValue }
-
-    /// The effect a transition name names, if it is a `gl_` name.
-    package init?(transitionName name: String) {
-        guard name.hasPrefix("gl_") else { return nil }
-        self.init(rawValue: String(name.dropFirst(3)))
-    }
-}
-
 /// Which way Segue's own slide pushes the current picture out.
 package enum SlideDirection: Sendable { case left, right, up, down }

@@ -15,8 +15,14 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
     /// Every transition by its name, `random` last (`slide` is an alias, not a case).
     public static var allCases: [TransitionKind] { TransitionCatalogue.kinds }
 
-    /// A known name (see `TransitionCatalogue.entries`); `slide` is `init(name:)`'s alias, not a name.
+    /// A known name (see `TransitionCatalogue.entries`), or a gl_ effect's
+    /// with parameters (`gl_cube(floating=5)`, kept as `GLTransition` spells
+    /// it); `slide` is `init(name:)`'s alias, not a name.
     public init?(rawValue: String) {
+        if case .success(let transition) = GLTransition.parse(rawValue) {
+            self.rawValue = transition.spelling
+            return
+        }
         guard TransitionCatalogue.kinds.contains(where: { $0.rawValue == rawValue }) else { return nil }
         self.rawValue = rawValue
     }
@@ -78,8 +84,8 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case xfade(String)
         /// One of FFmpeg 6.1's newer xfade shapes, drawn by Segue's own pixel code.
         case shape(TransitionShape)
-        /// A gl-transitions effect, evaluated per pixel by Segue's own code.
-        case gl(GLEffect)
+        /// A gl-transitions effect with its uniforms, evaluated per pixel by Segue's own code.
+        case gl(GLTransition)
     }
 
     package var drawing: Drawing {
@@ -92,7 +98,7 @@ public struct TransitionKind: RawRepresentable, Hashable, Sendable, Codable, Cas
         case .slideDown: return .slide(.down)
         default:
             if let shape = TransitionShape(rawValue: rawValue) { return .shape(shape) }
-            if let effect = GLEffect(transitionName: rawValue) { return .gl(effect) }
+            if case .success(let transition) = GLTransition.parse(rawValue) { return .gl(transition) }
             return .xfade(rawValue)
         }
     }
@@ -150,9 +156,10 @@ public enum TransitionCatalogue {
         XfadeTransitions.names.filter { $0.name != "fade" && TransitionShape(rawValue: $0.name) == nil }
     }
 
-    /// What an unknown transition name is told.
+    /// What an unknown transition name (or a gl_ effect's bad parameters) is told.
     package static func unknown(_ name: String) -> String {
-        "unknown transition '\(name)' (run `segue transitions` for the list)"
+        if case .failure(let error) = GLTransition.parse(name) { return "transition \(error)" }
+        return "unknown transition '\(name)' (run `segue transitions` for the list)"
     }
 
     /// `random`'s pick for join `index` from `from` to `to` (the clips' paths

@@ -117,7 +117,7 @@ final class TransitionPainter {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
         case .slide(let direction): Frame.slide(outgoing, incoming, fraction: min(max(position, 0), 1), direction: direction, into: picture)
         case .shape(let shape): Frame.shape(outgoing, incoming, shape: shape, progress: position, into: picture)
-        case .gl(let effect): Frame.gl(outgoing, incoming, effect: effect, progress: position, matrix: glMatrix, into: picture)
+        case .gl(let transition): Frame.gl(outgoing, incoming, transition: transition, progress: position, matrix: glMatrix, into: picture)
         case .cut, .xfade: break
         }
         return picture

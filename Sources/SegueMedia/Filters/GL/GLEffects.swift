@@ -3,145 +3,193 @@ import Glibc
 #endif
 import SegueCore
 
-/// The gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
-/// each evaluated per output pixel as its GLSL `transition(uv)` does, with its
-/// default uniforms, in single precision as written (no fused arithmetic).
-/// Credits, one an effect:
-/// - fade, circleopen, heart, windowslice, randomsquares, ripple, doorway: gre
-/// - directional: Gaëtan Renaudeau
-/// - wipeleft, wiperight: Jake Nelson
-/// - angular: Fernando Kuteken
-/// - swirl: Sergey Kosarevsky (ported by gre)
-/// - pinwheel: Mr Speaker
-/// - radial: Xaychru (ported by gre)
-struct GLSampler {
-    let from: GLPicture, to: GLPicture
-    /// The effect's `progress`, 0 (all `from`) to 1.
-    let progress: Float
-
-    @inline(__always) func fromColor(_ u: Float, _ v: Float) -> SIMD3<Float> { from.sample(u, v) }
-    @inline(__always) func toColor(_ u: Float, _ v: Float) -> SIMD3<Float> { to.sample(u, v) }
-}
-
-/// GLSL's built-ins, as the specification defines them.
-enum GLSL {
-    static let pi: Float = 3.141592653589
-
-    @inline(__always) static func mix(_ x: SIMD3<Float>, _ y: SIMD3<Float>, _ a: Float) -> SIMD3<Float> { x * (1 - a) + y * a }
-    /// 0 where `x < edge`, else 1.
-    @inline(__always) static func step(_ edge: Float, _ x: Float) -> Float { x < edge ? 0 : 1 }
-    @inline(__always) static func smoothstep(_ edge0: Float, _ edge1: Float, _ x: Float) -> Float {
-        let t = min(max((x - edge0) / (edge1 - edge0), 0), 1)
-        return t * t * (3 - 2 * t)
-    }
-    @inline(__always) static func fract(_ x: Float) -> Float { x - x.rounded(.down) }
-    /// `x - y * floor(x / y)`.
-    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
-    @inline(__always) static func sign(_ x: Float) -> Float { x > 0 ? 1 : (x < 0 ? -1 : 0) }
-}
+// The gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
+// each its GLSL `transition(uv)` with the uniforms a `GLTransition` sets.
+// Authors: fade, circleopen, heart, windowslice, randomsquares, ripple,
+// doorway: gre; directional: Gaëtan Renaudeau; wipeleft, wiperight: Jake
+// Nelson; angular: Fernando Kuteken; swirl: Sergey Kosarevsky (ported by gre);
+// pinwheel: Mr Speaker; radial: Xaychru (ported by gre).
 
 extension GLEffect {
-    /// The effect's colour at texture coordinates (`u`, `v`), origin bottom left.
-    @inline(__always)
-    func colour(_ u: Float, _ v: Float, _ s: GLSampler) -> SIMD3<Float> {
-        let p = s.progress
+    /// The code that draws the effect.
+    var shader: any GLShader.Type {
         switch self {
-        case .fade: return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), p)
-        case .wipeleft: return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), GLSL.step(1 - u, p))
-        case .wiperight: return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), GLSL.step(u, p))
-        case .directional: return directional(u, v, s)
-        case .circleopen:
-            let dx = u - 0.5, dy = v - 0.5
-            let m = GLSL.smoothstep(-0.3, 0, 1.414213562373 * (dx * dx + dy * dy).squareRoot() - p * (1 + 0.3))
-            return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), 1 - m)
-        case .angular:
-            let normalised = (atan2f(v - 0.5, u - 0.5) + GLSL.pi) / (2 * GLSL.pi)
-            return normalised > p ? s.fromColor(u, v) : s.toColor(u, v)
-        case .swirl: return swirl(u, v, s)
-        case .heart: return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), inHeart(u, v, size: p))
-        case .pinwheel:
-            let modPos = GLSL.mod(atan2f(v - 0.5, u - 0.5) + p * 2, 3.1415 / 4)
-            return GLSL.mix(s.toColor(u, v), s.fromColor(u, v), GLSL.step(GLSL.sign(p - modPos), 0.5))
-        case .windowslice:
-            let pr = GLSL.smoothstep(-0.5, 0, u - p * (1 + 0.5))
-            return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), GLSL.step(pr, GLSL.fract(10 * u)))
-        case .radial:
-            let m = GLSL.smoothstep(0, 1, atan2f(v * 2 - 1, u * 2 - 1) - (p - 0.5) * GLSL.pi * 2.5)
-            return GLSL.mix(s.toColor(u, v), s.fromColor(u, v), m)
-        case .ripple: return ripple(u, v, s)
-        case .randomsquares:
-            let r = Self.rand((10 * u).rounded(.down), (10 * v).rounded(.down))
-            let m = GLSL.smoothstep(0, -0.5, r - p * (1 + 0.5))
-            return GLSL.mix(s.fromColor(u, v), s.toColor(u, v), m)
-        case .doorway: return doorway(u, v, s)
+        case .fade: return GLFade.self
+        case .wipeleft: return GLWipeLeft.self
+        case .wiperight: return GLWipeRight.self
+        case .directional: return GLDirectional.self
+        case .circleopen: return GLCircleOpen.self
+        case .angular: return GLAngular.self
+        case .swirl: return GLSwirl.self
+        case .heart: return GLHeart.self
+        case .pinwheel: return GLPinwheel.self
+        case .windowslice: return GLWindowSlice.self
+        case .radial: return GLRadial.self
+        case .ripple: return GLRipple.self
+        case .randomsquares: return GLRandomSquares.self
+        case .doorway: return GLDoorway.self
         }
     }
+}
 
-    /// directional, `direction` (0, 1): the incoming picture pushes the outgoing one up.
-    private func directional(_ u: Float, _ v: Float, _ s: GLSampler) -> SIMD3<Float> {
-        let px = u + s.progress * 0, py = v + s.progress * 1
-        let fx = GLSL.fract(px), fy = GLSL.fract(py)
-        let inside = GLSL.step(0, py) * GLSL.step(py, 1) * GLSL.step(0, px) * GLSL.step(px, 1)
-        return GLSL.mix(s.toColor(fx, fy), s.fromColor(fx, fy), inside)
+struct GLFade: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { GLSL.mix(s.fromColor(uv), s.toColor(uv), s.progress) }
+}
+
+struct GLWipeLeft: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(1 - uv.x, s.progress))
     }
+}
 
-    /// swirl: both pictures turned about the centre, most near it, while they cross-fade.
-    private func swirl(_ u: Float, _ v: Float, _ s: GLSampler) -> SIMD3<Float> {
+struct GLWipeRight: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(uv.x, s.progress))
+    }
+}
+
+/// The incoming picture pushes the outgoing one the way `direction` points.
+struct GLDirectional: GLShader {
+    let direction: GLPoint
+    init(_ transition: GLTransition) {
+        let value = transition.value("direction")
+        direction = GLPoint(GLSL.sign(value[0]), GLSL.sign(value[1]))
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = uv + s.progress * direction
+        let f = GLSL.fract(p)
+        return GLSL.mix(s.toColor(f), s.fromColor(f), GLSL.step(0, p.y) * GLSL.step(p.y, 1) * GLSL.step(0, p.x) * GLSL.step(p.x, 1))
+    }
+}
+
+struct GLCircleOpen: GLShader {
+    let smoothness: Float, opening: Bool
+    init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); opening = transition.bool("opening") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let x = opening ? s.progress : 1 - s.progress
+        let m = GLSL.smoothstep(-smoothness, 0, 1.414213562373 * GLSL.distance(GLPoint(0.5, 0.5), uv) - x * (1 + smoothness))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), opening ? 1 - m : m)
+    }
+}
+
+struct GLAngular: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let normalised = (GLSL.atan(uv.y - 0.5, uv.x - 0.5) + GLSL.pi) / (2 * GLSL.pi)
+        return normalised > s.progress ? s.fromColor(uv) : s.toColor(uv)
+    }
+}
+
+/// Both pictures turned about the centre, most near it, while they cross-fade.
+struct GLSwirl: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let t = s.progress, radius: Float = 1
-        var x = u - 0.5, y = v - 0.5
-        let distance = (x * x + y * y).squareRoot()
+        var p = uv - 0.5
+        let distance = GLSL.length(p)
         if distance < radius {
             let percent = (radius - distance) / radius
-            let a: Float = t <= 0.5 ? 0 * (1 - t / 0.5) + 1 * (t / 0.5) : 1 * (1 - (t - 0.5) / 0.5) + 0 * ((t - 0.5) / 0.5)
+            let a: Float = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
             let theta = percent * percent * a * 8 * 3.14159
-            let sn = sinf(theta), cs = cosf(theta)
-            (x, y) = (x * cs + y * -sn, x * sn + y * cs)
+            let sn = GLSL.sin(theta), cs = GLSL.cos(theta)
+            p = GLPoint(GLSL.dot(p, GLPoint(cs, -sn)), GLSL.dot(p, GLPoint(sn, cs)))
         }
-        x += 0.5; y += 0.5
-        return GLSL.mix(s.fromColor(x, y), s.toColor(x, y), t)
+        p += 0.5
+        return GLSL.mix(s.fromColor(p), s.toColor(p), t)
     }
+}
 
-    /// heart's `inHeart(uv, vec2(0.5, 0.4), progress)`.
-    private func inHeart(_ u: Float, _ v: Float, size: Float) -> Float {
+struct GLHeart: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.fromColor(uv), s.toColor(uv), Self.inHeart(uv, center: GLPoint(0.5, 0.4), size: s.progress))
+    }
+    private static func inHeart(_ p: GLPoint, center: GLPoint, size: Float) -> Float {
         if size == 0 { return 0 }
-        let ox = (u - 0.5) / (1.6 * size), oy = (v - 0.4) / (1.6 * size)
-        let a = ox * ox + oy * oy - 0.3
-        return GLSL.step(a * a * a, ox * ox * oy * oy * oy)
+        let o = (p - center) / (1.6 * size)
+        let a = o.x * o.x + o.y * o.y - 0.3
+        return GLSL.step(a * a * a, o.x * o.x * o.y * o.y * o.y)
     }
+}
 
-    /// ripple, amplitude 100, speed 50.
-    private func ripple(_ u: Float, _ v: Float, _ s: GLSampler) -> SIMD3<Float> {
-        let p = s.progress, dx = u - 0.5, dy = v - 0.5
-        let distance = (dx * dx + dy * dy).squareRoot()
-        let wave = (sinf(p * distance * 100 - p * 50) + 0.5) / 30
-        return GLSL.mix(s.fromColor(u + dx * wave, v + dy * wave), s.toColor(u, v), GLSL.smoothstep(0.2, 1, p))
+struct GLPinwheel: GLShader {
+    let speed: Float
+    init(_ transition: GLTransition) { speed = transition.float("speed") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let circPos = GLSL.atan(uv.y - 0.5, uv.x - 0.5) + s.progress * speed
+        let modPos = GLSL.mod(circPos, 3.1415 / 4)
+        return GLSL.mix(s.toColor(uv), s.fromColor(uv), GLSL.step(GLSL.sign(s.progress - modPos), 0.5))
     }
+}
 
-    /// randomsquares' `rand(co)`: `fract(sin(dot(co, vec2(12.9898, 78.233))) * 43758.5453)`.
-    static func rand(_ x: Float, _ y: Float) -> Float {
-        let dot: Float = x * 12.9898 + y * 78.233
-        return GLSL.fract(sinf(dot) * 43758.5453)
+struct GLWindowSlice: GLShader {
+    let count: Float, smoothness: Float
+    init(_ transition: GLTransition) { count = transition.float("count"); smoothness = transition.float("smoothness") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let pr = GLSL.smoothstep(-smoothness, 0, uv.x - s.progress * (1 + smoothness))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(pr, GLSL.fract(count * uv.x)))
     }
+}
 
-    /// doorway, reflection 0.4, perspective 0.4, depth 3, a black background.
-    private func doorway(_ u: Float, _ v: Float, _ s: GLSampler) -> SIMD3<Float> {
+struct GLRadial: GLShader {
+    let smoothness: Float
+    init(_ transition: GLTransition) { smoothness = transition.float("smoothness") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let rp = uv * 2 - 1
+        let m = GLSL.smoothstep(0, smoothness, GLSL.atan(rp.y, rp.x) - (s.progress - 0.5) * GLSL.pi * 2.5)
+        return GLSL.mix(s.toColor(uv), s.fromColor(uv), m)
+    }
+}
+
+struct GLRipple: GLShader {
+    let amplitude: Float, speed: Float
+    init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, direction = uv - 0.5
+        let offset = direction * (GLSL.sin(p * GLSL.length(direction) * amplitude - p * speed) + 0.5) / 30
+        return GLSL.mix(s.fromColor(uv + offset), s.toColor(uv), GLSL.smoothstep(0.2, 1, p))
+    }
+}
+
+struct GLRandomSquares: GLShader {
+    let size: GLPoint, smoothness: Float
+    init(_ transition: GLTransition) {
+        let value = transition.value("size")
+        size = GLPoint(value[0], value[1]); smoothness = transition.float("smoothness")
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let r = GLSL.rand((size * uv).rounded(.down))
+        let m = GLSL.smoothstep(0, -smoothness, r - s.progress * (1 + smoothness))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+    }
+}
+
+/// The outgoing picture opens like doors onto the incoming one, which zooms
+/// in from `depth` over a floor reflecting it.
+struct GLDoorway: GLShader {
+    let reflection: Float, perspective: Float, depth: Float
+    init(_ transition: GLTransition) {
+        reflection = transition.float("reflection"); perspective = transition.float("perspective"); depth = transition.float("depth")
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
-        func inBounds(_ x: Float, _ y: Float) -> Bool { 0 < x && 0 < y && x < 1 && y < 1 }
-        var fromX: Float = -1, fromY: Float = -1
-        let middleSlit = 2 * abs(u - 0.5) - p
+        var from = GLPoint(-1, -1)
+        let middleSlit = 2 * abs(uv.x - 0.5) - p
         if middleSlit > 0 {
-            fromX = u + (u > 0.5 ? -1 : 1) * (0.5 * p)
-            let d = 1 / (1 + 0.4 * p * (1 - middleSlit))
-            fromY = ((v - d / 2) * d) + d / 2
+            from = uv + (uv.x > 0.5 ? -1 : 1) * GLPoint(0.5 * p, 0)
+            let d = 1 / (1 + perspective * p * (1 - middleSlit))
+            from.y = (from.y - d / 2) * d + d / 2
         }
-        let size = 1 * (1 - (1 - p)) + 3 * (1 - p)
-        let toX = (u - 0.5) * size + 0.5, toY = (v - 0.5) * size + 0.5
-        if inBounds(fromX, fromY) { return s.fromColor(fromX, fromY) }
-        if inBounds(toX, toY) { return s.toColor(toX, toY) }
-        // The floor: the incoming picture mirrored below, fading with height.
-        let background = SIMD3<Float>(0, 0, 0)
-        let mirrorX = toX * 1 + 0, mirrorY = toY * -1.2 + -0.02
-        guard inBounds(mirrorX, mirrorY) else { return background }
-        return background + GLSL.mix(background, s.toColor(mirrorX, mirrorY), 0.4 * (1 * (1 - mirrorY) + 0 * mirrorY))
+        let size = GLSL.mix(1, depth, 1 - p)
+        let to = (uv + GLPoint(-0.5, -0.5)) * GLPoint(size, size) + GLPoint(0.5, 0.5)
+        if GLSL.inBounds(from) { return s.fromColor(from) }
+        if GLSL.inBounds(to) { return s.toColor(to) }
+        let black = GLColour(0, 0, 0, 1)
+        let mirror = to * GLPoint(1, -1.2) + GLPoint(0, -0.02)
+        guard GLSL.inBounds(mirror) else { return black }
+        return black + GLSL.mix(black, s.toColor(mirror), reflection * GLSL.mix(1, 0, mirror.y))
     }
 }

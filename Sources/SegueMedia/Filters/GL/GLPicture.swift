@@ -1,3 +1,4 @@
+import Dispatch
 import SegueCore
 
 /// How a picture's Y'CbCr codes map to R'G'B' (the canvas tells): the matrix's
@@ -17,43 +18,57 @@ package struct GLColourMatrix: Sendable, Equatable {
     var maxCode: Float { Float((1 << bits) - 1) }
 }
 
-/// A picture as three planes of R'G'B' floats (0...1 for the limited range's
-/// black to white, not clamped: a picture an effect shows unmoved comes back
-/// as the codes it came in), rows from the top, for a gl-transitions effect to
-/// sample as a GL texture with LINEAR filtering and CLAMP_TO_EDGE wrapping.
-struct GLPicture {
+/// A colour as GLSL's `vec4`: R', G', B', alpha.
+typealias GLColour = SIMD4<Float>
+
+/// A picture as R'G'B'A floats a pixel (0...1 for the limited range's black
+/// to white, not clamped: a picture an effect shows unmoved comes back as the
+/// codes it came in; alpha 1), rows from the top, for a gl-transitions effect
+/// to sample as a GL texture with LINEAR filtering and CLAMP_TO_EDGE wrapping.
+/// SAFETY: `pixels` is owned here, allocated for `width * height` colours and
+/// freed on deinit; bands of rows written in parallel never share a row, and
+/// nothing reads a picture while it is written.
+final class GLPicture: @unchecked Sendable {
     let width: Int, height: Int
-    var red: [Float], green: [Float], blue: [Float]
+    let pixels: UnsafeMutablePointer<GLColour>
 
     init(width: Int, height: Int) {
         self.width = width; self.height = height
-        red = [Float](repeating: 0, count: width * height)
-        green = red; blue = red
+        pixels = .allocate(capacity: width * height)
+        pixels.initialize(repeating: GLColour(0, 0, 0, 1), count: width * height)
     }
+
+    deinit { pixels.deallocate() }
 
     /// Colour at texture coordinates `u`, `v` (origin at the bottom left),
     /// bilinear between the four nearest pixel centres, edges repeated.
     @inline(__always)
-    func sample(_ u: Float, _ v: Float) -> SIMD3<Float> {
+    func sample(_ u: Float, _ v: Float) -> GLColour {
         let x = min(max(u * Float(width) - 0.5, -1), Float(width))
         let y = min(max((1 - v) * Float(height) - 0.5, -1), Float(height))
         let x0 = x.rounded(.down), y0 = y.rounded(.down)
         let fx = x - x0, fy = y - y0
-        let c0 = min(max(Int(x0), 0), width - 1), c1 = min(max(Int(x0) + 1, 0), width - 1)
-        let r0 = min(max(Int(y0), 0), height - 1) * width, r1 = min(max(Int(y0) + 1, 0), height - 1) * width
-        let top = pixel(r0 + c0) * (1 - fx) + pixel(r0 + c1) * fx
-        let bottom = pixel(r1 + c0) * (1 - fx) + pixel(r1 + c1) * fx
+        let column = Int(x0), row = Int(y0)
+        let c0 = min(max(column, 0), width - 1), c1 = min(max(column + 1, 0), width - 1)
+        let r0 = min(max(row, 0), height - 1) * width, r1 = min(max(row + 1, 0), height - 1) * width
+        let top = pixels[r0 + c0] * (1 - fx) + pixels[r0 + c1] * fx
+        let bottom = pixels[r1 + c0] * (1 - fx) + pixels[r1 + c1] * fx
         return top * (1 - fy) + bottom * fy
     }
 
-    @inline(__always)
-    func pixel(_ index: Int) -> SIMD3<Float> { SIMD3(red[index], green[index], blue[index]) }
+    /// Runs `body` for bands of rows in parallel, `body(rows)` for each.
+    func inBands(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let bands = min(rows, 32)
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            body((band * rows / bands)..<((band + 1) * rows / bands))
+        }
+    }
 }
 
 extension GLPicture {
-    /// `frame`'s pictures as R'G'B': each pixel takes the chroma sample of its
+    /// `frame`'s picture as R'G'B': each pixel takes the chroma sample of its
     /// 2x2 block (nearest; 4:2:0 chroma sits once per block).
-    init(_ frame: Frame, matrix: GLColourMatrix) {
+    convenience init(_ frame: Frame, matrix: GLColourMatrix) {
         precondition(frame.planeCount >= 3 && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1),
                      "GLPicture(_:matrix:) reads planar 4:2:0 frames of the matrix's bit depth")
         self.init(width: frame.width, height: frame.height)
@@ -64,30 +79,32 @@ extension GLPicture {
         }
     }
 
-    private mutating func read<Sample: FixedWidthInteger & UnsignedInteger>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
+    private func read<Sample: FixedWidthInteger & UnsignedInteger>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
-        let s = matrix.scale, kg = matrix.kg
+        let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
         let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
-        for row in 0..<height {
-            let ys = UnsafeRawPointer(yPlane + row * yStride).assumingMemoryBound(to: Sample.self)
-            let us = UnsafeRawPointer(uPlane + row / 2 * uStride).assumingMemoryBound(to: Sample.self)
-            let vs = UnsafeRawPointer(vPlane + row / 2 * vStride).assumingMemoryBound(to: Sample.self)
-            for col in 0..<width {
-                let luma = (Float(ys[col]) - 16 * s) / (219 * s)
-                let cb = (Float(us[col / 2]) - 128 * s) / (224 * s)
-                let cr = (Float(vs[col / 2]) - 128 * s) / (224 * s)
-                let r = luma + 2 * (1 - matrix.kr) * cr
-                let b = luma + 2 * (1 - matrix.kb) * cb
-                let index = row * width + col
-                red[index] = r; blue[index] = b
-                green[index] = (luma - matrix.kr * r - matrix.kb * b) / kg
+        let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
+        inBands(height) { rows in
+            for row in rows {
+                let ys = UnsafeRawPointer(planes.y + row * yStride).assumingMemoryBound(to: Sample.self)
+                let us = UnsafeRawPointer(planes.u + row / 2 * uStride).assumingMemoryBound(to: Sample.self)
+                let vs = UnsafeRawPointer(planes.v + row / 2 * vStride).assumingMemoryBound(to: Sample.self)
+                let line = pixels + row * width
+                for col in 0..<width {
+                    let luma = (Float(ys[col]) - 16 * s) / (219 * s)
+                    let cb = (Float(us[col / 2]) - 128 * s) / (224 * s)
+                    let cr = (Float(vs[col / 2]) - 128 * s) / (224 * s)
+                    let r = luma + 2 * (1 - kr) * cr
+                    let b = luma + 2 * (1 - kb) * cb
+                    line[col] = GLColour(r, (luma - kr * r - kb * b) / kg, b, 1)
+                }
             }
         }
     }
 
     /// Writes the picture into `frame` as Y'CbCr codes, rounded half up and
     /// clamped to the sample's range: luma per pixel, chroma from the mean of
-    /// the 2x2 block's own Cb and Cr.
+    /// the 2x2 block's own Cb and Cr. Alpha is not drawn.
     func write(into frame: Frame, matrix: GLColourMatrix) {
         precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
                      && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "write(into:matrix:) needs a frame of the picture's size and depth")
@@ -100,34 +117,43 @@ extension GLPicture {
 
     private func store<Sample: FixedWidthInteger & UnsignedInteger>(into frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
-        let s = matrix.scale, top = matrix.maxCode, kg = matrix.kg
-        func code(_ value: Float) -> Sample { Sample(min(max((value + 0.5).rounded(.down), 0), top)) }
-        for row in 0..<height {
-            let ys = UnsafeMutableRawPointer(yPlane + row * frame.lineSize(0)).assumingMemoryBound(to: Sample.self)
-            for col in 0..<width {
-                let index = row * width + col
-                let luma = matrix.kr * red[index] + kg * green[index] + matrix.kb * blue[index]
-                ys[col] = code(16 * s + 219 * s * luma)
-            }
-        }
+        let s = matrix.scale, top = matrix.maxCode
+        let weights = GLColour(matrix.kr, matrix.kg, matrix.kb, 0)
+        let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
+        let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
+        let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
+        @Sendable @inline(__always) func code(_ value: Float) -> Sample { Sample(min(max((value + 0.5).rounded(.down), 0), top)) }
         let (chromaWidth, chromaHeight) = frame.planeSize(1)
-        for chromaRow in 0..<chromaHeight {
-            let us = UnsafeMutableRawPointer(uPlane + chromaRow * frame.lineSize(1)).assumingMemoryBound(to: Sample.self)
-            let vs = UnsafeMutableRawPointer(vPlane + chromaRow * frame.lineSize(2)).assumingMemoryBound(to: Sample.self)
-            for chromaCol in 0..<chromaWidth {
-                var cb: Float = 0, cr: Float = 0, count: Float = 0
+        inBands(chromaHeight) { chromaRows in
+            for chromaRow in chromaRows {
+                let us = UnsafeMutableRawPointer(planes.u + chromaRow * uStride).assumingMemoryBound(to: Sample.self)
+                let vs = UnsafeMutableRawPointer(planes.v + chromaRow * vStride).assumingMemoryBound(to: Sample.self)
+                var sums = [Float](repeating: 0, count: 3 * chromaWidth)
                 for row in (2 * chromaRow)..<min(2 * chromaRow + 2, height) {
-                    for col in (2 * chromaCol)..<min(2 * chromaCol + 2, width) {
-                        let index = row * width + col
-                        let luma = matrix.kr * red[index] + kg * green[index] + matrix.kb * blue[index]
-                        cb += (blue[index] - luma) / (2 * (1 - matrix.kb))
-                        cr += (red[index] - luma) / (2 * (1 - matrix.kr))
-                        count += 1
+                    let ys = UnsafeMutableRawPointer(planes.y + row * yStride).assumingMemoryBound(to: Sample.self)
+                    let line = pixels + row * width
+                    for col in 0..<width {
+                        let colour = line[col]
+                        let luma = (colour * weights).sum()
+                        ys[col] = code(16 * s + 219 * s * luma)
+                        sums[3 * (col / 2)] += (colour.z - luma) * cbScale
+                        sums[3 * (col / 2) + 1] += (colour.x - luma) * crScale
+                        sums[3 * (col / 2) + 2] += 1
                     }
                 }
-                us[chromaCol] = code(128 * s + 224 * s * (cb / count))
-                vs[chromaCol] = code(128 * s + 224 * s * (cr / count))
+                for chromaCol in 0..<chromaWidth {
+                    let count = sums[3 * chromaCol + 2]
+                    us[chromaCol] = code(128 * s + 224 * s * (sums[3 * chromaCol] / count))
+                    vs[chromaCol] = code(128 * s + 224 * s * (sums[3 * chromaCol + 1] / count))
+                }
             }
         }
     }
+}
+
+/// A frame's three planes, handed to the bands of a conversion.
+/// SAFETY: the frame outlives `inBands` (which returns when every band has),
+/// and each band touches only its own rows.
+private struct GLPlanes: @unchecked Sendable {
+    let y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
 }

@@ -1,0 +1,79 @@
+/// The gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT)
+/// Segue draws on the CPU (`Frame.gl`), each under `gl_` + the effect's name in
+/// lower case, in listing order.
+package enum GLEffect: String, CaseIterable, Sendable {
+    case fade, wipeleft, wiperight, directional, circleopen, angular, swirl, heart, pinwheel, windowslice, radial, ripple
+    case randomsquares, doorway
+
+    /// The name `--transition` takes: `gl_` + the effect's.
+    package var transitionName: String { "gl_" + rawValue }
+
+    /// The effect a transition name names (without parameters), if it is a `gl_` name.
+    package init?(transitionName name: String) {
+        guard name.hasPrefix("gl_") else { return nil }
+        self.init(rawValue: String(name.dropFirst(3)))
+    }
+
+    /// The effect's uniforms a user may set, in the GLSL's order, with its defaults.
+    package var uniforms: [GLUniform] { GLEffect.uniformTable[self] ?? [] }
+
+    private static let uniformTable: [GLEffect: [GLUniform]] = [
+        .directional: [.vec2("direction", 0, 1, in: -10...10)],
+        .circleopen: [.float("smoothness", 0.3, in: 0...10), .bool("opening", true)],
+        .pinwheel: [.float("speed", 2, in: -1000...1000)],
+        .windowslice: [.float("count", 10, in: 1...1000), .float("smoothness", 0.5, in: 0...10)],
+        .radial: [.float("smoothness", 1, in: 0...10)],
+        .ripple: [.float("amplitude", 100, in: -10000...10000), .float("speed", 50, in: -10000...10000)],
+        .randomsquares: [.ivec2("size", 10, 10, in: 1...1000), .float("smoothness", 0.5, in: 0...10)],
+        .doorway: [.float("reflection", 0.4, in: 0...1), .float("perspective", 0.4, in: 0...10), .float("depth", 3, in: 0.01...100)],
+    ]
+}
+
+/// One uniform of a gl-transitions effect a user may set by name.
+package struct GLUniform: Sendable, Equatable {
+    /// GLSL's type: how the value is written and read.
+    package enum Kind: String, Sendable { case float, int, bool, vec2, vec3, vec4, ivec2 }
+
+    package let name: String
+    package let kind: Kind
+    /// The effect's default, one number a component (a bool is 0 or 1).
+    package let defaults: [Float]
+    /// What each component may be (a bool: 0...1).
+    package let range: ClosedRange<Float>
+
+    package var components: Int {
+        switch kind {
+        case .float, .int, .bool: return 1
+        case .vec2, .ivec2: return 2
+        case .vec3: return 3
+        case .vec4: return 4
+        }
+    }
+
+    /// Whole numbers only.
+    package var isIntegral: Bool { kind == .int || kind == .ivec2 || kind == .bool }
+
+    package static func float(_ name: String, _ value: Float, in range: ClosedRange<Float>) -> GLUniform {
+        GLUniform(name: name, kind: .float, defaults: [value], range: range)
+    }
+    package static func int(_ name: String, _ value: Int, in range: ClosedRange<Float>) -> GLUniform {
+        GLUniform(name: name, kind: .int, defaults: [Float(value)], range: range)
+    }
+    package static func bool(_ name: String, _ value: Bool) -> GLUniform {
+        GLUniform(name: name, kind: .bool, defaults: [value ? 1 : 0], range: 0...1)
+    }
+    package static func vec2(_ name: String, _ x: Float, _ y: Float, in range: ClosedRange<Float>) -> GLUniform {
+        GLUniform(name: name, kind: .vec2, defaults: [x, y], range: range)
+    }
+    package static func ivec2(_ name: String, _ x: Int, _ y: Int, in range: ClosedRange<Float>) -> GLUniform {
+        GLUniform(name: name, kind: .ivec2, defaults: [Float(x), Float(y)], range: range)
+    }
+    /// A colour (each component 0...1) or another vec3.
+    package static func vec3(_ name: String, _ x: Float, _ y: Float, _ z: Float, in range: ClosedRange<Float> = 0...1) -> GLUniform {
+        GLUniform(name: name, kind: .vec3, defaults: [x, y, z], range: range)
+    }
+    package static func vec4(_ name: String, _ x: Float, _ y: Float, _ z: Float, _ w: Float,
+                             in range: ClosedRange<Float> = 0...1) -> GLUniform {
+        GLUniform(name: name, kind: .vec4, defaults: [x, y, z, w], range: range)
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// GLSL's `vec2`, for effects ported from the gl-transitions GLSL.
+typealias GLPoint = SIMD2<Float>
+
+/// GLSL's built-ins, as the OpenGL ES Shading Language specification defines
+/// them, in single precision with no fused arithmetic.
+enum GLSL {
+    static let pi: Float = 3.141592653589
+
+    @inline(__always) static func mix(_ x: GLColour, _ y: GLColour, _ a: Float) -> GLColour { x * (1 - a) + y * a }
+    @inline(__always) static func mix(_ x: GLPoint, _ y: GLPoint, _ a: Float) -> GLPoint { x * (1 - a) + y * a }
+    @inline(__always) static func mix(_ x: Float, _ y: Float, _ a: Float) -> Float { x * (1 - a) + y * a }
+    /// 0 where `x < edge`, else 1.
+    @inline(__always) static func step(_ edge: Float, _ x: Float) -> Float { x < edge ? 0 : 1 }
+    @inline(__always) static func smoothstep(_ edge0: Float, _ edge1: Float, _ x: Float) -> Float {
+        let t = clamp((x - edge0) / (edge1 - edge0), 0, 1)
+        return t * t * (3 - 2 * t)
+    }
+    @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { min(max(x, low), high) }
+    @inline(__always) static func fract(_ x: Float) -> Float { x - x.rounded(.down) }
+    @inline(__always) static func fract(_ p: GLPoint) -> GLPoint { p - p.rounded(.down) }
+    /// `x - y * floor(x / y)`.
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+    @inline(__always) static func sign(_ x: Float) -> Float { x > 0 ? 1 : (x < 0 ? -1 : 0) }
+    @inline(__always) static func length(_ p: GLPoint) -> Float { (p.x * p.x + p.y * p.y).squareRoot() }
+    @inline(__always) static func distance(_ p: GLPoint, _ q: GLPoint) -> Float { length(p - q) }
+    @inline(__always) static func dot(_ p: GLPoint, _ q: GLPoint) -> Float { p.x * q.x + p.y * q.y }
+    @inline(__always) static func normalize(_ p: GLPoint) -> GLPoint { p / length(p) }
+    /// `atan(y, x)`.
+    @inline(__always) static func atan(_ y: Float, _ x: Float) -> Float { atan2f(y, x) }
+    @inline(__always) static func sin(_ x: Float) -> Float { sinf(x) }
+    @inline(__always) static func cos(_ x: Float) -> Float { cosf(x) }
+    @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float { powf(x, y) }
+    @inline(__always) static func exp(_ x: Float) -> Float { expf(x) }
+    /// Both coordinates strictly inside the texture: `all(lessThan(0, p)) && all(lessThan(p, 1))`.
+    @inline(__always) static func inBounds(_ p: GLPoint) -> Bool { 0 < p.x && 0 < p.y && p.x < 1 && p.y < 1 }
+    /// The common `fract(sin(dot(co, vec2(12.9898, 78.233))) * 43758.5453)`.
+    @inline(__always) static func rand(_ co: GLPoint) -> Float {
+        let dot: Float = co.x * 12.9898 + co.y * 78.233
+        return fract(sinf(dot) * 43758.5453)
+    }
+}

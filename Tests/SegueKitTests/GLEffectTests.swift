@@ -1,0 +1,157 @@
+import Foundation
+import XCTest
+@testable import SegueKit
+@testable import SegueModel
+@testable import SegueMedia
+import SegueCore
+
+/// Every gl_ effect, at its defaults and with every uniform set, in 8 and 10
+/// bits, SDR and HDR, drawn by Segue and by the judge (GLTransitionTests).
+extension GLTransitionTests {
+    /// Three steps of testsrc (its last three frames of 20) into testsrc2's first three.
+    func smallPair() throws -> Pair {
+        let a = try pictures(try clip("testsrc", frames: 20, size: Self.tiny), size: Self.tiny)
+        let b = try pictures(try clip("testsrc2", frames: 20, size: Self.tiny), size: Self.tiny)
+        return Pair(outgoing: Array(a[17..<20]), incoming: Array(b[0..<3]), size: Self.tiny, bits: 8, matrix: "bt709")
+    }
+
+    func testEveryEffectAtItsDefaultsMatchesTheJudge() throws {
+        let report = try assertMatchesTheJudge(GLEffect.allCases.map(GLTransition.init), try smallPair())
+        print("GLTransitionTests differences per effect: \(report.joined(separator: "; "))")
+    }
+
+    /// Each effect with every uniform moved off its default: the value reaches the drawing (the judge takes it
+    /// as a keyword argument and keeps its own defaults) and changes the picture.
+    func testEveryUniformReachesTheDrawing() throws {
+        let pair = try smallPair()
+        let changed = try GLEffect.allCases.filter { !$0.uniforms.isEmpty }.map { effect in
+            try XCTUnwrap(GLTransition.parse(effect.transitionName + "(" + effect.uniforms.map(Self.otherSetting).joined(separator: ",") + ")")?.get())
+        }
+        XCTAssertGreaterThanOrEqual(changed.count, 8)
+        try assertMatchesTheJudge(changed, pair, moving: false)
+        for transition in changed {
+            let plain = try drawn(GLTransition(transition.effect), pair), set = try drawn(transition, pair)
+            let worst = zip(plain, set).map { Self.differences($0, $1).max }.max() ?? 0
+            XCTAssertGreaterThan(worst, 8, "\(transition.spelling) draws other pictures than \(transition.effect.transitionName)")
+        }
+    }
+
+    /// `name=value` with a value other than the default, inside the uniform's range.
+    static func otherSetting(_ uniform: GLUniform) -> String {
+        let values = uniform.defaults.map { value -> String in
+            if uniform.kind == .bool { return value != 0 ? "false" : "true" }
+            var other = value == 0 ? uniform.range.upperBound / 4 : value * 1.5
+            if !uniform.range.contains(other) { other = value == 0 ? uniform.range.lowerBound / 4 : value * 0.5 }
+            if uniform.isIntegral { other = other.rounded() == value ? value + 1 : other.rounded() }
+            return "\(other)"
+        }
+        return uniform.name + "=" + values.joined(separator: ",")
+    }
+
+    func testTenBitSDRAndHDRPicturesMatchTheJudge() throws {
+        let size: Size = (64, 36)
+        for matrix in ["bt709", "bt2020"] {
+            let pair = Pair(outgoing: [tenBitPicture(seed: 1, size: size)], incoming: [tenBitPicture(seed: 2, size: size)],
+                            size: size, bits: 10, matrix: matrix)
+            try assertMatchesTheJudge(GLEffect.allCases.map(GLTransition.init), pair)
+        }
+    }
+
+    /// Ten-bit limited-range samples of a smooth deterministic pattern, planar 4:2:0, little-endian.
+    func tenBitPicture(seed: Int, size: Size) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let planes = [(size.width, size.height, 64, 876), (size.width / 2, size.height / 2, 64, 896), (size.width / 2, size.height / 2, 64, 896)]
+        for (index, (width, height, low, span)) in planes.enumerated() {
+            for y in 0..<height {
+                for x in 0..<width {
+                    let wave = (x * (7 + seed) + y * (5 + index) * (seed + 1)) % 200
+                    let value = UInt16(low + span * (wave < 100 ? wave : 200 - wave) / 100)
+                    bytes += [UInt8(value & 0xff), UInt8(value >> 8)]
+                }
+            }
+        }
+        return bytes
+    }
+
+    func testAPictureShownUnmovedComesBackAsItsOwnCodes() throws {
+        let size: Size = (64, 36)
+        let a = tenBitPicture(seed: 3, size: size), b = tenBitPicture(seed: 4, size: size)
+        let outgoing = try frame(a, size: size), incoming = try frame(b, size: size)
+        let output = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)
+        let fade = GLTransition(.fade)
+        Frame.gl(outgoing, incoming, transition: fade, progress: -0.5, matrix: .bt709(bits: 10), into: output)
+        XCTAssertEqual(try bytes(output), a, "fade before its start is the outgoing picture")
+        Frame.gl(outgoing, incoming, transition: fade, progress: 1.5, matrix: .bt709(bits: 10), into: output)
+        XCTAssertEqual(try bytes(output), b, "fade after its end is the incoming picture")
+    }
+
+    // MARK: Through the stitch
+
+    /// The join frames of a stitch, judged: overlap draws a's last frames with b's first, freeze a's last
+    /// picture held with b's first.
+    func testStitchedJoinsMatchTheJudgeInBothModes() throws {
+        let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
+        let pa = try pictures(a, size: Self.tiny), pb = try pictures(b, size: Self.tiny)
+        let name = "gl_circleopen(smoothness=0.1,opening=false)"
+        let transition = try XCTUnwrap(GLTransition.parse(name)?.get())
+        let overlap = try stitch([a, b], name, frames: 5)
+        XCTAssertEqual(overlap.count, 35)
+        let pair = Pair(outgoing: Array(pa[15..<20]), incoming: Array(pb[0..<5]), size: Self.tiny, bits: 8, matrix: "bt709")
+        for (step, expected) in try judged([transition], pair)[0].enumerated() {
+            XCTAssertLessThanOrEqual(Self.differences(overlap[15 + step], expected).max, 2, "overlap step \(step)")
+        }
+        let freeze = try stitch([a, b], "gl_doorway", frames: 5, mode: .freeze)
+        XCTAssertEqual(freeze.count, 45, "20 + 5 held + 20 frames")
+        let held = Pair(outgoing: Array(repeating: pa[19], count: 5), incoming: Array(repeating: pb[0], count: 5),
+                        size: Self.tiny, bits: 8, matrix: "bt709")
+        for (step, expected) in try judged([GLTransition(.doorway)], held)[0].enumerated() {
+            XCTAssertLessThanOrEqual(Self.differences(freeze[20 + step], expected).max, 2, "freeze step \(step)")
+        }
+    }
+
+    /// A bad parameter is exit 2 naming it and listing the effect's, from the flag or a manifest's join; nothing written.
+    func testBadParametersAreExitTwoListingTheEffects() throws {
+        let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
+        let folder = store.folder.appendingPathComponent("gl-bad-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let flag = try Tools.segue(["stitch", a, b, "-o", folder + "/x.mp4", "--transition", "gl_doorway(dept=2)"])
+        XCTAssertEqual(flag.status, 2, flag.standardError)
+        XCTAssertTrue(flag.standardError.contains("no parameter 'dept'"), flag.standardError)
+        XCTAssertTrue(flag.standardError.contains("depth (float, default 3)"), flag.standardError)
+        let manifest = folder + "/joins.json"
+        let clips: [[String: Any]] = [["path": a, "join": ["transition": "gl_ripple(speed=1e9)"]], ["path": b]]
+        try JSONSerialization.data(withJSONObject: ["clips": clips]).write(to: URL(fileURLWithPath: manifest))
+        let join = try Tools.segue(["stitch", manifest, "-o", folder + "/x.mp4"])
+        XCTAssertEqual(join.status, 2, join.standardError)
+        XCTAssertTrue(join.standardError.contains("'speed' takes a number from -10000 to 10000"), join.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/x.mp4"))
+    }
+
+    func testTheJudgeTellsEffectsApart() throws {
+        let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
+        let pa = try pictures(a, size: Self.tiny), pb = try pictures(b, size: Self.tiny)
+        let output = try stitch([a, b], "gl_wipeleft", frames: 5)
+        let pair = Pair(outgoing: Array(pa[15..<20]), incoming: Array(pb[0..<5]), size: Self.tiny, bits: 8, matrix: "bt709")
+        let others: [GLEffect] = [.wiperight, .fade, .angular]
+        for (other, expected) in zip(others, try judged(others.map(GLTransition.init), pair)) {
+            let worst = expected.indices.map { Self.differences(output[15 + $0], expected[$0]).max }.max() ?? 0
+            XCTAssertGreaterThan(worst, 16, "gl_wipeleft drawn where gl_\(other) is expected would pass")
+        }
+    }
+
+    // MARK: The catalogue
+
+    func testSegueTransitionsListsEveryGLEffectAndRandomCanPickIt() throws {
+        let result = try SegueTool.run(["transitions"])
+        XCTAssertEqual(result.status, 0, result.standardError)
+        let names = result.standardOutput.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+        let gl = GLEffect.allCases.map(\.transitionName)
+        XCTAssertGreaterThanOrEqual(gl.count, 12)
+        XCTAssertEqual(Array(names.suffix(gl.count + 1)), gl + ["random"])
+        for name in gl {
+            let kind = try XCTUnwrap(TransitionKind(name: name))
+            XCTAssertEqual(kind.drawing, .gl(GLTransition(try XCTUnwrap(GLEffect(transitionName: name)))))
+            XCTAssertTrue(TransitionCatalogue.pickable.contains(kind), "random can pick \(name)")
+        }
+    }
+}
