@@ -89,6 +89,8 @@ final class TransitionPainter {
     private let join: PlannedJoin
     private let canvas: Canvas
     private var xfade: XfadeGraph?
+    /// The gl_ effects' R'G'B' pictures, made at the first frame and kept.
+    private lazy var glWorkspace = GLWorkspace()
     /// Ticks of an eased join's xfade graph: 2^16 a transition, exact to a
     /// 65536th; a linear one's are its steps, exactly the fade's fractions.
     private let ticks: Int
@@ -117,7 +119,7 @@ final class TransitionPainter {
         case .blend: Frame.blend(outgoing, incoming, weight: Int((position * 256).rounded()), into: picture)
         case .slide(let direction): Frame.slide(outgoing, incoming, fraction: min(max(position, 0), 1), direction: direction, into: picture)
         case .shape(let shape): Frame.shape(outgoing, incoming, shape: shape, progress: position, into: picture)
-        case .gl(let transition): Frame.gl(outgoing, incoming, transition: transition, progress: position, matrix: glMatrix, into: picture)
+        case .gl(let transition): glWorkspace.draw(outgoing, incoming, transition: transition, progress: position, matrix: glMatrix, into: picture)
         case .cut, .xfade: break
         }
         return picture

@@ -7,13 +7,35 @@ extension Frame {
     /// `transition` at `progress` (clamped to 0...1) from `a` (the outgoing
     /// picture) to `b`, drawn into `output`; `matrix` is the canvas's.
     package static func gl(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into output: Frame) {
-        precondition(a.isShaped(like: output) && b.isShaped(like: output), "gl(_:_:transition:progress:matrix:into:) needs pictures of one size and format")
-        precondition(output.sampleBytes > 0 && output.planeCount >= 3, "gl(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
-        let sampler = GLSampler(from: GLPicture(a, matrix: matrix), to: GLPicture(b, matrix: matrix),
-                                progress: Float(max(0, min(1, progress))), ratio: Float(output.width) / Float(output.height))
-        let picture = GLPicture(width: output.width, height: output.height)
-        transition.effect.shader.init(transition).paint(picture, sampler)
-        picture.write(into: output, matrix: matrix)
+        GLWorkspace().draw(a, b, transition: transition, progress: progress, matrix: matrix, into: output)
+    }
+}
+
+/// The R'G'B' pictures a join's gl_ frames are drawn in, kept from frame to
+/// frame of one size (a 1080p picture is 33 MB: fresh pages each frame cost
+/// more than the drawing).
+package final class GLWorkspace {
+    private var from: GLPicture?, to: GLPicture?, output: GLPicture?
+
+    package init() {}
+
+    /// `Frame.gl`, drawn in this workspace's pictures.
+    package func draw(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into frame: Frame) {
+        precondition(a.isShaped(like: frame) && b.isShaped(like: frame), "draw(_:_:transition:progress:matrix:into:) needs pictures of one size and format")
+        precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
+        let from = picture(\.from, like: frame), to = picture(\.to, like: frame), output = picture(\.output, like: frame)
+        from.read(a, matrix: matrix)
+        to.read(b, matrix: matrix)
+        let sampler = GLSampler(from: from, to: to, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
+        transition.effect.shader.init(transition).paint(output, sampler)
+        output.write(into: frame, matrix: matrix)
+    }
+
+    private func picture(_ slot: ReferenceWritableKeyPath<GLWorkspace, GLPicture?>, like frame: Frame) -> GLPicture {
+        if let picture = self[keyPath: slot], picture.width == frame.width, picture.height == frame.height { return picture }
+        let picture = GLPicture(width: frame.width, height: frame.height)
+        self[keyPath: slot] = picture
+        return picture
     }
 }
 

@@ -161,7 +161,7 @@ struct GLRandomSquares: GLShader {
         size = GLPoint(value[0], value[1]); smoothness = transition.float("smoothness")
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let r = GLSL.rand((size * uv).rounded(.down))
+        let r = GLSL.rand(GLSL.floor(size * uv))
         let m = GLSL.smoothstep(0, -smoothness, r - s.progress * (1 + smoothness))
         return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
     }

@@ -32,10 +32,11 @@ final class GLPicture: @unchecked Sendable {
     let width: Int, height: Int
     let pixels: UnsafeMutablePointer<GLColour>
 
+    /// A picture whose pixels hold nothing yet: reading a frame or painting
+    /// an effect writes every one.
     init(width: Int, height: Int) {
         self.width = width; self.height = height
         pixels = .allocate(capacity: width * height)
-        pixels.initialize(repeating: GLColour(0, 0, 0, 1), count: width * height)
     }
 
     deinit { pixels.deallocate() }
@@ -44,11 +45,15 @@ final class GLPicture: @unchecked Sendable {
     /// bilinear between the four nearest pixel centres, edges repeated.
     @inline(__always)
     func sample(_ u: Float, _ v: Float) -> GLColour {
-        let x = min(max(u * Float(width) - 0.5, -1), Float(width))
-        let y = min(max((1 - v) * Float(height) - 0.5, -1), Float(height))
-        let x0 = x.rounded(.down), y0 = y.rounded(.down)
-        let fx = x - x0, fy = y - y0
-        let column = Int(x0), row = Int(y0)
+        // Clamped so that a NaN (an effect's 0 / 0) lands at the edge too.
+        let w = Float(width), h = Float(height)
+        var x = u * w - 0.5, y = (1 - v) * h - 0.5
+        x = x > -1 ? (x < w ? x : w) : -1
+        y = y > -1 ? (y < h ? y : h) : -1
+        // Floors by truncation (no call into libm): the values fit an Int.
+        let tx = Int(x), ty = Int(y)
+        let column = Float(tx) > x ? tx - 1 : tx, row = Float(ty) > y ? ty - 1 : ty
+        let fx = x - Float(column), fy = y - Float(row)
         let c0 = min(max(column, 0), width - 1), c1 = min(max(column + 1, 0), width - 1)
         let r0 = min(max(row, 0), height - 1) * width, r1 = min(max(row + 1, 0), height - 1) * width
         let top = pixels[r0 + c0] * (1 - fx) + pixels[r0 + c1] * fx
@@ -66,12 +71,11 @@ final class GLPicture: @unchecked Sendable {
 }
 
 extension GLPicture {
-    /// `frame`'s picture as R'G'B': each pixel takes the chroma sample of its
-    /// 2x2 block (nearest; 4:2:0 chroma sits once per block).
-    convenience init(_ frame: Frame, matrix: GLColourMatrix) {
-        precondition(frame.planeCount >= 3 && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1),
-                     "GLPicture(_:matrix:) reads planar 4:2:0 frames of the matrix's bit depth")
-        self.init(width: frame.width, height: frame.height)
+    /// Reads `frame`'s picture (of this size) as R'G'B': each pixel takes the
+    /// chroma sample of its 2x2 block (nearest; 4:2:0 chroma sits once per block).
+    func read(_ frame: Frame, matrix: GLColourMatrix) {
+        precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
+                     && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "read(_:matrix:) reads planar 4:2:0 frames of the picture's size and the matrix's depth")
         if frame.sampleBytes == 1 {
             read(frame, matrix: matrix, as: UInt8.self)
         } else {
@@ -82,6 +86,7 @@ extension GLPicture {
     private func read<Sample: FixedWidthInteger & UnsignedInteger>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
+        let lumaScale = 1 / (219 * s), chromaScale = 1 / (224 * s)
         let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
         let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
         inBands(height) { rows in
@@ -91,9 +96,9 @@ extension GLPicture {
                 let vs = UnsafeRawPointer(planes.v + row / 2 * vStride).assumingMemoryBound(to: Sample.self)
                 let line = pixels + row * width
                 for col in 0..<width {
-                    let luma = (Float(ys[col]) - 16 * s) / (219 * s)
-                    let cb = (Float(us[col / 2]) - 128 * s) / (224 * s)
-                    let cr = (Float(vs[col / 2]) - 128 * s) / (224 * s)
+                    let luma = (Float(ys[col]) - 16 * s) * lumaScale
+                    let cb = (Float(us[col / 2]) - 128 * s) * chromaScale
+                    let cr = (Float(vs[col / 2]) - 128 * s) * chromaScale
                     let r = luma + 2 * (1 - kr) * cr
                     let b = luma + 2 * (1 - kb) * cb
                     line[col] = GLColour(r, (luma - kr * r - kb * b) / kg, b, 1)
@@ -122,7 +127,11 @@ extension GLPicture {
         let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
         let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
         let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
-        @Sendable @inline(__always) func code(_ value: Float) -> Sample { Sample(min(max((value + 0.5).rounded(.down), 0), top)) }
+        // Clamped to 0...top (a NaN to 0) before the truncation, which is then the floor.
+        @Sendable @inline(__always) func code(_ value: Float) -> Sample {
+            let code = value + 0.5
+            return Sample(truncatingIfNeeded: Int(code > 0 ? (code < top ? code : top) : 0))
+        }
         let (chromaWidth, chromaHeight) = frame.planeSize(1)
         inBands(chromaHeight) { chromaRows in
             for chromaRow in chromaRows {

@@ -20,10 +20,18 @@ enum GLSL {
         return t * t * (3 - 2 * t)
     }
     @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { min(max(x, low), high) }
-    @inline(__always) static func fract(_ x: Float) -> Float { x - x.rounded(.down) }
-    @inline(__always) static func fract(_ p: GLPoint) -> GLPoint { p - p.rounded(.down) }
+    /// `floor`, without a call into libm where the value fits an Int (the
+    /// baseline x86-64 has no rounding instruction).
+    @inline(__always) static func floor(_ x: Float) -> Float {
+        guard abs(x) < 1e18 else { return x.rounded(.down) }
+        let truncated = Float(Int(x))
+        return truncated > x ? truncated - 1 : truncated
+    }
+    @inline(__always) static func floor(_ p: GLPoint) -> GLPoint { GLPoint(floor(p.x), floor(p.y)) }
+    @inline(__always) static func fract(_ x: Float) -> Float { x - floor(x) }
+    @inline(__always) static func fract(_ p: GLPoint) -> GLPoint { p - floor(p) }
     /// `x - y * floor(x / y)`.
-    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * floor(x / y) }
     @inline(__always) static func sign(_ x: Float) -> Float { x > 0 ? 1 : (x < 0 ? -1 : 0) }
     @inline(__always) static func length(_ p: GLPoint) -> Float { (p.x * p.x + p.y * p.y).squareRoot() }
     @inline(__always) static func distance(_ p: GLPoint, _ q: GLPoint) -> Float { length(p - q) }
