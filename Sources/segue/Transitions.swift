@@ -8,7 +8,10 @@ struct Transitions: ParsableCommand {
         discussion: """
         One line per name: the name, then what it does. Segue's own fade and
         slides come first, then every transition of libavfilter's xfade under
-        xfade's own name, then random.
+        xfade's own name, FFmpeg 6.1's newer xfade shapes (drawn by Segue),
+        the gl-transitions effects (gl_...), then random. A gl_ effect takes
+        its parameters by name: gl_doorway(depth=2,reflection=0.2); a wrong
+        one is told what the effect takes.
 
         With --easings, the curves --easing takes instead, one a line.
 

@@ -67,6 +67,27 @@ final class EditTimelineParseHostileTests: XCTestCase {
         """#
     }
 
+    /// A zero-length cut numbered apart from the dissolve that follows it (the fuzzer's find) stays a
+    /// zero-length clip; written as OTIO and read back, its one track keeps the dissolve rather than
+    /// being stacked window by window (which lost it).
+    func testAZeroLengthCutBeforeADissolveReadsBackFromOTIO() throws {
+        let edl = """
+        TITLE: Drop frame 29.97
+        FCM: DROP FRAME
+
+        001  long     V     C        01:00:59;20 01:01:09;14 00:00:00;00 00:00:09;22
+        * FROM CLIP NAME:  Long
+        002  long     V     C        01:01:09;14 01:01:09;14 00:00:09;22 00:00:09;22
+        003  next     V     D 016    01:09:59;10 01:10:07;18 00:00:09;22 00:00:18;00
+        * TO CLIP NAME:  Next
+        """
+        let timeline = try EditTimeline.parseCMX3600(edl)
+        let dissolves = timeline.items.filter { if case .transition = $0 { true } else { false } }
+        XCTAssertEqual(dissolves.count, 1)
+        let again = try EditTimeline.parseOTIO(timeline.otioJSON())
+        XCTAssertEqual(again.items, timeline.items, "the one track as it was, its dissolve too")
+    }
+
     func testOTIOHostileInputsAreRefusedNamingTheItem() {
         assertRefused("JSON nested more than 64 deep") { try .parseOTIO(Data(String(repeating: "[", count: 100_000).utf8)) }
         assertRefused("clip 1 'B-roll': source_range has rate 0") { try .parseOTIO(self.otio([self.clip(rate: "0")])) }

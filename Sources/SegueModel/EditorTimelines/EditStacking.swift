@@ -66,7 +66,7 @@ struct EditStacking {
         let total = laid.map { $0.last?.end ?? 0 }.max() ?? 0
         let shown = tracks.indices.filter { tracks[$0].enabled }
         if shown.count == 1, let only = shown.first, laid[only].last?.end ?? 0 == total, !flat[only].isEmpty,
-           laid[only].allSatisfy({ $0.covers || !$0.isClip }) { return try counted(flat[only]) }
+           laid[only].allSatisfy({ $0.covers || !$0.isClip || $0.length == 0 }) { return try counted(flat[only]) }
         let layers = shown.map { laid[$0] }
         let windows = Self.windows(of: layers, total: total)
         if depth == 0 { overlays = placedClips(layers, under: windows) }
