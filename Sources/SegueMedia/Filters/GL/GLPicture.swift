@@ -44,8 +44,9 @@ final class GLPicture: @unchecked Sendable {
     /// bilinear between the four nearest pixel centres, edges repeated.
     @inline(__always)
     func sample(_ u: Float, _ v: Float) -> GLColour {
-        let x = min(max(u * Float(width) - 0.5, -1), Float(width))
-        let y = min(max((1 - v) * Float(height) - 0.5, -1), Float(height))
+        // Bounds first: a NaN coordinate (GLSL leaves it undefined) reads the edge.
+        let x = min(Float(width), max(-1, u * Float(width) - 0.5))
+        let y = min(Float(height), max(-1, (1 - v) * Float(height) - 0.5))
         let x0 = x.rounded(.down), y0 = y.rounded(.down)
         let fx = x - x0, fy = y - y0
         let column = Int(x0), row = Int(y0)
@@ -122,7 +123,8 @@ extension GLPicture {
         let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
         let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
         let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
-        @Sendable @inline(__always) func code(_ value: Float) -> Sample { Sample(min(max((value + 0.5).rounded(.down), 0), top)) }
+        // Bounds first: a NaN colour (an effect's undefined case) is code 0, not a trap.
+        @Sendable @inline(__always) func code(_ value: Float) -> Sample { Sample(min(top, max(0, (value + 0.5).rounded(.down)))) }
         let (chromaWidth, chromaHeight) = frame.planeSize(1)
         inBands(chromaHeight) { chromaRows in
             for chromaRow in chromaRows {
