@@ -4,6 +4,10 @@
 package enum GLEffect: String, CaseIterable, Sendable {
     case fade, wipeleft, wiperight, directional, circleopen, angular, swirl, heart, pinwheel, windowslice, radial, ripple
     case randomsquares, doorway
+    case cube, invertedpagecurl, bowtiehorizontal, bowtievertical, bowtiewithparameter, butterflywavescrawler, circlecrop
+    case colourdistance, crazyparametricfun, crosswarp, directionalwarp, directionalwipe, dreamy, dreamyzoom, flyeye
+    case gridflip, hexagonalize, kaleidoscope, morph, mosaic, polkadotscurtain, rotate_scale_fade, squareswire, squeeze
+    case swap, bounce, rectangle
 
     /// The name `--transition` takes: `gl_` + the effect's.
     package var transitionName: String { "gl_" + rawValue }
@@ -26,6 +30,35 @@ package enum GLEffect: String, CaseIterable, Sendable {
         .ripple: [.float("amplitude", 100, in: -10000...10000), .float("speed", 50, in: -10000...10000)],
         .randomsquares: [.ivec2("size", 10, 10, in: 1...1000), .float("smoothness", 0.5, in: 0...10)],
         .doorway: [.float("reflection", 0.4, in: 0...1), .float("perspective", 0.4, in: 0...10), .float("depth", 3, in: 0.01...100)],
+        .cube: [.float("persp", 0.7, in: 0...1), .float("unzoom", 0.3, in: 0...1), .float("reflection", 0.4, in: 0...1),
+                .float("floating", 3, in: 0...100), .vec4("bgcolor", 0, 0, 0, 1)],
+        .bowtiewithparameter: [.float("adjust", 0.5, in: 0...1), .bool("reverse", false)],
+        .butterflywavescrawler: [.float("amplitude", 1, in: 0...3), .float("waves", 30, in: 0...1000),
+                                 .float("colorSeparation", 0.3, in: 0...10)],
+        .circlecrop: [.vec4("bgcolor", 0, 0, 0, 1)],
+        .colourdistance: [.float("power", 5, in: 0...100)],
+        .crazyparametricfun: [.float("a", 4, in: -100...100), .float("b", 1, in: 0.01...100),
+                              .float("amplitude", 120, in: -10000...10000), .float("smoothness", 0.1, in: 0.001...10)],
+        .directionalwarp: [.float("smoothness", 0.1, in: 0...10), .vec2("direction", -1, 1, in: -10...10)],
+        .directionalwipe: [.vec2("direction", 1, -1, in: -10...10), .float("smoothness", 0.5, in: 0...10)],
+        .dreamyzoom: [.float("rotation", 6, in: -360...360), .float("scale", 1.2, in: 0.01...100)],
+        .flyeye: [.float("size", 0.04, in: 0...1), .float("zoom", 50, in: 0...1000), .float("colorSeparation", 0.3, in: 0...10)],
+        .gridflip: [.ivec2("size", 4, 4, in: 1...100), .float("pause", 0.1, in: 0...0.45), .float("dividerWidth", 0.05, in: 0...1),
+                    .vec4("bgcolor", 0, 0, 0, 1), .float("randomness", 0.1, in: 0...1)],
+        .hexagonalize: [.int("steps", 50, in: 0...1000), .float("horizontalHexagons", 20, in: 0.01...1000)],
+        .kaleidoscope: [.float("speed", 1, in: -100...100), .float("angle", 1, in: -100...100), .float("power", 1.5, in: 0...10)],
+        .morph: [.float("strength", 0.1, in: -1...1)],
+        .mosaic: [.int("endx", 2, in: -10...10), .int("endy", -1, in: -10...10)],
+        .polkadotscurtain: [.float("dots", 20, in: 1...1000), .vec2("center", 0, 0, in: 0...1)],
+        .rotate_scale_fade: [.vec2("center", 0.5, 0.5, in: 0...1), .float("rotations", 5, in: -100...100),
+                             .float("scale", 10, in: 0.01...100), .vec4("backColor", 0.15, 0.15, 0.15, 1)],
+        .squareswire: [.ivec2("squares", 10, 10, in: 1...1000), .vec2("direction", 1, -0.5, in: -10...10),
+                       .float("smoothness", 1.6, in: 0...10)],
+        .squeeze: [.float("colorSeparation", 0.04, in: 0...1)],
+        .swap: [.float("reflection", 0.4, in: 0...1), .float("perspective", 0.2, in: 0...1), .float("depth", 3, in: 0.01...100)],
+        .bounce: [.vec4("shadow_colour", 0, 0, 0, 0.6), .float("shadow_height", 0.075, in: 0.01...0.5),
+                  .float("bounces", 3, in: 1...10)],
+        .rectangle: [.vec4("bgcolor", 0, 0, 0, 1)],
     ]
 }
 

@@ -28,6 +28,33 @@ extension GLEffect {
         case .ripple: return GLRipple.self
         case .randomsquares: return GLRandomSquares.self
         case .doorway: return GLDoorway.self
+        case .cube: return GLCube.self
+        case .invertedpagecurl: return GLInvertedPageCurl.self
+        case .bowtiehorizontal: return GLBowTieHorizontal.self
+        case .bowtievertical: return GLBowTieVertical.self
+        case .bowtiewithparameter: return GLBowTieWithParameter.self
+        case .butterflywavescrawler: return GLButterflyWaveScrawler.self
+        case .circlecrop: return GLCircleCrop.self
+        case .colourdistance: return GLColourDistance.self
+        case .crazyparametricfun: return GLCrazyParametricFun.self
+        case .crosswarp: return GLCrossWarp.self
+        case .directionalwarp: return GLDirectionalWarp.self
+        case .directionalwipe: return GLDirectionalWipe.self
+        case .dreamy: return GLDreamy.self
+        case .dreamyzoom: return GLDreamyZoom.self
+        case .flyeye: return GLFlyEye.self
+        case .gridflip: return GLGridFlip.self
+        case .hexagonalize: return GLHexagonalize.self
+        case .kaleidoscope: return GLKaleidoscope.self
+        case .morph: return GLMorph.self
+        case .mosaic: return GLMosaic.self
+        case .polkadotscurtain: return GLPolkaDotsCurtain.self
+        case .rotate_scale_fade: return GLRotateScaleFade.self
+        case .squareswire: return GLSquaresWire.self
+        case .squeeze: return GLSqueeze.self
+        case .swap: return GLSwap.self
+        case .bounce: return GLBounce.self
+        case .rectangle: return GLRectangle.self
         }
     }
 }

@@ -43,6 +43,11 @@ enum GLSL {
     @inline(__always) static func cos(_ x: Float) -> Float { cosf(x) }
     @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float { powf(x, y) }
     @inline(__always) static func exp(_ x: Float) -> Float { expf(x) }
+    @inline(__always) static func acos(_ x: Float) -> Float { acosf(x) }
+    @inline(__always) static func abs(_ p: GLPoint) -> GLPoint { GLPoint(Swift.abs(p.x), Swift.abs(p.y)) }
+    @inline(__always) static func mod(_ p: GLPoint, _ y: Float) -> GLPoint { GLPoint(mod(p.x, y), mod(p.y, y)) }
+    /// `length` of a `vec4` (what `distance` of two colours takes).
+    @inline(__always) static func length(_ c: GLColour) -> Float { (c.x * c.x + c.y * c.y + c.z * c.z + c.w * c.w).squareRoot() }
     /// Both coordinates strictly inside the texture: `all(lessThan(0, p)) && all(lessThan(p, 1))`.
     @inline(__always) static func inBounds(_ p: GLPoint) -> Bool { 0 < p.x && 0 < p.y && p.x < 1 && p.y < 1 }
     /// The common `fract(sin(dot(co, vec2(12.9898, 78.233))) * 43758.5453)`.

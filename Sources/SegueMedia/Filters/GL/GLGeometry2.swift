@@ -1,0 +1,375 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SegueCore
+
+// More gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
+// each its GLSL `transition(uv)` with the uniforms a `GLTransition` sets:
+// those that move or warp the pictures. Authors: ButterflyWaveScrawler,
+// CrazyParametricFun: mandubian; ColourDistance: P-Seebauer (ported by gre);
+// crosswarp: Eke Péter; directionalwarp: pschroen; directionalwipe, flyeye,
+// squareswire, squeeze: gre; Dreamy: mikolalysenko; DreamyZoom: Zeh Fernando;
+// GridFlip: TimDonselaar (ported by gre); hexagonalize, rotate_scale_fade:
+// Fernando Kuteken; kaleidoscope: nwoeanhinnogaehr; morph: paniq; Mosaic:
+// Xaychru (ported by gre); PolkaDotsCurtain: bobylito.
+
+/// Both pictures ripple along a butterfly curve, the outgoing one's colours apart.
+struct GLButterflyWaveScrawler: GLShader {
+    let amplitude: Float, waves: Float, colorSeparation: Float
+    init(_ transition: GLTransition) {
+        amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        if progress <= 0 { return s.fromColor(p) }
+        if progress >= 1 { return s.toColor(p) }
+        let inv = 1 - progress
+        let disp = compute(p, progress)
+        // vec2 + float adds to both coordinates
+        return GLFringe.blend(p, GLPoint(repeating: inv * disp), GLPoint(repeating: progress * disp), progress: progress,
+                              colorSeparation: colorSeparation, s)
+    }
+    /// The butterfly polar function at `p`.
+    private func compute(_ p: GLPoint, _ progress: Float) -> Float {
+        let pi: Float = 3.14159265358979323846264
+        let o = p * GLSL.sin(progress * amplitude) - GLPoint(0.5, 0.5)
+        let theta = GLSL.acos(GLSL.dot(o, GLPoint(1, 0))) * waves
+        let sn = GLSL.sin((2 * theta - pi) / 24)
+        let s2 = sn * sn
+        return (GLSL.exp(GLSL.cos(theta)) - 2 * GLSL.cos(4 * theta) + s2 * s2 * sn) / 10
+    }
+}
+
+/// The blend ButterflyWaveScrawler and flyeye share: the incoming picture moved
+/// by `toShift`, the outgoing one's red, green and blue by `fromShift` scaled
+/// (1 - colorSeparation), 1 and (1 + colorSeparation).
+enum GLFringe {
+    static func blend(_ p: GLPoint, _ toShift: GLPoint, _ fromShift: GLPoint, progress: Float, colorSeparation: Float,
+                      _ s: GLSampler) -> GLColour {
+        let texTo = s.toColor(p + toShift)
+        let red = s.fromColor(p + fromShift * (1 - colorSeparation)).x
+        let green = s.fromColor(p + fromShift).y
+        let blue = s.fromColor(p + fromShift * (1 + colorSeparation)).z
+        return texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
+    }
+}
+
+/// The outgoing picture pulled through a grid of lenses, its colours apart.
+struct GLFlyEye: GLShader {
+    let size: Float, zoom: Float, colorSeparation: Float
+    init(_ transition: GLTransition) {
+        size = transition.float("size"); zoom = transition.float("zoom"); colorSeparation = transition.float("colorSeparation")
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress, inv = 1 - progress
+        let disp = size * GLPoint(GLSL.cos(zoom * p.x), GLSL.sin(zoom * p.y))
+        return GLFringe.blend(p, inv * disp, progress * disp, progress: progress, colorSeparation: colorSeparation, s)
+    }
+}
+
+/// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
+struct GLColourDistance: GLShader {
+    let power: Float
+    init(_ transition: GLTransition) { power = transition.float("power") }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let fTex = s.fromColor(p), tTex = s.toColor(p)
+        let m = GLSL.step(GLSL.length(fTex - tTex), s.progress)
+        return GLSL.mix(GLSL.mix(fTex, tTex, m), tTex, GLSL.pow(s.progress, power))
+    }
+}
+
+/// The outgoing picture pulled along a hypocycloid into a swirl.
+struct GLCrazyParametricFun: GLShader {
+    let a: Float, b: Float, amplitude: Float, smoothness: Float
+    init(_ transition: GLTransition) {
+        a = transition.float("a"); b = transition.float("b")
+        amplitude = transition.float("amplitude"); smoothness = transition.float("smoothness")
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        let dir = p - 0.5
+        let dist = GLSL.length(dir)
+        let x = (a - b) * GLSL.cos(progress) + b * GLSL.cos(progress * ((a / b) - 1))
+        let y = (a - b) * GLSL.sin(progress) - b * GLSL.sin(progress * ((a / b) - 1))
+        let offset = dir * GLPoint(GLSL.sin(progress * dist * amplitude * x), GLSL.sin(progress * dist * amplitude * y)) / smoothness
+        return GLSL.mix(s.fromColor(p + offset), s.toColor(p), GLSL.smoothstep(0.2, 1, progress))
+    }
+}
+
+/// The outgoing picture zooms in as the incoming one zooms out into place, right to left.
+struct GLCrossWarp: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let x = GLSL.smoothstep(0, 1, s.progress * 2 + p.x - 1)
+        return GLSL.mix(s.fromColor((p - 0.5) * (1 - x) + 0.5), s.toColor((p - 0.5) * x + 0.5), x)
+    }
+}
+
+/// `direction` normalised so |x| + |y| = 1, and where the centre lies along it:
+/// what the directional wipes sweep along.
+struct GLSweep {
+    let v: GLPoint, d: Float
+    init(_ direction: [Float]) {
+        var v = GLSL.normalize(GLPoint(direction[0], direction[1]))
+        v /= Swift.abs(v.x) + Swift.abs(v.y)
+        self.v = v; d = v.x * 0.5 + v.y * 0.5
+    }
+    /// The GLSL's `smoothstep(-smoothness, 0.0, v.x * uv.x + v.y * uv.y - (d - 0.5 + progress * (1.0 + smoothness)))`.
+    func edge(_ uv: GLPoint, _ progress: Float, _ smoothness: Float) -> Float {
+        GLSL.smoothstep(-smoothness, 0, v.x * uv.x + v.y * uv.y - (d - 0.5 + progress * (1 + smoothness)))
+    }
+}
+
+/// A soft edge sweeps along `direction`, each picture zooming across it.
+struct GLDirectionalWarp: GLShader {
+    let smoothness: Float, sweep: GLSweep
+    init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let m = 1 - sweep.edge(uv, s.progress, smoothness)
+        return GLSL.mix(s.fromColor((uv - 0.5) * (1 - m) + 0.5), s.toColor((uv - 0.5) * m + 0.5), m)
+    }
+}
+
+/// A soft-edged wipe along `direction`.
+struct GLDirectionalWipe: GLShader {
+    let smoothness: Float, sweep: GLSweep
+    init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let m = (1 - GLSL.step(s.progress, 0)) * (1 - sweep.edge(uv, s.progress, smoothness))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+    }
+}
+
+/// Squares along a sweep in `direction` grow to the incoming picture.
+struct GLSquaresWire: GLShader {
+    let squares: GLPoint, smoothness: Float, sweep: GLSweep
+    init(_ transition: GLTransition) {
+        squares = GLPoint(transition.value("squares")); smoothness = transition.float("smoothness")
+        sweep = GLSweep(transition.value("direction"))
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let pr = sweep.edge(p, s.progress, smoothness)
+        let squarep = GLSL.fract(p * squares)
+        let squaremin = pr / 2, squaremax = 1 - pr / 2
+        let started: Float = 1 - GLSL.step(s.progress, 0)
+        let above: Float = GLSL.step(squaremin, squarep.x) * GLSL.step(squaremin, squarep.y)
+        let a: Float = started * above * GLSL.step(squarep.x, squaremax) * GLSL.step(squarep.y, squaremax)
+        return GLSL.mix(s.fromColor(p), s.toColor(p), a)
+    }
+}
+
+/// A cross-fade with a gentle vertical wave on each picture.
+struct GLDreamy: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        return GLSL.mix(s.fromColor(p + Self.offset(progress, p.x)), s.toColor(p + Self.offset(1 - progress, p.x)), progress)
+    }
+    private static func offset(_ progress: Float, _ x: Float) -> GLPoint {
+        GLPoint(0, 0.03 * progress * GLSL.cos(10 * (progress + x)))
+    }
+}
+
+/// Zooms and turns into a white flash, then out of it onto the incoming picture.
+struct GLDreamyZoom: GLShader {
+    let rotation: Float, scale: Float
+    init(_ transition: GLTransition) { rotation = transition.float("rotation"); scale = transition.float("scale") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress, ratio = s.ratio
+        let deg2rad: Float = 0.03926990816987241548078304229099  // as the GLSL has it (π/80)
+        let early = progress < 0.5
+        let phase = early ? progress * 2 : (progress - 0.5) * 2
+        let angleOffset = early ? GLSL.mix(0, rotation * deg2rad, phase) : GLSL.mix(-rotation * deg2rad, 0, phase)
+        let newScale = early ? GLSL.mix(1, scale, phase) : GLSL.mix(scale, 1, phase)
+        var p = (uv - GLPoint(0.5, 0.5)) / newScale * GLPoint(ratio, 1)
+        let angle = GLSL.atan(p.y, p.x) + angleOffset
+        let dist = GLSL.distance(GLPoint(0, 0), p)
+        p.x = GLSL.cos(angle) * dist / ratio + 0.5
+        p.y = GLSL.sin(angle) * dist + 0.5
+        let c = early ? s.fromColor(p) : s.toColor(p)
+        return c + (early ? GLSL.mix(0, 1, phase) : GLSL.mix(1, 0, phase))
+    }
+}
+
+/// Both pictures become hexagons, cross-fade and sharpen again.
+struct GLHexagonalize: GLShader {
+    let steps: Int, horizontalHexagons: Float
+    static let sqrt3 = Float(3).squareRoot()
+    init(_ transition: GLTransition) { steps = transition.int("steps"); horizontalHexagons = transition.float("horizontalHexagons") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        var dist = 2 * min(progress, 1 - progress)
+        dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
+        let size = (Self.sqrt3 / 3) * dist / horizontalHexagons
+        let point = dist > 0 ? Self.centre(ofHexagonAt: uv, size, s.ratio) : uv
+        return GLSL.mix(s.fromColor(point), s.toColor(point), progress)
+    }
+    /// The centre of the hexagon of side `size` holding `p` (the GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
+    private static func centre(ofHexagonAt p: GLPoint, _ size: Float, _ ratio: Float) -> GLPoint {
+        var point = p
+        point.y /= ratio
+        point = (point - 0.5) / size
+        let hq = (sqrt3 / 3) * point.x + (-1.0 / 3.0) * point.y
+        let hr = 0 * point.x + 2.0 / 3.0 * point.y
+        let hs = -hq - hr
+        var q = (hq + 0.5).rounded(.down), r = (hr + 0.5).rounded(.down)
+        let s = (hs + 0.5).rounded(.down)
+        let deltaQ = Swift.abs(q - hq), deltaR = Swift.abs(r - hr), deltaS = Swift.abs(s - hs)
+        if deltaQ > deltaR && deltaQ > deltaS {
+            q = -r - s
+        } else if deltaR > deltaS {
+            r = -q - s
+        }
+        let x = (sqrt3 * q + (sqrt3 / 2) * r) * size + 0.5
+        let y = (0 * q + (3.0 / 2.0) * r) * size + 0.5
+        return GLPoint(x, y * ratio)
+    }
+}
+
+/// A cross-fade through a spinning kaleidoscope of both pictures.
+struct GLKaleidoscope: GLShader {
+    let speed: Float, angle: Float, power: Float
+    init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        var t = GLSL.pow(progress, power) * speed
+        var p = uv - 0.5
+        for _ in 0..<7 {
+            let sn = GLSL.sin(t), cs = GLSL.cos(t)
+            p = GLPoint(sn * p.x + cs * p.y, sn * p.y - cs * p.x)
+            t += angle
+            p = GLSL.abs(GLSL.mod(p, 2) - 1)
+        }
+        return GLSL.mix(GLSL.mix(s.fromColor(uv), s.toColor(uv), progress), GLSL.mix(s.fromColor(p), s.toColor(p), progress),
+                        1 - 2 * Swift.abs(progress - 0.5))
+    }
+}
+
+/// A cross-fade with each picture pushed by both pictures' colours.
+struct GLMorph: GLShader {
+    let strength: Float
+    init(_ transition: GLTransition) { strength = transition.float("strength") }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let ca = s.fromColor(p), cb = s.toColor(p)
+        let oa = ((GLPoint(ca.x, ca.y) + ca.z) * 0.5) * 2 - 1
+        let ob = ((GLPoint(cb.x, cb.y) + cb.z) * 0.5) * 2 - 1
+        let oc = GLSL.mix(oa, ob, 0.5) * strength
+        let w0 = s.progress, w1 = 1 - w0
+        return GLSL.mix(s.fromColor(p + oc * w0), s.toColor(p - oc * w1), s.progress)
+    }
+}
+
+/// The view pans over a mosaic of turned tiles of both pictures and settles on
+/// the tile (`endx`, `endy`), the incoming picture.
+struct GLMosaic: GLShader {
+    let endx: Int, endy: Int
+    init(_ transition: GLTransition) { endx = transition.int("endx"); endy = transition.int("endy") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let pi: Float = 3.14159265358979323
+        let progress = s.progress
+        var rp = uv - 0.5
+        let rpr = progress * 2 - 1
+        let z = -(rpr * rpr * 2) + 3
+        rp *= Swift.abs(z)
+        let ci = -GLSL.cos(progress * pi) / 2 + 0.5
+        rp += GLSL.mix(GLPoint(0.5, 0.5), GLPoint(Float(endx) + 0.5, Float(endy) + 0.5), ci * ci)
+        var mrp = GLSL.mod(rp, 1)
+        let tile = rp.rounded(.down)
+        let onEnd = Int(tile.x) == endx && Int(tile.y) == endy
+        if !onEnd {
+            let ang = Float(Int(GLSL.rand(tile) * 4)) * 0.5 * pi
+            let v = mrp - 0.5, c = GLSL.cos(ang), sn = GLSL.sin(ang)
+            mrp = 0.5 + GLPoint(c * v.x + sn * v.y, -sn * v.x + c * v.y)  // mat2(c, -s, s, c) * v
+        }
+        return onEnd || GLSL.rand(tile) > 0.5 ? s.toColor(mrp) : s.fromColor(mrp)
+    }
+}
+
+/// The incoming picture shows through dots that grow outwards from `center`.
+struct GLPolkaDotsCurtain: GLShader {
+    let dots: Float, center: GLPoint
+    init(_ transition: GLTransition) { dots = transition.float("dots"); center = GLPoint(transition.value("center")) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
+        return nextImage ? s.toColor(uv) : s.fromColor(uv)
+    }
+}
+
+/// Both pictures spin about `center`, shrinking to 1/`scale` and back, over `backColor`, as they cross-fade.
+struct GLRotateScaleFade: GLShader {
+    let center: GLPoint, rotations: Float, scale: Float, backColor: GLColour
+    init(_ transition: GLTransition) {
+        center = GLPoint(transition.value("center")); rotations = transition.float("rotations")
+        scale = transition.float("scale"); backColor = GLColour(transition.value("backColor"))
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let pi: Float = 3.14159265359
+        let progress = s.progress
+        let difference = uv - center
+        let dir = GLSL.normalize(difference)
+        let dist = GLSL.length(difference)
+        let angle = 2 * pi * rotations * progress
+        let c = GLSL.cos(angle), sn = GLSL.sin(angle)
+        let currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
+        let rotatedDir = GLPoint(dir.x * c - dir.y * sn, dir.x * sn + dir.y * c)
+        let rotatedUv = center + rotatedDir * dist / currentScale
+        if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
+        return GLSL.mix(s.fromColor(rotatedUv), s.toColor(rotatedUv), progress)
+    }
+}
+
+/// The outgoing picture is squeezed to a line, its colours apart, over the incoming one.
+struct GLSqueeze: GLShader {
+    let colorSeparation: Float
+    init(_ transition: GLTransition) { colorSeparation = transition.float("colorSeparation") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let y = 0.5 + (uv.y - 0.5) / (1 - s.progress)
+        if y < 0 || y > 1 { return s.toColor(uv) }
+        let fp = GLPoint(uv.x, y)
+        let off = s.progress * GLPoint(0, colorSeparation)
+        let c = s.fromColor(fp), cn = s.fromColor(fp - off), cp = s.fromColor(fp + off)
+        return GLColour(cn.x, c.y, cp.z, c.w)
+    }
+}
+
+/// The picture splits into tiles that flip one by one to the incoming picture,
+/// dividers of `bgcolor` between them.
+struct GLGridFlip: GLShader {
+    let size: GLPoint, pause: Float, dividerWidth: Float, bgcolor: GLColour, randomness: Float
+    init(_ transition: GLTransition) {
+        size = GLPoint(transition.value("size")); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
+        bgcolor = GLColour(transition.value("bgcolor")); randomness = transition.float("randomness")
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        let onDivider = delta(p) < dividerSize
+        if progress < pause {
+            return GLSL.mix(bgcolor, s.fromColor(p), onDivider ? 1 - progress / pause : 1)
+        } else if progress < 1 - pause {
+            if onDivider { return bgcolor }
+            let currentProg = (progress - pause) / (1 - pause * 2)
+            let rectanglePos = (size * p).rounded(.down)
+            let r = GLSL.rand(rectanglePos) - randomness
+            let cp = GLSL.smoothstep(0, 1 - r, currentProg)
+            let rectangleSize = 1 / size.x
+            let left = rectanglePos.x * rectangleSize
+            let offset = rectangleSize / 2 + left
+            let flipped = GLPoint((p.x - offset) / Swift.abs(cp - 0.5) * 0.5 + offset, p.y)
+            let a = s.fromColor(flipped), b = s.toColor(flipped)
+            let shown = GLSL.step(Swift.abs(size.x * (p.x - left) - 0.5), Swift.abs(cp - 0.5))
+            return GLSL.mix(bgcolor, GLSL.mix(b, a, GLSL.step(cp, 0.5)), shown)
+        }
+        return GLSL.mix(bgcolor, s.toColor(p), onDivider ? (progress - 1 + pause) / pause : 1)
+    }
+    /// How far `p` is from its tile's nearest side (the GLSL's `getDelta`).
+    private func delta(_ p: GLPoint) -> Float {
+        let pos = (size * p).rounded(.down)
+        let rectangleSize = GLPoint(1 / size.x, 1 / size.y)
+        let top = rectangleSize.y * (pos.y + 1), bottom = rectangleSize.y * pos.y
+        let left = rectangleSize.x * pos.x, right = rectangleSize.x * (pos.x + 1)
+        let minX = min(Swift.abs(p.x - left), Swift.abs(p.x - right)), minY = min(Swift.abs(p.y - top), Swift.abs(p.y - bottom))
+        return min(minX, minY)
+    }
+    /// The GLSL's `getDividerSize()`.
+    private var dividerSize: Float { min(1 / size.x, 1 / size.y) * dividerWidth }
+}
