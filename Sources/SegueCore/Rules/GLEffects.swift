@@ -8,6 +8,11 @@ package enum GLEffect: String, CaseIterable, Sendable {
     case colourdistance, crazyparametricfun, crosswarp, directionalwarp, directionalwipe, dreamy, dreamyzoom, flyeye
     case gridflip, hexagonalize, kaleidoscope, morph, mosaic, polkadotscurtain, rotate_scale_fade, squareswire, squeeze
     case swap, bounce, rectangle
+    case burn, cannabisleaf, circle, colorphase, crosshatch, doomscreentransition, fadecolor, fadegrayscale
+    case glitchdisplace, glitchmemories, horizontalclose, horizontalopen, verticalclose, verticalopen, leftright
+    case topbottom, multiply_blend, overexposure, perlin, pixelize, polar_function, randomnoisex, rectanglecrop
+    case rolls, simplezoom, simplezoomout, staticfade, undulatingburnout, waterdrop, wind, windowblinds, wipedown
+    case wipeup, zoomincircles, zoomleftwipe, zoomrigthwipe
 
     /// The name `--transition` takes: `gl_` + the effect's.
     package var transitionName: String { "gl_" + rawValue }
@@ -59,6 +64,28 @@ package enum GLEffect: String, CaseIterable, Sendable {
         .bounce: [.vec4("shadow_colour", 0, 0, 0, 0.6), .float("shadow_height", 0.075, in: 0.01...0.5),
                   .float("bounces", 3, in: 1...10)],
         .rectangle: [.vec4("bgcolor", 0, 0, 0, 1)],
+        .burn: [.vec3("color", 0.9, 0.4, 0.2)],
+        .circle: [.vec2("center", 0.5, 0.5, in: 0...1), .vec3("backColor", 0.1, 0.1, 0.1), .bool("usebgcolor", false), .vec4("bgcolor", 0, 0, 0, 1)],
+        .colorphase: [.vec4("fromStep", 0, 0.2, 0.4, 0), .vec4("toStep", 0.6, 0.8, 1, 1)],
+        .crosshatch: [.vec2("center", 0.5, 0.5, in: 0...1), .float("threshold", 3, in: 0.01...100), .float("fadeEdge", 0.1, in: 0.001...1)],
+        .doomscreentransition: [.int("bars", 30, in: 2...1000), .float("amplitude", 2, in: 0...100), .float("noise", 0.1, in: 0...1),
+                                .float("frequency", 0.5, in: 0...100), .float("dripScale", 0.5, in: 0...10)],
+        .fadecolor: [.vec3("color", 0, 0, 0), .float("colorPhase", 0.4, in: 0...1), .bool("usebgcolor", false), .vec4("bgcolor", 0, 0, 0, 1)],
+        .fadegrayscale: [.float("intensity", 0.3, in: 0...1)],
+        .overexposure: [.float("strength", 0.6, in: 0...10)],
+        .perlin: [.float("scale", 4, in: 0.01...1000), .float("smoothness", 0.01, in: 0.001...10), .float("seed", 12.9898, in: -1000...1000)],
+        .pixelize: [.ivec2("squaresMin", 20, 20, in: 1...1000), .int("steps", 50, in: 0...1000)],
+        .polar_function: [.int("segments", 5, in: 0...100)],
+        .rectanglecrop: [.vec4("bgcolor", 0, 0, 0, 1)],
+        .rolls: [.int("type", 0, in: 0...3), .bool("RotDown", false)],
+        .simplezoom: [.float("zoom_quickness", 0.8, in: 0.2...1)],
+        .simplezoomout: [.float("zoom_quickness", 0.8, in: 0.2...1), .bool("fade", true)],
+        .staticfade: [.float("n_noise_pixels", 200, in: 1...10000), .float("static_luminosity", 0.8, in: 0...1)],
+        .undulatingburnout: [.float("smoothness", 0.03, in: 0.001...1), .vec2("center", 0.5, 0.5, in: 0...1), .vec3("color", 0, 0, 0)],
+        .waterdrop: [.float("amplitude", 30, in: -1000...1000), .float("speed", 30, in: -1000...1000)],
+        .wind: [.float("size", 0.2, in: 0.001...1)],
+        .zoomleftwipe: [.float("zoom_quickness", 0.8, in: 0.01...1)],
+        .zoomrigthwipe: [.float("zoom_quickness", 0.8, in: 0.01...1)],
     ]
 }
 

@@ -55,6 +55,42 @@ extension GLEffect {
         case .swap: return GLSwap.self
         case .bounce: return GLBounce.self
         case .rectangle: return GLRectangle.self
+        case .burn: return GLBurn.self
+        case .cannabisleaf: return GLCannabisLeaf.self
+        case .circle: return GLCircle.self
+        case .colorphase: return GLColorPhase.self
+        case .crosshatch: return GLCrosshatch.self
+        case .doomscreentransition: return GLDoomScreenTransition.self
+        case .fadecolor: return GLFadeColor.self
+        case .fadegrayscale: return GLFadeGrayscale.self
+        case .glitchdisplace: return GLGlitchDisplace.self
+        case .glitchmemories: return GLGlitchMemories.self
+        case .horizontalclose: return GLHorizontalClose.self
+        case .horizontalopen: return GLHorizontalOpen.self
+        case .verticalclose: return GLVerticalClose.self
+        case .verticalopen: return GLVerticalOpen.self
+        case .leftright: return GLLeftRight.self
+        case .topbottom: return GLTopBottom.self
+        case .multiply_blend: return GLMultiplyBlend.self
+        case .overexposure: return GLOverexposure.self
+        case .perlin: return GLPerlin.self
+        case .pixelize: return GLPixelize.self
+        case .polar_function: return GLPolarFunction.self
+        case .randomnoisex: return GLRandomNoiseX.self
+        case .rectanglecrop: return GLRectangleCrop.self
+        case .rolls: return GLRolls.self
+        case .simplezoom: return GLSimpleZoom.self
+        case .simplezoomout: return GLSimpleZoomOut.self
+        case .staticfade: return GLStaticFade.self
+        case .undulatingburnout: return GLUndulatingBurnOut.self
+        case .waterdrop: return GLWaterDrop.self
+        case .wind: return GLWind.self
+        case .windowblinds: return GLWindowBlinds.self
+        case .wipedown: return GLWipeDown.self
+        case .wipeup: return GLWipeUp.self
+        case .zoomincircles: return GLZoomInCircles.self
+        case .zoomleftwipe: return GLZoomLeftWipe.self
+        case .zoomrigthwipe: return GLZoomRigthWipe.self
         }
     }
 }

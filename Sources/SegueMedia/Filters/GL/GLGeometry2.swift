@@ -212,8 +212,8 @@ struct GLHexagonalize: GLShader {
         let hq = (sqrt3 / 3) * point.x + (-1.0 / 3.0) * point.y
         let hr = 0 * point.x + 2.0 / 3.0 * point.y
         let hs = -hq - hr
-        var q = (hq + 0.5).rounded(.down), r = (hr + 0.5).rounded(.down)
-        let s = (hs + 0.5).rounded(.down)
+        var q = GLSL.floor(hq + 0.5), r = GLSL.floor(hr + 0.5)
+        let s = GLSL.floor(hs + 0.5)
         let deltaQ = Swift.abs(q - hq), deltaR = Swift.abs(r - hr), deltaS = Swift.abs(s - hs)
         if deltaQ > deltaR && deltaQ > deltaS {
             q = -r - s
@@ -274,7 +274,7 @@ struct GLMosaic: GLShader {
         let ci = -GLSL.cos(progress * pi) / 2 + 0.5
         rp += GLSL.mix(GLPoint(0.5, 0.5), GLPoint(Float(endx) + 0.5, Float(endy) + 0.5), ci * ci)
         var mrp = GLSL.mod(rp, 1)
-        let tile = rp.rounded(.down)
+        let tile = GLSL.floor(rp)
         let onEnd = Int(tile.x) == endx && Int(tile.y) == endy
         if !onEnd {
             let ang = Float(Int(GLSL.rand(tile) * 4)) * 0.5 * pi
@@ -348,7 +348,7 @@ struct GLGridFlip: GLShader {
         } else if progress < 1 - pause {
             if onDivider { return bgcolor }
             let currentProg = (progress - pause) / (1 - pause * 2)
-            let rectanglePos = (size * p).rounded(.down)
+            let rectanglePos = GLSL.floor(size * p)
             let r = GLSL.rand(rectanglePos) - randomness
             let cp = GLSL.smoothstep(0, 1 - r, currentProg)
             let rectangleSize = 1 / size.x
@@ -363,7 +363,7 @@ struct GLGridFlip: GLShader {
     }
     /// How far `p` is from its tile's nearest side (the GLSL's `getDelta`).
     private func delta(_ p: GLPoint) -> Float {
-        let pos = (size * p).rounded(.down)
+        let pos = GLSL.floor(size * p)
         let rectangleSize = GLPoint(1 / size.x, 1 / size.y)
         let top = rectangleSize.y * (pos.y + 1), bottom = rectangleSize.y * pos.y
         let left = rectangleSize.x * pos.x, right = rectangleSize.x * (pos.x + 1)

@@ -1,0 +1,293 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SegueCore
+
+// More gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
+// each its GLSL `transition(uv)` with the uniforms a `GLTransition` sets.
+// Authors: burn, colorphase, fadecolor, fadegrayscale: gre; cannabisleaf:
+// @Flexi23; circle, multiply_blend, polar_function: Fernando Kuteken;
+// crosshatch: pthrasher (adapted by gre); DoomScreenTransition: Zeh Fernando;
+// GlitchDisplace: Matt DesLauriers; GlitchMemories: Gunnar Roth (after
+// natewave); HorizontalClose, HorizontalOpen, VerticalClose, VerticalOpen:
+// martiniti; LeftRight: zhmy; Overexposure: Ben Zhang; perlin: Rich Harris;
+// pixelize: gre (after benraziel).
+
+extension GLTransition {
+    /// A vec2 uniform's value.
+    fileprivate func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
+    /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
+    fileprivate func colour(_ name: String) -> GLColour {
+        let v = value(name)
+        return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
+    }
+}
+
+/// Both pictures brightened by `color`, most at the middle, while they cross-fade.
+struct GLBurn: GLShader {
+    let color: GLColour
+    init(_ transition: GLTransition) { color = transition.colour("color") * GLColour(1, 1, 1, 0) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        return GLSL.mix(s.fromColor(uv) + p * color, s.toColor(uv) + (1 - p) * color, p)
+    }
+}
+
+struct GLCannabisLeaf: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        if s.progress == 0 { return s.fromColor(uv) }
+        var leaf = (uv - 0.5) / 10 / GLSL.pow(s.progress, 3.5)
+        leaf.y += 0.35
+        let r: Float = 0.18, o = GLSL.atan(leaf.y, leaf.x)
+        let shape = r * (1 + GLSL.sin(o)) * (1 + 0.9 * GLSL.cos(8 * o)) * (1 + 0.1 * GLSL.cos(24 * o)) * (0.9 + 0.05 * GLSL.cos(200 * o))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), 1 - GLSL.step(1 - GLSL.length(leaf) + shape, 1))
+    }
+}
+
+/// The outgoing picture shrinks to a circle about `center`, then the incoming one grows from it.
+struct GLCircle: GLShader {
+    let center: GLPoint, back: GLColour
+    init(_ transition: GLTransition) {
+        center = transition.point("center")
+        back = transition.bool("usebgcolor") ? transition.colour("bgcolor") : transition.colour("backColor")
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let radius = Float(8).squareRoot() * abs(s.progress - 0.5)
+        if GLSL.length(uv - center) > radius { return back }
+        return s.progress < 0.5 ? s.fromColor(uv) : s.toColor(uv)
+    }
+}
+
+/// A cross-fade with each channel (r, g, b, a) moving from `fromStep` to `toStep`.
+struct GLColorPhase: GLShader {
+    let fromStep: GLColour, toStep: GLColour
+    init(_ transition: GLTransition) { fromStep = transition.colour("fromStep"); toStep = transition.colour("toStep") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        let weight = GLColour(GLSL.smoothstep(fromStep.x, toStep.x, p), GLSL.smoothstep(fromStep.y, toStep.y, p),
+                              GLSL.smoothstep(fromStep.z, toStep.z, p), GLSL.smoothstep(fromStep.w, toStep.w, p))
+        return s.fromColor(uv) * (1 - weight) + s.toColor(uv) * weight
+    }
+}
+
+struct GLCrosshatch: GLShader {
+    let center: GLPoint, threshold: Float, fadeEdge: Float
+    init(_ transition: GLTransition) {
+        center = transition.point("center"); threshold = transition.float("threshold"); fadeEdge = transition.float("fadeEdge")
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        let dist = GLSL.distance(center, uv) / threshold
+        let r = p - min(GLSL.rand(GLPoint(uv.y, 0)), GLSL.rand(GLPoint(0, uv.x)))
+        let m = GLSL.mix(0, GLSL.mix(GLSL.step(dist, r), 1, GLSL.smoothstep(1 - fadeEdge, 1, p)), GLSL.smoothstep(0, fadeEdge, p))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+    }
+}
+
+/// The outgoing picture melts down in `bars` columns, each at its own speed.
+struct GLDoomScreenTransition: GLShader {
+    let bars: Int, amplitude: Float
+    /// Each column's `pos(num)`, which depends only on the uniforms.
+    let positions: [Float]
+    init(_ transition: GLTransition) {
+        bars = transition.int("bars"); amplitude = transition.float("amplitude")
+        let noise = transition.float("noise"), frequency = transition.float("frequency"), dripScale = transition.float("dripScale")
+        positions = (0..<max(bars, 1)).map { [bars] num in
+            let n = Float(num)
+            let rand = GLSL.fract(GLSL.mod(n * 67123.313, 12) * GLSL.sin(n * 10.3) * GLSL.cos(n))
+            let fn = n * frequency * 0.1 * Float(bars)
+            let wave = GLSL.cos(fn * 0.5) * GLSL.cos(fn * 0.13) * GLSL.sin((fn + 10) * 0.3) / 2 + 0.5
+            let drip = GLSL.sin(n / Float(bars - 1) * 3.141592) * dripScale
+            return (noise == 0 ? wave : GLSL.mix(wave, rand, noise)) + (dripScale == 0 ? 0 : drip)
+        }
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let bar = min(max(Int(uv.x * Float(bars)), 0), positions.count - 1)
+        let phase = s.progress * (1 + positions[bar] * amplitude)
+        if phase + uv.y < 1 { return s.fromColor(GLPoint(uv.x, uv.y + phase)) }
+        return s.toColor(uv)
+    }
+}
+
+/// A cross-fade through a plain colour (`color`, or `bgcolor` when `usebgcolor`).
+struct GLFadeColor: GLShader {
+    let colorPhase: Float, mixColor: GLColour
+    init(_ transition: GLTransition) {
+        colorPhase = transition.float("colorPhase")
+        mixColor = transition.bool("usebgcolor") ? transition.colour("bgcolor") : transition.colour("color")
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        return GLSL.mix(GLSL.mix(mixColor, s.fromColor(uv), GLSL.smoothstep(1 - colorPhase, 0, p)),
+                        GLSL.mix(mixColor, s.toColor(uv), GLSL.smoothstep(colorPhase, 1, p)), p)
+    }
+}
+
+struct GLFadeGrayscale: GLShader {
+    let intensity: Float
+    init(_ transition: GLTransition) { intensity = transition.float("intensity") }
+    private static func grayscale(_ c: GLColour) -> GLColour {
+        let y = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
+        return GLColour(y, y, y, 1)
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, fc = s.fromColor(uv), tc = s.toColor(uv)
+        return GLSL.mix(GLSL.mix(Self.grayscale(fc), fc, GLSL.smoothstep(1 - intensity, 0, p)),
+                        GLSL.mix(Self.grayscale(tc), tc, GLSL.smoothstep(intensity, 1, p)), p)
+    }
+}
+
+/// Each picture displaced by the other's colours, through a grey mix. The
+/// GLSL's voronoi noise never reaches its output and is left out; its
+/// `transparentMode` sets only alpha, which is never drawn.
+struct GLGlitchDisplace: GLShader {
+    init(_ transition: GLTransition) {}
+    private static func displace(_ tex: GLColour, _ uv: GLPoint, _ dotDepth: Float, _ textureDepth: Float, _ strength: Float) -> GLPoint {
+        let dis = tex * dotDepth + 1 - tex * textureDepth
+        return uv + GLPoint(dis.x - 1 + textureDepth * dotDepth, dis.y - 1 + textureDepth * dotDepth) * strength
+    }
+    private static func ease1(_ t: Float) -> Float {
+        if t == 0 || t == 1 { return t }
+        return t < 0.5 ? 0.5 * GLSL.pow(2, 20 * t - 10) : -0.5 * GLSL.pow(2, 10 - t * 20) + 1
+    }
+    private static func ease2(_ t: Float) -> Float { t == 1 ? t : 1 - GLSL.pow(2, -10 * t) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        var color1 = s.fromColor(uv), color2 = s.toColor(uv)
+        let dColor1 = s.toColor(Self.displace(color1, uv, 0.33, 0.7, 1 - Self.ease1(p)))
+        let dColor2 = s.fromColor(Self.displace(color2, uv, 0.33, 0.5, Self.ease2(p)))
+        let low = pointwiseMin(dColor2, dColor1)
+        let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
+        color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, GLSL.smoothstep(0, 0.5, p))
+        color2 = GLSL.mix(color2, dColor1, GLSL.smoothstep(1, 0.5, p))
+        return GLSL.mix(color1, color2, Self.ease1(p))
+    }
+}
+
+/// A cross-fade with each channel shifted its own way, the shift jumping with progress.
+struct GLGlitchMemories: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        var noise = GLSL.floor(uv / 16) / 64
+        noise += GLSL.floor(GLPoint(p, p) * GLPoint(1200, 3500)) / 64
+        let dist = p > 0 ? (GLSL.fract(noise) - 0.5) * 0.3 * (1 - p) : GLPoint(0, 0)
+        let red = uv + dist * 0.2, green = uv + dist * 0.3, blue = uv + dist * 0.5
+        return GLColour(GLSL.mix(s.fromColor(red), s.toColor(red), p).x, GLSL.mix(s.fromColor(green), s.toColor(green), p).y,
+                        GLSL.mix(s.fromColor(blue), s.toColor(blue), p).z, 1)
+    }
+}
+
+/// Horizontal and vertical close and open: a soft band grows from the middle
+/// line (open) or closes in from the edges (close).
+struct GLHorizontalClose: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, edge = 2 - abs((uv.y - 0.5) / (p - 1)) - 2 * p
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0.5, 0, edge))
+    }
+}
+
+struct GLHorizontalOpen: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let regress = 1 - s.progress, edge = 2 - abs((uv.y - 0.5) / (regress - 1)) - 2 * regress
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0, 0.5, edge))
+    }
+}
+
+struct GLVerticalClose: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, edge = 2 - abs((uv.x - 0.5) / (p - 1)) - 2 * p
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0.5, 0, edge))
+    }
+}
+
+struct GLVerticalOpen: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let regress = 1 - s.progress, edge = 2 - abs((uv.x - 0.5) / (regress - 1)) - 2 * regress
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0, 0.5, edge))
+    }
+}
+
+/// LeftRight and TopBottom: the incoming picture slides in over the outgoing
+/// one, which shrinks and darkens on black.
+private func slideOverShrinking(_ uv: GLPoint, _ incoming: GLPoint, _ s: GLSampler) -> GLColour {
+    let size = GLSL.mix(1, 3, s.progress * 0.2)
+    let shrunk = (uv + GLPoint(-0.5, -0.5)) * GLPoint(size, size) + GLPoint(0.5, 0.5)
+    if GLSL.inBounds(incoming) { return s.toColor(incoming) }
+    if GLSL.inBounds(shrunk) { return s.fromColor(shrunk) * (1 - s.progress) }
+    return GLColour(0, 0, 0, 1)
+}
+
+struct GLLeftRight: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        slideOverShrinking(uv, uv - GLPoint(1 - s.progress, 0), s)
+    }
+}
+
+struct GLTopBottom: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        slideOverShrinking(uv, uv + GLPoint(0, 1 - s.progress), s)
+    }
+}
+
+struct GLMultiplyBlend: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let a = s.fromColor(uv), b = s.toColor(uv), blended = a * b
+        return s.progress < 0.5 ? GLSL.mix(a, blended, 2 * s.progress) : GLSL.mix(blended, b, 2 * s.progress - 1)
+    }
+}
+
+struct GLOverexposure: GLShader {
+    let strength: Float
+    init(_ transition: GLTransition) { strength = transition.float("strength") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, from = s.fromColor(uv), to = s.toColor(uv)
+        let fromM = 1 - p + GLSL.sin(3.141592653589793 * p) * strength, toM = p + GLSL.sin(3.141592653589793 * p) * strength
+        var c = from * from.w * fromM + to * to.w * toM
+        c.w = GLSL.mix(from.w, to.w, p)
+        return c
+    }
+}
+
+/// The incoming picture shows where smooth value noise (its own hash, seeded by `seed`) falls below progress.
+struct GLPerlin: GLShader {
+    let scale: Float, smoothness: Float, seed: Float
+    init(_ transition: GLTransition) {
+        scale = transition.float("scale"); smoothness = transition.float("smoothness"); seed = transition.float("seed")
+    }
+    private func random(_ co: GLPoint) -> Float {
+        let dt: Float = co.x * seed + co.y * 78.233
+        return GLSL.fract(GLSL.sin(GLSL.mod(dt, 3.14)) * 43758.5453)
+    }
+    private func noise(_ st: GLPoint) -> Float {
+        let i = GLSL.floor(st), f = GLSL.fract(st)
+        let a = random(i), b = random(i + GLPoint(1, 0)), c = random(i + GLPoint(0, 1)), d = random(i + GLPoint(1, 1))
+        let u = f * f * (3 - 2 * f)
+        return GLSL.mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let n = noise(uv * scale), p = GLSL.mix(-smoothness, 1 + smoothness, s.progress)
+        let q = GLSL.smoothstep(p - smoothness, p + smoothness, n)
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), 1 - q)
+    }
+}
+
+struct GLPixelize: GLShader {
+    let squaresMin: GLPoint, steps: Int
+    init(_ transition: GLTransition) { squaresMin = transition.point("squaresMin"); steps = transition.int("steps") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        var dist = min(s.progress, 1 - s.progress)
+        dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
+        let squareSize = 2 * dist / squaresMin
+        let p = dist > 0 ? (GLSL.floor(uv / squareSize - 0.5) + 0.5) * squareSize : uv
+        return GLSL.mix(s.fromColor(p), s.toColor(p), s.progress)
+    }
+}

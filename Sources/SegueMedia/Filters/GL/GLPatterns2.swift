@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SegueCore
+
+// More gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
+// each its GLSL `transition(uv)` with the uniforms a `GLTransition` sets.
+// Authors: polar_function: Fernando Kuteken; randomNoisex: towrabbit;
+// RectangleCrop: martiniti; Rolls: Mark Craig; SimpleZoom: 0gust1;
+// SimpleZoomOut: Tianshuo; StaticFade: Ben Lucas; undulatingBurnOut:
+// pthrasher (adapted by gre); WaterDrop: Paweł Płóciennik; wind: gre;
+// windowblinds: Fabien Benetou; wipeDown, wipeUp: Jake Nelson; ZoomInCircles:
+// dycm8009 (ported by gre); ZoomLeftWipe, ZoomRigthWipe: Handk.
+
+extension GLTransition {
+    /// A vec2 uniform's value.
+    fileprivate func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
+    /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
+    fileprivate func colour(_ name: String) -> GLColour {
+        let v = value(name)
+        return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
+    }
+}
+
+/// The incoming picture grows in a flower of `segments` petals.
+struct GLPolarFunction: GLShader {
+    let segments: Int
+    init(_ transition: GLTransition) { segments = transition.int("segments") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let pi: Float = 3.14159265359
+        let angle = GLSL.atan(uv.y - 0.5, uv.x - 0.5) - 0.5 * pi
+        let radius = (GLSL.cos(Float(segments) * angle) + 4) / 4
+        return GLSL.length(uv - GLPoint(0.5, 0.5)) > radius * s.progress ? s.fromColor(uv) : s.toColor(uv)
+    }
+}
+
+struct GLRandomNoiseX: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let dot: Float = uv.x * 12.9898 + uv.y * 78.233
+        let random = GLSL.fract(GLSL.sin(dot) * 43758.5453123)
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.floor(random + s.progress))
+    }
+}
+
+/// The outgoing picture is cropped to a shrinking rectangle on `bgcolor`, then the incoming one grows from it.
+struct GLRectangleCrop: GLShader {
+    let bgcolor: GLColour
+    init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, s3 = GLSL.pow(2 * abs(p - 0.5), 3), edge = 1 - 2 * abs(p - 0.5)
+        let inside = GLSL.step(edge, uv.x + 0.25) * GLSL.step(edge, uv.y + 0.25) * GLSL.step(edge, 1.25 - uv.x) * GLSL.step(edge, 1.25 - uv.y)
+        return GLSL.mix(p < 0.5 ? s.fromColor(uv) : s.toColor(uv), bgcolor, GLSL.step(s3, abs(1 - inside)))
+    }
+}
+
+/// The outgoing picture turns a quarter turn about a corner (`type` 0...3), down if `RotDown`.
+struct GLRolls: GLShader {
+    let type: Int, rotDown: Bool
+    init(_ transition: GLTransition) { type = transition.int("type"); rotDown = transition.bool("RotDown") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let pi: Float = 3.14159265358979323846, resolution = GLPoint(s.ratio, 1)
+        let turn: Float = type < 2 ? (rotDown ? pi : -pi) : (rotDown ? -pi : pi)
+        let theta = turn / 2 * s.progress
+        let flipX = type == 0 || type == 3, flipY = type == 2 || type == 3
+        let uvi = GLPoint(flipX ? 1 - uv.x : uv.x, flipY ? 1 - uv.y : uv.y)
+        let c1 = GLSL.cos(theta), s1 = GLSL.sin(theta)
+        var uv2 = GLPoint(uvi.x * resolution.x * c1 - uvi.y * resolution.y * s1, uvi.x * resolution.x * s1 + uvi.y * resolution.y * c1)
+        guard uv2.x >= 0, uv2.x <= resolution.x, uv2.y >= 0, uv2.y <= resolution.y else { return s.toColor(uv) }
+        uv2 /= resolution
+        return s.fromColor(GLPoint(flipX ? 1 - uv2.x : uv2.x, flipY ? 1 - uv2.y : uv2.y))
+    }
+}
+
+struct GLSimpleZoom: GLShader {
+    let quick: Float
+    init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let zoomed = 0.5 + (uv - 0.5) * (1 - GLSL.smoothstep(0, quick, s.progress))
+        return GLSL.mix(s.fromColor(zoomed), s.toColor(uv), GLSL.smoothstep(quick - 0.2, 1, s.progress))
+    }
+}
+
+struct GLSimpleZoomOut: GLShader {
+    let quick: Float, fade: Bool
+    init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1); fade = transition.bool("fade") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        let zoomed = 0.5 + (uv - 0.5) * (1 - (1 - GLSL.smoothstep(1 - quick, 1, p)))
+        let m = fade ? GLSL.smoothstep(1 - quick, 1, p) : (p < 1 - quick ? 0 : 1)
+        return GLSL.mix(s.fromColor(uv), s.toColor(zoomed), m)
+    }
+}
+
+/// A cut at the middle through blocky colour static, thickest there.
+struct GLStaticFade: GLShader {
+    let pixels: Float, luminosity: Float
+    init(_ transition: GLTransition) { pixels = transition.float("n_noise_pixels"); luminosity = transition.float("static_luminosity") }
+    private static func rnd(_ st: GLPoint) -> Float {
+        let dot: Float = st.x * 10.5302340293 + st.y * 70.23492931
+        return GLSL.fract(GLSL.sin(dot) * 12345.5453123)
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        let picture = GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(0.5, p))
+        let st = GLSL.floor(uv * pixels) / pixels
+        let noise = GLColour(luminosity * Self.rnd(st * GLPoint(p * 2, p * 3)), luminosity * Self.rnd(st * GLPoint(p * 3, p * 5)),
+                             luminosity * Self.rnd(st * GLPoint(p * 5, p * 7)), 1)
+        let threshold = min(1, 1.2 * (1 - abs(2 * (p - 0.5))) - 0.1)
+        return GLSL.mix(picture, noise, GLSL.step(Self.rnd(st), threshold))
+    }
+}
+
+/// A wavy-edged circle burns out from `center`, its rim drawn toward `color`.
+struct GLUndulatingBurnOut: GLShader {
+    let smoothness: Float, center: GLPoint, color: GLColour
+    init(_ transition: GLTransition) {
+        smoothness = transition.float("smoothness"); center = transition.point("center"); color = transition.colour("color")
+    }
+    private func gradient(_ r: Float, _ dist: Float) -> Float {
+        let d = r - dist
+        return GLSL.mix(GLSL.smoothstep(-smoothness, 0, r - dist * (1 + smoothness)), -1 - GLSL.step(0.005, d),
+                        GLSL.step(-0.005, d) * GLSL.step(d, 0.01))
+    }
+    private func wave(_ p: GLPoint, _ x: Float) -> Float {
+        let pi: Float = 3.14159265358979323846, o = p - center
+        let degs = (GLSL.atan(o.y, o.x) * (180 / pi) + 180) * ((pi * 30) / 360)
+        let sine = GLSL.sin(degs), q = 2 * sine * sine
+        let ease = sine < 0.5 ? q : -q + 4 * sine - 1
+        let magnitude = GLSL.mix(0.02, 0.09, GLSL.smoothstep(0, 1, x)), offset = GLSL.mix(40, 30, GLSL.smoothstep(0, 1, x))
+        return x + ease * magnitude * GLSL.sin(x * offset)
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let m = gradient(wave(uv, s.progress), GLSL.distance(center, uv))
+        let from = s.fromColor(uv), to = s.toColor(uv)
+        return GLSL.mix(GLSL.mix(from, to, m), GLSL.mix(from, color, 0.75), GLSL.step(m, -2))
+    }
+}
+
+struct GLWaterDrop: GLShader {
+    let amplitude: Float, speed: Float
+    init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress, dir = uv - 0.5, dist = GLSL.length(dir)
+        if dist > p { return GLSL.mix(s.fromColor(uv), s.toColor(uv), p) }
+        let offset = dir * GLSL.sin(dist * amplitude - p * speed)
+        return GLSL.mix(s.fromColor(uv + offset), s.toColor(uv), p)
+    }
+}
+
+/// A soft edge sweeps left to right, each row `size` ragged at random.
+struct GLWind: GLShader {
+    let size: Float
+    init(_ transition: GLTransition) { size = transition.float("size") }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let r = GLSL.rand(GLPoint(0, uv.y))
+        let m = GLSL.smoothstep(0, -size, uv.x * (1 - size) + size * r - s.progress * (1 + size))
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+    }
+}
+
+/// A cross-fade running ahead in every other of a growing number of bands.
+struct GLWindowBlinds: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        var t = s.progress
+        if t > 0.05, t < 0.95, GLSL.mod(GLSL.floor(uv.y * 100 * s.progress), 2) == 0 { t *= 2 - 0.5 }
+        return GLSL.mix(s.fromColor(uv), s.toColor(uv), t)
+    }
+}
+
+struct GLWipeDown: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(1 - uv.y, s.progress))
+    }
+}
+
+struct GLWipeUp: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(uv.y, s.progress))
+    }
+}
+
+/// Rings of the outgoing picture zoom at different speeds, then fade to the incoming one.
+struct GLZoomInCircles: GLShader {
+    init(_ transition: GLTransition) {}
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let r = GLSL.length(2 * ((uv - 0.5) * GLPoint(1, 1 / s.ratio)))
+        let pro = s.progress / 0.8
+        var z = pro * 0.2, t: Float = 0, p = uv
+        if pro > 1 {
+            z = 0.2 + (pro - 1) * 5
+            t = GLSL.clamp((s.progress - 0.8) / 0.07, 0, 1)
+        }
+        let zoom = { (amount: Float) in 0.5 + (uv - 0.5) * amount }
+        if r < 0.5 + z {
+            // The innermost disc stays as it is.
+        } else if r < 0.8 + z * 1.5 {
+            p = zoom(1 - 0.15 * pro); t *= 0.5
+        } else if r < 1.2 + z * 2.5 {
+            p = zoom(1 - 0.2 * pro); t *= 0.2
+        } else {
+            p = zoom(1 - 0.25 * pro)
+        }
+        return GLSL.mix(s.fromColor(p), s.toColor(p), t)
+    }
+}
+
+/// ZoomLeftWipe and ZoomRigthWipe: the outgoing picture zooms in for the
+/// first half, then a hard edge wipes the incoming one in.
+private func zoomThenWipe(_ uv: GLPoint, _ s: GLSampler, quick: Float, edge: Float) -> GLColour {
+    let p = s.progress
+    guard p < 0.5 else { return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(edge, (p - 0.5) * 2)) }
+    let amount = GLSL.smoothstep(0, quick, p)
+    let zoomed = 0.5 + (uv - 0.5) * (amount < 0.5 ? 1 - amount : amount)
+    return GLSL.mix(s.fromColor(zoomed), s.toColor(uv), GLSL.step(0.5, p))
+}
+
+struct GLZoomLeftWipe: GLShader {
+    let quick: Float
+    init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0, 0.5) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { zoomThenWipe(uv, s, quick: quick, edge: 1 - uv.x) }
+}
+
+struct GLZoomRigthWipe: GLShader {
+    let quick: Float
+    init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0, 0.5) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { zoomThenWipe(uv, s, quick: quick, edge: uv.x) }
+}
