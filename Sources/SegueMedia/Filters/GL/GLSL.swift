@@ -23,7 +23,7 @@ enum GLSL {
     /// `floor`, without a call into libm where the value fits an Int (the
     /// baseline x86-64 has no rounding instruction).
     @inline(__always) static func floor(_ x: Float) -> Float {
-        guard abs(x) < 1e18 else { return x.rounded(.down) }
+        guard x.magnitude < 1e18 else { return x.rounded(.down) }
         let truncated = Float(Int(x))
         return truncated > x ? truncated - 1 : truncated
     }
