@@ -27,7 +27,7 @@ package final class GLWorkspace {
         from.read(a, matrix: matrix)
         to.read(b, matrix: matrix)
         let sampler = GLSampler(from: from, to: to, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
-        transition.effect.shader.init(transition).paint(output, sampler)
+        transition.effect.shader.init(transition).prepared(for: sampler.progress).paint(output, sampler)
         output.write(into: frame, matrix: matrix)
     }
 
@@ -52,10 +52,23 @@ struct GLSampler: Sendable {
     @inline(__always) func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
 }
 
+extension GLTransition {
+    /// A vec2 (or ivec2) uniform's value.
+    func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
+    /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
+    func colour(_ name: String) -> GLColour {
+        let v = value(name)
+        return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
+    }
+}
+
 /// One gl-transitions effect: its uniforms read once from a `GLTransition`,
 /// its GLSL `transition(uv)` as `colour(_:_:)`.
 protocol GLShader: Sendable {
     init(_ transition: GLTransition)
+    /// The effect with what depends on `progress` alone worked out once a
+    /// frame rather than once a pixel (the same arithmetic, so the same values).
+    func prepared(for progress: Float) -> Self
     /// The effect's colour at texture coordinates `uv` (origin bottom left).
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour
     /// Evaluates the effect at every pixel of `picture` (a requirement, so
@@ -64,6 +77,8 @@ protocol GLShader: Sendable {
 }
 
 extension GLShader {
+    func prepared(for progress: Float) -> Self { self }
+
     func paint(_ picture: GLPicture, _ sampler: GLSampler) {
         let width = picture.width, height = picture.height
         picture.inBands(height) { rows in

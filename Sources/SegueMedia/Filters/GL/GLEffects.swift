@@ -220,8 +220,7 @@ struct GLRipple: GLShader {
 struct GLRandomSquares: GLShader {
     let size: GLPoint, smoothness: Float
     init(_ transition: GLTransition) {
-        let value = transition.value("size")
-        size = GLPoint(value[0], value[1]); smoothness = transition.float("smoothness")
+        size = transition.point("size"); smoothness = transition.float("smoothness")
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.rand(GLSL.floor(size * uv))

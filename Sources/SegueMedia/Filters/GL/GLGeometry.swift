@@ -42,7 +42,7 @@ struct GLCube: GLShader {
     init(_ transition: GLTransition) {
         persp = transition.float("persp"); unzoom = transition.float("unzoom")
         reflection = transition.float("reflection"); floating = transition.float("floating")
-        bgcolor = GLColour(transition.value("bgcolor"))
+        bgcolor = transition.colour("bgcolor")
     }
     func colour(_ op: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
@@ -279,7 +279,7 @@ struct GLBowTieWithParameter: GLShader {
 /// The picture shrinks to a circle on `bgcolor`, and the next grows from one.
 struct GLCircleCrop: GLShader {
     let bgcolor: GLColour
-    init(_ transition: GLTransition) { bgcolor = GLColour(transition.value("bgcolor")) }
+    init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let ratio2 = GLPoint(1, 1 / s.ratio)
@@ -292,7 +292,7 @@ struct GLCircleCrop: GLShader {
 /// The picture shrinks to a rectangle on `bgcolor`, and the next grows from one.
 struct GLRectangle: GLShader {
     let bgcolor: GLColour
-    init(_ transition: GLTransition) { bgcolor = GLColour(transition.value("bgcolor")) }
+    init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let size = GLSL.pow(2 * Swift.abs(progress - 0.5), 3)
@@ -308,7 +308,7 @@ struct GLRectangle: GLShader {
 struct GLBounce: GLShader {
     let shadowColour: GLColour, shadowHeight: Float, bounces: Float
     init(_ transition: GLTransition) {
-        shadowColour = GLColour(transition.value("shadow_colour"))
+        shadowColour = transition.colour("shadow_colour")
         shadowHeight = transition.float("shadow_height"); bounces = transition.float("bounces")
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {

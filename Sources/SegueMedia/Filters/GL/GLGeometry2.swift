@@ -16,8 +16,15 @@ import SegueCore
 /// Both pictures ripple along a butterfly curve, the outgoing one's colours apart.
 struct GLButterflyWaveScrawler: GLShader {
     let amplitude: Float, waves: Float, colorSeparation: Float
+    /// `sin(progress * amplitude)` at this frame's progress.
+    private var scale: Float = 0
     init(_ transition: GLTransition) {
         amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
+    }
+    func prepared(for progress: Float) -> GLButterflyWaveScrawler {
+        var prepared = self
+        prepared.scale = GLSL.sin(progress * amplitude)
+        return prepared
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
@@ -32,7 +39,7 @@ struct GLButterflyWaveScrawler: GLShader {
     /// The butterfly polar function at `p`.
     private func compute(_ p: GLPoint, _ progress: Float) -> Float {
         let pi: Float = 3.14159265358979323846264
-        let o = p * GLSL.sin(progress * amplitude) - GLPoint(0.5, 0.5)
+        let o = p * scale - GLPoint(0.5, 0.5)
         let theta = GLSL.acos(GLSL.dot(o, GLPoint(1, 0))) * waves
         let sn = GLSL.sin((2 * theta - pi) / 24)
         let s2 = sn * sn
@@ -81,16 +88,22 @@ struct GLColourDistance: GLShader {
 /// The outgoing picture pulled along a hypocycloid into a swirl.
 struct GLCrazyParametricFun: GLShader {
     let a: Float, b: Float, amplitude: Float, smoothness: Float
+    /// The curve's point at this frame's progress.
+    private var x: Float = 0, y: Float = 0
     init(_ transition: GLTransition) {
         a = transition.float("a"); b = transition.float("b")
         amplitude = transition.float("amplitude"); smoothness = transition.float("smoothness")
+    }
+    func prepared(for progress: Float) -> GLCrazyParametricFun {
+        var prepared = self
+        prepared.x = (a - b) * GLSL.cos(progress) + b * GLSL.cos(progress * ((a / b) - 1))
+        prepared.y = (a - b) * GLSL.sin(progress) - b * GLSL.sin(progress * ((a / b) - 1))
+        return prepared
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let dir = p - 0.5
         let dist = GLSL.length(dir)
-        let x = (a - b) * GLSL.cos(progress) + b * GLSL.cos(progress * ((a / b) - 1))
-        let y = (a - b) * GLSL.sin(progress) - b * GLSL.sin(progress * ((a / b) - 1))
         let offset = dir * GLPoint(GLSL.sin(progress * dist * amplitude * x), GLSL.sin(progress * dist * amplitude * y)) / smoothness
         return GLSL.mix(s.fromColor(p + offset), s.toColor(p), GLSL.smoothstep(0.2, 1, progress))
     }
@@ -144,7 +157,7 @@ struct GLDirectionalWipe: GLShader {
 struct GLSquaresWire: GLShader {
     let squares: GLPoint, smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) {
-        squares = GLPoint(transition.value("squares")); smoothness = transition.float("smoothness")
+        squares = transition.point("squares"); smoothness = transition.float("smoothness")
         sweep = GLSweep(transition.value("direction"))
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
@@ -229,15 +242,23 @@ struct GLHexagonalize: GLShader {
 /// A cross-fade through a spinning kaleidoscope of both pictures.
 struct GLKaleidoscope: GLShader {
     let speed: Float, angle: Float, power: Float
+    /// The seven turns' sine and cosine at this frame's progress.
+    private var turns: [GLPoint] = []
     init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
+    func prepared(for progress: Float) -> GLKaleidoscope {
+        var prepared = self, t = GLSL.pow(progress, power) * speed
+        prepared.turns = (0..<7).map { _ in
+            defer { t += angle }
+            return GLPoint(GLSL.sin(t), GLSL.cos(t))
+        }
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
-        var t = GLSL.pow(progress, power) * speed
         var p = uv - 0.5
-        for _ in 0..<7 {
-            let sn = GLSL.sin(t), cs = GLSL.cos(t)
+        for turn in turns {
+            let sn = turn.x, cs = turn.y
             p = GLPoint(sn * p.x + cs * p.y, sn * p.y - cs * p.x)
-            t += angle
             p = GLSL.abs(GLSL.mod(p, 2) - 1)
         }
         return GLSL.mix(GLSL.mix(s.fromColor(uv), s.toColor(uv), progress), GLSL.mix(s.fromColor(p), s.toColor(p), progress),
@@ -263,22 +284,33 @@ struct GLMorph: GLShader {
 /// the tile (`endx`, `endy`), the incoming picture.
 struct GLMosaic: GLShader {
     let endx: Int, endy: Int
+    /// `-cos(progress * pi) / 2 + 0.5` at this frame's progress.
+    private var easing: Float = 0
+    /// cos and sin of 0, 1, 2 and 3 quarter turns, as the GLSL works them out.
+    private let quarterTurns: [GLPoint] = (0..<4).map { k in
+        let angle = Float(k) * 0.5 * 3.14159265358979323
+        return GLPoint(GLSL.cos(angle), GLSL.sin(angle))
+    }
     init(_ transition: GLTransition) { endx = transition.int("endx"); endy = transition.int("endy") }
+    func prepared(for progress: Float) -> GLMosaic {
+        var prepared = self
+        prepared.easing = -GLSL.cos(progress * 3.14159265358979323) / 2 + 0.5
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let pi: Float = 3.14159265358979323
         let progress = s.progress
         var rp = uv - 0.5
         let rpr = progress * 2 - 1
         let z = -(rpr * rpr * 2) + 3
         rp *= Swift.abs(z)
-        let ci = -GLSL.cos(progress * pi) / 2 + 0.5
+        let ci = easing
         rp += GLSL.mix(GLPoint(0.5, 0.5), GLPoint(Float(endx) + 0.5, Float(endy) + 0.5), ci * ci)
         var mrp = GLSL.mod(rp, 1)
         let tile = GLSL.floor(rp)
         let onEnd = Int(tile.x) == endx && Int(tile.y) == endy
         if !onEnd {
-            let ang = Float(Int(GLSL.rand(tile) * 4)) * 0.5 * pi
-            let v = mrp - 0.5, c = GLSL.cos(ang), sn = GLSL.sin(ang)
+            let turn = quarterTurns[Int(GLSL.rand(tile) * 4)]
+            let v = mrp - 0.5, c = turn.x, sn = turn.y
             mrp = 0.5 + GLPoint(c * v.x + sn * v.y, -sn * v.x + c * v.y)  // mat2(c, -s, s, c) * v
         }
         return onEnd || GLSL.rand(tile) > 0.5 ? s.toColor(mrp) : s.fromColor(mrp)
@@ -288,7 +320,7 @@ struct GLMosaic: GLShader {
 /// The incoming picture shows through dots that grow outwards from `center`.
 struct GLPolkaDotsCurtain: GLShader {
     let dots: Float, center: GLPoint
-    init(_ transition: GLTransition) { dots = transition.float("dots"); center = GLPoint(transition.value("center")) }
+    init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
         return nextImage ? s.toColor(uv) : s.fromColor(uv)
@@ -299,8 +331,8 @@ struct GLPolkaDotsCurtain: GLShader {
 struct GLRotateScaleFade: GLShader {
     let center: GLPoint, rotations: Float, scale: Float, backColor: GLColour
     init(_ transition: GLTransition) {
-        center = GLPoint(transition.value("center")); rotations = transition.float("rotations")
-        scale = transition.float("scale"); backColor = GLColour(transition.value("backColor"))
+        center = transition.point("center"); rotations = transition.float("rotations")
+        scale = transition.float("scale"); backColor = transition.colour("backColor")
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pi: Float = 3.14159265359
@@ -337,8 +369,8 @@ struct GLSqueeze: GLShader {
 struct GLGridFlip: GLShader {
     let size: GLPoint, pause: Float, dividerWidth: Float, bgcolor: GLColour, randomness: Float
     init(_ transition: GLTransition) {
-        size = GLPoint(transition.value("size")); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
-        bgcolor = GLColour(transition.value("bgcolor")); randomness = transition.float("randomness")
+        size = transition.point("size"); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
+        bgcolor = transition.colour("bgcolor"); randomness = transition.float("randomness")
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress

@@ -13,16 +13,6 @@ import SegueCore
 // martiniti; LeftRight: zhmy; Overexposure: Ben Zhang; perlin: Rich Harris;
 // pixelize: gre (after benraziel).
 
-extension GLTransition {
-    /// A vec2 uniform's value.
-    fileprivate func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
-    /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
-    fileprivate func colour(_ name: String) -> GLColour {
-        let v = value(name)
-        return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
-    }
-}
-
 /// Both pictures brightened by `color`, most at the middle, while they cross-fade.
 struct GLBurn: GLShader {
     let color: GLColour
@@ -34,10 +24,17 @@ struct GLBurn: GLShader {
 }
 
 struct GLCannabisLeaf: GLShader {
+    /// `pow(progress, 3.5)` at this frame's progress.
+    private var growth: Float = 0
     init(_ transition: GLTransition) {}
+    func prepared(for progress: Float) -> GLCannabisLeaf {
+        var prepared = self
+        prepared.growth = GLSL.pow(progress, 3.5)
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         if s.progress == 0 { return s.fromColor(uv) }
-        var leaf = (uv - 0.5) / 10 / GLSL.pow(s.progress, 3.5)
+        var leaf = (uv - 0.5) / 10 / growth
         leaf.y += 0.35
         let r: Float = 0.18, o = GLSL.atan(leaf.y, leaf.x)
         let shape = r * (1 + GLSL.sin(o)) * (1 + 0.9 * GLSL.cos(8 * o)) * (1 + 0.1 * GLSL.cos(24 * o)) * (0.9 + 0.05 * GLSL.cos(200 * o))
@@ -152,16 +149,23 @@ struct GLGlitchDisplace: GLShader {
         return t < 0.5 ? 0.5 * GLSL.pow(2, 20 * t - 10) : -0.5 * GLSL.pow(2, 10 - t * 20) + 1
     }
     private static func ease2(_ t: Float) -> Float { t == 1 ? t : 1 - GLSL.pow(2, -10 * t) }
+    /// ease1 and ease2 of this frame's progress.
+    private var eased1: Float = 0, eased2: Float = 0
+    func prepared(for progress: Float) -> GLGlitchDisplace {
+        var prepared = self
+        prepared.eased1 = Self.ease1(progress); prepared.eased2 = Self.ease2(progress)
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         var color1 = s.fromColor(uv), color2 = s.toColor(uv)
-        let dColor1 = s.toColor(Self.displace(color1, uv, 0.33, 0.7, 1 - Self.ease1(p)))
-        let dColor2 = s.fromColor(Self.displace(color2, uv, 0.33, 0.5, Self.ease2(p)))
+        let dColor1 = s.toColor(Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
+        let dColor2 = s.fromColor(Self.displace(color2, uv, 0.33, 0.5, eased2))
         let low = pointwiseMin(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
         color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, GLSL.smoothstep(0, 0.5, p))
         color2 = GLSL.mix(color2, dColor1, GLSL.smoothstep(1, 0.5, p))
-        return GLSL.mix(color1, color2, Self.ease1(p))
+        return GLSL.mix(color1, color2, eased1)
     }
 }
 
@@ -260,12 +264,23 @@ struct GLOverexposure: GLShader {
 /// The incoming picture shows where smooth value noise (its own hash, seeded by `seed`) falls below progress.
 struct GLPerlin: GLShader {
     let scale: Float, smoothness: Float, seed: Float
+    /// `random` of each lattice corner a picture's noise reads (0...scale + 1
+    /// each way), worked out once rather than four times a pixel.
+    private let corners: [Float], side: Int
     init(_ transition: GLTransition) {
         scale = transition.float("scale"); smoothness = transition.float("smoothness"); seed = transition.float("seed")
+        let seed = seed, side = Int(scale.rounded(.up)) + 2
+        self.side = side
+        corners = side > 1024 ? [] : (0..<(side * side)).map { Self.random(GLPoint(Float($0 % side), Float($0 / side)), seed: seed) }
     }
-    private func random(_ co: GLPoint) -> Float {
+    private static func random(_ co: GLPoint, seed: Float) -> Float {
         let dt: Float = co.x * seed + co.y * 78.233
         return GLSL.fract(GLSL.sin(GLSL.mod(dt, 3.14)) * 43758.5453)
+    }
+    private func random(_ co: GLPoint) -> Float {
+        let x = Int(co.x), y = Int(co.y)
+        guard !corners.isEmpty, x >= 0, y >= 0, x < side, y < side else { return Self.random(co, seed: seed) }
+        return corners[y * side + x]
     }
     private func noise(_ st: GLPoint) -> Float {
         let i = GLSL.floor(st), f = GLSL.fract(st)

@@ -12,16 +12,6 @@ import SegueCore
 // windowblinds: Fabien Benetou; wipeDown, wipeUp: Jake Nelson; ZoomInCircles:
 // dycm8009 (ported by gre); ZoomLeftWipe, ZoomRigthWipe: Handk.
 
-extension GLTransition {
-    /// A vec2 uniform's value.
-    fileprivate func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
-    /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
-    fileprivate func colour(_ name: String) -> GLColour {
-        let v = value(name)
-        return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
-    }
-}
-
 /// The incoming picture grows in a flower of `segments` petals.
 struct GLPolarFunction: GLShader {
     let segments: Int

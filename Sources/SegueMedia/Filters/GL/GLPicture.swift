@@ -83,7 +83,7 @@ extension GLPicture {
         }
     }
 
-    private func read<Sample: FixedWidthInteger & UnsignedInteger>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
+    private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
         let lumaScale = 1 / (219 * s), chromaScale = 1 / (224 * s)
@@ -120,7 +120,7 @@ extension GLPicture {
         }
     }
 
-    private func store<Sample: FixedWidthInteger & UnsignedInteger>(into frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
+    private func store<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(into frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, top = matrix.maxCode
         let weights = GLColour(matrix.kr, matrix.kg, matrix.kb, 0)

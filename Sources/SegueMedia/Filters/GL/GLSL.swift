@@ -22,12 +22,18 @@ enum GLSL {
     @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { min(max(x, low), high) }
     /// `floor`, without a call into libm where the value fits an Int (the
     /// baseline x86-64 has no rounding instruction).
+    /// Branch-free past the guard: half the values an effect floors are negative, a
+    /// branch on which way truncation went is mispredicted as often.
     @inline(__always) static func floor(_ x: Float) -> Float {
         guard x.magnitude < 1e18 else { return x.rounded(.down) }
         let truncated = Float(Int(x))
-        return truncated > x ? truncated - 1 : truncated
+        return truncated - (truncated > x ? 1 : 0)
     }
-    @inline(__always) static func floor(_ p: GLPoint) -> GLPoint { GLPoint(floor(p.x), floor(p.y)) }
+    @inline(__always) static func floor(_ p: GLPoint) -> GLPoint {
+        guard p.x.magnitude < 1e18, p.y.magnitude < 1e18 else { return p.rounded(.down) }
+        let truncated = GLPoint(Float(Int(p.x)), Float(Int(p.y)))
+        return truncated - GLPoint(repeating: 1).replacing(with: 0, where: truncated .<= p)
+    }
     @inline(__always) static func fract(_ x: Float) -> Float { x - floor(x) }
     @inline(__always) static func fract(_ p: GLPoint) -> GLPoint { p - floor(p) }
     /// `x - y * floor(x / y)`.
@@ -45,7 +51,7 @@ enum GLSL {
     @inline(__always) static func exp(_ x: Float) -> Float { expf(x) }
     @inline(__always) static func acos(_ x: Float) -> Float { acosf(x) }
     @inline(__always) static func abs(_ p: GLPoint) -> GLPoint { GLPoint(Swift.abs(p.x), Swift.abs(p.y)) }
-    @inline(__always) static func mod(_ p: GLPoint, _ y: Float) -> GLPoint { GLPoint(mod(p.x, y), mod(p.y, y)) }
+    @inline(__always) static func mod(_ p: GLPoint, _ y: Float) -> GLPoint { p - y * floor(p / y) }
     /// `length` of a `vec4` (what `distance` of two colours takes).
     @inline(__always) static func length(_ c: GLColour) -> Float { (c.x * c.x + c.y * c.y + c.z * c.z + c.w * c.w).squareRoot() }
     /// Both coordinates strictly inside the texture: `all(lessThan(0, p)) && all(lessThan(p, 1))`.
