@@ -13,41 +13,14 @@ import SegueCore
 /// the same progress, through the same documented Y'CbCr ↔ R'G'B'
 /// conversion. Segue computes in Float, the judge mostly in float64: a
 /// picture may differ by rounding (mean ≤ 0.5, max ≤ 2 code values).
-final class GLTransitionTests: XCTestCase, RawPlanes {
+final class GLTransitionTests: XCTestCase, RawPlanes, LosslessClips {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let tiny: Size = (96, 54)
     static let frameRate = 25
     static let judge = SegueTool.repository.appendingPathComponent("Tests/Support/gl/judge.py").path
 
-    // MARK: Fixtures
-
-    func clip(_ source: String, frames: Int, size: Size) throws -> String {
-        try store.path("gl-\(source)-\(frames)-\(size.width)x\(size.height).mp4") { path in
-            try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=\(size.width)x\(size.height):r=\(Self.frameRate),format=yuv420p",
-                        "-frames:v", "\(frames)", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
-                        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", path])
-        }
-    }
-
-    @discardableResult
-    func ffmpeg(_ arguments: [String]) throws -> String {
-        let result = try Tool.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments)
-        XCTAssertEqual(result.status, 0, "ffmpeg \(arguments.joined(separator: " ")): \(result.standardError)")
-        return result.standardError
-    }
-
-    func pictures(_ path: String, size: Size) throws -> [[UInt8]] {
-        let raw = store.folder.appendingPathComponent("\(UUID().uuidString).yuv").path
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
-        return Self.split(try Data(contentsOf: URL(fileURLWithPath: raw)), count: size.width * size.height * 3 / 2)
-    }
-
-    static func split(_ data: Data, count: Int) -> [[UInt8]] {
-        let bytes = [UInt8](data)
-        return stride(from: 0, to: bytes.count - count + 1, by: count).map { Array(bytes[$0..<($0 + count)]) }
-    }
+    // MARK: Fixtures (LosslessClips)
 
     func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap) throws -> [[UInt8]] {
         var settings = StitchSettings()

@@ -21,7 +21,7 @@ import SegueCore
 /// freeze mode the held pictures are clones on both sides). FFmpeg 5.1's
 /// xfade drops its last frames when its first input ends first: the first
 /// clip's last picture is held on (tpad) in the reference.
-final class TransitionCatalogueTests: XCTestCase {
+final class TransitionCatalogueTests: XCTestCase, LosslessClips {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let size: Size = (320, 180)
@@ -34,17 +34,6 @@ final class TransitionCatalogueTests: XCTestCase {
 
     // MARK: Fixtures
 
-    /// A 2 s, 25 fps, 320x180 clip drawn by one of lavfi's test sources,
-    /// coded losslessly and tagged BT.709 limited range (so Segue takes its
-    /// pictures as they are): what both Segue and the CLI decode is the same.
-    func clip(_ source: String, frames: Int = 50, size: Size = size) throws -> String {
-        try store.path("xfade-\(source)-\(frames)-\(size.width)x\(size.height).mp4") { path in
-            try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=\(size.width)x\(size.height):r=\(Self.frameRate),format=yuv420p",
-                        "-frames:v", "\(frames)", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
-                        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", path])
-        }
-    }
-
     /// The same pictures coded like a phone's (H.264 High, a keyframe every 25 frames, B-frames), for `--smart`.
     func phoneClip(_ source: String) throws -> String {
         let lossless = try clip(source)
@@ -53,27 +42,6 @@ final class TransitionCatalogueTests: XCTestCase {
                         "-x264-params", "keyint=25:min-keyint=25:bframes=2:scenecut=0",
                         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", path])
         }
-    }
-
-    @discardableResult
-    func ffmpeg(_ arguments: [String]) throws -> String {
-        let result = try Tool.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments)
-        XCTAssertEqual(result.status, 0, "ffmpeg \(arguments.joined(separator: " ")): \(result.standardError)")
-        return result.standardError
-    }
-
-    /// Every picture of `path`, decoded by the ffmpeg CLI, as yuv420p bytes.
-    func pictures(_ path: String, size: Size = size) throws -> [[UInt8]] {
-        let raw = store.folder.appendingPathComponent("\(UUID().uuidString).yuv").path
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
-        return split(try Data(contentsOf: URL(fileURLWithPath: raw)), size: size)
-    }
-
-    /// Raw yuv420p bytes cut into pictures of `size`.
-    func split(_ data: Data, size: Size) -> [[UInt8]] {
-        let bytes = [UInt8](data), count = size.width * size.height * 3 / 2
-        return stride(from: 0, to: bytes.count - count + 1, by: count).map { Array(bytes[$0..<($0 + count)]) }
     }
 
     /// The pictures the ffmpeg CLI's xfade draws for a join of `frames` frames

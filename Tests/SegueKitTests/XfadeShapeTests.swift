@@ -20,41 +20,14 @@ import SegueCore
 ///   rounds `sinf` and its product to single precision, and the product's
 ///   fraction is all that is kept), so those four are held to a numpy
 ///   transcription of 6.1's C code, calling libm's own `sinf`.
-final class XfadeShapeTests: XCTestCase, RawPlanes {
+final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
     let store = FixtureStore.shared
     typealias Size = (width: Int, height: Int)
     static let tiny: Size = (96, 54)
     static let frameRate = 25
     static let winds: Set<String> = ["hlwind", "hrwind", "vuwind", "vdwind"]
 
-    // MARK: Fixtures (as TransitionCatalogueTests makes them)
-
-    func clip(_ source: String, frames: Int, size: Size) throws -> String {
-        try store.path("shape-\(source)-\(frames)-\(size.width)x\(size.height).mp4") { path in
-            try ffmpeg(["-f", "lavfi", "-i", "\(source)=s=\(size.width)x\(size.height):r=\(Self.frameRate),format=yuv420p",
-                        "-frames:v", "\(frames)", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast",
-                        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", path])
-        }
-    }
-
-    @discardableResult
-    func ffmpeg(_ arguments: [String]) throws -> String {
-        let result = try Tool.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments)
-        XCTAssertEqual(result.status, 0, "ffmpeg \(arguments.joined(separator: " ")): \(result.standardError)")
-        return result.standardError
-    }
-
-    func pictures(_ path: String, size: Size) throws -> [[UInt8]] {
-        let raw = store.folder.appendingPathComponent("\(UUID().uuidString).yuv").path
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
-        return split(try Data(contentsOf: URL(fileURLWithPath: raw)), count: size.width * size.height * 3 / 2)
-    }
-
-    func split(_ data: Data, count: Int) -> [[UInt8]] {
-        let bytes = [UInt8](data)
-        return stride(from: 0, to: bytes.count - count + 1, by: count).map { Array(bytes[$0..<($0 + count)]) }
-    }
+    // MARK: Fixtures (LosslessClips)
 
     /// The largest difference of any sample of two pictures.
     static func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
@@ -116,7 +89,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes {
             // st()/ld() share one set of variables between xfade's slice threads: one thread.
             try ffmpeg(["-filter_complex_threads", "1", "-i", from, "-i", to, "-filter_complex", graph, "-f", "rawvideo", path])
         }
-        let all = split(try Data(contentsOf: URL(fileURLWithPath: raw)), count: size.width * size.height * 3 / 2)
+        let all = Self.split(try Data(contentsOf: URL(fileURLWithPath: raw)), count: size.width * size.height * 3 / 2)
         let first = mode == .overlap ? length - frames : length
         return Array(all[first..<(first + frames)])
     }
@@ -178,7 +151,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes {
                                                        "\(bits)", a.path, b.path, out.path])
         XCTAssertEqual(result.status, 0, result.standardError)
         let bytesPerSample = bits == 8 ? 1 : 2
-        return split(try Data(contentsOf: out), count: size.width * size.height * 3 / 2 * bytesPerSample)
+        return Self.split(try Data(contentsOf: out), count: size.width * size.height * 3 / 2 * bytesPerSample)
     }
 
     /// The reference for `shape`'s join between clips `from` and `to` (`length` frames each).

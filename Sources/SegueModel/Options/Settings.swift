@@ -79,7 +79,7 @@ extension OutputOption {
     /// of each one's names, its reading, its range and its help.
     public static let all: [OutputOption] = [
         option("transition", \.transition, .transition, valueName: "name",
-               help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...) or random; `segue transitions` lists them all"),
+               help: "none, fade, slide (= slide-left), slide-left, slide-right, slide-up, slide-down, any xfade transition (wipeleft, circleopen, dissolve, ...), a gl-transitions effect with its parameters by name (gl_cube, gl_doorway(depth=2), ...) or random; `segue transitions` lists them all"),
         option("transitionDuration", \.transitionDuration, OptionReader.seconds(OptionLimits.transitionSeconds).optional,
                valueName: "S", help: "Seconds each transition lasts", defaultText: "0.3 for a slide, 1.0 for fade and the rest"),
         option("easing", \.easing, .easing, valueName: "curve",
