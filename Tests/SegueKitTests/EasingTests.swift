@@ -111,8 +111,9 @@ extension TransitionCatalogueTests {
         XCTAssertTrue(refusedJoin.standardError.contains("clips[0].join.easing"), refusedJoin.standardError)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/x.mp4"))
 
-        // An xfade graph's eased ticks and a CPU-drawn shape, each through segments and --smart.
-        for transition in ["circleopen", "coverleft"] {
+        // An xfade graph's eased ticks, a CPU-drawn shape and a gl_ effect with a parameter (its name carried
+        // through the plan the segments read), each through segments and --smart.
+        for transition in ["circleopen", "coverleft", "gl_doorway(depth=2)"] {
             let flags = ["--transition", transition, "--transition-duration", "0.32", "--easing", "bounce-out", "--crf", "0",
                          "--preset", "ultrafast", "--no-audio", "--quiet"]
             let outputs = ["plain", "jobs", "smart"].map { folder + "/\(transition)-\($0).mp4" }

@@ -28,6 +28,8 @@ final class GLTransitionParsingTests: XCTestCase {
         XCTAssertEqual(doorway.float("perspective"), 0.4)
         XCTAssertEqual(doorway.spelling, "gl_doorway(reflection=0.25,depth=2.5)")
         XCTAssertEqual(try parsed("gl_doorway(depth=3)").spelling, "gl_doorway", "a default is not spelt")
+        XCTAssertEqual(try parsed("gl_doorway( )").spelling, "gl_doorway", "empty parentheses are the defaults")
+        XCTAssertEqual(try parsed("gl_fade()").spelling, "gl_fade")
         let direction = try parsed("gl_directional(direction=-1,0)")
         XCTAssertEqual(direction.value("direction"), [-1, 0])
         XCTAssertEqual(direction.spelling, "gl_directional(direction=-1,0)")

@@ -57,8 +57,10 @@ extension GLTransition {
         let uniforms = effect.uniforms
         let listing = uniforms.isEmpty ? "\(effect.transitionName) takes no parameters"
             : "\(effect.transitionName) takes " + uniforms.map { "\($0.name) (\($0.kind.rawValue), default \(transition.spelling(of: $0)))" }.joined(separator: ", ")
+        let list = text.dropFirst(name.count + 1).dropLast()
+        guard list.contains(where: { $0 != " " }) else { return .success(transition) }   // `gl_fade()`
         var given = Set<String>()
-        for (key, components) in settings(text.dropFirst(name.count + 1).dropLast()) {
+        for (key, components) in settings(list) {
             guard let index = uniforms.firstIndex(where: { $0.name == key }) else {
                 return fail(key.isEmpty ? "a parameter needs a name: \(listing)" : "no parameter '\(key)'; \(listing)")
             }
