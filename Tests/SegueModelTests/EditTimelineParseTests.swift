@@ -88,6 +88,28 @@ final class EditTimelineParseHostileTests: XCTestCase {
         XCTAssertEqual(again.items, timeline.items, "the one track as it was, its dissolve too")
     }
 
+    /// The fuzzer's second find: a disabled track is noted when read; written as OTIO (the notes go with it)
+    /// and read back, it was noted a second time.
+    func testNotesAreNotRepeatedByReadingTheOTIOSegueWrote() throws {
+        func clip(_ name: String) -> String {
+            """
+            {"OTIO_SCHEMA": "Clip.1", "name": "\(name)", "media_reference": {"OTIO_SCHEMA": "ExternalReference.1",
+             "target_url": "/media/\(name).mov"}, "source_range": {"OTIO_SCHEMA": "TimeRange.1",
+             "start_time": {"OTIO_SCHEMA": "RationalTime.1", "rate": 24, "value": 0},
+             "duration": {"OTIO_SCHEMA": "RationalTime.1", "rate": 24, "value": 48}}}
+            """
+        }
+        let json = """
+        {"OTIO_SCHEMA": "Timeline.1", "name": "Layers", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [
+          {"OTIO_SCHEMA": "Track.1", "kind": "Video", "children": [\(clip("a"))]},
+          {"OTIO_SCHEMA": "Track.1", "kind": "Video", "enabled": false, "children": [\(clip("b"))]}]}}
+        """
+        let timeline = try EditTimeline.parseOTIO(Data(json.utf8))
+        XCTAssertEqual(timeline.notes.filter { $0.contains("is disabled") }.count, 1, "\(timeline.notes)")
+        let again = try EditTimeline.parseOTIO(timeline.otioJSON())
+        XCTAssertEqual(again.notes, timeline.notes)
+    }
+
     func testOTIOHostileInputsAreRefusedNamingTheItem() {
         assertRefused("JSON nested more than 64 deep") { try .parseOTIO(Data(String(repeating: "[", count: 100_000).utf8)) }
         assertRefused("clip 1 'B-roll': source_range has rate 0") { try .parseOTIO(self.otio([self.clip(rate: "0")])) }

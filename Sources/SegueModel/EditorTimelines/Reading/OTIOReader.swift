@@ -85,9 +85,11 @@ struct OTIOReader {
         markers = markers.enumerated().sorted { ($0.element.time.seconds, $0.offset) < ($1.element.time.seconds, $1.offset) }.map(\.element)
         let audio = try OTIOAudioReading(tracks.filter { Self.schema($0) == "Track" && ($0["kind"] as? String) == "Audio" }, rate: rate)
         let start = try (root["global_start_time"] as? Object).map { try Self.time($0, "timeline: global_start_time") }
-        let written = ((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []
+        // Notes Segue wrote with the timeline (read from another format) are kept; what reading it again
+        // notes anew (a disabled track, say) is not said twice.
+        let written = (((root["metadata"] as? Object)?["segue"] as? Object)?["notes"] as? [Any] ?? []).compactMap { $0 as? String }
         var timeline = EditTimeline(name: Self.name(root), rate: rate, markers: markers,
-                                    notes: written.compactMap { $0 as? String } + audio.notes + notes, start: start)
+                                    notes: written + (audio.notes + notes).filter { !written.contains($0) }, start: start)
         timeline.videoTracks = videoTracks
         timeline.audioTracks = audio.tracks
         return try EditReading.finished(timeline)
