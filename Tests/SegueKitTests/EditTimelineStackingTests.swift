@@ -107,6 +107,11 @@ final class EditTimelineStackingTests: XCTestCase {
         assertShows(parsed, judged.frames.map { $0.first }, "premiere_enable_property.xml", urls: false)
         XCTAssertEqual(parsed.videoTracks.map(\.enabled), [true, true, false])
         XCTAssertEqual(parsed.videoTracks.map(\.name), ["base", "overlay_1", "disabled_track"])
+        // Its notes name a track as the OTIO reader does (by its name): written as OTIO and read back, the
+        // disabled track isn't noted a second time under another label (the parse fuzzer's find).
+        XCTAssertTrue(parsed.notes.contains("video track 'disabled_track' is disabled, so not drawn (the tracks below it show through)"),
+                      "\(parsed.notes)")
+        XCTAssertEqual(try EditTimeline.parseOTIO(parsed.otioJSON()).notes, parsed.notes)
     }
 
     func testPremiereGeneratorsStackAsOpenTimelineIOReadsThem() throws {

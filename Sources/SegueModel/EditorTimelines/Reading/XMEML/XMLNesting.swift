@@ -25,7 +25,8 @@ extension FCP7XMLReader {
         }
         var result = VideoReading()
         for (index, track) in list.enumerated() {
-            let label = "video track \(index + 1)"
+            // Named as the OTIO reader names a track: by its name (Premiere's MZ.TrackName) where it has one.
+            let label = track.attributes["MZ.TrackName"].map { "video track '\($0)'" } ?? "video track \(index + 1)"
             var reading = XMLTrackReading(reader: self, track: track, context: context + [media, track].compactMap { $0 }, path: path,
                                           upper: index > 0)
             do {
