@@ -94,13 +94,13 @@ extension GLTransitionTests {
         let pa = try pictures(a, size: Self.tiny), pb = try pictures(b, size: Self.tiny)
         let name = "gl_circleopen(smoothness=0.1,opening=false)"
         let transition = try XCTUnwrap(GLTransition.parse(name)?.get())
-        let overlap = try stitch([a, b], name, frames: 5)
+        let overlap = try stitch([a, b], name, frames: 5, size: Self.tiny).pictures
         XCTAssertEqual(overlap.count, 35)
         let pair = Pair(outgoing: Array(pa[15..<20]), incoming: Array(pb[0..<5]), size: Self.tiny, bits: 8, matrix: "bt709")
         for (step, expected) in try judged([transition], pair)[0].enumerated() {
             XCTAssertLessThanOrEqual(Self.differences(overlap[15 + step], expected).max, 2, "overlap step \(step)")
         }
-        let freeze = try stitch([a, b], "gl_doorway", frames: 5, mode: .freeze)
+        let freeze = try stitch([a, b], "gl_doorway", frames: 5, mode: .freeze, size: Self.tiny).pictures
         XCTAssertEqual(freeze.count, 45, "20 + 5 held + 20 frames")
         let held = Pair(outgoing: Array(repeating: pa[19], count: 5), incoming: Array(repeating: pb[0], count: 5),
                         size: Self.tiny, bits: 8, matrix: "bt709")
@@ -130,7 +130,7 @@ extension GLTransitionTests {
     func testTheJudgeTellsEffectsApart() throws {
         let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
         let pa = try pictures(a, size: Self.tiny), pb = try pictures(b, size: Self.tiny)
-        let output = try stitch([a, b], "gl_wipeleft", frames: 5)
+        let output = try stitch([a, b], "gl_wipeleft", frames: 5, size: Self.tiny).pictures
         let pair = Pair(outgoing: Array(pa[15..<20]), incoming: Array(pb[0..<5]), size: Self.tiny, bits: 8, matrix: "bt709")
         let others: [GLEffect] = [.wiperight, .fade, .angular]
         for (other, expected) in zip(others, try judged(others.map(GLTransition.init), pair)) {

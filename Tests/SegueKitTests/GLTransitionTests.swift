@@ -22,19 +22,6 @@ final class GLTransitionTests: XCTestCase, RawPlanes, LosslessClips {
 
     // MARK: Fixtures (LosslessClips)
 
-    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap) throws -> [[UInt8]] {
-        var settings = StitchSettings()
-        settings.transition = try XCTUnwrap(TransitionKind(name: transition))
-        settings.transitionDuration = Double(frames) / Double(Self.frameRate)
-        settings.mode = mode
-        settings.includeAudio = false
-        settings.crf = 0
-        settings.preset = "ultrafast"
-        let (_, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
-        XCTAssertEqual(report.joins.map(\.transition.rawValue), [transition])
-        return try pictures(path, size: Self.tiny)
-    }
-
     /// Samples as integers: one byte each, or two little-endian bytes each.
     static func samples(_ bytes: [UInt8], bits: Int) -> [Int] {
         bits == 8 ? bytes.map(Int.init) : stride(from: 0, to: bytes.count, by: 2).map { Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SegueKit
+@testable import SegueModel
 
 /// The transition tests' fixtures: short clips drawn by lavfi's test sources,
 /// coded losslessly and tagged BT.709 limited range (so Segue takes their
@@ -34,6 +35,24 @@ extension LosslessClips {
         defer { try? FileManager.default.removeItem(atPath: raw) }
         try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
         return split(try Data(contentsOf: URL(fileURLWithPath: raw)), size: size)
+    }
+
+    /// Stitches `paths` with `transition` (losslessly, no sound: only drawing can differ), checking every
+    /// join got it; the plan and every output picture.
+    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap,
+                size: (width: Int, height: Int) = (320, 180),
+                _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> (plan: Plan, pictures: [[UInt8]]) {
+        var settings = StitchSettings()
+        settings.transition = try XCTUnwrap(TransitionKind(name: transition))
+        settings.transitionDuration = Double(frames) / Double(Self.frameRate)
+        settings.mode = mode
+        settings.includeAudio = false
+        settings.crf = 0
+        settings.preset = "ultrafast"
+        configure(&settings)
+        let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
+        XCTAssertEqual(report.joins.map(\.transition.rawValue), [String](repeating: transition, count: paths.count - 1))
+        return (plan, try pictures(path, size: size))
     }
 
     /// Raw yuv420p bytes cut into pictures of `size`.

@@ -77,22 +77,6 @@ final class TransitionCatalogueTests: XCTestCase, LosslessClips {
         reference.indices.map { difference(output[start + $0], reference[$0]) }
     }
 
-    /// Stitches `paths` with `transition` (lossless, so only drawing can differ).
-    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap, size: Size = size,
-                _ configure: (inout StitchSettings) -> Void = { _ in }) throws -> (plan: Plan, pictures: [[UInt8]]) {
-        var settings = StitchSettings()
-        settings.transition = try XCTUnwrap(TransitionKind(name: transition))
-        settings.transitionDuration = Double(frames) / Double(Self.frameRate)
-        settings.mode = mode
-        settings.includeAudio = false
-        settings.crf = 0
-        settings.preset = "ultrafast"
-        configure(&settings)
-        let (plan, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
-        XCTAssertEqual(report.joins.map(\.transition.rawValue), [String](repeating: transition, count: paths.count - 1))
-        return (plan, try pictures(path, size: size))
-    }
-
     // MARK: Frame-exact against the CLI's xfade
 
     func testEveryJoinFrameIsTheFFmpegCLIsXfadePictureForASpreadOfShapes() throws {

@@ -35,20 +35,6 @@ final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
         return zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
     }
 
-    func stitch(_ paths: [String], _ transition: String, frames: Int, mode: TransitionMode = .overlap,
-                size: Size) throws -> [[UInt8]] {
-        var settings = StitchSettings()
-        settings.transition = try XCTUnwrap(TransitionKind(name: transition))
-        settings.transitionDuration = Double(frames) / Double(Self.frameRate)
-        settings.mode = mode
-        settings.includeAudio = false
-        settings.crf = 0
-        settings.preset = "ultrafast"
-        let (_, report, path) = try store.stitch(paths.map { ClipEntry(path: $0) }, settings: settings)
-        XCTAssertEqual(report.joins.map(\.transition.rawValue), [transition])
-        return try pictures(path, size: size)
-    }
-
     // MARK: References
 
     /// A cover or reveal shape as an xfade custom expression on one plane.
@@ -177,7 +163,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
         let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
         var report: [String] = []
         for shape in TransitionShape.allCases.map(\.rawValue) {
-            let output = try stitch([a, b], shape, frames: 5, size: Self.tiny)
+            let output = try stitch([a, b], shape, frames: 5, size: Self.tiny).pictures
             XCTAssertEqual(output.count, 35, shape)
             let expected = try reference(shape, from: a, to: b, length: 20, frames: 5, size: Self.tiny)
             let differences = Self.joinDifferences(output, start: 15, expected)
@@ -193,7 +179,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
         let size: Size = (320, 180)
         let a = try clip("testsrc", frames: 50, size: size), b = try clip("testsrc2", frames: 50, size: size)
         for shape in ["coverleft", "revealdown", "hrwind", "vuwind"] {
-            let output = try stitch([a, b], shape, frames: 10, size: size)
+            let output = try stitch([a, b], shape, frames: 10, size: size).pictures
             XCTAssertEqual(output.count, 90, shape)
             let differences = Self.joinDifferences(output, start: 40, try reference(shape, from: a, to: b, length: 50, frames: 10, size: size))
             XCTAssertEqual(differences.max(), 0, "\(shape): \(differences)")
@@ -202,7 +188,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
 
     func testTheReferenceTellsShapesApart() throws {
         let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
-        let output = try stitch([a, b], "coverleft", frames: 5, size: Self.tiny)
+        let output = try stitch([a, b], "coverleft", frames: 5, size: Self.tiny).pictures
         for other in ["revealleft", "coverright", "coverup", "hlwind"] {
             let differences = Self.joinDifferences(output, start: 15, try reference(other, from: a, to: b, length: 20, frames: 5, size: Self.tiny))
             XCTAssertGreaterThan(differences.max() ?? 0, 16, "coverleft drawn where \(other) is expected would pass")
@@ -212,7 +198,7 @@ final class XfadeShapeTests: XCTestCase, RawPlanes, LosslessClips {
     func testFreezeModeDrawsAShapeBetweenTheHeldPictures() throws {
         let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
         for shape in ["revealup", "vdwind"] {
-            let output = try stitch([a, b], shape, frames: 5, mode: .freeze, size: Self.tiny)
+            let output = try stitch([a, b], shape, frames: 5, mode: .freeze, size: Self.tiny).pictures
             XCTAssertEqual(output.count, 45, "\(shape): 20 + 5 held + 20 frames")
             let expected = try reference(shape, from: a, to: b, length: 20, frames: 5, mode: .freeze, size: Self.tiny)
             XCTAssertEqual(Self.joinDifferences(output, start: 20, expected).max(), 0, shape)
