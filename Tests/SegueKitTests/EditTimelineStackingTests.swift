@@ -86,6 +86,12 @@ final class EditTimelineStackingTests: XCTestCase {
         assertShows(parsed, expected, "premiere_example.xml", urls: false)
         XCTAssertTrue(parsed.notes.contains { $0.contains("'test_title': a title or graphic isn't drawn") }, "\(parsed.notes)")
         XCTAssertEqual(parsed.videoTracks.count, 4)
+        // A 30 fps sequence whose first clip is 15 fps: written as OTIO (no sequence rate there) and read
+        // back, it keeps its rate and its items (the parse fuzzer's find: it came back at 15 fps).
+        let reread = try EditTimeline.parseOTIO(parsed.otioJSON())
+        XCTAssertEqual(parsed.rate, Rational(30, 1))
+        XCTAssertEqual(reread.rate, parsed.rate)
+        XCTAssertEqual(reread.items, parsed.items)
         guard case .nested(let nested) = parsed.videoTracks[1].items.last else { return XCTFail("\(parsed.videoTracks[1].items)") }
         XCTAssertEqual(nested.tracks.count, 3)
         XCTAssertEqual(nested.source.duration.value, 320)

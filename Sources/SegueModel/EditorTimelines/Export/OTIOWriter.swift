@@ -17,7 +17,11 @@ extension EditTimeline {
             "children": video + audioTracks.map(OTIOWriter.audioTrack),
         ])
         let startTime: Any = start.map(OTIOWriter.time) ?? NSNull()
-        let metadata: [String: Any] = notes.isEmpty ? [:] : ["segue": ["notes": notes]]
+        // OTIO has no sequence rate: Segue's rides in metadata, so a timeline whose first clip runs at
+        // another rate reads back at its own.
+        var segue: [String: Any] = ["rate": rate.value]
+        if !notes.isEmpty { segue["notes"] = notes }
+        let metadata: [String: Any] = ["segue": segue]
         let timeline: [String: Any] = [
             "OTIO_SCHEMA": "Timeline.1", "name": name ?? "", "global_start_time": startTime, "tracks": stack, "metadata": metadata,
         ]

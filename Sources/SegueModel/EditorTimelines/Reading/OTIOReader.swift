@@ -67,7 +67,7 @@ struct OTIOReader {
         guard !video.isEmpty else { throw EditTimelineError("timeline: no video track") }
         var budget = 0
         let readings = try video.map { try TrackReading($0, kind: "Video", budget: &budget, keepsMarkers: true) }
-        let rate = try TrackReading.rate(readings, video)
+        let rate = try Self.writtenRate(root) ?? TrackReading.rate(readings, video)
         var notes: [String] = [], markers: [EditMarker] = []
         for (owner, what) in [(root, "timeline"), (stack, "stack")] {
             markers += try Self.markers(owner, what).map { EditMarker(name: $0.name, time: $0.start) }
@@ -93,6 +93,13 @@ struct OTIOReader {
         timeline.videoTracks = videoTracks
         timeline.audioTracks = audio.tracks
         return try EditReading.finished(timeline)
+    }
+
+    /// The sequence's rate where Segue wrote it (in its metadata: OTIO has no field for it).
+    static func writtenRate(_ root: Object) throws -> Rational? {
+        guard let value = number(((root["metadata"] as? Object)?["segue"] as? Object)?["rate"]) else { return nil }
+        guard let rate = EditReading.rational(value) else { throw EditTimelineError("timeline: rate \(EditReading.number(value))") }
+        return rate
     }
 
     /// A track's kind (`Video`, `Audio`), `default` when it says none.
