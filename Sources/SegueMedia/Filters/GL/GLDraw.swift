@@ -27,7 +27,7 @@ package final class GLWorkspace {
         from.read(a, matrix: matrix)
         to.read(b, matrix: matrix)
         let sampler = GLSampler(from: from, to: to, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
-        transition.effect.shader.init(transition).prepared(for: sampler.progress).paint(output, sampler)
+        transition.effect.shader.init(transition).prepared(for: sampler).paint(output, sampler)
         output.write(into: frame, matrix: matrix)
     }
 
@@ -50,6 +50,16 @@ struct GLSampler: Sendable {
 
     @inline(__always) func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
     @inline(__always) func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
+    /// `fromColor` and `toColor` at the fragment's own coordinates, read
+    /// straight from its pixel.
+    @inline(__always) func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
+    @inline(__always) func toPixel(_ uv: GLPoint) -> GLColour { to.pixel(uv.x, uv.y) }
+    /// `value(u)` at each column's centre, for an effect to look up by `column(_:)`.
+    func columns<Value>(_ value: (Float) -> Value) -> [Value] {
+        (0..<from.width).map { value((Float($0) + 0.5) / Float(from.width)) }
+    }
+    /// The column whose centre is at `u`.
+    @inline(__always) func column(_ u: Float) -> Int { from.column(u) }
 }
 
 extension GLTransition {
@@ -69,6 +79,9 @@ protocol GLShader: Sendable {
     /// The effect with what depends on `progress` alone worked out once a
     /// frame rather than once a pixel (the same arithmetic, so the same values).
     func prepared(for progress: Float) -> Self
+    /// `prepared(for: progress)`, or for effects with tables by column (what
+    /// depends on progress and `u` alone), those tables too.
+    func prepared(for sampler: GLSampler) -> Self
     /// The effect's colour at texture coordinates `uv` (origin bottom left).
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour
     /// Evaluates the effect at every pixel of `picture` (a requirement, so
@@ -78,6 +91,7 @@ protocol GLShader: Sendable {
 
 extension GLShader {
     func prepared(for progress: Float) -> Self { self }
+    func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
     func paint(_ picture: GLPicture, _ sampler: GLSampler) {
         let width = picture.width, height = picture.height

@@ -97,20 +97,20 @@ extension GLEffect {
 
 struct GLFade: GLShader {
     init(_ transition: GLTransition) {}
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { GLSL.mix(s.fromColor(uv), s.toColor(uv), s.progress) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { GLSL.mix(s.fromPixel(uv), s.toPixel(uv), s.progress) }
 }
 
 struct GLWipeLeft: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(1 - uv.x, s.progress))
+        GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(1 - uv.x, s.progress))
     }
 }
 
 struct GLWipeRight: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(uv.x, s.progress))
+        GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(uv.x, s.progress))
     }
 }
 
@@ -134,7 +134,7 @@ struct GLCircleOpen: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let x = opening ? s.progress : 1 - s.progress
         let m = GLSL.smoothstep(-smoothness, 0, 1.414213562373 * GLSL.distance(GLPoint(0.5, 0.5), uv) - x * (1 + smoothness))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), opening ? 1 - m : m)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), opening ? 1 - m : m)
     }
 }
 
@@ -142,7 +142,7 @@ struct GLAngular: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let normalised = (GLSL.atan(uv.y - 0.5, uv.x - 0.5) + GLSL.pi) / (2 * GLSL.pi)
-        return normalised > s.progress ? s.fromColor(uv) : s.toColor(uv)
+        return normalised > s.progress ? s.fromPixel(uv) : s.toPixel(uv)
     }
 }
 
@@ -168,7 +168,7 @@ struct GLSwirl: GLShader {
 struct GLHeart: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLSL.mix(s.fromColor(uv), s.toColor(uv), Self.inHeart(uv, center: GLPoint(0.5, 0.4), size: s.progress))
+        GLSL.mix(s.fromPixel(uv), s.toPixel(uv), Self.inHeart(uv, center: GLPoint(0.5, 0.4), size: s.progress))
     }
     private static func inHeart(_ p: GLPoint, center: GLPoint, size: Float) -> Float {
         if size == 0 { return 0 }
@@ -184,7 +184,7 @@ struct GLPinwheel: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let circPos = GLSL.atan(uv.y - 0.5, uv.x - 0.5) + s.progress * speed
         let modPos = GLSL.mod(circPos, 3.1415 / 4)
-        return GLSL.mix(s.toColor(uv), s.fromColor(uv), GLSL.step(GLSL.sign(s.progress - modPos), 0.5))
+        return GLSL.mix(s.toPixel(uv), s.fromPixel(uv), GLSL.step(GLSL.sign(s.progress - modPos), 0.5))
     }
 }
 
@@ -193,7 +193,7 @@ struct GLWindowSlice: GLShader {
     init(_ transition: GLTransition) { count = transition.float("count"); smoothness = transition.float("smoothness") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pr = GLSL.smoothstep(-smoothness, 0, uv.x - s.progress * (1 + smoothness))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(pr, GLSL.fract(count * uv.x)))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(pr, GLSL.fract(count * uv.x)))
     }
 }
 
@@ -203,7 +203,7 @@ struct GLRadial: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let rp = uv * 2 - 1
         let m = GLSL.smoothstep(0, smoothness, GLSL.atan(rp.y, rp.x) - (s.progress - 0.5) * GLSL.pi * 2.5)
-        return GLSL.mix(s.toColor(uv), s.fromColor(uv), m)
+        return GLSL.mix(s.toPixel(uv), s.fromPixel(uv), m)
     }
 }
 
@@ -213,7 +213,7 @@ struct GLRipple: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, direction = uv - 0.5
         let offset = direction * (GLSL.sin(p * GLSL.length(direction) * amplitude - p * speed) + 0.5) / 30
-        return GLSL.mix(s.fromColor(uv + offset), s.toColor(uv), GLSL.smoothstep(0.2, 1, p))
+        return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), GLSL.smoothstep(0.2, 1, p))
     }
 }
 
@@ -225,7 +225,7 @@ struct GLRandomSquares: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.rand(GLSL.floor(size * uv))
         let m = GLSL.smoothstep(0, -smoothness, r - s.progress * (1 + smoothness))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }
 }
 

@@ -93,7 +93,7 @@ struct GLInvertedPageCurl: GLShader {
         var point = rotate(p)
         let yc = point.y - amount
         if yc < -r { return behindSurface(p, yc, point, curl, s) }
-        if yc > r { return s.fromColor(p) }
+        if yc > r { return s.fromPixel(p) }
         let hitAngle = (GLSL.acos(yc / r) + curl.angle) - Self.pi
         let hitAngleMod = GLSL.mod(hitAngle, 2 * Self.pi)
         if (hitAngleMod > Self.pi && amount < 0.5) || (hitAngleMod > Self.pi / 2 && amount < 0) {
@@ -111,7 +111,7 @@ struct GLInvertedPageCurl: GLShader {
             shado *= 0.5
             otherColor = GLColour(0, 0, 0, shado)
         } else {
-            otherColor = s.fromColor(p)
+            otherColor = s.fromPixel(p)
         }
         color = Self.antiAlias(color, otherColor, r - Swift.abs(yc))
         let cl = seeThroughWithShadow(yc, p, point, curl, s)
@@ -148,8 +148,8 @@ struct GLInvertedPageCurl: GLShader {
     private func seeThrough(_ yc: Float, _ p: GLPoint, _ curl: Curl, _ s: GLSampler) -> GLColour {
         let hitAngle = Self.pi - (GLSL.acos(yc / Self.radius) - curl.angle)
         let point = hitPoint(hitAngle, rotate(p))
-        if yc <= 0 && (point.x < 0 || point.y < 0 || point.x > 1 || point.y > 1) { return s.toColor(p) }
-        if yc > 0 { return s.fromColor(p) }
+        if yc <= 0 && (point.x < 0 || point.y < 0 || point.x > 1 || point.y > 1) { return s.toPixel(p) }
+        if yc > 0 { return s.fromPixel(p) }
         return Self.antiAlias(s.fromColor(point), GLColour(repeating: 0), Self.distanceToEdge(point))
     }
 
@@ -184,7 +184,7 @@ struct GLInvertedPageCurl: GLShader {
             shado *= nyc * nyc * nyc
             shado *= 0.5
         }
-        let to = s.toColor(p)
+        let to = s.toPixel(p)
         return GLColour(to.x - shado, to.y - shado, to.z - shado, 1)
     }
 }
@@ -212,14 +212,14 @@ enum GLBowTie {
     static func colour(_ uv: GLPoint, _ s: GLSampler, first: (GLPoint, GLPoint, GLPoint), second: (GLPoint, GLPoint, GLPoint),
                        nearFirst: Bool) -> GLColour {
         if contains(uv, first.0, first.1, first.2) {
-            if s.progress < 0.1 { return s.fromColor(uv) }
-            if nearFirst { return GLSL.mix(s.fromColor(uv), s.toColor(uv), blurEdge(first.1, first.2, first.0, uv)) }
-            return s.progress > 0 ? s.toColor(uv) : s.fromColor(uv)
+            if s.progress < 0.1 { return s.fromPixel(uv) }
+            if nearFirst { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), blurEdge(first.1, first.2, first.0, uv)) }
+            return s.progress > 0 ? s.toPixel(uv) : s.fromPixel(uv)
         } else if contains(uv, second.0, second.1, second.2) {
-            if !nearFirst { return GLSL.mix(s.fromColor(uv), s.toColor(uv), blurEdge(second.1, second.2, second.0, uv)) }
-            return s.fromColor(uv)
+            if !nearFirst { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), blurEdge(second.1, second.2, second.0, uv)) }
+            return s.fromPixel(uv)
         }
-        return s.fromColor(uv)
+        return s.fromPixel(uv)
     }
 }
 
@@ -255,24 +255,24 @@ struct GLBowTieWithParameter: GLShader {
     private func firstHalf(_ uv: GLPoint, _ prog: Float, _ s: GLSampler) -> GLColour {
         let height: Float = 0.5
         if uv.y < 0.5 {
-            if GLBowTie.contains(uv, GLPoint(-0, prog - height), GLPoint(1, prog - height), GLPoint(adjust, prog)) { return s.toColor(uv) }
+            if GLBowTie.contains(uv, GLPoint(-0, prog - height), GLPoint(1, prog - height), GLPoint(adjust, prog)) { return s.toPixel(uv) }
         } else {
             if GLBowTie.contains(uv, GLPoint(-0, 1 - prog + height), GLPoint(1, 1 - prog + height), GLPoint(adjust, 1 - prog)) {
-                return s.toColor(uv)
+                return s.toPixel(uv)
             }
         }
-        return s.fromColor(uv)
+        return s.fromPixel(uv)
     }
     private func secondHalf(_ uv: GLPoint, _ prog: Float, _ s: GLSampler) -> GLColour {
         let height: Float = 0.5
         if uv.x > adjust {
             let tip = GLPoint(GLSL.mix(adjust, 1, 2 * (prog - 0.5)), 0.5)
-            if GLBowTie.contains(uv, GLPoint(prog + height, 1), GLPoint(prog + height, -0), tip) { return s.fromColor(uv) }
+            if GLBowTie.contains(uv, GLPoint(prog + height, 1), GLPoint(prog + height, -0), tip) { return s.fromPixel(uv) }
         } else {
             let tip = GLPoint(GLSL.mix(adjust, 0, 2 * (prog - 0.5)), 0.5)
-            if GLBowTie.contains(uv, GLPoint(1 - prog - height, 1), GLPoint(1 - prog - height, -0), tip) { return s.fromColor(uv) }
+            if GLBowTie.contains(uv, GLPoint(1 - prog - height, 1), GLPoint(1 - prog - height, -0), tip) { return s.fromPixel(uv) }
         }
-        return s.toColor(uv)
+        return s.toPixel(uv)
     }
 }
 
@@ -285,7 +285,7 @@ struct GLCircleCrop: GLShader {
         let ratio2 = GLPoint(1, 1 / s.ratio)
         let size = GLSL.pow(2 * Swift.abs(progress - 0.5), 3)
         let dist = GLSL.length((p - 0.5) * ratio2)
-        return GLSL.mix(progress < 0.5 ? s.fromColor(p) : s.toColor(p), bgcolor, GLSL.step(size, dist))
+        return GLSL.mix(progress < 0.5 ? s.fromPixel(p) : s.toPixel(p), bgcolor, GLSL.step(size, dist))
     }
 }
 
@@ -299,7 +299,7 @@ struct GLRectangle: GLShader {
         let edge = Swift.abs(1 - 2 * progress)
         var dist = GLSL.step(edge, p.x + 0.25) * GLSL.step(edge, p.y + 0.25)
         dist *= 1 * GLSL.step(edge, 1.25 - p.x) * GLSL.step(edge, 1.25 - p.y)
-        return GLSL.mix(progress < 0.5 ? s.fromColor(p) : s.toColor(p), bgcolor, GLSL.step(size, dist))
+        return GLSL.mix(progress < 0.5 ? s.fromPixel(p) : s.toPixel(p), bgcolor, GLSL.step(size, dist))
     }
 }
 
@@ -319,7 +319,7 @@ struct GLBounce: GLShader {
         let y = Swift.abs(GLSL.cos(phase)) * (1 - stime)
         let d = uv.y - y
         let fade = GLSL.mix(((d / shadowHeight) * shadowColour.w) + (1 - shadowColour.w), 1, GLSL.smoothstep(0.95, 1, s.progress))
-        let shadowed = GLSL.mix(s.toColor(uv), shadowColour, GLSL.step(d, shadowHeight) * (1 - fade))
+        let shadowed = GLSL.mix(s.toPixel(uv), shadowColour, GLSL.step(d, shadowHeight) * (1 - fade))
         return GLSL.mix(shadowed, s.fromColor(GLPoint(uv.x, uv.y + (1 - y))), GLSL.step(d, 0))
     }
 }

@@ -18,25 +18,28 @@ struct GLButterflyWaveScrawler: GLShader {
     let amplitude: Float, waves: Float, colorSeparation: Float
     /// `sin(progress * amplitude)` at this frame's progress.
     private var scale: Float = 0
+    /// `compute` at each column: it reads only `p.x`.
+    private var displacements: [Float] = []
     init(_ transition: GLTransition) {
         amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
     }
-    func prepared(for progress: Float) -> GLButterflyWaveScrawler {
+    func prepared(for s: GLSampler) -> GLButterflyWaveScrawler {
         var prepared = self
-        prepared.scale = GLSL.sin(progress * amplitude)
+        prepared.scale = GLSL.sin(s.progress * amplitude)
+        prepared.displacements = s.columns { prepared.compute(GLPoint($0, 0.5), s.progress) }
         return prepared
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
-        if progress <= 0 { return s.fromColor(p) }
-        if progress >= 1 { return s.toColor(p) }
+        if progress <= 0 { return s.fromPixel(p) }
+        if progress >= 1 { return s.toPixel(p) }
         let inv = 1 - progress
-        let disp = compute(p, progress)
+        let disp = displacements[s.column(p.x)]
         // vec2 + float adds to both coordinates
         return GLFringe.blend(p, GLPoint(repeating: inv * disp), GLPoint(repeating: progress * disp), progress: progress,
                               colorSeparation: colorSeparation, s)
     }
-    /// The butterfly polar function at `p`.
+    /// The butterfly polar function at `p` (its `x` alone: `o.y` is taken 0 times).
     private func compute(_ p: GLPoint, _ progress: Float) -> Float {
         let pi: Float = 3.14159265358979323846264
         let o = p * scale - GLPoint(0.5, 0.5)
@@ -79,7 +82,7 @@ struct GLColourDistance: GLShader {
     let power: Float
     init(_ transition: GLTransition) { power = transition.float("power") }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let fTex = s.fromColor(p), tTex = s.toColor(p)
+        let fTex = s.fromPixel(p), tTex = s.toPixel(p)
         let m = GLSL.step(GLSL.length(fTex - tTex), s.progress)
         return GLSL.mix(GLSL.mix(fTex, tTex, m), tTex, GLSL.pow(s.progress, power))
     }
@@ -105,7 +108,7 @@ struct GLCrazyParametricFun: GLShader {
         let dir = p - 0.5
         let dist = GLSL.length(dir)
         let offset = dir * GLPoint(GLSL.sin(progress * dist * amplitude * x), GLSL.sin(progress * dist * amplitude * y)) / smoothness
-        return GLSL.mix(s.fromColor(p + offset), s.toColor(p), GLSL.smoothstep(0.2, 1, progress))
+        return GLSL.mix(s.fromColor(p + offset), s.toPixel(p), GLSL.smoothstep(0.2, 1, progress))
     }
 }
 
@@ -149,7 +152,7 @@ struct GLDirectionalWipe: GLShader {
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = (1 - GLSL.step(s.progress, 0)) * (1 - sweep.edge(uv, s.progress, smoothness))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }
 }
 
@@ -167,16 +170,24 @@ struct GLSquaresWire: GLShader {
         let started: Float = 1 - GLSL.step(s.progress, 0)
         let above: Float = GLSL.step(squaremin, squarep.x) * GLSL.step(squaremin, squarep.y)
         let a: Float = started * above * GLSL.step(squarep.x, squaremax) * GLSL.step(squarep.y, squaremax)
-        return GLSL.mix(s.fromColor(p), s.toColor(p), a)
+        return GLSL.mix(s.fromPixel(p), s.toPixel(p), a)
     }
 }
 
 /// A cross-fade with a gentle vertical wave on each picture.
 struct GLDreamy: GLShader {
+    /// Each column's offsets of the outgoing and the incoming picture at this frame's progress.
+    private var outgoing: [GLPoint] = [], incoming: [GLPoint] = []
     init(_ transition: GLTransition) {}
+    func prepared(for s: GLSampler) -> GLDreamy {
+        var prepared = self
+        prepared.outgoing = s.columns { Self.offset(s.progress, $0) }
+        prepared.incoming = s.columns { Self.offset(1 - s.progress, $0) }
+        return prepared
+    }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        return GLSL.mix(s.fromColor(p + Self.offset(progress, p.x)), s.toColor(p + Self.offset(1 - progress, p.x)), progress)
+        let column = s.column(p.x)
+        return GLSL.mix(s.fromColor(p + outgoing[column]), s.toColor(p + incoming[column]), s.progress)
     }
     private static func offset(_ progress: Float, _ x: Float) -> GLPoint {
         GLPoint(0, 0.03 * progress * GLSL.cos(10 * (progress + x)))
@@ -242,26 +253,26 @@ struct GLHexagonalize: GLShader {
 /// A cross-fade through a spinning kaleidoscope of both pictures.
 struct GLKaleidoscope: GLShader {
     let speed: Float, angle: Float, power: Float
-    /// The seven turns' sine and cosine at this frame's progress.
-    private var turns: [GLPoint] = []
+    /// The seven turns' sines and cosines at this frame's progress (an eighth lane unused).
+    private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
     init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
     func prepared(for progress: Float) -> GLKaleidoscope {
         var prepared = self, t = GLSL.pow(progress, power) * speed
-        prepared.turns = (0..<7).map { _ in
-            defer { t += angle }
-            return GLPoint(GLSL.sin(t), GLSL.cos(t))
+        for turn in 0..<7 {
+            prepared.sines[turn] = GLSL.sin(t); prepared.cosines[turn] = GLSL.cos(t)
+            t += angle
         }
         return prepared
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         var p = uv - 0.5
-        for turn in turns {
-            let sn = turn.x, cs = turn.y
-            p = GLPoint(sn * p.x + cs * p.y, sn * p.y - cs * p.x)
+        for turn in 0..<7 {
+            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x), both coordinates at once.
+            p = sines[turn] * p + cosines[turn] * GLPoint(p.y, -p.x)
             p = GLSL.abs(GLSL.mod(p, 2) - 1)
         }
-        return GLSL.mix(GLSL.mix(s.fromColor(uv), s.toColor(uv), progress), GLSL.mix(s.fromColor(p), s.toColor(p), progress),
+        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), GLSL.mix(s.fromColor(p), s.toColor(p), progress),
                         1 - 2 * Swift.abs(progress - 0.5))
     }
 }
@@ -271,7 +282,7 @@ struct GLMorph: GLShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let ca = s.fromColor(p), cb = s.toColor(p)
+        let ca = s.fromPixel(p), cb = s.toPixel(p)
         let oa = ((GLPoint(ca.x, ca.y) + ca.z) * 0.5) * 2 - 1
         let ob = ((GLPoint(cb.x, cb.y) + cb.z) * 0.5) * 2 - 1
         let oc = GLSL.mix(oa, ob, 0.5) * strength
@@ -308,12 +319,13 @@ struct GLMosaic: GLShader {
         var mrp = GLSL.mod(rp, 1)
         let tile = GLSL.floor(rp)
         let onEnd = Int(tile.x) == endx && Int(tile.y) == endy
+        let random = GLSL.rand(tile)
         if !onEnd {
-            let turn = quarterTurns[Int(GLSL.rand(tile) * 4)]
+            let turn = quarterTurns[Int(random * 4)]
             let v = mrp - 0.5, c = turn.x, sn = turn.y
             mrp = 0.5 + GLPoint(c * v.x + sn * v.y, -sn * v.x + c * v.y)  // mat2(c, -s, s, c) * v
         }
-        return onEnd || GLSL.rand(tile) > 0.5 ? s.toColor(mrp) : s.fromColor(mrp)
+        return onEnd || random > 0.5 ? s.toColor(mrp) : s.fromColor(mrp)
     }
 }
 
@@ -323,26 +335,32 @@ struct GLPolkaDotsCurtain: GLShader {
     init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
-        return nextImage ? s.toColor(uv) : s.fromColor(uv)
+        return nextImage ? s.toPixel(uv) : s.fromPixel(uv)
     }
 }
 
 /// Both pictures spin about `center`, shrinking to 1/`scale` and back, over `backColor`, as they cross-fade.
 struct GLRotateScaleFade: GLShader {
     let center: GLPoint, rotations: Float, scale: Float, backColor: GLColour
+    /// The turn's cosine and sine and the scale at this frame's progress.
+    private var c: Float = 1, sn: Float = 0, currentScale: Float = 1
     init(_ transition: GLTransition) {
         center = transition.point("center"); rotations = transition.float("rotations")
         scale = transition.float("scale"); backColor = transition.colour("backColor")
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+    func prepared(for progress: Float) -> GLRotateScaleFade {
         let pi: Float = 3.14159265359
+        var prepared = self
+        let angle = 2 * pi * rotations * progress
+        prepared.c = GLSL.cos(angle); prepared.sn = GLSL.sin(angle)
+        prepared.currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
+        return prepared
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let difference = uv - center
         let dir = GLSL.normalize(difference)
         let dist = GLSL.length(difference)
-        let angle = 2 * pi * rotations * progress
-        let c = GLSL.cos(angle), sn = GLSL.sin(angle)
-        let currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
         let rotatedDir = GLPoint(dir.x * c - dir.y * sn, dir.x * sn + dir.y * c)
         let rotatedUv = center + rotatedDir * dist / currentScale
         if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
@@ -356,7 +374,7 @@ struct GLSqueeze: GLShader {
     init(_ transition: GLTransition) { colorSeparation = transition.float("colorSeparation") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let y = 0.5 + (uv.y - 0.5) / (1 - s.progress)
-        if y < 0 || y > 1 { return s.toColor(uv) }
+        if y < 0 || y > 1 { return s.toPixel(uv) }
         let fp = GLPoint(uv.x, y)
         let off = s.progress * GLPoint(0, colorSeparation)
         let c = s.fromColor(fp), cn = s.fromColor(fp - off), cp = s.fromColor(fp + off)
@@ -376,7 +394,7 @@ struct GLGridFlip: GLShader {
         let progress = s.progress
         let onDivider = delta(p) < dividerSize
         if progress < pause {
-            return GLSL.mix(bgcolor, s.fromColor(p), onDivider ? 1 - progress / pause : 1)
+            return GLSL.mix(bgcolor, s.fromPixel(p), onDivider ? 1 - progress / pause : 1)
         } else if progress < 1 - pause {
             if onDivider { return bgcolor }
             let currentProg = (progress - pause) / (1 - pause * 2)
@@ -391,7 +409,7 @@ struct GLGridFlip: GLShader {
             let shown = GLSL.step(Swift.abs(size.x * (p.x - left) - 0.5), Swift.abs(cp - 0.5))
             return GLSL.mix(bgcolor, GLSL.mix(b, a, GLSL.step(cp, 0.5)), shown)
         }
-        return GLSL.mix(bgcolor, s.toColor(p), onDivider ? (progress - 1 + pause) / pause : 1)
+        return GLSL.mix(bgcolor, s.toPixel(p), onDivider ? (progress - 1 + pause) / pause : 1)
     }
     /// How far `p` is from its tile's nearest side (the GLSL's `getDelta`).
     private func delta(_ p: GLPoint) -> Float {

@@ -19,7 +19,7 @@ struct GLBurn: GLShader {
     init(_ transition: GLTransition) { color = transition.colour("color") * GLColour(1, 1, 1, 0) }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
-        return GLSL.mix(s.fromColor(uv) + p * color, s.toColor(uv) + (1 - p) * color, p)
+        return GLSL.mix(s.fromPixel(uv) + p * color, s.toPixel(uv) + (1 - p) * color, p)
     }
 }
 
@@ -33,12 +33,12 @@ struct GLCannabisLeaf: GLShader {
         return prepared
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        if s.progress == 0 { return s.fromColor(uv) }
+        if s.progress == 0 { return s.fromPixel(uv) }
         var leaf = (uv - 0.5) / 10 / growth
         leaf.y += 0.35
         let r: Float = 0.18, o = GLSL.atan(leaf.y, leaf.x)
         let shape = r * (1 + GLSL.sin(o)) * (1 + 0.9 * GLSL.cos(8 * o)) * (1 + 0.1 * GLSL.cos(24 * o)) * (0.9 + 0.05 * GLSL.cos(200 * o))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), 1 - GLSL.step(1 - GLSL.length(leaf) + shape, 1))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), 1 - GLSL.step(1 - GLSL.length(leaf) + shape, 1))
     }
 }
 
@@ -52,7 +52,7 @@ struct GLCircle: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let radius = Float(8).squareRoot() * abs(s.progress - 0.5)
         if GLSL.length(uv - center) > radius { return back }
-        return s.progress < 0.5 ? s.fromColor(uv) : s.toColor(uv)
+        return s.progress < 0.5 ? s.fromPixel(uv) : s.toPixel(uv)
     }
 }
 
@@ -64,7 +64,7 @@ struct GLColorPhase: GLShader {
         let p = s.progress
         let weight = GLColour(GLSL.smoothstep(fromStep.x, toStep.x, p), GLSL.smoothstep(fromStep.y, toStep.y, p),
                               GLSL.smoothstep(fromStep.z, toStep.z, p), GLSL.smoothstep(fromStep.w, toStep.w, p))
-        return s.fromColor(uv) * (1 - weight) + s.toColor(uv) * weight
+        return s.fromPixel(uv) * (1 - weight) + s.toPixel(uv) * weight
     }
 }
 
@@ -78,7 +78,7 @@ struct GLCrosshatch: GLShader {
         let dist = GLSL.distance(center, uv) / threshold
         let r = p - min(GLSL.rand(GLPoint(uv.y, 0)), GLSL.rand(GLPoint(0, uv.x)))
         let m = GLSL.mix(0, GLSL.mix(GLSL.step(dist, r), 1, GLSL.smoothstep(1 - fadeEdge, 1, p)), GLSL.smoothstep(0, fadeEdge, p))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }
 }
 
@@ -103,7 +103,7 @@ struct GLDoomScreenTransition: GLShader {
         let bar = min(max(Int(uv.x * Float(bars)), 0), positions.count - 1)
         let phase = s.progress * (1 + positions[bar] * amplitude)
         if phase + uv.y < 1 { return s.fromColor(GLPoint(uv.x, uv.y + phase)) }
-        return s.toColor(uv)
+        return s.toPixel(uv)
     }
 }
 
@@ -116,8 +116,8 @@ struct GLFadeColor: GLShader {
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
-        return GLSL.mix(GLSL.mix(mixColor, s.fromColor(uv), GLSL.smoothstep(1 - colorPhase, 0, p)),
-                        GLSL.mix(mixColor, s.toColor(uv), GLSL.smoothstep(colorPhase, 1, p)), p)
+        return GLSL.mix(GLSL.mix(mixColor, s.fromPixel(uv), GLSL.smoothstep(1 - colorPhase, 0, p)),
+                        GLSL.mix(mixColor, s.toPixel(uv), GLSL.smoothstep(colorPhase, 1, p)), p)
     }
 }
 
@@ -129,7 +129,7 @@ struct GLFadeGrayscale: GLShader {
         return GLColour(y, y, y, 1)
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress, fc = s.fromColor(uv), tc = s.toColor(uv)
+        let p = s.progress, fc = s.fromPixel(uv), tc = s.toPixel(uv)
         return GLSL.mix(GLSL.mix(Self.grayscale(fc), fc, GLSL.smoothstep(1 - intensity, 0, p)),
                         GLSL.mix(Self.grayscale(tc), tc, GLSL.smoothstep(intensity, 1, p)), p)
     }
@@ -158,7 +158,7 @@ struct GLGlitchDisplace: GLShader {
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
-        var color1 = s.fromColor(uv), color2 = s.toColor(uv)
+        var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
         let dColor1 = s.toColor(Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
         let dColor2 = s.fromColor(Self.displace(color2, uv, 0.33, 0.5, eased2))
         let low = pointwiseMin(dColor2, dColor1)
@@ -171,12 +171,18 @@ struct GLGlitchDisplace: GLShader {
 
 /// A cross-fade with each channel shifted its own way, the shift jumping with progress.
 struct GLGlitchMemories: GLShader {
+    /// The shift at this frame's progress: the GLSL's `floor(uv / 16.0)` is 0
+    /// inside the picture, so the shift is one for the whole frame.
+    private var dist = GLPoint(0, 0)
     init(_ transition: GLTransition) {}
+    func prepared(for p: Float) -> GLGlitchMemories {
+        var prepared = self
+        let noise = GLSL.floor(GLPoint(p, p) * GLPoint(1200, 3500)) / 64
+        prepared.dist = p > 0 ? (GLSL.fract(noise) - 0.5) * 0.3 * (1 - p) : GLPoint(0, 0)
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
-        var noise = GLSL.floor(uv / 16) / 64
-        noise += GLSL.floor(GLPoint(p, p) * GLPoint(1200, 3500)) / 64
-        let dist = p > 0 ? (GLSL.fract(noise) - 0.5) * 0.3 * (1 - p) : GLPoint(0, 0)
         let red = uv + dist * 0.2, green = uv + dist * 0.3, blue = uv + dist * 0.5
         return GLColour(GLSL.mix(s.fromColor(red), s.toColor(red), p).x, GLSL.mix(s.fromColor(green), s.toColor(green), p).y,
                         GLSL.mix(s.fromColor(blue), s.toColor(blue), p).z, 1)
@@ -189,7 +195,7 @@ struct GLHorizontalClose: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, edge = 2 - abs((uv.y - 0.5) / (p - 1)) - 2 * p
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0.5, 0, edge))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0.5, 0, edge))
     }
 }
 
@@ -197,7 +203,7 @@ struct GLHorizontalOpen: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let regress = 1 - s.progress, edge = 2 - abs((uv.y - 0.5) / (regress - 1)) - 2 * regress
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0, 0.5, edge))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0, 0.5, edge))
     }
 }
 
@@ -205,7 +211,7 @@ struct GLVerticalClose: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, edge = 2 - abs((uv.x - 0.5) / (p - 1)) - 2 * p
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0.5, 0, edge))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0.5, 0, edge))
     }
 }
 
@@ -213,7 +219,7 @@ struct GLVerticalOpen: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let regress = 1 - s.progress, edge = 2 - abs((uv.x - 0.5) / (regress - 1)) - 2 * regress
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.smoothstep(0, 0.5, edge))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0, 0.5, edge))
     }
 }
 
@@ -244,7 +250,7 @@ struct GLTopBottom: GLShader {
 struct GLMultiplyBlend: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let a = s.fromColor(uv), b = s.toColor(uv), blended = a * b
+        let a = s.fromPixel(uv), b = s.toPixel(uv), blended = a * b
         return s.progress < 0.5 ? GLSL.mix(a, blended, 2 * s.progress) : GLSL.mix(blended, b, 2 * s.progress - 1)
     }
 }
@@ -253,7 +259,7 @@ struct GLOverexposure: GLShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress, from = s.fromColor(uv), to = s.toColor(uv)
+        let p = s.progress, from = s.fromPixel(uv), to = s.toPixel(uv)
         let fromM = 1 - p + GLSL.sin(3.141592653589793 * p) * strength, toM = p + GLSL.sin(3.141592653589793 * p) * strength
         var c = from * from.w * fromM + to * to.w * toM
         c.w = GLSL.mix(from.w, to.w, p)
@@ -291,7 +297,7 @@ struct GLPerlin: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let n = noise(uv * scale), p = GLSL.mix(-smoothness, 1 + smoothness, s.progress)
         let q = GLSL.smoothstep(p - smoothness, p + smoothness, n)
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), 1 - q)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), 1 - q)
     }
 }
 

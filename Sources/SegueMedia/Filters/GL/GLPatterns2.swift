@@ -20,7 +20,7 @@ struct GLPolarFunction: GLShader {
         let pi: Float = 3.14159265359
         let angle = GLSL.atan(uv.y - 0.5, uv.x - 0.5) - 0.5 * pi
         let radius = (GLSL.cos(Float(segments) * angle) + 4) / 4
-        return GLSL.length(uv - GLPoint(0.5, 0.5)) > radius * s.progress ? s.fromColor(uv) : s.toColor(uv)
+        return GLSL.length(uv - GLPoint(0.5, 0.5)) > radius * s.progress ? s.fromPixel(uv) : s.toPixel(uv)
     }
 }
 
@@ -29,7 +29,7 @@ struct GLRandomNoiseX: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let dot: Float = uv.x * 12.9898 + uv.y * 78.233
         let random = GLSL.fract(GLSL.sin(dot) * 43758.5453123)
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.floor(random + s.progress))
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.floor(random + s.progress))
     }
 }
 
@@ -40,7 +40,7 @@ struct GLRectangleCrop: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, s3 = GLSL.pow(2 * abs(p - 0.5), 3), edge = 1 - 2 * abs(p - 0.5)
         let inside = GLSL.step(edge, uv.x + 0.25) * GLSL.step(edge, uv.y + 0.25) * GLSL.step(edge, 1.25 - uv.x) * GLSL.step(edge, 1.25 - uv.y)
-        return GLSL.mix(p < 0.5 ? s.fromColor(uv) : s.toColor(uv), bgcolor, GLSL.step(s3, abs(1 - inside)))
+        return GLSL.mix(p < 0.5 ? s.fromPixel(uv) : s.toPixel(uv), bgcolor, GLSL.step(s3, abs(1 - inside)))
     }
 }
 
@@ -56,7 +56,7 @@ struct GLRolls: GLShader {
         let uvi = GLPoint(flipX ? 1 - uv.x : uv.x, flipY ? 1 - uv.y : uv.y)
         let c1 = GLSL.cos(theta), s1 = GLSL.sin(theta)
         var uv2 = GLPoint(uvi.x * resolution.x * c1 - uvi.y * resolution.y * s1, uvi.x * resolution.x * s1 + uvi.y * resolution.y * c1)
-        guard uv2.x >= 0, uv2.x <= resolution.x, uv2.y >= 0, uv2.y <= resolution.y else { return s.toColor(uv) }
+        guard uv2.x >= 0, uv2.x <= resolution.x, uv2.y >= 0, uv2.y <= resolution.y else { return s.toPixel(uv) }
         uv2 /= resolution
         return s.fromColor(GLPoint(flipX ? 1 - uv2.x : uv2.x, flipY ? 1 - uv2.y : uv2.y))
     }
@@ -67,7 +67,7 @@ struct GLSimpleZoom: GLShader {
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1) }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let zoomed = 0.5 + (uv - 0.5) * (1 - GLSL.smoothstep(0, quick, s.progress))
-        return GLSL.mix(s.fromColor(zoomed), s.toColor(uv), GLSL.smoothstep(quick - 0.2, 1, s.progress))
+        return GLSL.mix(s.fromColor(zoomed), s.toPixel(uv), GLSL.smoothstep(quick - 0.2, 1, s.progress))
     }
 }
 
@@ -78,26 +78,52 @@ struct GLSimpleZoomOut: GLShader {
         let p = s.progress
         let zoomed = 0.5 + (uv - 0.5) * (1 - (1 - GLSL.smoothstep(1 - quick, 1, p)))
         let m = fade ? GLSL.smoothstep(1 - quick, 1, p) : (p < 1 - quick ? 0 : 1)
-        return GLSL.mix(s.fromColor(uv), s.toColor(zoomed), m)
+        return GLSL.mix(s.fromPixel(uv), s.toColor(zoomed), m)
     }
 }
 
 /// A cut at the middle through blocky colour static, thickest there.
 struct GLStaticFade: GLShader {
     let pixels: Float, luminosity: Float
+    /// Each noise cell's colour and whether it shows (1) at this frame's
+    /// progress, cells `floor(uv * pixels)` row by row; none when there would
+    /// be more cells than pixels.
+    private var cells: [GLColour] = [], cellsAcross = 0
     init(_ transition: GLTransition) { pixels = transition.float("n_noise_pixels"); luminosity = transition.float("static_luminosity") }
     private static func rnd(_ st: GLPoint) -> Float {
         let dot: Float = st.x * 10.5302340293 + st.y * 70.23492931
         return GLSL.fract(GLSL.sin(dot) * 12345.5453123)
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress
-        let picture = GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(0.5, p))
-        let st = GLSL.floor(uv * pixels) / pixels
+    func prepared(for s: GLSampler) -> GLStaticFade {
+        var prepared = self
+        let across = Int(pixels.rounded(.down)) + 1
+        guard across * across <= s.from.width * s.from.height else { return prepared }
+        prepared.cellsAcross = across
+        prepared.cells = (0..<across * across).map { index in
+            cell(GLPoint(Float(index % across), Float(index / across)) / pixels, s.progress)
+        }
+        return prepared
+    }
+    /// The cell at `st`'s noise colour, its alpha 1 where it shows and 0 where the picture does.
+    private func cell(_ st: GLPoint, _ p: Float) -> GLColour {
         let noise = GLColour(luminosity * Self.rnd(st * GLPoint(p * 2, p * 3)), luminosity * Self.rnd(st * GLPoint(p * 3, p * 5)),
                              luminosity * Self.rnd(st * GLPoint(p * 5, p * 7)), 1)
         let threshold = min(1, 1.2 * (1 - abs(2 * (p - 0.5))) - 0.1)
-        return GLSL.mix(picture, noise, GLSL.step(Self.rnd(st), threshold))
+        return GLColour(noise.x, noise.y, noise.z, GLSL.step(Self.rnd(st), threshold))
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        let picture = GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(0.5, p))
+        let scaled = uv * pixels
+        let noise: GLColour
+        if cellsAcross > 0 {
+            let x = min(max(GLSL.floorAndFraction(scaled.x).0, 0), cellsAcross - 1)
+            let y = min(max(GLSL.floorAndFraction(scaled.y).0, 0), cellsAcross - 1)
+            noise = cells[y * cellsAcross + x]
+        } else {
+            noise = cell(GLSL.floor(scaled) / pixels, p)
+        }
+        return GLSL.mix(picture, GLColour(noise.x, noise.y, noise.z, 1), noise.w)
     }
 }
 
@@ -122,7 +148,7 @@ struct GLUndulatingBurnOut: GLShader {
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = gradient(wave(uv, s.progress), GLSL.distance(center, uv))
-        let from = s.fromColor(uv), to = s.toColor(uv)
+        let from = s.fromPixel(uv), to = s.toPixel(uv)
         return GLSL.mix(GLSL.mix(from, to, m), GLSL.mix(from, color, 0.75), GLSL.step(m, -2))
     }
 }
@@ -132,9 +158,9 @@ struct GLWaterDrop: GLShader {
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, dir = uv - 0.5, dist = GLSL.length(dir)
-        if dist > p { return GLSL.mix(s.fromColor(uv), s.toColor(uv), p) }
+        if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
         let offset = dir * GLSL.sin(dist * amplitude - p * speed)
-        return GLSL.mix(s.fromColor(uv + offset), s.toColor(uv), p)
+        return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), p)
     }
 }
 
@@ -145,7 +171,7 @@ struct GLWind: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.rand(GLPoint(0, uv.y))
         let m = GLSL.smoothstep(0, -size, uv.x * (1 - size) + size * r - s.progress * (1 + size))
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), m)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }
 }
 
@@ -155,21 +181,21 @@ struct GLWindowBlinds: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         var t = s.progress
         if t > 0.05, t < 0.95, GLSL.mod(GLSL.floor(uv.y * 100 * s.progress), 2) == 0 { t *= 2 - 0.5 }
-        return GLSL.mix(s.fromColor(uv), s.toColor(uv), t)
+        return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), t)
     }
 }
 
 struct GLWipeDown: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(1 - uv.y, s.progress))
+        GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(1 - uv.y, s.progress))
     }
 }
 
 struct GLWipeUp: GLShader {
     init(_ transition: GLTransition) {}
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(uv.y, s.progress))
+        GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(uv.y, s.progress))
     }
 }
 
@@ -202,10 +228,10 @@ struct GLZoomInCircles: GLShader {
 /// first half, then a hard edge wipes the incoming one in.
 private func zoomThenWipe(_ uv: GLPoint, _ s: GLSampler, quick: Float, edge: Float) -> GLColour {
     let p = s.progress
-    guard p < 0.5 else { return GLSL.mix(s.fromColor(uv), s.toColor(uv), GLSL.step(edge, (p - 0.5) * 2)) }
+    guard p < 0.5 else { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(edge, (p - 0.5) * 2)) }
     let amount = GLSL.smoothstep(0, quick, p)
     let zoomed = 0.5 + (uv - 0.5) * (amount < 0.5 ? 1 - amount : amount)
-    return GLSL.mix(s.fromColor(zoomed), s.toColor(uv), GLSL.step(0.5, p))
+    return GLSL.mix(s.fromColor(zoomed), s.toPixel(uv), GLSL.step(0.5, p))
 }
 
 struct GLZoomLeftWipe: GLShader {

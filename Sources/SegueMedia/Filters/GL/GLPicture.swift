@@ -31,11 +31,15 @@ typealias GLColour = SIMD4<Float>
 final class GLPicture: @unchecked Sendable {
     let width: Int, height: Int
     let pixels: UnsafeMutablePointer<GLColour>
+    /// What `sample` works with: the size as floats, the last column and row.
+    private let widthF: Float, heightF: Float, lastColumn: Int, lastRow: Int
 
     /// A picture whose pixels hold nothing yet: reading a frame or painting
     /// an effect writes every one.
     init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0 && width < 1 << 22 && height < 1 << 22, "GLPicture(width:height:) takes sizes up to 4M")
         self.width = width; self.height = height
+        widthF = Float(width); heightF = Float(height); lastColumn = width - 1; lastRow = height - 1
         pixels = .allocate(capacity: width * height)
     }
 
@@ -46,20 +50,28 @@ final class GLPicture: @unchecked Sendable {
     @inline(__always)
     func sample(_ u: Float, _ v: Float) -> GLColour {
         // Clamped so that a NaN (an effect's 0 / 0) lands at the edge too.
-        let w = Float(width), h = Float(height)
-        var x = u * w - 0.5, y = (1 - v) * h - 0.5
-        x = x > -1 ? (x < w ? x : w) : -1
-        y = y > -1 ? (y < h ? y : h) : -1
-        // Floors by truncation (no call into libm): the values fit an Int.
-        let tx = Int(x), ty = Int(y)
-        let column = Float(tx) > x ? tx - 1 : tx, row = Float(ty) > y ? ty - 1 : ty
-        let fx = x - Float(column), fy = y - Float(row)
-        let c0 = min(max(column, 0), width - 1), c1 = min(max(column + 1, 0), width - 1)
-        let r0 = min(max(row, 0), height - 1) * width, r1 = min(max(row + 1, 0), height - 1) * width
-        let top = pixels[r0 + c0] * (1 - fx) + pixels[r0 + c1] * fx
-        let bottom = pixels[r1 + c0] * (1 - fx) + pixels[r1 + c1] * fx
+        var x = u * widthF - 0.5, y = (1 - v) * heightF - 0.5
+        x = x > -1 ? (x < widthF ? x : widthF) : -1
+        y = y > -1 ? (y < heightF ? y : heightF) : -1
+        let (column, fx) = GLSL.floorAndFraction(x), (row, fy) = GLSL.floorAndFraction(y)
+        let c0 = min(max(column, 0), lastColumn), c1 = min(max(column &+ 1, 0), lastColumn)
+        let r0 = min(max(row, 0), lastRow) &* width, r1 = min(max(row &+ 1, 0), lastRow) &* width
+        let top = pixels[r0 &+ c0] * (1 - fx) + pixels[r0 &+ c1] * fx
+        let bottom = pixels[r1 &+ c0] * (1 - fx) + pixels[r1 &+ c1] * fx
         return top * (1 - fy) + bottom * fy
     }
+
+    /// The pixel whose centre is at `u`, `v`: what `sample` returns there (to
+    /// a few units in the last place), without the bilinear arithmetic.
+    @inline(__always)
+    func pixel(_ u: Float, _ v: Float) -> GLColour {
+        let row = min(max(GLSL.floorAndFraction((1 - v) * heightF).0, 0), lastRow)
+        return pixels[row &* width &+ column(u)]
+    }
+
+    /// The column holding `u` (edges repeated).
+    @inline(__always)
+    func column(_ u: Float) -> Int { min(max(GLSL.floorAndFraction(u * widthF).0, 0), lastColumn) }
 
     /// Runs `body` for bands of rows in parallel, `body(rows)` for each.
     func inBands(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {

@@ -20,20 +20,32 @@ enum GLSL {
         return t * t * (3 - 2 * t)
     }
     @inline(__always) static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { min(max(x, low), high) }
-    /// `floor`, without a call into libm where the value fits an Int (the
-    /// baseline x86-64 has no rounding instruction).
-    /// Branch-free past the guard: half the values an effect floors are negative, a
-    /// branch on which way truncation went is mispredicted as often.
+    /// `floor`, without a call into libm (the baseline x86-64 has no rounding
+    /// instruction) and without a branch on the sign (half the values an
+    /// effect floors are negative: such a branch is mispredicted as often).
     @inline(__always) static func floor(_ x: Float) -> Float {
-        guard x.magnitude < 1e18 else { return x.rounded(.down) }
-        let truncated = Float(Int(x))
-        return truncated - (truncated > x ? 1 : 0)
+        guard x.magnitude < roundingLimit else { return x.rounded(.down) }
+        let nearest = (x + roundingMagic) - roundingMagic
+        return nearest - (nearest > x ? 1 : 0)
     }
     @inline(__always) static func floor(_ p: GLPoint) -> GLPoint {
-        guard p.x.magnitude < 1e18, p.y.magnitude < 1e18 else { return p.rounded(.down) }
-        let truncated = GLPoint(Float(Int(p.x)), Float(Int(p.y)))
-        return truncated - GLPoint(repeating: 1).replacing(with: 0, where: truncated .<= p)
+        guard p.x.magnitude < roundingLimit, p.y.magnitude < roundingLimit else { return p.rounded(.down) }
+        let nearest = (p + roundingMagic) - roundingMagic
+        return nearest - GLPoint(repeating: 1).replacing(with: 0, where: nearest .<= p)
     }
+    /// `floor(x)` as an integer and `x - floor(x)`, for |x| < 2^22.
+    /// The integer is read from the bits of `x + 1.5 * 2^23`, whose last bits
+    /// are then `x` rounded to the nearest: no conversion that could trap.
+    @inline(__always) static func floorAndFraction(_ x: Float) -> (Int, Float) {
+        let shifted = x + roundingMagic
+        var integer = Int(Int32(bitPattern: shifted.bitPattern) &- Int32(bitPattern: roundingMagic.bitPattern))
+        var nearest = shifted - roundingMagic
+        if nearest > x { integer &-= 1; nearest -= 1 }
+        return (integer, x - nearest)
+    }
+    /// 1.5 * 2^23: `(x + it) - it` is `x` rounded to the nearest integer for |x| < 2^22.
+    private static let roundingMagic: Float = 12_582_912
+    private static let roundingLimit: Float = 4_194_304
     @inline(__always) static func fract(_ x: Float) -> Float { x - floor(x) }
     @inline(__always) static func fract(_ p: GLPoint) -> GLPoint { p - floor(p) }
     /// `x - y * floor(x / y)`.
