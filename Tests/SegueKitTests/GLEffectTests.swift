@@ -36,6 +36,18 @@ extension GLTransitionTests {
         }
     }
 
+    /// staticfade works its noise out once a frame by cell when there are fewer cells than pixels (its default
+    /// 200 x 200 cells outnumber a small picture's pixels, which take the per-pixel way): both match the judge.
+    func testStaticFadeByCellMatchesTheJudge() throws {
+        let pair = try smallPair()
+        XCTAssertLessThan(31 * 31, pair.size.width * pair.size.height)
+        let byCell = try XCTUnwrap(GLTransition.parse("gl_staticfade(n_noise_pixels=30)")?.get())
+        try assertMatchesTheJudge([byCell], pair)
+        let other = try XCTUnwrap(GLTransition.parse("gl_staticfade(n_noise_pixels=20)")?.get())
+        let worst = zip(try drawn(byCell, pair), try drawn(other, pair)).map { Self.differences($0, $1).max }.max() ?? 0
+        XCTAssertGreaterThan(worst, 8, "the cells' size reaches the drawing")
+    }
+
     /// `name=value` with a value other than the default, inside the uniform's range.
     static func otherSetting(_ uniform: GLUniform) -> String {
         let values = uniform.defaults.map { value -> String in

@@ -50,6 +50,12 @@ struct GLSampler: Sendable {
 
     @inline(__always) func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
     @inline(__always) func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
+    /// `mix(fromColor(p), toColor(p), a)`, the two samples sharing their
+    /// arithmetic (both pictures are one size).
+    @inline(__always) func mixed(_ p: GLPoint, _ a: Float) -> GLColour {
+        let across = from.tap(p.x), down = from.rows(p.y)
+        return GLSL.mix(from.sample(across, down), to.sample(across, down), a)
+    }
     /// `fromColor` and `toColor` at the fragment's own coordinates, read
     /// straight from its pixel.
     @inline(__always) func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
@@ -60,6 +66,12 @@ struct GLSampler: Sendable {
     }
     /// The column whose centre is at `u`.
     @inline(__always) func column(_ u: Float) -> Int { from.column(u) }
+    /// `value(v)` at each row's centre, for an effect to look up by `row(_:)`.
+    func rows<Value>(_ value: (Float) -> Value) -> [Value] {
+        (0..<from.height).map { value(1 - (Float($0) + 0.5) / Float(from.height)) }
+    }
+    /// The row whose centre is at `v`.
+    @inline(__always) func row(_ v: Float) -> Int { from.row(v) }
 }
 
 extension GLTransition {
@@ -94,14 +106,50 @@ extension GLShader {
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
     func paint(_ picture: GLPicture, _ sampler: GLSampler) {
-        let width = picture.width, height = picture.height
-        picture.inBands(height) { rows in
-            for row in rows {
-                let v = 1 - (Float(row) + 0.5) / Float(height)
-                let line = picture.pixels + row * width
-                for col in 0..<width {
-                    line[col] = colour(GLPoint((Float(col) + 0.5) / Float(width), v), sampler)
-                }
+        let width = Float(picture.width), height = Float(picture.height)
+        picture.inTiles { row, columns, line in
+            let v = 1 - (Float(row) + 0.5) / height
+            for col in columns {
+                line[col] = colour(GLPoint((Float(col) + 0.5) / width, v), sampler)
+            }
+        }
+    }
+}
+
+/// An effect drawn two pixels at a time: its chain of dependent arithmetic
+/// (kaleidoscope's seven folds) for both at once in one register's lanes.
+protocol GLPairedShader: GLShader {
+    /// `colour` at `first` and at `second`.
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour)
+}
+
+extension GLPairedShader {
+    func paint(_ picture: GLPicture, _ sampler: GLSampler) {
+        let width = Float(picture.width), height = Float(picture.height)
+        picture.inTiles { row, columns, line in
+            let v = 1 - (Float(row) + 0.5) / height
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                let next = min(col + 1, columns.upperBound - 1)
+                let (first, second) = colours(GLPoint((Float(col) + 0.5) / width, v), GLPoint((Float(next) + 0.5) / width, v), sampler)
+                line[col] = first
+                line[next] = second
+            }
+        }
+    }
+}
+
+extension GLPicture {
+    /// Columns a tile spans.
+    static let tileWidth = 64
+    /// Runs `body(row, columns, line)` for every row 64 columns at a time,
+    /// bands of rows in parallel, `line` the row's first pixel: a warp's
+    /// samples of one tile lie near each other in the pictures, so they stay
+    /// in the caches.
+    func inTiles(_ body: @Sendable (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+        let width = width
+        inBands(height) { rows in
+            for columns in stride(from: 0, to: width, by: GLPicture.tileWidth) {
+                for row in rows { body(row, columns..<min(columns + GLPicture.tileWidth, width), pixels + row * width) }
             }
         }
     }

@@ -18,8 +18,8 @@ struct GLButterflyWaveScrawler: GLShader {
     let amplitude: Float, waves: Float, colorSeparation: Float
     /// `sin(progress * amplitude)` at this frame's progress.
     private var scale: Float = 0
-    /// `compute` at each column: it reads only `p.x`.
-    private var displacements: [Float] = []
+    /// `compute` at each column (it reads only `p.x`), and the fringe's taps there.
+    private var displacements: [Float] = [], taps: [GLFringe.Taps] = []
     init(_ transition: GLTransition) {
         amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
     }
@@ -27,6 +27,10 @@ struct GLButterflyWaveScrawler: GLShader {
         var prepared = self
         prepared.scale = GLSL.sin(s.progress * amplitude)
         prepared.displacements = s.columns { prepared.compute(GLPoint($0, 0.5), s.progress) }
+        prepared.taps = s.columns { u in
+            let disp = prepared.displacements[s.column(u)]
+            return GLFringe.Taps(u, toShift: (1 - s.progress) * disp, fromShift: s.progress * disp, colorSeparation: colorSeparation, s)
+        }
         return prepared
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
@@ -34,9 +38,9 @@ struct GLButterflyWaveScrawler: GLShader {
         if progress <= 0 { return s.fromPixel(p) }
         if progress >= 1 { return s.toPixel(p) }
         let inv = 1 - progress
-        let disp = displacements[s.column(p.x)]
+        let column = s.column(p.x), disp = displacements[column]
         // vec2 + float adds to both coordinates
-        return GLFringe.blend(p, GLPoint(repeating: inv * disp), GLPoint(repeating: progress * disp), progress: progress,
+        return GLFringe.blend(taps[column], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
                               colorSeparation: colorSeparation, s)
     }
     /// The butterfly polar function at `p` (its `x` alone: `o.y` is taken 0 times).
@@ -53,13 +57,29 @@ struct GLButterflyWaveScrawler: GLShader {
 /// The blend ButterflyWaveScrawler and flyeye share: the incoming picture moved
 /// by `toShift`, the outgoing one's red, green and blue by `fromShift` scaled
 /// (1 - colorSeparation), 1 and (1 + colorSeparation).
+/// Both effects shift a column's samples across by the same amounts, so
+/// their taps across are worked out once a column.
 enum GLFringe {
-    static func blend(_ p: GLPoint, _ toShift: GLPoint, _ fromShift: GLPoint, progress: Float, colorSeparation: Float,
+    /// The four samples' taps across for the column at `u`: the incoming
+    /// picture's, then the outgoing one's red, green and blue.
+    struct Taps {
+        let to: GLTap, red: GLTap, green: GLTap, blue: GLTap
+        init(_ u: Float, toShift: Float, fromShift: Float, colorSeparation: Float, _ s: GLSampler) {
+            to = s.to.tap(u + toShift)
+            red = s.from.tap(u + fromShift * (1 - colorSeparation))
+            green = s.from.tap(u + fromShift)
+            blue = s.from.tap(u + fromShift * (1 + colorSeparation))
+        }
+    }
+
+    /// The blend at `v` down the column of `taps`, shifted up by `toShift` and `fromShift` (scaled as across).
+    @inline(__always)
+    static func blend(_ taps: Taps, _ v: Float, toShift: Float, fromShift: Float, progress: Float, colorSeparation: Float,
                       _ s: GLSampler) -> GLColour {
-        let texTo = s.toColor(p + toShift)
-        let red = s.fromColor(p + fromShift * (1 - colorSeparation)).x
-        let green = s.fromColor(p + fromShift).y
-        let blue = s.fromColor(p + fromShift * (1 + colorSeparation)).z
+        let texTo = s.to.sample(taps.to, v + toShift)
+        let red = s.from.sample(taps.red, v + fromShift * (1 - colorSeparation)).x
+        let green = s.from.sample(taps.green, v + fromShift).y
+        let blue = s.from.sample(taps.blue, v + fromShift * (1 + colorSeparation)).z
         return texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
     }
 }
@@ -67,13 +87,27 @@ enum GLFringe {
 /// The outgoing picture pulled through a grid of lenses, its colours apart.
 struct GLFlyEye: GLShader {
     let size: Float, zoom: Float, colorSeparation: Float
+    /// The shift across by column (and the fringe's taps there) and up by row: `disp` is `size * (cos(zoom * x), sin(zoom * y))`.
+    private var across: [Float] = [], up: [Float] = [], taps: [GLFringe.Taps] = []
     init(_ transition: GLTransition) {
         size = transition.float("size"); zoom = transition.float("zoom"); colorSeparation = transition.float("colorSeparation")
     }
+    func prepared(for s: GLSampler) -> GLFlyEye {
+        var prepared = self
+        let progress = s.progress
+        prepared.across = s.columns { size * GLSL.cos(zoom * $0) }
+        prepared.up = s.rows { size * GLSL.sin(zoom * $0) }
+        prepared.taps = s.columns { u in
+            let disp = prepared.across[s.column(u)]
+            return GLFringe.Taps(u, toShift: (1 - progress) * disp, fromShift: progress * disp, colorSeparation: colorSeparation, s)
+        }
+        return prepared
+    }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress, inv = 1 - progress
-        let disp = size * GLPoint(GLSL.cos(zoom * p.x), GLSL.sin(zoom * p.y))
-        return GLFringe.blend(p, inv * disp, progress * disp, progress: progress, colorSeparation: colorSeparation, s)
+        let disp = up[s.row(p.y)]
+        return GLFringe.blend(taps[s.column(p.x)], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
+                              colorSeparation: colorSeparation, s)
     }
 }
 
@@ -197,21 +231,30 @@ struct GLDreamy: GLShader {
 /// Zooms and turns into a white flash, then out of it onto the incoming picture.
 struct GLDreamyZoom: GLShader {
     let rotation: Float, scale: Float
+    /// This frame's half (the first zooms into the outgoing picture), phase,
+    /// scale, flash, and the turn's cosine and sine.
+    private var early = true, newScale: Float = 1, flash: Float = 0, c: Float = 1, sn: Float = 0
     init(_ transition: GLTransition) { rotation = transition.float("rotation"); scale = transition.float("scale") }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress, ratio = s.ratio
+    func prepared(for progress: Float) -> GLDreamyZoom {
+        var prepared = self
         let deg2rad: Float = 0.03926990816987241548078304229099  // as the GLSL has it (π/80)
         let early = progress < 0.5
         let phase = early ? progress * 2 : (progress - 0.5) * 2
         let angleOffset = early ? GLSL.mix(0, rotation * deg2rad, phase) : GLSL.mix(-rotation * deg2rad, 0, phase)
-        let newScale = early ? GLSL.mix(1, scale, phase) : GLSL.mix(scale, 1, phase)
-        var p = (uv - GLPoint(0.5, 0.5)) / newScale * GLPoint(ratio, 1)
-        let angle = GLSL.atan(p.y, p.x) + angleOffset
-        let dist = GLSL.distance(GLPoint(0, 0), p)
-        p.x = GLSL.cos(angle) * dist / ratio + 0.5
-        p.y = GLSL.sin(angle) * dist + 0.5
-        let c = early ? s.fromColor(p) : s.toColor(p)
-        return c + (early ? GLSL.mix(0, 1, phase) : GLSL.mix(1, 0, phase))
+        prepared.early = early
+        prepared.newScale = early ? GLSL.mix(1, scale, phase) : GLSL.mix(scale, 1, phase)
+        prepared.flash = early ? GLSL.mix(0, 1, phase) : GLSL.mix(1, 0, phase)
+        prepared.c = GLSL.cos(angleOffset); prepared.sn = GLSL.sin(angleOffset)
+        return prepared
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let ratio = s.ratio
+        let p = (uv - GLPoint(0.5, 0.5)) / newScale * GLPoint(ratio, 1)
+        // The GLSL turns p by angleOffset as cos(atan(p.y, p.x) + angleOffset) * length(p) (and sin):
+        // the same rotation as a matrix, to a few units in the last place, without three calls into libm.
+        let turned = GLPoint((p.x * c - p.y * sn) / ratio + 0.5, (p.x * sn + p.y * c) + 0.5)
+        let colour = early ? s.fromColor(turned) : s.toColor(turned)
+        return colour + flash
     }
 }
 
@@ -226,7 +269,7 @@ struct GLHexagonalize: GLShader {
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
         let size = (Self.sqrt3 / 3) * dist / horizontalHexagons
         let point = dist > 0 ? Self.centre(ofHexagonAt: uv, size, s.ratio) : uv
-        return GLSL.mix(s.fromColor(point), s.toColor(point), progress)
+        return s.mixed(point, progress)
     }
     /// The centre of the hexagon of side `size` holding `p` (the GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
     private static func centre(ofHexagonAt p: GLPoint, _ size: Float, _ ratio: Float) -> GLPoint {
@@ -251,7 +294,7 @@ struct GLHexagonalize: GLShader {
 }
 
 /// A cross-fade through a spinning kaleidoscope of both pictures.
-struct GLKaleidoscope: GLShader {
+struct GLKaleidoscope: GLPairedShader {
     let speed: Float, angle: Float, power: Float
     /// The seven turns' sines and cosines at this frame's progress (an eighth lane unused).
     private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
@@ -264,15 +307,19 @@ struct GLKaleidoscope: GLShader {
         }
         return prepared
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        var p = uv - 0.5
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        var p = SIMD4(lowHalf: first, highHalf: second) - 0.5
         for turn in 0..<7 {
-            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x), both coordinates at once.
-            p = sines[turn] * p + cosines[turn] * GLPoint(p.y, -p.x)
+            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for both points at once.
+            p = sines[turn] * p + cosines[turn] * SIMD4(p[1], -p[0], p[3], -p[2])
             p = GLSL.abs(GLSL.mod(p, 2) - 1)
         }
-        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), GLSL.mix(s.fromColor(p), s.toColor(p), progress),
+        return (blend(first, p.lowHalf, s), blend(second, p.highHalf, s))
+    }
+    private func blend(_ uv: GLPoint, _ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), s.mixed(p, progress),
                         1 - 2 * Swift.abs(progress - 0.5))
     }
 }
@@ -364,7 +411,7 @@ struct GLRotateScaleFade: GLShader {
         let rotatedDir = GLPoint(dir.x * c - dir.y * sn, dir.x * sn + dir.y * c)
         let rotatedUv = center + rotatedDir * dist / currentScale
         if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
-        return GLSL.mix(s.fromColor(rotatedUv), s.toColor(rotatedUv), progress)
+        return s.mixed(rotatedUv, progress)
     }
 }
 

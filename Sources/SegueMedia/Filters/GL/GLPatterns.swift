@@ -36,6 +36,9 @@ struct GLCannabisLeaf: GLShader {
         if s.progress == 0 { return s.fromPixel(uv) }
         var leaf = (uv - 0.5) / 10 / growth
         leaf.y += 0.35
+        // shape is below 0.18 * 2 * 1.9 * 1.1 * 0.95 < 0.72: past 0.75 from the leaf's centre the step is 1 and
+        // the mix is the outgoing picture, without the five calls into libm.
+        if GLSL.length(leaf) > 0.75 { return s.fromPixel(uv) }
         let r: Float = 0.18, o = GLSL.atan(leaf.y, leaf.x)
         let shape = r * (1 + GLSL.sin(o)) * (1 + 0.9 * GLSL.cos(8 * o)) * (1 + 0.1 * GLSL.cos(24 * o)) * (0.9 + 0.05 * GLSL.cos(200 * o))
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), 1 - GLSL.step(1 - GLSL.length(leaf) + shape, 1))
@@ -182,10 +185,19 @@ struct GLGlitchMemories: GLShader {
         return prepared
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress
-        let red = uv + dist * 0.2, green = uv + dist * 0.3, blue = uv + dist * 0.5
-        return GLColour(GLSL.mix(s.fromColor(red), s.toColor(red), p).x, GLSL.mix(s.fromColor(green), s.toColor(green), p).y,
-                        GLSL.mix(s.fromColor(blue), s.toColor(blue), p).z, 1)
+        let p = s.progress, taps = columns[s.column(uv.x)]
+        let red = uv.y + dist.y * 0.2, green = uv.y + dist.y * 0.3, blue = uv.y + dist.y * 0.5
+        return GLColour(GLSL.mix(s.from.sample(taps.red, red), s.to.sample(taps.red, red), p).x,
+                        GLSL.mix(s.from.sample(taps.green, green), s.to.sample(taps.green, green), p).y,
+                        GLSL.mix(s.from.sample(taps.blue, blue), s.to.sample(taps.blue, blue), p).z, 1)
+    }
+    /// Each column's taps across for the red, green and blue samples (both pictures are as wide).
+    private var columns: [(red: GLTap, green: GLTap, blue: GLTap)] = []
+    func prepared(for s: GLSampler) -> GLGlitchMemories {
+        var prepared = prepared(for: s.progress)
+        let dist = prepared.dist
+        prepared.columns = s.columns { u in (s.from.tap(u + dist.x * 0.2), s.from.tap(u + dist.x * 0.3), s.from.tap(u + dist.x * 0.5)) }
+        return prepared
     }
 }
 
@@ -309,6 +321,6 @@ struct GLPixelize: GLShader {
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
         let squareSize = 2 * dist / squaresMin
         let p = dist > 0 ? (GLSL.floor(uv / squareSize - 0.5) + 0.5) * squareSize : uv
-        return GLSL.mix(s.fromColor(p), s.toColor(p), s.progress)
+        return s.mixed(p, s.progress)
     }
 }

@@ -138,13 +138,20 @@ struct GLUndulatingBurnOut: GLShader {
         return GLSL.mix(GLSL.smoothstep(-smoothness, 0, r - dist * (1 + smoothness)), -1 - GLSL.step(0.005, d),
                         GLSL.step(-0.005, d) * GLSL.step(d, 0.01))
     }
+    /// The wave's magnitude and `sin(x * offset)` at this frame's progress.
+    private var magnitude: Float = 0, swing: Float = 0
+    func prepared(for x: Float) -> GLUndulatingBurnOut {
+        var prepared = self
+        prepared.magnitude = GLSL.mix(0.02, 0.09, GLSL.smoothstep(0, 1, x))
+        prepared.swing = GLSL.sin(x * GLSL.mix(40, 30, GLSL.smoothstep(0, 1, x)))
+        return prepared
+    }
     private func wave(_ p: GLPoint, _ x: Float) -> Float {
         let pi: Float = 3.14159265358979323846, o = p - center
         let degs = (GLSL.atan(o.y, o.x) * (180 / pi) + 180) * ((pi * 30) / 360)
         let sine = GLSL.sin(degs), q = 2 * sine * sine
         let ease = sine < 0.5 ? q : -q + 4 * sine - 1
-        let magnitude = GLSL.mix(0.02, 0.09, GLSL.smoothstep(0, 1, x)), offset = GLSL.mix(40, 30, GLSL.smoothstep(0, 1, x))
-        return x + ease * magnitude * GLSL.sin(x * offset)
+        return x + ease * magnitude * swing
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = gradient(wave(uv, s.progress), GLSL.distance(center, uv))
@@ -220,7 +227,7 @@ struct GLZoomInCircles: GLShader {
         } else {
             p = zoom(1 - 0.25 * pro)
         }
-        return GLSL.mix(s.fromColor(p), s.toColor(p), t)
+        return s.mixed(p, t)
     }
 }
 

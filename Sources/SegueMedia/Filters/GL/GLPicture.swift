@@ -18,6 +18,12 @@ package struct GLColourMatrix: Sendable, Equatable {
     var maxCode: Float { Float((1 << bits) - 1) }
 }
 
+/// Where a sample lies across a picture: the columns either side and its
+/// fraction of the way from the left one to the right.
+struct GLTap: Sendable {
+    var left: Int, right: Int, fraction: Float
+}
+
 /// A colour as GLSL's `vec4`: R', G', B', alpha.
 typealias GLColour = SIMD4<Float>
 
@@ -48,26 +54,50 @@ final class GLPicture: @unchecked Sendable {
     /// Colour at texture coordinates `u`, `v` (origin at the bottom left),
     /// bilinear between the four nearest pixel centres, edges repeated.
     @inline(__always)
-    func sample(_ u: Float, _ v: Float) -> GLColour {
-        // Clamped so that a NaN (an effect's 0 / 0) lands at the edge too.
-        var x = u * widthF - 0.5, y = (1 - v) * heightF - 0.5
-        x = x > -1 ? (x < widthF ? x : widthF) : -1
+    func sample(_ u: Float, _ v: Float) -> GLColour { sample(tap(u), v) }
+
+    /// `sample(u, v)` with `u`'s half worked out already: for an effect whose
+    /// samples share a `u` down each column.
+    @inline(__always)
+    func sample(_ tap: GLTap, _ v: Float) -> GLColour { sample(tap, rows(v)) }
+
+    /// `sample(u, v)` from `u`'s and `v`'s halves: `across` (columns) from
+    /// `tap(u)`, `down` (offsets of rows) from `rows(v)`.
+    @inline(__always)
+    func sample(_ across: GLTap, _ down: GLTap) -> GLColour {
+        let fx = across.fraction, c0 = across.left, c1 = across.right
+        let top = pixels[down.left &+ c0] * (1 - fx) + pixels[down.left &+ c1] * fx
+        let bottom = pixels[down.right &+ c0] * (1 - fx) + pixels[down.right &+ c1] * fx
+        return top * (1 - down.fraction) + bottom * down.fraction
+    }
+
+    /// The two rows a sample at `v` blends (as offsets of their first pixels), and how far it lies from the upper one.
+    @inline(__always)
+    func rows(_ v: Float) -> GLTap {
+        var y = (1 - v) * heightF - 0.5
         y = y > -1 ? (y < heightF ? y : heightF) : -1
-        let (column, fx) = GLSL.floorAndFraction(x), (row, fy) = GLSL.floorAndFraction(y)
-        let c0 = min(max(column, 0), lastColumn), c1 = min(max(column &+ 1, 0), lastColumn)
-        let r0 = min(max(row, 0), lastRow) &* width, r1 = min(max(row &+ 1, 0), lastRow) &* width
-        let top = pixels[r0 &+ c0] * (1 - fx) + pixels[r0 &+ c1] * fx
-        let bottom = pixels[r1 &+ c0] * (1 - fx) + pixels[r1 &+ c1] * fx
-        return top * (1 - fy) + bottom * fy
+        let (row, fy) = GLSL.floorAndFraction(y)
+        return GLTap(left: min(max(row, 0), lastRow) &* width, right: min(max(row &+ 1, 0), lastRow) &* width, fraction: fy)
+    }
+
+    /// The two columns a sample at `u` blends, and how far it lies from the left one.
+    @inline(__always)
+    func tap(_ u: Float) -> GLTap {
+        // Clamped so that a NaN (an effect's 0 / 0) lands at the edge too.
+        var x = u * widthF - 0.5
+        x = x > -1 ? (x < widthF ? x : widthF) : -1
+        let (column, fx) = GLSL.floorAndFraction(x)
+        return GLTap(left: min(max(column, 0), lastColumn), right: min(max(column &+ 1, 0), lastColumn), fraction: fx)
     }
 
     /// The pixel whose centre is at `u`, `v`: what `sample` returns there (to
     /// a few units in the last place), without the bilinear arithmetic.
     @inline(__always)
-    func pixel(_ u: Float, _ v: Float) -> GLColour {
-        let row = min(max(GLSL.floorAndFraction((1 - v) * heightF).0, 0), lastRow)
-        return pixels[row &* width &+ column(u)]
-    }
+    func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u)] }
+
+    /// The row holding `v` (edges repeated).
+    @inline(__always)
+    func row(_ v: Float) -> Int { min(max(GLSL.floorAndFraction((1 - v) * heightF).0, 0), lastRow) }
 
     /// The column holding `u` (edges repeated).
     @inline(__always)

@@ -28,10 +28,15 @@ enum GLSL {
         let nearest = (x + roundingMagic) - roundingMagic
         return nearest - (nearest > x ? 1 : 0)
     }
-    @inline(__always) static func floor(_ p: GLPoint) -> GLPoint {
-        guard p.x.magnitude < roundingLimit, p.y.magnitude < roundingLimit else { return p.rounded(.down) }
+    /// `floor` of each lane (a `vec2`, or two side by side).
+    @inline(__always) static func floor<Vector: SIMD>(_ p: Vector) -> Vector where Vector.Scalar == Float {
+        guard all((p .< roundingLimit) .& (p .> -roundingLimit)) else { return p.rounded(.down) }
         let nearest = (p + roundingMagic) - roundingMagic
-        return nearest - GLPoint(repeating: 1).replacing(with: 0, where: nearest .<= p)
+        return nearest - Vector(repeating: 1).replacing(with: 0, where: nearest .<= p)
+    }
+    /// `abs` of each lane: the sign bit cleared.
+    @inline(__always) static func abs<Vector: SIMD>(_ p: Vector) -> Vector where Vector.Scalar == Float {
+        p.replacing(with: 0, where: p .== 0).replacing(with: -p, where: p .< 0)
     }
     /// `floor(x)` as an integer and `x - floor(x)`, for |x| < 2^22.
     /// The integer is read from the bits of `x + 1.5 * 2^23`, whose last bits
@@ -62,8 +67,7 @@ enum GLSL {
     @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float { powf(x, y) }
     @inline(__always) static func exp(_ x: Float) -> Float { expf(x) }
     @inline(__always) static func acos(_ x: Float) -> Float { acosf(x) }
-    @inline(__always) static func abs(_ p: GLPoint) -> GLPoint { GLPoint(Swift.abs(p.x), Swift.abs(p.y)) }
-    @inline(__always) static func mod(_ p: GLPoint, _ y: Float) -> GLPoint { p - y * floor(p / y) }
+    @inline(__always) static func mod<Vector: SIMD>(_ p: Vector, _ y: Float) -> Vector where Vector.Scalar == Float { p - y * floor(p / y) }
     /// `length` of a `vec4` (what `distance` of two colours takes).
     @inline(__always) static func length(_ c: GLColour) -> Float { (c.x * c.x + c.y * c.y + c.z * c.z + c.w * c.w).squareRoot() }
     /// Both coordinates strictly inside the texture: `all(lessThan(0, p)) && all(lessThan(p, 1))`.
