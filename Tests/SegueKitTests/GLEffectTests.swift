@@ -48,6 +48,14 @@ extension GLTransitionTests {
         XCTAssertGreaterThan(worst, 8, "the cells' size reaches the drawing")
     }
 
+    /// ripple and waterdrop read their sine by distance from a GLTable while it is gentle enough; steeper, they
+    /// call libm a pixel: both ways match the judge.
+    func testRippleAndWaterDropPastTheirTablesMatchTheJudge() throws {
+        let steep = try ["gl_ripple(amplitude=1000)", "gl_waterdrop(amplitude=500)"].map { try XCTUnwrap(GLTransition.parse($0)?.get()) }
+        XCTAssertTrue(steep.allSatisfy { Swift.abs($0.float("amplitude")) > GLTable<SIMD2<Float>>.maxSlope })
+        try assertMatchesTheJudge(steep, try smallPair())
+    }
+
     /// `name=value` with a value other than the default, inside the uniform's range.
     static func otherSetting(_ uniform: GLUniform) -> String {
         let values = uniform.defaults.map { value -> String in

@@ -148,39 +148,34 @@ struct GLAngular: GLShader {
 
 /// Both pictures turned about the centre, most near it, while they cross-fade.
 struct GLSwirl: GLShader {
-    /// The turn's sine and cosine by distance from the centre, 0 to 1 in
-    /// `steps` steps, at this frame's progress (with the wave of turns, a
-    /// libm sine and cosine a pixel cost more than the drawing).
-    private var turns: [GLPoint] = []
-    private static let steps = 8192
+    /// The turn's sine and cosine by distance from the centre at this frame's
+    /// progress (a libm sine and cosine a pixel cost more than the drawing):
+    /// the turn moves at most 16π a unit of distance, within GLTable's bound.
+    private var turn: GLTable<GLPoint>?
     init(_ transition: GLTransition) {}
     func prepared(for t: Float) -> GLSwirl {
         var prepared = self
         let a: Float = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
-        prepared.turns = (0...Self.steps + 1).map { step in
-            let percent = 1 - Float(step) / Float(Self.steps)
-            let theta = percent * percent * a * 8 * 3.14159
-            return GLPoint(GLSL.sin(theta), GLSL.cos(theta))
-        }
+        prepared.turn = GLTable { distance in Self.exactTurn(distance, a) }
         return prepared
     }
-    /// The GLSL's turn at `distance` (below 1): linear between the table's
-    /// steps, within 2e-5 of sin and cos (under 0.02 pixels at 1080p).
-    private func turn(_ distance: Float) -> GLPoint {
-        let (step, fraction) = GLSL.floorAndFraction(distance * Float(Self.steps))
-        let index = min(max(step, 0), Self.steps)
-        return GLSL.mix(turns[index], turns[index + 1], fraction)
+    /// The GLSL's turn (its sine and cosine) at `distance` (radius 1) when the swirl is `a` strong.
+    private static func exactTurn(_ distance: Float, _ a: Float) -> GLPoint {
+        let radius: Float = 1, percent = (radius - distance) / radius
+        let theta = percent * percent * a * 8 * 3.14159
+        return GLPoint(GLSL.sin(theta), GLSL.cos(theta))
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let radius: Float = 1
+        let t = s.progress, radius: Float = 1
         var p = uv - 0.5
         let distance = GLSL.length(p)
         if distance < radius {
-            let turn = turn(distance / radius), sn = turn.x, cs = turn.y
+            let a: Float = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
+            let turn = turn?(distance) ?? Self.exactTurn(distance, a), sn = turn.x, cs = turn.y
             p = GLPoint(GLSL.dot(p, GLPoint(cs, -sn)), GLSL.dot(p, GLPoint(sn, cs)))
         }
         p += 0.5
-        return s.mixed(p, s.progress)
+        return s.mixed(p, t)
     }
 }
 
@@ -229,9 +224,19 @@ struct GLRadial: GLShader {
 struct GLRipple: GLShader {
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
+    /// The wave by distance from the centre at this frame's progress, when gentle enough for a GLTable.
+    private var wave: GLTable<SIMD2<Float>>?
+    func prepared(for p: Float) -> GLRipple {
+        var prepared = self
+        if Swift.abs(p * amplitude) <= GLTable<SIMD2<Float>>.maxSlope {
+            prepared.wave = GLTable { SIMD2(GLSL.sin(p * $0 * amplitude - p * speed), 0) }
+        }
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress, direction = uv - 0.5
-        let offset = direction * (GLSL.sin(p * GLSL.length(direction) * amplitude - p * speed) + 0.5) / 30
+        let p = s.progress, direction = uv - 0.5, distance = GLSL.length(direction)
+        let sine = wave?(distance).x ?? GLSL.sin(p * distance * amplitude - p * speed)
+        let offset = direction * (sine + 0.5) / 30
         return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), GLSL.smoothstep(0.2, 1, p))
     }
 }

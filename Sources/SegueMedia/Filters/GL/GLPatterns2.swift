@@ -163,10 +163,19 @@ struct GLUndulatingBurnOut: GLShader {
 struct GLWaterDrop: GLShader {
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
+    /// The ripple by distance from the centre at this frame's progress, when gentle enough for a GLTable.
+    private var ripple: GLTable<SIMD2<Float>>?
+    func prepared(for p: Float) -> GLWaterDrop {
+        var prepared = self
+        if Swift.abs(amplitude) <= GLTable<SIMD2<Float>>.maxSlope {
+            prepared.ripple = GLTable { SIMD2(GLSL.sin($0 * amplitude - p * speed), 0) }
+        }
+        return prepared
+    }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, dir = uv - 0.5, dist = GLSL.length(dir)
         if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
-        let offset = dir * GLSL.sin(dist * amplitude - p * speed)
+        let offset = dir * (ripple?(dist).x ?? GLSL.sin(dist * amplitude - p * speed))
         return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), p)
     }
 }

@@ -125,6 +125,7 @@ extension GLPicture {
         }
     }
 
+    @inline(__always)
     private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
@@ -162,6 +163,7 @@ extension GLPicture {
         }
     }
 
+    @inline(__always)
     private func store<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(into frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
         guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, top = matrix.maxCode
@@ -169,10 +171,10 @@ extension GLPicture {
         let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
         let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
         let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
-        // Clamped to 0...top (a NaN to 0) before the truncation, which is then the floor.
+        // Clamped to 0...top (a NaN to 0), then floored.
         @Sendable @inline(__always) func code(_ value: Float) -> Sample {
             let code = value + 0.5
-            return Sample(truncatingIfNeeded: Int(code > 0 ? (code < top ? code : top) : 0))
+            return Sample(truncatingIfNeeded: GLSL.floorAndFraction(code > 0 ? (code < top ? code : top) : 0).0)
         }
         let (chromaWidth, chromaHeight) = frame.planeSize(1)
         inBands(chromaHeight) { chromaRows in
