@@ -1,0 +1,104 @@
+import SegueCore
+
+// The gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT)
+// whose outgoing picture's colours come apart, each its GLSL
+// `transition(uv)` with the uniforms a `GLTransition` sets. Authors:
+// ButterflyWaveScrawler: mandubian; flyeye: gre.
+
+/// Both pictures ripple along a butterfly curve, the outgoing one's colours apart.
+struct GLButterflyWaveScrawler: GLShader {
+    let amplitude: Float, waves: Float, colorSeparation: Float
+    /// `sin(progress * amplitude)` at this frame's progress.
+    private var scale: Float = 0
+    /// `compute` at each column (it reads only `p.x`), and the fringe's taps there.
+    private var displacements: [Float] = [], taps: [GLFringe.Taps] = []
+    init(_ transition: GLTransition) {
+        amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
+    }
+    func prepared(for s: GLSampler) -> GLButterflyWaveScrawler {
+        var prepared = self
+        prepared.scale = GLSL.sin(s.progress * amplitude)
+        prepared.displacements = s.columns { prepared.compute(GLPoint($0, 0.5), s.progress) }
+        prepared.taps = s.columns { u in
+            let disp = prepared.displacements[s.column(u)]
+            return GLFringe.Taps(u, toShift: (1 - s.progress) * disp, fromShift: s.progress * disp, colorSeparation: colorSeparation, s)
+        }
+        return prepared
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress
+        if progress <= 0 { return s.fromPixel(p) }
+        if progress >= 1 { return s.toPixel(p) }
+        let inv = 1 - progress
+        let column = s.column(p.x), disp = displacements[column]
+        // vec2 + float adds to both coordinates
+        return GLFringe.blend(taps[column], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
+                              colorSeparation: colorSeparation, s)
+    }
+    /// The butterfly polar function at `p` (its `x` alone: `o.y` is taken 0 times).
+    private func compute(_ p: GLPoint, _ progress: Float) -> Float {
+        let pi: Float = 3.14159265358979323846264
+        let o = p * scale - GLPoint(0.5, 0.5)
+        let theta = GLSL.acos(GLSL.dot(o, GLPoint(1, 0))) * waves
+        let sn = GLSL.sin((2 * theta - pi) / 24)
+        let s2 = sn * sn
+        return (GLSL.exp(GLSL.cos(theta)) - 2 * GLSL.cos(4 * theta) + s2 * s2 * sn) / 10
+    }
+}
+
+/// The blend ButterflyWaveScrawler and flyeye share: the incoming picture moved
+/// by `toShift`, the outgoing one's red, green and blue by `fromShift` scaled
+/// (1 - colorSeparation), 1 and (1 + colorSeparation).
+/// Both effects shift a column's samples across by the same amounts, so
+/// their taps across are worked out once a column.
+enum GLFringe {
+    /// The four samples' taps across for the column at `u`: the incoming
+    /// picture's, then the outgoing one's red, green and blue.
+    struct Taps {
+        let to: GLTap, red: GLTap, green: GLTap, blue: GLTap
+        init(_ u: Float, toShift: Float, fromShift: Float, colorSeparation: Float, _ s: GLSampler) {
+            to = s.to.tap(u + toShift)
+            red = s.from.tap(u + fromShift * (1 - colorSeparation))
+            green = s.from.tap(u + fromShift)
+            blue = s.from.tap(u + fromShift * (1 + colorSeparation))
+        }
+    }
+
+    /// The blend at `v` down the column of `taps`, shifted up by `toShift` and `fromShift` (scaled as across).
+    @inline(__always)
+    static func blend(_ taps: Taps, _ v: Float, toShift: Float, fromShift: Float, progress: Float, colorSeparation: Float,
+                      _ s: GLSampler) -> GLColour {
+        let texTo = s.to.sample(taps.to, v + toShift)
+        let red = s.from.sample(taps.red, v + fromShift * (1 - colorSeparation)).x
+        let green = s.from.sample(taps.green, v + fromShift).y
+        let blue = s.from.sample(taps.blue, v + fromShift * (1 + colorSeparation)).z
+        return texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
+    }
+}
+
+/// The outgoing picture pulled through a grid of lenses, its colours apart.
+struct GLFlyEye: GLShader {
+    let size: Float, zoom: Float, colorSeparation: Float
+    /// The shift across by column (and the fringe's taps there) and up by row: `disp` is `size * (cos(zoom * x), sin(zoom * y))`.
+    private var across: [Float] = [], up: [Float] = [], taps: [GLFringe.Taps] = []
+    init(_ transition: GLTransition) {
+        size = transition.float("size"); zoom = transition.float("zoom"); colorSeparation = transition.float("colorSeparation")
+    }
+    func prepared(for s: GLSampler) -> GLFlyEye {
+        var prepared = self
+        let progress = s.progress
+        prepared.across = s.columns { size * GLSL.cos(zoom * $0) }
+        prepared.up = s.rows { size * GLSL.sin(zoom * $0) }
+        prepared.taps = s.columns { u in
+            let disp = prepared.across[s.column(u)]
+            return GLFringe.Taps(u, toShift: (1 - progress) * disp, fromShift: progress * disp, colorSeparation: colorSeparation, s)
+        }
+        return prepared
+    }
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let progress = s.progress, inv = 1 - progress
+        let disp = up[s.row(p.y)]
+        return GLFringe.blend(taps[s.column(p.x)], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
+                              colorSeparation: colorSeparation, s)
+    }
+}
