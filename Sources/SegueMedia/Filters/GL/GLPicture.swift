@@ -71,7 +71,8 @@ final class GLPicture: @unchecked Sendable {
         return top * (1 - down.fraction) + bottom * down.fraction
     }
 
-    /// The two rows a sample at `v` blends (as offsets of their first pixels), and how far it lies from the upper one.
+    /// The two rows a sample at `v` blends (as offsets of their first pixels), and how far it lies from the upper one;
+    /// clamped as `tap` is.
     @inline(__always)
     func rows(_ v: Float) -> GLTap {
         var y = (1 - v) * heightF - 0.5

@@ -93,7 +93,7 @@ struct GLTable<Value: SIMD & Sendable>: Sendable where Value.Scalar == Float {
         values = (0...Self.steps + 1).map { f(Float($0) / Float(Self.steps)) }
     }
 
-    /// `f(x)` for `x` in 0...1 (held there beyond).
+    /// `f(x)` for `x` in 0...1 (beyond, about f(0) or f(1)).
     @inline(__always) func callAsFunction(_ x: Float) -> Value {
         let (step, fraction) = GLSL.floorAndFraction(x * Float(Self.steps))
         let index = min(max(step, 0), Self.steps)
