@@ -155,10 +155,12 @@ struct GLSwirl: GLShader {
     init(_ transition: GLTransition) {}
     func prepared(for t: Float) -> GLSwirl {
         var prepared = self
-        let a: Float = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
+        let a = Self.strength(t)
         prepared.turn = GLTable { distance in Self.exactTurn(distance, a) }
         return prepared
     }
+    /// How strongly the GLSL swirls at progress `t`: 0 to 1 at the middle and back.
+    private static func strength(_ t: Float) -> Float { t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5) }
     /// The GLSL's turn (its sine and cosine) at `distance` (radius 1) when the swirl is `a` strong.
     private static func exactTurn(_ distance: Float, _ a: Float) -> GLPoint {
         let radius: Float = 1, percent = (radius - distance) / radius
@@ -170,8 +172,7 @@ struct GLSwirl: GLShader {
         var p = uv - 0.5
         let distance = GLSL.length(p)
         if distance < radius {
-            let a: Float = t <= 0.5 ? GLSL.mix(0, 1, t / 0.5) : GLSL.mix(1, 0, (t - 0.5) / 0.5)
-            let turn = turn?(distance) ?? Self.exactTurn(distance, a), sn = turn.x, cs = turn.y
+            let turn = turn?(distance) ?? Self.exactTurn(distance, Self.strength(t)), sn = turn.x, cs = turn.y
             p = GLPoint(GLSL.dot(p, GLPoint(cs, -sn)), GLSL.dot(p, GLPoint(sn, cs)))
         }
         p += 0.5
