@@ -10,30 +10,32 @@ struct GLButterflyWaveScrawler: GLShader {
     let amplitude: Float, waves: Float, colorSeparation: Float
     /// `sin(progress * amplitude)` at this frame's progress.
     private var scale: Float = 0
-    /// `compute` at each column (it reads only `p.x`), and the fringe's taps there.
-    private var displacements: [Float] = [], taps: [GLFringe.Taps] = []
+    /// Each column's four samples: `compute` reads only `p.x`, so every
+    /// shift (across and up) is the column's own.
+    private var samples: [GLFringe.Shifted] = []
     init(_ transition: GLTransition) {
         amplitude = transition.float("amplitude"); waves = transition.float("waves"); colorSeparation = transition.float("colorSeparation")
     }
     func prepared(for s: GLSampler) -> GLButterflyWaveScrawler {
         var prepared = self
         prepared.scale = GLSL.sin(s.progress * amplitude)
-        prepared.displacements = s.columns { prepared.compute(GLPoint($0, 0.5), s.progress) }
-        prepared.taps = s.columns { u in
-            let disp = prepared.displacements[s.column(u)]
-            return GLFringe.Taps(u, toShift: (1 - s.progress) * disp, fromShift: s.progress * disp, colorSeparation: colorSeparation, s)
+        prepared.samples = s.columns { u in
+            let disp = prepared.compute(GLPoint(u, 0.5), s.progress)
+            return GLFringe.Shifted(u, toShift: (1 - s.progress) * disp, fromShift: s.progress * disp, colorSeparation: colorSeparation, s)
         }
         return prepared
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        if progress <= 0 { return s.fromPixel(p) }
-        if progress >= 1 { return s.toPixel(p) }
-        let inv = 1 - progress
-        let column = s.column(p.x), disp = displacements[column]
-        // vec2 + float adds to both coordinates
-        return GLFringe.blend(taps[column], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
-                              colorSeparation: colorSeparation, s)
+        if s.progress <= 0 { return s.fromPixel(p) }
+        if s.progress >= 1 { return s.toPixel(p) }
+        return samples[s.column(p.x)].blend(row: s.row(p.y), progress: s.progress, s)
+    }
+    /// `colour` at every pixel, by column and row rather than coordinates.
+    func paint(_ picture: GLPicture, _ s: GLSampler) {
+        guard s.progress > 0, s.progress < 1 else { return (s.progress <= 0 ? s.from : s.to).copy(into: picture) }
+        picture.inTiles { row, columns, line in
+            for col in columns { line[col] = samples[col].blend(row: row, progress: s.progress, s) }
+        }
     }
     /// The butterfly polar function at `p` (its `x` alone: `o.y` is taken 0 times).
     private func compute(_ p: GLPoint, _ progress: Float) -> Float {
@@ -72,7 +74,35 @@ enum GLFringe {
         let red = s.from.sample(taps.red, v + fromShift * (1 - colorSeparation)).x
         let green = s.from.sample(taps.green, v + fromShift).y
         let blue = s.from.sample(taps.blue, v + fromShift * (1 + colorSeparation)).z
-        return texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
+        return mixed(texTo, red, green, blue, progress)
+    }
+
+    @inline(__always)
+    static func mixed(_ texTo: GLColour, _ red: Float, _ green: Float, _ blue: Float, _ progress: Float) -> GLColour {
+        texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
+    }
+
+    /// A column's four samples whose shifts up are the column's own too
+    /// (ButterflyWaveScrawler's): each sample's rows are the pixel's row
+    /// moved by a whole number of rows, and its fraction the same all the way down.
+    struct Shifted {
+        let taps: Taps, to: GLRowShift, red: GLRowShift, green: GLRowShift, blue: GLRowShift
+        init(_ u: Float, toShift: Float, fromShift: Float, colorSeparation: Float, _ s: GLSampler) {
+            taps = Taps(u, toShift: toShift, fromShift: fromShift, colorSeparation: colorSeparation, s)
+            to = s.to.shift(toShift)
+            red = s.from.shift(fromShift * (1 - colorSeparation))
+            green = s.from.shift(fromShift)
+            blue = s.from.shift(fromShift * (1 + colorSeparation))
+        }
+        /// `blend` at the pixel in row `row` (from the top) of this column.
+        @inline(__always)
+        func blend(row: Int, progress: Float, _ s: GLSampler) -> GLColour {
+            let texTo = s.to.sample(taps.to, s.to.rows(row, to))
+            let red = s.from.sample(taps.red, s.from.rows(row, red)).x
+            let green = s.from.sample(taps.green, s.from.rows(row, green)).y
+            let blue = s.from.sample(taps.blue, s.from.rows(row, blue)).z
+            return mixed(texTo, red, green, blue, progress)
+        }
     }
 }
 

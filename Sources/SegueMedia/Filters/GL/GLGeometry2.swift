@@ -198,7 +198,8 @@ struct GLHexagonalize: GLShader {
 /// A cross-fade through a spinning kaleidoscope of both pictures.
 struct GLKaleidoscope: GLPairedShader {
     let speed: Float, angle: Float, power: Float
-    /// The seven turns' sines and cosines at this frame's progress (an eighth lane unused).
+    /// The seven turns' sines, and cosines signed (cs, -cs) as the turn takes
+    /// them, at this frame's progress (an eighth lane unused).
     private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
     init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
     func prepared(for progress: Float) -> GLKaleidoscope {
@@ -210,15 +211,27 @@ struct GLKaleidoscope: GLPairedShader {
         return prepared
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         var p = SIMD4(lowHalf: first, highHalf: second) - 0.5
         for turn in 0..<7 {
             // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for both points at once.
-            p = sines[turn] * p + cosines[turn] * SIMD4(p[1], -p[0], p[3], -p[2])
-            p = GLSL.abs(GLSL.mod(p, 2) - 1)
+            let cs = cosines[turn]
+            p = sines[turn] * p + SIMD4(cs, -cs, cs, -cs) * SIMD4(p[1], p[0], p[3], p[2])
+            p = Self.fold(p)
         }
         return (blend(first, p.lowHalf, s), blend(second, p.highHalf, s))
     }
+    /// `abs(mod(p, 2.0) - 1.0)` for |p| < 2, which every turn keeps it to: p
+    /// starts within 0.5 of the origin and a turn keeps its length, so no
+    /// coordinate reaches sqrt(2). `mod(p, 2.0)` is then `p + 2.0` below
+    /// zero, `p` above, the same sum the GLSL's `p - 2.0 * floor(p / 2.0)` takes.
+    @inline(__always)
+    private static func fold(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        let wrapped = p + SIMD4<Float>(repeating: 2).replacing(with: 0, where: p .>= 0) - 1
+        return unsafeBitCast(unsafeBitCast(wrapped, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+    }
+    @inline(__always)
     private func blend(_ uv: GLPoint, _ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), s.mixed(p, progress),
@@ -246,35 +259,75 @@ struct GLMosaic: GLShader {
     let endx: Int, endy: Int
     /// `-cos(progress * pi) / 2 + 0.5` at this frame's progress.
     private var easing: Float = 0
-    /// cos and sin of 0, 1, 2 and 3 quarter turns, as the GLSL works them out.
-    private let quarterTurns: [GLPoint] = (0..<4).map { k in
-        let angle = Float(k) * 0.5 * 3.14159265358979323
-        return GLPoint(GLSL.cos(angle), GLSL.sin(angle))
-    }
+    /// What each tile in view this frame shows (the view spans at most three
+    /// tiles each way), so that the hash's `sin` is taken once a tile.
+    private var tiles = GLMosaicTiles()
     init(_ transition: GLTransition) { endx = transition.int("endx"); endy = transition.int("endy") }
     func prepared(for progress: Float) -> GLMosaic {
         var prepared = self
         prepared.easing = -GLSL.cos(progress * 3.14159265358979323) / 2 + 0.5
+        let low = prepared.viewed(GLPoint(0, 0), progress), high = prepared.viewed(GLPoint(1, 1), progress)
+        prepared.tiles = GLMosaicTiles(from: GLSL.floor(low), to: GLSL.floor(high)) { prepared.tile($0) }
         return prepared
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
+    /// Where the view puts `uv` on the mosaic: tile (i, j) spans i...i+1, j...j+1.
+    @inline(__always)
+    private func viewed(_ uv: GLPoint, _ progress: Float) -> GLPoint {
         var rp = uv - 0.5
         let rpr = progress * 2 - 1
         let z = -(rpr * rpr * 2) + 3
         rp *= Swift.abs(z)
         let ci = easing
-        rp += GLSL.mix(GLPoint(0.5, 0.5), GLPoint(Float(endx) + 0.5, Float(endy) + 0.5), ci * ci)
-        var mrp = GLSL.mod(rp, 1)
-        let tile = GLSL.floor(rp)
-        let onEnd = Int(tile.x) == endx && Int(tile.y) == endy
+        return rp + GLSL.mix(GLPoint(0.5, 0.5), GLPoint(Float(endx) + 0.5, Float(endy) + 0.5), ci * ci)
+    }
+    /// What tile `tile` (its corner) shows: the incoming picture or not, and its quarter turn's cos and sin.
+    private func tile(_ tile: GLPoint) -> GLMosaicTiles.Tile {
+        if Int(tile.x) == endx && Int(tile.y) == endy { return GLMosaicTiles.Tile(incoming: true, turn: GLPoint(1, 0), turned: false) }
         let random = GLSL.rand(tile)
-        if !onEnd {
-            let turn = quarterTurns[Int(random * 4)]
-            let v = mrp - 0.5, c = turn.x, sn = turn.y
+        let angle = Float(Int(random * 4)) * 0.5 * 3.14159265358979323
+        return GLMosaicTiles.Tile(incoming: random > 0.5, turn: GLPoint(GLSL.cos(angle), GLSL.sin(angle)), turned: true)
+    }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let rp = viewed(uv, s.progress)
+        var mrp = GLSL.mod(rp, 1)
+        let corner = GLSL.floor(rp)
+        let tile = tiles[corner] ?? self.tile(corner)
+        if tile.turned {
+            let v = mrp - 0.5, c = tile.turn.x, sn = tile.turn.y
             mrp = 0.5 + GLPoint(c * v.x + sn * v.y, -sn * v.x + c * v.y)  // mat2(c, -s, s, c) * v
         }
-        return onEnd || random > 0.5 ? s.toColor(mrp) : s.fromColor(mrp)
+        return tile.incoming ? s.toColor(mrp) : s.fromColor(mrp)
+    }
+}
+
+/// A frame's tiles of `GLMosaic` from one corner to another, each worked out once.
+struct GLMosaicTiles: Sendable {
+    struct Tile: Sendable {
+        /// The incoming picture's (else the outgoing one's).
+        let incoming: Bool
+        /// The quarter turn's cos and sin, and whether the tile is turned at all.
+        let turn: GLPoint, turned: Bool
+    }
+    private var left = 0, bottom = 0, columns = 0, rows = 0
+    private var tiles: [Tile] = []
+    init() {}
+    init(from low: GLPoint, to high: GLPoint, _ tile: (GLPoint) -> Tile) {
+        guard Self.isSmall(low), Self.isSmall(high) else { return }
+        left = Int(low.x); bottom = Int(low.y)
+        columns = Int(high.x) - left + 1; rows = Int(high.y) - bottom + 1
+        guard columns > 0, rows > 0, columns * rows <= 64 else { columns = 0; rows = 0; return }
+        tiles = (0..<(columns * rows)).map { tile(GLPoint(Float(left + $0 % columns), Float(bottom + $0 / columns))) }
+    }
+    /// Whether `Int(_:)` takes both coordinates.
+    @inline(__always)
+    private static func isSmall(_ p: GLPoint) -> Bool { p.x.magnitude < 1_048_576 && p.y.magnitude < 1_048_576 }
+    /// The tile whose corner is `corner`, if this frame worked it out.
+    @inline(__always)
+    subscript(_ corner: GLPoint) -> Tile? {
+        guard Self.isSmall(corner) else { return nil }
+        let column = Int(corner.x) - left, row = Int(corner.y) - bottom
+        guard column >= 0, column < columns, row >= 0, row < rows else { return nil }
+        return tiles[row * columns + column]
     }
 }
 

@@ -24,6 +24,11 @@ struct GLTap: Sendable {
     var left: Int, right: Int, fraction: Float
 }
 
+/// How far a sample lies below a pixel's row: whole rows and a fraction.
+struct GLRowShift: Sendable {
+    var rows: Int, fraction: Float
+}
+
 /// A colour as GLSL's `vec4`: R', G', B', alpha.
 typealias GLColour = SIMD4<Float>
 
@@ -81,6 +86,21 @@ final class GLPicture: @unchecked Sendable {
         return GLTap(left: min(max(row, 0), lastRow) &* width, right: min(max(row &+ 1, 0), lastRow) &* width, fraction: fy)
     }
 
+    /// A shift up by `dv` (texture coordinates) as whole rows and a fraction:
+    /// a sample at `v + dv` at a pixel's row lies that far from the row.
+    func shift(_ dv: Float) -> GLRowShift {
+        let (rows, fraction) = GLSL.floorAndFraction(-dv * heightF)
+        return GLRowShift(rows: rows, fraction: fraction)
+    }
+
+    /// `rows(v + dv)` at the pixel in row `row` (from the top), `shift` being `shift(dv)`: the same rows, clamped
+    /// alike, and the same fraction but for rounding.
+    @inline(__always)
+    func rows(_ row: Int, _ shift: GLRowShift) -> GLTap {
+        let upper = row &+ shift.rows
+        return GLTap(left: min(max(upper, 0), lastRow) &* width, right: min(max(upper &+ 1, 0), lastRow) &* width, fraction: shift.fraction)
+    }
+
     /// The two columns a sample at `u` blends, and how far it lies from the left one.
     @inline(__always)
     func tap(_ u: Float) -> GLTap {
@@ -103,6 +123,14 @@ final class GLPicture: @unchecked Sendable {
     /// The column holding `u` (edges repeated).
     @inline(__always)
     func column(_ u: Float) -> Int { min(max(GLSL.floorAndFraction(u * widthF).0, 0), lastColumn) }
+
+    /// Copies every pixel into `picture` (of this size).
+    func copy(into picture: GLPicture) {
+        precondition(picture.width == width && picture.height == height, "copy(into:) needs a picture of this size")
+        inBands(height) { rows in
+            (picture.pixels + rows.lowerBound * width).update(from: pixels + rows.lowerBound * width, count: rows.count * width)
+        }
+    }
 
     /// Runs `body` for bands of rows in parallel, `body(rows)` for each.
     func inBands(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {

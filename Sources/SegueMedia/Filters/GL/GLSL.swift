@@ -26,7 +26,7 @@ enum GLSL {
     @inline(__always) static func floor(_ x: Float) -> Float {
         guard x.magnitude < roundingLimit else { return x.rounded(.down) }
         let nearest = (x + roundingMagic) - roundingMagic
-        return nearest - (nearest > x ? 1 : 0)
+        return nearest - one(borrow(x - nearest))
     }
     /// `floor` of each lane (a `vec2`, or two side by side).
     @inline(__always) static func floor<Vector: SIMD>(_ p: Vector) -> Vector where Vector.Scalar == Float {
@@ -43,11 +43,17 @@ enum GLSL {
     /// are then `x` rounded to the nearest: no conversion that could trap.
     @inline(__always) static func floorAndFraction(_ x: Float) -> (Int, Float) {
         let shifted = x + roundingMagic
-        var integer = Int(Int32(bitPattern: shifted.bitPattern) &- Int32(bitPattern: roundingMagic.bitPattern))
-        var nearest = shifted - roundingMagic
-        if nearest > x { integer &-= 1; nearest -= 1 }
-        return (integer, x - nearest)
+        let offset = x - (shifted - roundingMagic)
+        let below = borrow(offset)
+        let integer = Int(Int32(bitPattern: shifted.bitPattern &- roundingMagic.bitPattern &- below))
+        return (integer, offset + one(below))
     }
+    /// 1 where `offset` (x less its nearest integer) is below zero, else 0,
+    /// from its sign bit: a comparison here compiles to a branch that goes
+    /// each way half the time. `-0` (x = -0) counts as zero.
+    @inline(__always) private static func borrow(_ offset: Float) -> UInt32 { (offset + 0).bitPattern >> 31 }
+    /// 1.0 for a borrow of 1, 0.0 for 0, by masking the bits of 1.0.
+    @inline(__always) private static func one(_ borrow: UInt32) -> Float { Float(bitPattern: Float(1).bitPattern & (0 &- borrow)) }
     /// 1.5 * 2^23: `(x + it) - it` is `x` rounded to the nearest integer for |x| < 2^22.
     private static let roundingMagic: Float = 12_582_912
     private static let roundingLimit: Float = 4_194_304
