@@ -15,7 +15,7 @@ extension Frame {
 /// frame of one size (a 1080p picture is 33 MB: fresh pages each frame cost
 /// more than the drawing).
 package final class GLWorkspace {
-    private var from: GLPicture?, to: GLPicture?, output: GLPicture?
+    private var from: GLPicture?, to: GLPicture?, scratch: GLScratch?
 
     package init() {}
 
@@ -23,12 +23,13 @@ package final class GLWorkspace {
     package func draw(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into frame: Frame) {
         precondition(a.isShaped(like: frame) && b.isShaped(like: frame), "draw(_:_:transition:progress:matrix:into:) needs pictures of one size and format")
         precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
-        let from = picture(\.from, like: frame), to = picture(\.to, like: frame), output = picture(\.output, like: frame)
+        let from = picture(\.from, like: frame), to = picture(\.to, like: frame)
+        if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
         from.read(a, matrix: matrix)
         to.read(b, matrix: matrix)
         let sampler = GLSampler(from: from, to: to, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
-        transition.effect.shader.init(transition).prepared(for: sampler).paint(output, sampler)
-        output.write(into: frame, matrix: matrix)
+        let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!)
+        transition.effect.shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
     }
 
     private func picture(_ slot: ReferenceWritableKeyPath<GLWorkspace, GLPicture?>, like frame: Frame) -> GLPicture {
@@ -96,18 +97,18 @@ protocol GLShader: Sendable {
     func prepared(for sampler: GLSampler) -> Self
     /// The effect's colour at texture coordinates `uv` (origin bottom left).
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour
-    /// Evaluates the effect at every pixel of `picture` (a requirement, so
+    /// Evaluates the effect at every pixel of `canvas` (a requirement, so
     /// each effect gets its own specialised loop).
-    func paint(_ picture: GLPicture, _ sampler: GLSampler)
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler)
 }
 
 extension GLShader {
     func prepared(for progress: Float) -> Self { self }
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
-    func paint(_ picture: GLPicture, _ sampler: GLSampler) {
-        let width = Float(picture.width), height = Float(picture.height)
-        picture.inTiles { row, columns, line in
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        let width = Float(canvas.width), height = Float(canvas.height)
+        canvas.inTiles { row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
             for col in columns {
                 line[col] = colour(GLPoint((Float(col) + 0.5) / width, v), sampler)
@@ -124,32 +125,15 @@ protocol GLPairedShader: GLShader {
 }
 
 extension GLPairedShader {
-    func paint(_ picture: GLPicture, _ sampler: GLSampler) {
-        let width = Float(picture.width), height = Float(picture.height)
-        picture.inTiles { row, columns, line in
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        let width = Float(canvas.width), height = Float(canvas.height)
+        canvas.inTiles { row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
             for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                 let next = min(col + 1, columns.upperBound - 1)
                 let (first, second) = colours(GLPoint((Float(col) + 0.5) / width, v), GLPoint((Float(next) + 0.5) / width, v), sampler)
                 line[col] = first
                 line[next] = second
-            }
-        }
-    }
-}
-
-extension GLPicture {
-    /// Columns a tile spans.
-    static let tileWidth = 64
-    /// Runs `body(row, columns, line)` for every row 64 columns at a time,
-    /// bands of rows in parallel, `line` the row's first pixel: a warp's
-    /// samples of one tile lie near each other in the pictures, so they stay
-    /// in the caches.
-    func inTiles(_ body: @Sendable (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
-        let width = width
-        inBands(height) { rows in
-            for columns in stride(from: 0, to: width, by: GLPicture.tileWidth) {
-                for row in rows { body(row, columns..<min(columns + GLPicture.tileWidth, width), pixels + row * width) }
             }
         }
     }

@@ -31,10 +31,14 @@ struct GLButterflyWaveScrawler: GLShader {
         return samples[s.column(p.x)].blend(row: s.row(p.y), progress: s.progress, s)
     }
     /// `colour` at every pixel, by column and row rather than coordinates.
-    func paint(_ picture: GLPicture, _ s: GLSampler) {
-        guard s.progress > 0, s.progress < 1 else { return (s.progress <= 0 ? s.from : s.to).copy(into: picture) }
-        picture.inTiles { row, columns, line in
-            for col in columns { line[col] = samples[col].blend(row: row, progress: s.progress, s) }
+    func paint(_ canvas: GLCanvas, _ s: GLSampler) {
+        let shown = s.progress <= 0 ? s.from : s.to
+        canvas.inTiles { row, columns, line in
+            if s.progress > 0, s.progress < 1 {
+                for col in columns { line[col] = samples[col].blend(row: row, progress: s.progress, s) }
+            } else {
+                for col in columns { line[col] = shown.pixels[row * canvas.width + col] }
+            }
         }
     }
     /// The butterfly polar function at `p` (its `x` alone: `o.y` is taken 0 times).

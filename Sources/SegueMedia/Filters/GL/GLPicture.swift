@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import SegueCore
 
 /// How a picture's Y'CbCr codes map to R'G'B' (the canvas tells): the matrix's
@@ -51,10 +54,24 @@ final class GLPicture: @unchecked Sendable {
         precondition(width > 0 && height > 0 && width < 1 << 22 && height < 1 << 22, "GLPicture(width:height:) takes sizes up to 4M")
         self.width = width; self.height = height
         widthF = Float(width); heightF = Float(height); lastColumn = width - 1; lastRow = height - 1
-        pixels = .allocate(capacity: width * height)
+        pixels = Self.allocate(width * height)
     }
 
-    deinit { pixels.deallocate() }
+    deinit { free(pixels) }
+
+    /// Room for `count` colours on 2 MB boundaries, in huge pages where the
+    /// kernel lends them (transparent huge pages, `madvise`): an effect that
+    /// turns or scatters its samples walks a new 4 KB page nearly every pixel,
+    /// and the TLB's misses cost more than the arithmetic.
+    private static func allocate(_ count: Int) -> UnsafeMutablePointer<GLColour> {
+        let bytes = count * MemoryLayout<GLColour>.stride, hugePage = 2 << 20
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, hugePage, bytes) == 0, let memory else { fatalError("GLPicture: no memory for \(count) pixels") }
+        #if canImport(Glibc)
+        _ = madvise(memory, (bytes + hugePage - 1) / hugePage * hugePage, MADV_HUGEPAGE)
+        #endif
+        return memory.bindMemory(to: GLColour.self, capacity: count)
+    }
 
     /// Colour at texture coordinates `u`, `v` (origin at the bottom left),
     /// bilinear between the four nearest pixel centres, edges repeated.
@@ -124,14 +141,6 @@ final class GLPicture: @unchecked Sendable {
     @inline(__always)
     func column(_ u: Float) -> Int { min(max(GLSL.floorAndFraction(u * widthF).0, 0), lastColumn) }
 
-    /// Copies every pixel into `picture` (of this size).
-    func copy(into picture: GLPicture) {
-        precondition(picture.width == width && picture.height == height, "copy(into:) needs a picture of this size")
-        inBands(height) { rows in
-            (picture.pixels + rows.lowerBound * width).update(from: pixels + rows.lowerBound * width, count: rows.count * width)
-        }
-    }
-
     /// Runs `body` for bands of rows in parallel, `body(rows)` for each.
     func inBands(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
         let bands = min(rows, 32)
@@ -174,59 +183,6 @@ extension GLPicture {
                     let r = luma + 2 * (1 - kr) * cr
                     let b = luma + 2 * (1 - kb) * cb
                     line[col] = GLColour(r, (luma - kr * r - kb * b) / kg, b, 1)
-                }
-            }
-        }
-    }
-
-    /// Writes the picture into `frame` as Y'CbCr codes, rounded half up and
-    /// clamped to the sample's range: luma per pixel, chroma from the mean of
-    /// the 2x2 block's own Cb and Cr. Alpha is not drawn.
-    func write(into frame: Frame, matrix: GLColourMatrix) {
-        precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
-                     && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "write(into:matrix:) needs a frame of the picture's size and depth")
-        if frame.sampleBytes == 1 {
-            store(into: frame, matrix: matrix, as: UInt8.self)
-        } else {
-            store(into: frame, matrix: matrix, as: UInt16.self)
-        }
-    }
-
-    @inline(__always)
-    private func store<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(into frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
-        guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
-        let s = matrix.scale, top = matrix.maxCode
-        let weights = GLColour(matrix.kr, matrix.kg, matrix.kb, 0)
-        let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
-        let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
-        let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
-        // Clamped to 0...top (a NaN to 0), then floored.
-        @Sendable @inline(__always) func code(_ value: Float) -> Sample {
-            let code = value + 0.5
-            return Sample(truncatingIfNeeded: GLSL.floorAndFraction(code > 0 ? (code < top ? code : top) : 0).0)
-        }
-        let (chromaWidth, chromaHeight) = frame.planeSize(1)
-        inBands(chromaHeight) { chromaRows in
-            for chromaRow in chromaRows {
-                let us = UnsafeMutableRawPointer(planes.u + chromaRow * uStride).assumingMemoryBound(to: Sample.self)
-                let vs = UnsafeMutableRawPointer(planes.v + chromaRow * vStride).assumingMemoryBound(to: Sample.self)
-                var sums = [Float](repeating: 0, count: 3 * chromaWidth)
-                for row in (2 * chromaRow)..<min(2 * chromaRow + 2, height) {
-                    let ys = UnsafeMutableRawPointer(planes.y + row * yStride).assumingMemoryBound(to: Sample.self)
-                    let line = pixels + row * width
-                    for col in 0..<width {
-                        let colour = line[col]
-                        let luma = (colour * weights).sum()
-                        ys[col] = code(16 * s + 219 * s * luma)
-                        sums[3 * (col / 2)] += (colour.z - luma) * cbScale
-                        sums[3 * (col / 2) + 1] += (colour.x - luma) * crScale
-                        sums[3 * (col / 2) + 2] += 1
-                    }
-                }
-                for chromaCol in 0..<chromaWidth {
-                    let count = sums[3 * chromaCol + 2]
-                    us[chromaCol] = code(128 * s + 224 * s * (sums[3 * chromaCol] / count))
-                    vs[chromaCol] = code(128 * s + 224 * s * (sums[3 * chromaCol + 1] / count))
                 }
             }
         }
