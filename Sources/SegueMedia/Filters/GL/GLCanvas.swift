@@ -1,25 +1,40 @@
 import Dispatch
 import Foundation
 import SegueCore
+import Synchronization
 
-/// The rows an effect paints into before they become Y'CbCr: a few bands'
-/// worth, one a lane, kept from frame to frame (a whole R'G'B' picture would
-/// go out to memory and come back for the conversion).
-/// SAFETY: `rows` is owned here, allocated for `lanes * GLCanvas.bandRows *
-/// width` colours and freed on deinit; each lane paints only its own rows.
+/// The rows an effect paints into before they become Y'CbCr: a band's worth
+/// for each band painted at once, kept from frame to frame (a whole R'G'B'
+/// picture would go out to memory and come back for the conversion).
+/// SAFETY: `rows` is owned here, allocated for `slots * GLCanvas.bandRows *
+/// width` colours and freed on deinit; a slot is lent to one band at a time.
 final class GLScratch: @unchecked Sendable {
     let width: Int
-    /// Bands painted at once: more than cores, so that one slow band waits on no other.
-    let lanes: Int
-    let rows: UnsafeMutablePointer<GLColour>
+    private let slots: Int
+    private let rows: UnsafeMutablePointer<GLColour>
+    private let free: Mutex<[Int]>
 
     init(width: Int) {
         self.width = width
-        lanes = min(4 * max(1, ProcessInfo.processInfo.activeProcessorCount), 32)
-        rows = .allocate(capacity: lanes * GLCanvas.bandRows * width)
+        // concurrentPerform paints on as many threads as there are cores.
+        slots = ProcessInfo.processInfo.activeProcessorCount + 1
+        rows = .allocate(capacity: slots * GLCanvas.bandRows * width)
+        free = Mutex(Array(0..<slots))
     }
 
     deinit { rows.deallocate() }
+
+    /// Runs `body` with a band's rows to itself: a free slot's, or (should
+    /// more bands run at once than there are cores) rows of its own.
+    func withBand<Result>(_ body: (UnsafeMutablePointer<GLColour>) -> Result) -> Result {
+        guard let slot = free.withLock({ $0.popLast() }) else {
+            let own = UnsafeMutablePointer<GLColour>.allocate(capacity: GLCanvas.bandRows * width)
+            defer { own.deallocate() }
+            return body(own)
+        }
+        defer { free.withLock { $0.append(slot) } }
+        return body(rows + slot * GLCanvas.bandRows * width)
+    }
 }
 
 /// Where an effect paints a frame: `inTiles` hands it each row's R'G'B'
@@ -50,13 +65,11 @@ struct GLCanvas: Sendable {
     /// `line` the row's first pixel, bands of rows in parallel; then writes the band.
     func inTiles(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
         let width = width, height = height, bandRows = Self.bandRows
-        let bands = (height + bandRows - 1) / bandRows, lanes = min(scratch.lanes, bands)
         withoutActuallyEscaping(body) { body in
             let painter = GLPainter(body)
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                let lines = scratch.rows + lane * bandRows * width
-                for band in stride(from: lane, to: bands, by: lanes) {
-                    let rows = (band * bandRows)..<min(height, (band + 1) * bandRows)
+            DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { band in
+                let rows = (band * bandRows)..<min(height, (band + 1) * bandRows)
+                scratch.withBand { lines in
                     for columns in stride(from: 0, to: width, by: Self.tileWidth) {
                         for row in rows { painter.body(row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
                     }
