@@ -147,7 +147,9 @@ struct GLAngular: GLShader {
 }
 
 /// Both pictures turned about the centre, most near it, while they cross-fade.
-struct GLSwirl: GLShader {
+/// Drawn two pixels at a time: a pixel's chain (distance, table, turn, sample)
+/// is too long for the processor to start the next pixel's on its own.
+struct GLSwirl: GLPairedShader {
     /// The turn's sine and cosine by distance from the centre at this frame's
     /// progress (a libm sine and cosine a pixel cost more than the drawing):
     /// the turn moves at most 16π a unit of distance, within GLTable's bound.
@@ -167,16 +169,25 @@ struct GLSwirl: GLShader {
         let theta = percent * percent * a * 8 * 3.14159
         return GLPoint(GLSL.sin(theta), GLSL.cos(theta))
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let t = s.progress, radius: Float = 1
-        var p = uv - 0.5
-        let distance = GLSL.length(p)
-        if distance < radius {
-            let turn = turn?(distance) ?? Self.exactTurn(distance, Self.strength(t)), sn = turn.x, cs = turn.y
-            p = GLPoint(GLSL.dot(p, GLPoint(cs, -sn)), GLSL.dot(p, GLPoint(sn, cs)))
-        }
+        var p = SIMD4(lowHalf: first, highHalf: second) - 0.5
+        let squares = p * p
+        let distances = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
+        let one = turn(distances[0], t), other = turn(distances[1], t)
+        // (dot(p, (cs, -sn)), dot(p, (sn, cs))) for both points, where they lie inside the radius.
+        let turned = SIMD4(p[0], p[0], p[2], p[2]) * SIMD4(one.y, one.x, other.y, other.x)
+            + SIMD4(p[1], p[1], p[3], p[3]) * SIMD4(-one.x, one.y, -other.x, other.y)
+        let inside = SIMD4(distances[0], distances[0], distances[1], distances[1]) .< radius
+        p.replace(with: turned, where: inside)
         p += 0.5
-        return s.mixed(p, t)
+        return (s.mixed(p.lowHalf, t), s.mixed(p.highHalf, t))
+    }
+    @inline(__always)
+    private func turn(_ distance: Float, _ t: Float) -> GLPoint {
+        turn?(distance) ?? Self.exactTurn(distance, Self.strength(t))
     }
 }
 
