@@ -54,8 +54,13 @@ struct GLSampler: Sendable {
     /// `mix(fromColor(p), toColor(p), a)`, the two samples sharing their
     /// arithmetic (both pictures are one size).
     @inline(__always) func mixed(_ p: GLPoint, _ a: Float) -> GLColour {
+        let (fromColour, toColour) = colours(p)
+        return GLSL.mix(fromColour, toColour, a)
+    }
+    /// `(fromColor(p), toColor(p))`, sharing their taps.
+    @inline(__always) func colours(_ p: GLPoint) -> (GLColour, GLColour) {
         let across = from.tap(p.x), down = from.rows(p.y)
-        return GLSL.mix(from.sample(across, down), to.sample(across, down), a)
+        return (from.sample(across, down), to.sample(across, down))
     }
     /// `fromColor` and `toColor` at the fragment's own coordinates, read
     /// straight from its pixel.

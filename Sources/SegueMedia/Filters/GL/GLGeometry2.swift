@@ -388,9 +388,21 @@ struct GLSqueeze: GLShader {
 /// dividers of `bgcolor` between them.
 struct GLGridFlip: GLShader {
     let size: GLPoint, pause: Float, dividerWidth: Float, bgcolor: GLColour, randomness: Float
+    /// `rand` of each tile's corner, the tiles in rows from the bottom (a
+    /// sine a tile rather than a pixel), when there are at most 4096 tiles.
+    private let randoms: [Float]
     init(_ transition: GLTransition) {
         size = transition.point("size"); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
         bgcolor = transition.colour("bgcolor"); randomness = transition.float("randomness")
+        let columns = Int(size.x), rows = Int(size.y)
+        randoms = columns * rows <= 4096 ? (0..<(columns * rows)).map { GLSL.rand(GLPoint(Float($0 % columns), Float($0 / columns))) } : []
+    }
+    /// `rand(rectanglePos)`, from the table where the tile is in it.
+    @inline(__always)
+    private func random(_ rectanglePos: GLPoint) -> Float {
+        let column = Int(rectanglePos.x), row = Int(rectanglePos.y), columns = Int(size.x)
+        guard column >= 0, column < columns, row >= 0, row * columns + column < randoms.count else { return GLSL.rand(rectanglePos) }
+        return randoms[row * columns + column]
     }
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
@@ -401,13 +413,13 @@ struct GLGridFlip: GLShader {
             if onDivider { return bgcolor }
             let currentProg = (progress - pause) / (1 - pause * 2)
             let rectanglePos = GLSL.floor(size * p)
-            let r = GLSL.rand(rectanglePos) - randomness
+            let r = random(rectanglePos) - randomness
             let cp = GLSL.smoothstep(0, 1 - r, currentProg)
             let rectangleSize = 1 / size.x
             let left = rectanglePos.x * rectangleSize
             let offset = rectangleSize / 2 + left
             let flipped = GLPoint((p.x - offset) / Swift.abs(cp - 0.5) * 0.5 + offset, p.y)
-            let a = s.fromColor(flipped), b = s.toColor(flipped)
+            let (a, b) = s.colours(flipped)
             let shown = GLSL.step(Swift.abs(size.x * (p.x - left) - 0.5), Swift.abs(cp - 0.5))
             return GLSL.mix(bgcolor, GLSL.mix(b, a, GLSL.step(cp, 0.5)), shown)
         }
