@@ -59,8 +59,13 @@ struct GLSampler: Sendable {
     }
     /// `(fromColor(p), toColor(p))`, sharing their taps.
     @inline(__always) func colours(_ p: GLPoint) -> (GLColour, GLColour) {
-        let across = from.tap(p.x), down = from.rows(p.y)
+        let (across, down) = from.taps(p.x, p.y)
         return (from.sample(across, down), to.sample(across, down))
+    }
+    /// `(fromColor(p), toColor(q))`, their taps worked out side by side.
+    @inline(__always) func colours(from p: GLPoint, to q: GLPoint) -> (GLColour, GLColour) {
+        let (across, down, toAcross, toDown) = from.taps(p, q)
+        return (from.sample(across, down), to.sample(toAcross, toDown))
     }
     /// `fromColor` and `toColor` at the fragment's own coordinates, read
     /// straight from its pixel.

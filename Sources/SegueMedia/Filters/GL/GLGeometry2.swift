@@ -249,7 +249,8 @@ struct GLMorph: GLShader {
         let ob = ((GLPoint(cb.x, cb.y) + cb.z) * 0.5) * 2 - 1
         let oc = GLSL.mix(oa, ob, 0.5) * strength
         let w0 = s.progress, w1 = 1 - w0
-        return GLSL.mix(s.fromColor(p + oc * w0), s.toColor(p - oc * w1), s.progress)
+        let (fromColour, toColour) = s.colours(from: p + oc * w0, to: p - oc * w1)
+        return GLSL.mix(fromColour, toColour, s.progress)
     }
 }
 

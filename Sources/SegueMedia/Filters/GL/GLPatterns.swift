@@ -162,8 +162,7 @@ struct GLGlitchDisplace: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
-        let dColor1 = s.toColor(Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
-        let dColor2 = s.fromColor(Self.displace(color2, uv, 0.33, 0.5, eased2))
+        let (dColor2, dColor1) = s.colours(from: Self.displace(color2, uv, 0.33, 0.5, eased2), to: Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
         let low = pointwiseMin(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
         color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, GLSL.smoothstep(0, 0.5, p))

@@ -61,8 +61,8 @@ final class GLPicture: @unchecked Sendable {
 
     /// Room for `count` colours on 2 MB boundaries, in huge pages where the
     /// kernel lends them (transparent huge pages, `madvise`): an effect that
-    /// turns or scatters its samples walks a new 4 KB page nearly every pixel,
-    /// and the TLB's misses cost more than the arithmetic.
+    /// turns or scatters its samples touches a new 4 KB page nearly every
+    /// pixel, and 2 MB pages keep the whole picture within the TLB's reach.
     private static func allocate(_ count: Int) -> UnsafeMutablePointer<GLColour> {
         let bytes = count * MemoryLayout<GLColour>.stride, hugePage = 2 << 20
         var memory: UnsafeMutableRawPointer?
@@ -76,8 +76,56 @@ final class GLPicture: @unchecked Sendable {
     /// Colour at texture coordinates `u`, `v` (origin at the bottom left),
     /// bilinear between the four nearest pixel centres, edges repeated.
     @inline(__always)
-    func sample(_ u: Float, _ v: Float) -> GLColour { sample(tap(u), v) }
+    func sample(_ u: Float, _ v: Float) -> GLColour {
+        let (across, down) = taps(u, v)
+        return sample(across, down)
+    }
 
+    /// `tap(u)` and `rows(v)` at once, the same sums in two lanes.
+    @inline(__always)
+    func taps(_ u: Float, _ v: Float) -> (across: GLTap, down: GLTap) {
+        let (floors, fractions) = floorsAndFractions(SIMD2(u, 1 - v) * SIMD2(widthF, heightF) - 0.5, SIMD2<UInt32>.self)
+        return (tap(floors[0], fractions[0], lastColumn), tap(floors[1], fractions[1], lastRow, times: width))
+    }
+
+
+    /// `taps` at two points at once.
+    @inline(__always)
+    func taps(_ p: GLPoint, _ q: GLPoint) -> (GLTap, GLTap, GLTap, GLTap) {
+        let size = SIMD4(widthF, heightF, widthF, heightF)
+        let (floors, fractions) = floorsAndFractions(SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5, SIMD4<UInt32>.self)
+        return (tap(floors[0], fractions[0], lastColumn), tap(floors[1], fractions[1], lastRow, times: width),
+                tap(floors[2], fractions[2], lastColumn), tap(floors[3], fractions[3], lastRow, times: width))
+    }
+
+    /// `floorAndFraction(_:within:)` of each lane (the sizes across, down, across...).
+    @inline(__always)
+    private func floorsAndFractions<Vector: SIMD, Bits: SIMD>(_ x: Vector, _ bits: Bits.Type) -> (Bits, Vector)
+    where Vector.Scalar == Float, Bits.Scalar == UInt32 {
+        var size = Vector(repeating: widthF)
+        for lane in stride(from: 1, to: Vector.scalarCount, by: 2) { size[lane] = heightF }
+        let clamped = x.replacing(with: size, where: .!(x .< size)).replacing(with: -1, where: .!(x .> -1))
+        return GLSL.floorAndFraction(clamped, bits)
+    }
+
+    /// The tap from a floor (an Int32's bits) and fraction: the column (or
+    /// row, `times` the width) there and the next, each held to 0...last.
+    @inline(__always)
+    private func tap(_ floor: UInt32, _ fraction: Float, _ last: Int, times scale: Int = 1) -> GLTap {
+        tap(Int(Int32(bitPattern: floor)), fraction, last, times: scale)
+    }
+
+    @inline(__always)
+    private func tap(_ index: Int, _ fraction: Float, _ last: Int, times scale: Int = 1) -> GLTap {
+        GLTap(left: min(max(index, 0), last) &* scale, right: min(max(index &+ 1, 0), last) &* scale, fraction: fraction)
+    }
+
+    /// `x` (a position in pixels, less half a pixel) clamped to -1...size (a
+    /// NaN, an effect's 0 / 0, to -1) and floored.
+    @inline(__always)
+    private static func floorAndFraction(_ x: Float, within size: Float) -> (Int, Float) {
+        GLSL.floorAndFraction(x > -1 ? (x < size ? x : size) : -1)
+    }
     /// `sample(u, v)` with `u`'s half worked out already: for an effect whose
     /// samples share a `u` down each column.
     @inline(__always)
@@ -97,10 +145,8 @@ final class GLPicture: @unchecked Sendable {
     /// clamped as `tap` is.
     @inline(__always)
     func rows(_ v: Float) -> GLTap {
-        var y = (1 - v) * heightF - 0.5
-        y = y > -1 ? (y < heightF ? y : heightF) : -1
-        let (row, fy) = GLSL.floorAndFraction(y)
-        return GLTap(left: min(max(row, 0), lastRow) &* width, right: min(max(row &+ 1, 0), lastRow) &* width, fraction: fy)
+        let (row, fraction) = Self.floorAndFraction((1 - v) * heightF - 0.5, within: heightF)
+        return tap(row, fraction, lastRow, times: width)
     }
 
     /// A shift up by `dv` (texture coordinates) as whole rows and a fraction:
@@ -113,19 +159,13 @@ final class GLPicture: @unchecked Sendable {
     /// `rows(v + dv)` at the pixel in row `row` (from the top), `shift` being `shift(dv)`: the same rows, clamped
     /// alike, and the same fraction but for rounding.
     @inline(__always)
-    func rows(_ row: Int, _ shift: GLRowShift) -> GLTap {
-        let upper = row &+ shift.rows
-        return GLTap(left: min(max(upper, 0), lastRow) &* width, right: min(max(upper &+ 1, 0), lastRow) &* width, fraction: shift.fraction)
-    }
+    func rows(_ row: Int, _ shift: GLRowShift) -> GLTap { tap(row &+ shift.rows, shift.fraction, lastRow, times: width) }
 
     /// The two columns a sample at `u` blends, and how far it lies from the left one.
     @inline(__always)
     func tap(_ u: Float) -> GLTap {
-        // Clamped so that a NaN (an effect's 0 / 0) lands at the edge too.
-        var x = u * widthF - 0.5
-        x = x > -1 ? (x < widthF ? x : widthF) : -1
-        let (column, fx) = GLSL.floorAndFraction(x)
-        return GLTap(left: min(max(column, 0), lastColumn), right: min(max(column &+ 1, 0), lastColumn), fraction: fx)
+        let (column, fraction) = Self.floorAndFraction(u * widthF - 0.5, within: widthF)
+        return tap(column, fraction, lastColumn)
     }
 
     /// The pixel whose centre is at `u`, `v`: what `sample` returns there (to

@@ -48,6 +48,16 @@ enum GLSL {
         let integer = Int(Int32(bitPattern: shifted.bitPattern &- roundingMagic.bitPattern &- below))
         return (integer, offset + one(below))
     }
+    /// `floorAndFraction` of each lane, lane by lane the same sums; the
+    /// floors as the bits of Int32s in `Bits` (`x`'s lanes as UInt32s).
+    @inline(__always) static func floorAndFraction<Vector: SIMD, Bits: SIMD>(_ x: Vector, _: Bits.Type) -> (Bits, Vector)
+    where Vector.Scalar == Float, Bits.Scalar == UInt32 {
+        let shifted = x + roundingMagic
+        let offset = (x - (shifted - roundingMagic)) + 0
+        let below = unsafeBitCast(offset, to: Bits.self) &>> 31
+        let integer = unsafeBitCast(shifted, to: Bits.self) &- roundingMagic.bitPattern &- below
+        return (integer, offset + unsafeBitCast(Float(1).bitPattern & (0 &- below), to: Vector.self))
+    }
     /// 1 where `offset` (x less its nearest integer) is below zero, else 0,
     /// from its sign bit: a comparison here compiles to a branch that goes
     /// each way half the time. `-0` (x = -0) counts as zero.
