@@ -98,11 +98,13 @@ extension GLTransitionTests {
         let a = tenBitPicture(seed: 3, size: size), b = tenBitPicture(seed: 4, size: size)
         let outgoing = try frame(a, size: size), incoming = try frame(b, size: size)
         let output = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)
-        let fade = GLTransition(.fade)
-        Frame.gl(outgoing, incoming, transition: fade, progress: -0.5, matrix: .bt709(bits: 10), into: output)
-        XCTAssertEqual(try bytes(output), a, "fade before its start is the outgoing picture")
-        Frame.gl(outgoing, incoming, transition: fade, progress: 1.5, matrix: .bt709(bits: 10), into: output)
-        XCTAssertEqual(try bytes(output), b, "fade after its end is the incoming picture")
+        // butterflywavescrawler paints by column and row, and returns either picture as it is at the ends.
+        for transition in [GLTransition(.fade), GLTransition(.butterflywavescrawler)] {
+            Frame.gl(outgoing, incoming, transition: transition, progress: -0.5, matrix: .bt709(bits: 10), into: output)
+            XCTAssertEqual(try bytes(output), a, "\(transition.spelling) before its start is the outgoing picture")
+            Frame.gl(outgoing, incoming, transition: transition, progress: 1.5, matrix: .bt709(bits: 10), into: output)
+            XCTAssertEqual(try bytes(output), b, "\(transition.spelling) after its end is the incoming picture")
+        }
     }
 
     // MARK: Through the stitch

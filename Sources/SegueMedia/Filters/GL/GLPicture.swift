@@ -46,7 +46,7 @@ final class GLPicture: @unchecked Sendable {
     let width: Int, height: Int
     let pixels: UnsafeMutablePointer<GLColour>
     /// What `sample` works with: the size as floats, the last column and row.
-    private let widthF: Float, heightF: Float, lastColumn: Int, lastRow: Int
+    private let widthF: Float, heightF: Float, lastColumn: Int, lastRow: Int, lastColumnF: Float, lastRowF: Float
 
     /// A picture whose pixels hold nothing yet: reading a frame or painting
     /// an effect writes every one.
@@ -54,6 +54,7 @@ final class GLPicture: @unchecked Sendable {
         precondition(width > 0 && height > 0 && width < 1 << 22 && height < 1 << 22, "GLPicture(width:height:) takes sizes up to 4M")
         self.width = width; self.height = height
         widthF = Float(width); heightF = Float(height); lastColumn = width - 1; lastRow = height - 1
+        lastColumnF = Float(lastColumn); lastRowF = Float(lastRow)
         pixels = Self.allocate(width * height)
     }
 
@@ -175,11 +176,16 @@ final class GLPicture: @unchecked Sendable {
 
     /// The row holding `v` (edges repeated).
     @inline(__always)
-    func row(_ v: Float) -> Int { min(max(GLSL.floorAndFraction((1 - v) * heightF).0, 0), lastRow) }
+    func row(_ v: Float) -> Int { Self.index((1 - v) * heightF, last: lastRowF) }
 
     /// The column holding `u` (edges repeated).
     @inline(__always)
-    func column(_ u: Float) -> Int { min(max(GLSL.floorAndFraction(u * widthF).0, 0), lastColumn) }
+    func column(_ u: Float) -> Int { Self.index(u * widthF, last: lastColumnF) }
+
+    /// `floor(x)` held to 0...last (a NaN to 0): clamped first, so the floor
+    /// of a value that is not negative is its truncation, one instruction.
+    @inline(__always)
+    private static func index(_ x: Float, last: Float) -> Int { Int(x > 0 ? (x < last ? x : last) : 0) }
 
     /// Runs `body` for bands of rows in parallel, `body(rows)` for each.
     func inBands(_ rows: Int, _ body: @Sendable (Range<Int>) -> Void) {
