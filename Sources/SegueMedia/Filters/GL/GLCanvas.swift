@@ -130,16 +130,19 @@ private struct GLPainter: @unchecked Sendable {
     init(_ body: @escaping (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
 }
 
-/// A frame's three planes and their strides.
-/// SAFETY: the frame outlives the canvas (one `draw`), and each band writes
-/// only its own rows of luma and chroma.
+/// A frame's three planes and their strides, for the bands of a conversion.
+/// SAFETY: the frame outlives the conversion (one `draw`), and each band
+/// reads or writes only its own rows of luma and chroma.
 struct GLFramePlanes: @unchecked Sendable {
     let sampleBytes: Int
     private let planes: [UnsafeMutablePointer<UInt8>], strides: [Int]
 
     init(_ frame: Frame) {
         sampleBytes = frame.sampleBytes
-        planes = (0..<3).map { frame.dataPointer($0)! }
+        planes = (0..<3).map { plane in
+            guard let data = frame.dataPointer(plane) else { preconditionFailure("GLFramePlanes needs a frame with three planes of data") }
+            return data
+        }
         strides = (0..<3).map { frame.lineSize($0) }
     }
 

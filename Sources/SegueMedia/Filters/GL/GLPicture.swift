@@ -211,16 +211,13 @@ extension GLPicture {
 
     @inline(__always)
     private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
-        guard let yPlane = frame.dataPointer(0), let uPlane = frame.dataPointer(1), let vPlane = frame.dataPointer(2) else { return }
         let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
         let lumaScale = 1 / (219 * s), chromaScale = 1 / (224 * s)
-        let yStride = frame.lineSize(0), uStride = frame.lineSize(1), vStride = frame.lineSize(2)
-        let planes = GLPlanes(y: yPlane, u: uPlane, v: vPlane)
+        let planes = GLFramePlanes(frame)
         inBands(height) { rows in
             for row in rows {
-                let ys = UnsafeRawPointer(planes.y + row * yStride).assumingMemoryBound(to: Sample.self)
-                let us = UnsafeRawPointer(planes.u + row / 2 * uStride).assumingMemoryBound(to: Sample.self)
-                let vs = UnsafeRawPointer(planes.v + row / 2 * vStride).assumingMemoryBound(to: Sample.self)
+                let ys = planes.line(0, row, as: Sample.self), us = planes.line(1, row / 2, as: Sample.self)
+                let vs = planes.line(2, row / 2, as: Sample.self)
                 let line = pixels + row * width
                 for col in 0..<width {
                     let luma = (Float(ys[col]) - 16 * s) * lumaScale
@@ -233,11 +230,4 @@ extension GLPicture {
             }
         }
     }
-}
-
-/// A frame's three planes, handed to the bands of a conversion.
-/// SAFETY: the frame outlives `inBands` (which returns when every band has),
-/// and each band touches only its own rows.
-private struct GLPlanes: @unchecked Sendable {
-    let y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
 }
