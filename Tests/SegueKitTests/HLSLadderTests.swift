@@ -191,7 +191,10 @@ final class HLSLadderTests: XCTestCase {
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { server.terminate() }
-        usleep(800_000)
+        // Ready once it serves the master playlist: a fixed wait lost the race on a loaded machine.
+        let served = try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/master.m3u8"))
+        var waits = 0
+        while (try? Data(contentsOf: served)) == nil, waits < 100 { usleep(100_000); waits += 1 }
         let played = try Tool.run("env", ["GST_DEBUG=hlsdemux2:5", "timeout", "5", "gst-launch-1.0", "playbin3",
                                           "uri=http://127.0.0.1:\(port)/master.m3u8", "video-sink=fakesink sync=false",
                                           "audio-sink=fakesink sync=false", "text-sink=fakesink sync=false"])
