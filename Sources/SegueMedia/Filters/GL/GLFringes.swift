@@ -81,6 +81,7 @@ enum GLFringe {
         return mixed(texTo, red, green, blue, progress)
     }
 
+    /// The incoming picture's colour and the outgoing one's channels, each from its own sample, cross-faded.
     @inline(__always)
     static func mixed(_ texTo: GLColour, _ red: Float, _ green: Float, _ blue: Float, _ progress: Float) -> GLColour {
         texTo * progress + GLColour(red, green, blue, 1) * (1 - progress)
