@@ -161,37 +161,47 @@ struct GLDreamyZoom: GLShader {
 }
 
 /// Both pictures become hexagons, cross-fade and sharpen again.
-struct GLHexagonalize: GLShader {
+struct GLHexagonalize: GLPairedShader {
     let steps: Int, horizontalHexagons: Float
-    static let sqrt3 = Float(3).squareRoot()
+    /// √3, as `sqrt(3.0)` rounds to a float.
+    private static var sqrt3: Float { 1.7320508075688772 }
+    /// How far the pictures are into hexagons at this frame's progress (0:
+    /// not at all), and the hexagons' side.
+    private var dist: Float = 0, size: Float = 0
     init(_ transition: GLTransition) { steps = transition.int("steps"); horizontalHexagons = transition.float("horizontalHexagons") }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        var dist = 2 * min(progress, 1 - progress)
+    func prepared(for progress: Float) -> GLHexagonalize {
+        var prepared = self, dist = 2 * min(progress, 1 - progress)
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
-        let size = (Self.sqrt3 / 3) * dist / horizontalHexagons
-        let point = dist > 0 ? Self.centre(ofHexagonAt: uv, size, s.ratio) : uv
-        return s.mixed(point, progress)
+        prepared.dist = dist
+        prepared.size = (Self.sqrt3 / 3) * dist / horizontalHexagons
+        return prepared
     }
-    /// The centre of the hexagon of side `size` holding `p` (the GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
-    private static func centre(ofHexagonAt p: GLPoint, _ size: Float, _ ratio: Float) -> GLPoint {
-        var point = p
-        point.y /= ratio
-        point = (point - 0.5) / size
-        let hq = (sqrt3 / 3) * point.x + (-1.0 / 3.0) * point.y
-        let hr = 0 * point.x + 2.0 / 3.0 * point.y
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        guard dist > 0 else { return (s.mixed(first, s.progress), s.mixed(second, s.progress)) }
+        let (x, y) = centres(SIMD2(first.x, second.x), SIMD2(first.y, second.y), s.ratio)
+        return (s.mixed(GLPoint(x[0], y[0]), s.progress), s.mixed(GLPoint(x[1], y[1]), s.progress))
+    }
+    /// The centres of the hexagons holding two points, lane by lane (the
+    /// GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
+    @inline(__always)
+    private func centres(_ px: SIMD2<Float>, _ py: SIMD2<Float>, _ ratio: Float) -> (SIMD2<Float>, SIMD2<Float>) {
+        let sqrt3 = Self.sqrt3
+        let pointX = (px - 0.5) / size, pointY = (py / ratio - 0.5) / size
+        let hq = (sqrt3 / 3) * pointX + (-1.0 / 3.0) * pointY
+        let hr = 0 * pointX + 2.0 / 3.0 * pointY
         let hs = -hq - hr
         var q = GLSL.floor(hq + 0.5), r = GLSL.floor(hr + 0.5)
         let s = GLSL.floor(hs + 0.5)
-        let deltaQ = Swift.abs(q - hq), deltaR = Swift.abs(r - hr), deltaS = Swift.abs(s - hs)
-        if deltaQ > deltaR && deltaQ > deltaS {
-            q = -r - s
-        } else if deltaR > deltaS {
-            r = -q - s
-        }
+        let deltaQ = GLSL.abs(q - hq), deltaR = GLSL.abs(r - hr), deltaS = GLSL.abs(s - hs)
+        let qFarthest = (deltaQ .> deltaR) .& (deltaQ .> deltaS), rFarthest = .!qFarthest .& (deltaR .> deltaS)
+        let roundedQ = -r - s, roundedR = -q - s
+        q.replace(with: roundedQ, where: qFarthest)
+        r.replace(with: roundedR, where: rFarthest)
         let x = (sqrt3 * q + (sqrt3 / 2) * r) * size + 0.5
         let y = (0 * q + (3.0 / 2.0) * r) * size + 0.5
-        return GLPoint(x, y * ratio)
+        return (x, y * ratio)
     }
 }
 
