@@ -80,7 +80,8 @@ extension GLTransitionTests {
     /// Ten-bit limited-range samples of a smooth deterministic pattern, planar 4:2:0, little-endian.
     func tenBitPicture(seed: Int, size: Size) -> [UInt8] {
         var bytes: [UInt8] = []
-        let planes = [(size.width, size.height, 64, 876), (size.width / 2, size.height / 2, 64, 896), (size.width / 2, size.height / 2, 64, 896)]
+        let chroma = ((size.width + 1) / 2, (size.height + 1) / 2)
+        let planes = [(size.width, size.height, 64, 876), (chroma.0, chroma.1, 64, 896), (chroma.0, chroma.1, 64, 896)]
         for (index, (width, height, low, span)) in planes.enumerated() {
             for y in 0..<height {
                 for x in 0..<width {
@@ -94,7 +95,15 @@ extension GLTransitionTests {
     }
 
     func testAPictureShownUnmovedComesBackAsItsOwnCodes() throws {
-        let size: Size = (64, 36)
+        try assertShownUnmoved(size: (64, 36))
+    }
+
+    /// An odd width and height leave 2x2 blocks with one column or row, converted back pixel by pixel.
+    func testAnOddSizedPictureShownUnmovedComesBackAsItsOwnCodes() throws {
+        try assertShownUnmoved(size: (37, 21))
+    }
+
+    private func assertShownUnmoved(size: Size) throws {
         let a = tenBitPicture(seed: 3, size: size), b = tenBitPicture(seed: 4, size: size)
         let outgoing = try frame(a, size: size), incoming = try frame(b, size: size)
         let output = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)

@@ -90,35 +90,84 @@ struct GLCanvas: Sendable {
 
     @inline(__always)
     private func write<Sample: FixedWidthInteger & UnsignedInteger>(_ rows: Range<Int>, from lines: UnsafeMutablePointer<GLColour>, as _: Sample.Type) {
-        let s = matrix.scale, top = matrix.maxCode
-        let weights = GLColour(matrix.kr, matrix.kg, matrix.kb, 0)
-        let cbScale = 1 / (2 * (1 - matrix.kb)), crScale = 1 / (2 * (1 - matrix.kr))
-        // Clamped to 0...top (a NaN to 0), then floored.
-        @inline(__always) func code(_ value: Float) -> Sample {
-            let code = value + 0.5
-            return Sample(truncatingIfNeeded: GLSL.floorAndFraction(code > 0 ? (code < top ? code : top) : 0).0)
-        }
+        let conversion = GLCodes(matrix)
         for chromaRow in (rows.lowerBound / 2)..<((rows.upperBound + 1) / 2) {
             let us = frame.line(1, chromaRow, as: Sample.self), vs = frame.line(2, chromaRow, as: Sample.self)
             let pair = (2 * chromaRow)..<min(2 * chromaRow + 2, height)
-            for chromaCol in 0..<((width + 1) / 2) {
+            // Whole 2x2 blocks four pixels at once; a last odd row or column as the block has it.
+            let wholeBlocks = pair.count == 2 ? width / 2 : 0
+            let upper = lines + (pair.lowerBound - rows.lowerBound) * width, lower = upper + width
+            let upperCodes = frame.line(0, pair.lowerBound, as: Sample.self)
+            let lowerCodes = wholeBlocks > 0 ? frame.line(0, pair.lowerBound + 1, as: Sample.self) : upperCodes
+            for chromaCol in 0..<wholeBlocks {
+                let col = 2 * chromaCol
+                let (lumas, chroma) = conversion.block(upper[col], upper[col + 1], lower[col], lower[col + 1])
+                upperCodes[col] = Sample(truncatingIfNeeded: lumas[0]); upperCodes[col + 1] = Sample(truncatingIfNeeded: lumas[1])
+                lowerCodes[col] = Sample(truncatingIfNeeded: lumas[2]); lowerCodes[col + 1] = Sample(truncatingIfNeeded: lumas[3])
+                us[chromaCol] = Sample(truncatingIfNeeded: chroma[0]); vs[chromaCol] = Sample(truncatingIfNeeded: chroma[1])
+            }
+            for chromaCol in wholeBlocks..<((width + 1) / 2) {
                 // Summed as the block reads: its upper row left to right, then its lower.
-                var cb: Float = 0, cr: Float = 0, count: Float = 0
+                var sums = SIMD2<Float>(), count: Float = 0
                 for row in pair {
                     let line = lines + (row - rows.lowerBound) * width, ys = frame.line(0, row, as: Sample.self)
                     for col in (2 * chromaCol)..<min(2 * chromaCol + 2, width) {
-                        let colour = line[col]
-                        let luma = (colour * weights).sum()
-                        ys[col] = code(16 * s + 219 * s * luma)
-                        cb += (colour.z - luma) * cbScale
-                        cr += (colour.x - luma) * crScale
+                        let (luma, cbcr) = conversion.pixel(line[col])
+                        ys[col] = Sample(truncatingIfNeeded: luma)
+                        sums += cbcr
                         count += 1
                     }
                 }
-                us[chromaCol] = code(128 * s + 224 * s * (cb / count))
-                vs[chromaCol] = code(128 * s + 224 * s * (cr / count))
+                let chroma = conversion.chroma(sums, count: count)
+                us[chromaCol] = Sample(truncatingIfNeeded: chroma[0]); vs[chromaCol] = Sample(truncatingIfNeeded: chroma[1])
             }
         }
+    }
+}
+
+/// R'G'B' to Y'CbCr codes for a matrix: luma per pixel, chroma from the mean
+/// of a block's own Cb and Cr, each rounded half up and clamped to the
+/// sample's range (a NaN to 0). Alpha plays no part.
+private struct GLCodes {
+    let kr: Float, kg: Float, kb: Float, cbScale: Float, crScale: Float
+    let scale: Float, top: Float
+
+    init(_ matrix: GLColourMatrix) {
+        kr = matrix.kr; kg = matrix.kg; kb = matrix.kb
+        cbScale = 1 / (2 * (1 - matrix.kb)); crScale = 1 / (2 * (1 - matrix.kr))
+        scale = matrix.scale; top = matrix.maxCode
+    }
+
+    /// A whole 2x2 block (upper left, upper right, lower left, lower right):
+    /// its four luma codes in that order, and its Cb and Cr codes.
+    @inline(__always)
+    func block(_ a: GLColour, _ b: GLColour, _ c: GLColour, _ d: GLColour) -> (lumas: SIMD4<UInt32>, chroma: SIMD2<UInt32>) {
+        let red = SIMD4(a.x, b.x, c.x, d.x), green = SIMD4(a.y, b.y, c.y, d.y), blue = SIMD4(a.z, b.z, c.z, d.z)
+        let lumas = red * kr + green * kg + blue * kb
+        let cbs = (blue - lumas) * cbScale, crs = (red - lumas) * crScale
+        // Summed as the block reads: its upper row left to right, then its lower.
+        let sums = SIMD2(cbs[0], crs[0]) + SIMD2(cbs[1], crs[1]) + SIMD2(cbs[2], crs[2]) + SIMD2(cbs[3], crs[3])
+        return (codes(16 * scale + 219 * scale * lumas), codes(128 * scale + 224 * scale * (sums / 4)))
+    }
+
+    /// A pixel's luma and its share of its block's Cb and Cr.
+    @inline(__always)
+    func pixel(_ colour: GLColour) -> (luma: UInt32, cbcr: SIMD2<Float>) {
+        let luma = colour.x * kr + colour.y * kg + colour.z * kb
+        let code: SIMD2<UInt32> = codes(SIMD2(16 * scale + 219 * scale * luma, 0))
+        return (code[0], SIMD2((colour.z - luma) * cbScale, (colour.x - luma) * crScale))
+    }
+
+    /// The Cb and Cr codes of a block's summed shares over `count` pixels.
+    @inline(__always)
+    func chroma(_ sums: SIMD2<Float>, count: Float) -> SIMD2<UInt32> { codes(128 * scale + 224 * scale * (sums / count)) }
+
+    /// Each lane's code: rounded half up, clamped to 0...top, a NaN to 0.
+    @inline(__always)
+    private func codes<Vector: SIMD, Bits: SIMD>(_ value: Vector) -> Bits where Vector.Scalar == Float, Bits.Scalar == UInt32 {
+        let code = value + 0.5
+        let above = code.replacing(with: 0, where: .!(code .> 0))
+        return GLSL.floorAndFraction(above.replacing(with: top, where: .!(above .< top)), Bits.self).0
     }
 }
 

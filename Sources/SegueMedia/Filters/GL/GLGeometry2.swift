@@ -8,10 +8,9 @@ import SegueCore
 // those that move or warp the pictures. Authors: CrazyParametricFun:
 // mandubian; ColourDistance: P-Seebauer (ported by gre); crosswarp: Eke
 // Péter; directionalwarp: pschroen; directionalwipe, squareswire, squeeze:
-// gre; Dreamy: mikolalysenko; DreamyZoom: Zeh Fernando; GridFlip:
-// TimDonselaar (ported by gre); hexagonalize, rotate_scale_fade: Fernando
-// Kuteken; kaleidoscope: nwoeanhinnogaehr; morph: paniq; Mosaic: Xaychru
-// (ported by gre); PolkaDotsCurtain: bobylito.
+// gre; Dreamy: mikolalysenko; DreamyZoom: Zeh Fernando; hexagonalize,
+// rotate_scale_fade: Fernando Kuteken; kaleidoscope: nwoeanhinnogaehr; morph:
+// paniq; Mosaic: Xaychru (ported by gre); PolkaDotsCurtain: bobylito.
 
 /// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
 struct GLColourDistance: GLShader {
@@ -352,8 +351,10 @@ struct GLPolkaDotsCurtain: GLShader {
     }
 }
 
-/// Both pictures spin about `center`, shrinking to 1/`scale` and back, over `backColor`, as they cross-fade.
-struct GLRotateScaleFade: GLShader {
+/// Both pictures spin about `center`, shrinking to 1/`scale` and back, over
+/// `backColor`, as they cross-fade: drawn two pixels at a time (each pixel's
+/// square root and divisions in a chain of their own).
+struct GLRotateScaleFade: GLPairedShader {
     let center: GLPoint, rotations: Float, scale: Float, backColor: GLColour
     /// The turn's cosine and sine and the scale at this frame's progress.
     private var c: Float = 1, sn: Float = 0, currentScale: Float = 1
@@ -369,15 +370,25 @@ struct GLRotateScaleFade: GLShader {
         prepared.currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
         return prepared
     }
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        let difference = uv - center
-        let dir = GLSL.normalize(difference)
-        let dist = GLSL.length(difference)
-        let rotatedDir = GLPoint(dir.x * c - dir.y * sn, dir.x * sn + dir.y * c)
-        let rotatedUv = center + rotatedDir * dist / currentScale
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let centres = SIMD4(lowHalf: center, highHalf: center)
+        let difference = SIMD4(lowHalf: first, highHalf: second) - centres
+        let squares = difference * difference
+        let lengths = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
+        let dists = SIMD4(lengths[0], lengths[0], lengths[1], lengths[1])
+        let dir = difference / dists  // normalize(difference); dist = length(difference)
+        // (dir.x * c - dir.y * sn, dir.x * sn + dir.y * c) for both points.
+        let rotatedDir = SIMD4(dir[0], dir[0], dir[2], dir[2]) * SIMD4(c, sn, c, sn)
+            + SIMD4(dir[1], dir[1], dir[3], dir[3]) * SIMD4(-sn, c, -sn, c)
+        let rotatedUv = centres + rotatedDir * dists / currentScale
+        return (shown(rotatedUv.lowHalf, s), shown(rotatedUv.highHalf, s))
+    }
+    @inline(__always)
+    private func shown(_ rotatedUv: GLPoint, _ s: GLSampler) -> GLColour {
         if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
-        return s.mixed(rotatedUv, progress)
+        return s.mixed(rotatedUv, s.progress)
     }
 }
 
@@ -393,58 +404,4 @@ struct GLSqueeze: GLShader {
         let c = s.fromColor(fp), cn = s.fromColor(fp - off), cp = s.fromColor(fp + off)
         return GLColour(cn.x, c.y, cp.z, c.w)
     }
-}
-
-/// The picture splits into tiles that flip one by one to the incoming picture,
-/// dividers of `bgcolor` between them.
-struct GLGridFlip: GLShader {
-    let size: GLPoint, pause: Float, dividerWidth: Float, bgcolor: GLColour, randomness: Float
-    /// `rand` of each tile's corner, the tiles in rows from the bottom (a
-    /// sine a tile rather than a pixel), when there are at most 4096 tiles.
-    private let randoms: [Float]
-    init(_ transition: GLTransition) {
-        size = transition.point("size"); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
-        bgcolor = transition.colour("bgcolor"); randomness = transition.float("randomness")
-        let columns = Int(size.x), rows = Int(size.y)
-        randoms = columns * rows <= 4096 ? (0..<(columns * rows)).map { GLSL.rand(GLPoint(Float($0 % columns), Float($0 / columns))) } : []
-    }
-    /// `rand(rectanglePos)`, from the table where the tile is in it.
-    @inline(__always)
-    private func random(_ rectanglePos: GLPoint) -> Float {
-        let column = Int(rectanglePos.x), row = Int(rectanglePos.y), columns = Int(size.x)
-        guard column >= 0, column < columns, row >= 0, row * columns + column < randoms.count else { return GLSL.rand(rectanglePos) }
-        return randoms[row * columns + column]
-    }
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        let onDivider = delta(p) < dividerSize
-        if progress < pause {
-            return GLSL.mix(bgcolor, s.fromPixel(p), onDivider ? 1 - progress / pause : 1)
-        } else if progress < 1 - pause {
-            if onDivider { return bgcolor }
-            let currentProg = (progress - pause) / (1 - pause * 2)
-            let rectanglePos = GLSL.floor(size * p)
-            let r = random(rectanglePos) - randomness
-            let cp = GLSL.smoothstep(0, 1 - r, currentProg)
-            let rectangleSize = 1 / size.x
-            let left = rectanglePos.x * rectangleSize
-            let offset = rectangleSize / 2 + left
-            let flipped = GLPoint((p.x - offset) / Swift.abs(cp - 0.5) * 0.5 + offset, p.y)
-            let (a, b) = s.colours(flipped)
-            let shown = GLSL.step(Swift.abs(size.x * (p.x - left) - 0.5), Swift.abs(cp - 0.5))
-            return GLSL.mix(bgcolor, GLSL.mix(b, a, GLSL.step(cp, 0.5)), shown)
-        }
-        return GLSL.mix(bgcolor, s.toPixel(p), onDivider ? (progress - 1 + pause) / pause : 1)
-    }
-    /// How far `p` is from its tile's nearest side (the GLSL's `getDelta`).
-    private func delta(_ p: GLPoint) -> Float {
-        let pos = GLSL.floor(size * p)
-        let rectangleSize = GLPoint(1 / size.x, 1 / size.y)
-        let top = rectangleSize.y * (pos.y + 1), bottom = rectangleSize.y * pos.y
-        let left = rectangleSize.x * pos.x, right = rectangleSize.x * (pos.x + 1)
-        let minX = min(Swift.abs(p.x - left), Swift.abs(p.x - right)), minY = min(Swift.abs(p.y - top), Swift.abs(p.y - bottom))
-        return min(minX, minY)
-    }
-    /// The GLSL's `getDividerSize()`.
-    private var dividerSize: Float { min(1 / size.x, 1 / size.y) * dividerWidth }
 }

@@ -152,21 +152,22 @@ struct GLGlitchDisplace: GLShader {
         return t < 0.5 ? 0.5 * GLSL.pow(2, 20 * t - 10) : -0.5 * GLSL.pow(2, 10 - t * 20) + 1
     }
     private static func ease2(_ t: Float) -> Float { t == 1 ? t : 1 - GLSL.pow(2, -10 * t) }
-    /// ease1 and ease2 of this frame's progress.
-    private var eased1: Float = 0, eased2: Float = 0
+    /// ease1 and ease2 of this frame's progress, and how far each picture
+    /// turns to its grey or displaced colours.
+    private var eased1: Float = 0, eased2: Float = 0, grey: Float = 0, displaced: Float = 0
     func prepared(for progress: Float) -> GLGlitchDisplace {
         var prepared = self
         prepared.eased1 = Self.ease1(progress); prepared.eased2 = Self.ease2(progress)
+        prepared.grey = GLSL.smoothstep(0, 0.5, progress); prepared.displaced = GLSL.smoothstep(1, 0.5, progress)
         return prepared
     }
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
         let (dColor2, dColor1) = s.colours(from: Self.displace(color2, uv, 0.33, 0.5, eased2), to: Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
-        let low = pointwiseMin(dColor2, dColor1)
+        let low = dColor2.replacing(with: dColor1, where: dColor1 .< dColor2)  // min(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
-        color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, GLSL.smoothstep(0, 0.5, p))
-        color2 = GLSL.mix(color2, dColor1, GLSL.smoothstep(1, 0.5, p))
+        color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, grey)
+        color2 = GLSL.mix(color2, dColor1, displaced)
         return GLSL.mix(color1, color2, eased1)
     }
 }
