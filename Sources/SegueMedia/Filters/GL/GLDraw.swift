@@ -89,6 +89,7 @@ extension GLTransition {
     /// A vec2 (or ivec2) uniform's value.
     func point(_ name: String) -> GLPoint { let v = value(name); return GLPoint(v[0], v[1]) }
     /// A vec3 uniform as an opaque colour, or a vec4 uniform as it is.
+    @inline(__always)
     func colour(_ name: String) -> GLColour {
         let v = value(name)
         return GLColour(v[0], v[1], v[2], v.count > 3 ? v[3] : 1)
@@ -106,6 +107,7 @@ protocol GLShader: Sendable {
     /// depends on progress and `u` alone), those tables too.
     func prepared(for sampler: GLSampler) -> Self
     /// The effect's colour at texture coordinates `uv` (origin bottom left).
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour
     /// Evaluates the effect at every pixel of `canvas` (a requirement, so
     /// each effect gets its own specialised loop).

@@ -97,11 +97,13 @@ extension GLEffect {
 
 struct GLFade: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { GLSL.mix(s.fromPixel(uv), s.toPixel(uv), s.progress) }
 }
 
 struct GLWipeLeft: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(1 - uv.x, s.progress))
     }
@@ -109,6 +111,7 @@ struct GLWipeLeft: GLShader {
 
 struct GLWipeRight: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(uv.x, s.progress))
     }
@@ -121,6 +124,7 @@ struct GLDirectional: GLShader {
         let value = transition.value("direction")
         direction = GLPoint(GLSL.sign(value[0]), GLSL.sign(value[1]))
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = uv + s.progress * direction
         let f = GLSL.fract(p)
@@ -131,6 +135,7 @@ struct GLDirectional: GLShader {
 struct GLCircleOpen: GLShader {
     let smoothness: Float, opening: Bool
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); opening = transition.bool("opening") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let x = opening ? s.progress : 1 - s.progress
         let m = GLSL.smoothstep(-smoothness, 0, 1.414213562373 * GLSL.distance(GLPoint(0.5, 0.5), uv) - x * (1 + smoothness))
@@ -140,6 +145,7 @@ struct GLCircleOpen: GLShader {
 
 struct GLAngular: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let normalised = (GLSL.atan(uv.y - 0.5, uv.x - 0.5) + GLSL.pi) / (2 * GLSL.pi)
         return normalised > s.progress ? s.fromPixel(uv) : s.toPixel(uv)
@@ -169,6 +175,7 @@ struct GLSwirl: GLPairedShader {
         let theta = percent * percent * a * 8 * 3.14159
         return GLPoint(GLSL.sin(theta), GLSL.cos(theta))
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
@@ -193,6 +200,7 @@ struct GLSwirl: GLPairedShader {
 
 struct GLHeart: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         GLSL.mix(s.fromPixel(uv), s.toPixel(uv), Self.inHeart(uv, center: GLPoint(0.5, 0.4), size: s.progress))
     }
@@ -207,6 +215,7 @@ struct GLHeart: GLShader {
 struct GLPinwheel: GLShader {
     let speed: Float
     init(_ transition: GLTransition) { speed = transition.float("speed") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let circPos = GLSL.atan(uv.y - 0.5, uv.x - 0.5) + s.progress * speed
         let modPos = GLSL.mod(circPos, 3.1415 / 4)
@@ -217,6 +226,7 @@ struct GLPinwheel: GLShader {
 struct GLWindowSlice: GLShader {
     let count: Float, smoothness: Float
     init(_ transition: GLTransition) { count = transition.float("count"); smoothness = transition.float("smoothness") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pr = GLSL.smoothstep(-smoothness, 0, uv.x - s.progress * (1 + smoothness))
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(pr, GLSL.fract(count * uv.x)))
@@ -226,6 +236,7 @@ struct GLWindowSlice: GLShader {
 struct GLRadial: GLShader {
     let smoothness: Float
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let rp = uv * 2 - 1
         let m = GLSL.smoothstep(0, smoothness, GLSL.atan(rp.y, rp.x) - (s.progress - 0.5) * GLSL.pi * 2.5)
@@ -245,6 +256,7 @@ struct GLRipple: GLShader {
         }
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, direction = uv - 0.5, distance = GLSL.length(direction)
         let sine = wave?(distance).x ?? GLSL.sin(p * distance * amplitude - p * speed)
@@ -258,6 +270,7 @@ struct GLRandomSquares: GLShader {
     init(_ transition: GLTransition) {
         size = transition.point("size"); smoothness = transition.float("smoothness")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.rand(GLSL.floor(size * uv))
         let m = GLSL.smoothstep(0, -smoothness, r - s.progress * (1 + smoothness))
@@ -272,6 +285,7 @@ struct GLDoorway: GLShader {
     init(_ transition: GLTransition) {
         reflection = transition.float("reflection"); perspective = transition.float("perspective"); depth = transition.float("depth")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         var from = GLPoint(-1, -1)

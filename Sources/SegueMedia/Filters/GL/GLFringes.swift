@@ -25,6 +25,7 @@ struct GLButterflyWaveScrawler: GLShader {
         }
         return prepared
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         if s.progress <= 0 { return s.fromPixel(p) }
         if s.progress >= 1 { return s.toPixel(p) }
@@ -130,6 +131,7 @@ struct GLFlyEye: GLShader {
         }
         return prepared
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress, inv = 1 - progress
         let disp = up[s.row(p.y)]

@@ -44,6 +44,7 @@ struct GLCube: GLShader {
         reflection = transition.float("reflection"); floating = transition.float("floating")
         bgcolor = transition.colour("bgcolor")
     }
+    @inline(__always)
     func colour(_ op: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let uz = unzoom * 2 * (0.5 - Swift.abs(0.5 - progress))
@@ -86,6 +87,7 @@ struct GLInvertedPageCurl: GLShader {
     /// The curl at `amount` (-0.16...1.5, from progress) and its cylinder's angle.
     struct Curl { let amount: Float, angle: Float }
 
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let amount = s.progress * (1.5 - -0.16) + -0.16
         let curl = Curl(amount: amount, angle: 2 * Self.pi * amount)
@@ -226,6 +228,7 @@ enum GLBowTie {
 /// Two triangles grow from the left and right edges into a bow tie.
 struct GLBowTieHorizontal: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         return GLBowTie.colour(uv, s, first: (GLPoint(p, 0.5), GLPoint(0, 0.5 - p), GLPoint(0, 0.5 + p)),
@@ -236,6 +239,7 @@ struct GLBowTieHorizontal: GLShader {
 /// Two triangles grow from the bottom and top edges into a bow tie.
 struct GLBowTieVertical: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         return GLBowTie.colour(uv, s, first: (GLPoint(0.5, p), GLPoint(0.5 - p, 0), GLPoint(0.5 + p, 0)),
@@ -247,6 +251,7 @@ struct GLBowTieVertical: GLShader {
 struct GLBowTieWithParameter: GLShader {
     let adjust: Float, reverse: Bool
     init(_ transition: GLTransition) { adjust = transition.float("adjust"); reverse = transition.bool("reverse") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         if reverse { return p < 0.5 ? secondHalf(uv, 1 - p, s) : firstHalf(uv, 1 - p, s) }
@@ -280,6 +285,7 @@ struct GLBowTieWithParameter: GLShader {
 struct GLCircleCrop: GLShader {
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let ratio2 = GLPoint(1, 1 / s.ratio)
@@ -293,6 +299,7 @@ struct GLCircleCrop: GLShader {
 struct GLRectangle: GLShader {
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let size = GLSL.pow(2 * Swift.abs(progress - 0.5), 3)
@@ -311,6 +318,7 @@ struct GLBounce: GLShader {
         shadowColour = transition.colour("shadow_colour")
         shadowHeight = transition.float("shadow_height"); bounces = transition.float("bounces")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pi: Float = 3.14159265358
         let time = s.progress
@@ -330,6 +338,7 @@ struct GLSwap: GLShader {
     init(_ transition: GLTransition) {
         reflection = transition.float("reflection"); perspective = transition.float("perspective"); depth = transition.float("depth")
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         var size = GLSL.mix(1, depth, progress)
@@ -376,6 +385,7 @@ struct GLGridFlip: GLShader {
         guard column >= 0, column < columns, row >= 0, row * columns + column < randoms.count else { return GLSL.rand(rectanglePos) }
         return randoms[row * columns + column]
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let onDivider = delta(p) < dividerSize

@@ -16,6 +16,7 @@ import SegueCore
 struct GLColourDistance: GLShader {
     let power: Float
     init(_ transition: GLTransition) { power = transition.float("power") }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let fTex = s.fromPixel(p), tTex = s.toPixel(p)
         let m = GLSL.step(GLSL.length(fTex - tTex), s.progress)
@@ -38,6 +39,7 @@ struct GLCrazyParametricFun: GLShader {
         prepared.y = (a - b) * GLSL.sin(progress) - b * GLSL.sin(progress * ((a / b) - 1))
         return prepared
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let progress = s.progress
         let dir = p - 0.5
@@ -50,6 +52,7 @@ struct GLCrazyParametricFun: GLShader {
 /// The outgoing picture zooms in as the incoming one zooms out into place, right to left.
 struct GLCrossWarp: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let x = GLSL.smoothstep(0, 1, s.progress * 2 + p.x - 1)
         return GLSL.mix(s.fromColor((p - 0.5) * (1 - x) + 0.5), s.toColor((p - 0.5) * x + 0.5), x)
@@ -75,6 +78,7 @@ struct GLSweep {
 struct GLDirectionalWarp: GLShader {
     let smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = 1 - sweep.edge(uv, s.progress, smoothness)
         return GLSL.mix(s.fromColor((uv - 0.5) * (1 - m) + 0.5), s.toColor((uv - 0.5) * m + 0.5), m)
@@ -85,6 +89,7 @@ struct GLDirectionalWarp: GLShader {
 struct GLDirectionalWipe: GLShader {
     let smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = (1 - GLSL.step(s.progress, 0)) * (1 - sweep.edge(uv, s.progress, smoothness))
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
@@ -98,6 +103,7 @@ struct GLSquaresWire: GLShader {
         squares = transition.point("squares"); smoothness = transition.float("smoothness")
         sweep = GLSweep(transition.value("direction"))
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let pr = sweep.edge(p, s.progress, smoothness)
         let squarep = GLSL.fract(p * squares)
@@ -120,6 +126,7 @@ struct GLDreamy: GLShader {
         prepared.incoming = s.columns { Self.offset(1 - s.progress, $0) }
         return prepared
     }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let column = s.column(p.x)
         return GLSL.mix(s.fromColor(p + outgoing[column]), s.toColor(p + incoming[column]), s.progress)
@@ -148,6 +155,7 @@ struct GLDreamyZoom: GLShader {
         prepared.c = GLSL.cos(angleOffset); prepared.sn = GLSL.sin(angleOffset)
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let ratio = s.ratio
         let p = (uv - GLPoint(0.5, 0.5)) / newScale * GLPoint(ratio, 1)
@@ -175,6 +183,7 @@ struct GLHexagonalize: GLPairedShader {
         prepared.size = (Self.sqrt3 / 3) * dist / horizontalHexagons
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
@@ -219,6 +228,7 @@ struct GLKaleidoscope: GLPairedShader {
         }
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
@@ -252,6 +262,7 @@ struct GLKaleidoscope: GLPairedShader {
 struct GLMorph: GLShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
+    @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let ca = s.fromPixel(p), cb = s.toPixel(p)
         let oa = ((GLPoint(ca.x, ca.y) + ca.z) * 0.5) * 2 - 1
@@ -297,6 +308,7 @@ struct GLMosaic: GLShader {
         let angle = Float(Int(random * 4)) * 0.5 * 3.14159265358979323
         return GLMosaicTiles.Tile(incoming: random > 0.5, turn: GLPoint(GLSL.cos(angle), GLSL.sin(angle)), turned: true)
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let rp = viewed(uv, s.progress)
         var mrp = GLSL.mod(rp, 1)
@@ -345,6 +357,7 @@ struct GLMosaicTiles: Sendable {
 struct GLPolkaDotsCurtain: GLShader {
     let dots: Float, center: GLPoint
     init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
         return nextImage ? s.toPixel(uv) : s.fromPixel(uv)
@@ -370,6 +383,7 @@ struct GLRotateScaleFade: GLPairedShader {
         prepared.currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
@@ -396,6 +410,7 @@ struct GLRotateScaleFade: GLPairedShader {
 struct GLSqueeze: GLShader {
     let colorSeparation: Float
     init(_ transition: GLTransition) { colorSeparation = transition.float("colorSeparation") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let y = 0.5 + (uv.y - 0.5) / (1 - s.progress)
         if y < 0 || y > 1 { return s.toPixel(uv) }

@@ -17,6 +17,7 @@ import SegueCore
 struct GLBurn: GLShader {
     let color: GLColour
     init(_ transition: GLTransition) { color = transition.colour("color") * GLColour(1, 1, 1, 0) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         return GLSL.mix(s.fromPixel(uv) + p * color, s.toPixel(uv) + (1 - p) * color, p)
@@ -32,6 +33,7 @@ struct GLCannabisLeaf: GLShader {
         prepared.growth = GLSL.pow(progress, 3.5)
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         if s.progress == 0 { return s.fromPixel(uv) }
         var leaf = (uv - 0.5) / 10 / growth
@@ -52,6 +54,7 @@ struct GLCircle: GLShader {
         center = transition.point("center")
         back = transition.bool("usebgcolor") ? transition.colour("bgcolor") : transition.colour("backColor")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let radius = Float(8).squareRoot() * abs(s.progress - 0.5)
         if GLSL.length(uv - center) > radius { return back }
@@ -63,6 +66,7 @@ struct GLCircle: GLShader {
 struct GLColorPhase: GLShader {
     let fromStep: GLColour, toStep: GLColour
     init(_ transition: GLTransition) { fromStep = transition.colour("fromStep"); toStep = transition.colour("toStep") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         let weight = GLColour(GLSL.smoothstep(fromStep.x, toStep.x, p), GLSL.smoothstep(fromStep.y, toStep.y, p),
@@ -76,6 +80,7 @@ struct GLCrosshatch: GLShader {
     init(_ transition: GLTransition) {
         center = transition.point("center"); threshold = transition.float("threshold"); fadeEdge = transition.float("fadeEdge")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         let dist = GLSL.distance(center, uv) / threshold
@@ -102,6 +107,7 @@ struct GLDoomScreenTransition: GLShader {
             return (noise == 0 ? wave : GLSL.mix(wave, rand, noise)) + (dripScale == 0 ? 0 : drip)
         }
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let bar = min(max(Int(uv.x * Float(bars)), 0), positions.count - 1)
         let phase = s.progress * (1 + positions[bar] * amplitude)
@@ -117,6 +123,7 @@ struct GLFadeColor: GLShader {
         colorPhase = transition.float("colorPhase")
         mixColor = transition.bool("usebgcolor") ? transition.colour("bgcolor") : transition.colour("color")
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         return GLSL.mix(GLSL.mix(mixColor, s.fromPixel(uv), GLSL.smoothstep(1 - colorPhase, 0, p)),
@@ -131,6 +138,7 @@ struct GLFadeGrayscale: GLShader {
         let y = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
         return GLColour(y, y, y, 1)
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, fc = s.fromPixel(uv), tc = s.toPixel(uv)
         return GLSL.mix(GLSL.mix(Self.grayscale(fc), fc, GLSL.smoothstep(1 - intensity, 0, p)),
@@ -161,6 +169,7 @@ struct GLGlitchDisplace: GLShader {
         prepared.grey = GLSL.smoothstep(0, 0.5, progress); prepared.displaced = GLSL.smoothstep(1, 0.5, progress)
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
         let (dColor2, dColor1) = s.colours(from: Self.displace(color2, uv, 0.33, 0.5, eased2), to: Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
@@ -184,6 +193,7 @@ struct GLGlitchMemories: GLShader {
         prepared.dist = p > 0 ? (GLSL.fract(noise) - 0.5) * 0.3 * (1 - p) : GLPoint(0, 0)
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, taps = columns[s.column(uv.x)]
         let red = uv.y + dist.y * 0.2, green = uv.y + dist.y * 0.3, blue = uv.y + dist.y * 0.5
@@ -205,6 +215,7 @@ struct GLGlitchMemories: GLShader {
 /// line (open) or closes in from the edges (close).
 struct GLHorizontalClose: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, edge = 2 - abs((uv.y - 0.5) / (p - 1)) - 2 * p
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0.5, 0, edge))
@@ -213,6 +224,7 @@ struct GLHorizontalClose: GLShader {
 
 struct GLHorizontalOpen: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let regress = 1 - s.progress, edge = 2 - abs((uv.y - 0.5) / (regress - 1)) - 2 * regress
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0, 0.5, edge))
@@ -221,6 +233,7 @@ struct GLHorizontalOpen: GLShader {
 
 struct GLVerticalClose: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, edge = 2 - abs((uv.x - 0.5) / (p - 1)) - 2 * p
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0.5, 0, edge))
@@ -229,6 +242,7 @@ struct GLVerticalClose: GLShader {
 
 struct GLVerticalOpen: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let regress = 1 - s.progress, edge = 2 - abs((uv.x - 0.5) / (regress - 1)) - 2 * regress
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.smoothstep(0, 0.5, edge))
@@ -247,6 +261,7 @@ private func slideOverShrinking(_ uv: GLPoint, _ incoming: GLPoint, _ s: GLSampl
 
 struct GLLeftRight: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         slideOverShrinking(uv, uv - GLPoint(1 - s.progress, 0), s)
     }
@@ -254,6 +269,7 @@ struct GLLeftRight: GLShader {
 
 struct GLTopBottom: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         slideOverShrinking(uv, uv + GLPoint(0, 1 - s.progress), s)
     }
@@ -261,6 +277,7 @@ struct GLTopBottom: GLShader {
 
 struct GLMultiplyBlend: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let a = s.fromPixel(uv), b = s.toPixel(uv), blended = a * b
         return s.progress < 0.5 ? GLSL.mix(a, blended, 2 * s.progress) : GLSL.mix(blended, b, 2 * s.progress - 1)
@@ -270,6 +287,7 @@ struct GLMultiplyBlend: GLShader {
 struct GLOverexposure: GLShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, from = s.fromPixel(uv), to = s.toPixel(uv)
         let fromM = 1 - p + GLSL.sin(3.141592653589793 * p) * strength, toM = p + GLSL.sin(3.141592653589793 * p) * strength
@@ -306,6 +324,7 @@ struct GLPerlin: GLShader {
         let u = f * f * (3 - 2 * f)
         return GLSL.mix(a, b, u.x) + (c - a) * u.y * (1 - u.x) + (d - b) * u.x * u.y
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let n = noise(uv * scale), p = GLSL.mix(-smoothness, 1 + smoothness, s.progress)
         let q = GLSL.smoothstep(p - smoothness, p + smoothness, n)
@@ -316,6 +335,7 @@ struct GLPerlin: GLShader {
 struct GLPixelize: GLShader {
     let squaresMin: GLPoint, steps: Int
     init(_ transition: GLTransition) { squaresMin = transition.point("squaresMin"); steps = transition.int("steps") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         var dist = min(s.progress, 1 - s.progress)
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist

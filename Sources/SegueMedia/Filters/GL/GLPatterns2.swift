@@ -16,6 +16,7 @@ import SegueCore
 struct GLPolarFunction: GLShader {
     let segments: Int
     init(_ transition: GLTransition) { segments = transition.int("segments") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pi: Float = 3.14159265359
         let angle = GLSL.atan(uv.y - 0.5, uv.x - 0.5) - 0.5 * pi
@@ -26,6 +27,7 @@ struct GLPolarFunction: GLShader {
 
 struct GLRandomNoiseX: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let dot: Float = uv.x * 12.9898 + uv.y * 78.233
         let random = GLSL.fract(GLSL.sin(dot) * 43758.5453123)
@@ -37,6 +39,7 @@ struct GLRandomNoiseX: GLShader {
 struct GLRectangleCrop: GLShader {
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, s3 = GLSL.pow(2 * abs(p - 0.5), 3), edge = 1 - 2 * abs(p - 0.5)
         let inside = GLSL.step(edge, uv.x + 0.25) * GLSL.step(edge, uv.y + 0.25) * GLSL.step(edge, 1.25 - uv.x) * GLSL.step(edge, 1.25 - uv.y)
@@ -48,6 +51,7 @@ struct GLRectangleCrop: GLShader {
 struct GLRolls: GLShader {
     let type: Int, rotDown: Bool
     init(_ transition: GLTransition) { type = transition.int("type"); rotDown = transition.bool("RotDown") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pi: Float = 3.14159265358979323846, resolution = GLPoint(s.ratio, 1)
         let turn: Float = type < 2 ? (rotDown ? pi : -pi) : (rotDown ? -pi : pi)
@@ -65,6 +69,7 @@ struct GLRolls: GLShader {
 struct GLSimpleZoom: GLShader {
     let quick: Float
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let zoomed = 0.5 + (uv - 0.5) * (1 - GLSL.smoothstep(0, quick, s.progress))
         return GLSL.mix(s.fromColor(zoomed), s.toPixel(uv), GLSL.smoothstep(quick - 0.2, 1, s.progress))
@@ -74,6 +79,7 @@ struct GLSimpleZoom: GLShader {
 struct GLSimpleZoomOut: GLShader {
     let quick: Float, fade: Bool
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1); fade = transition.bool("fade") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         let zoomed = 0.5 + (uv - 0.5) * (1 - (1 - GLSL.smoothstep(1 - quick, 1, p)))
@@ -111,6 +117,7 @@ struct GLStaticFade: GLShader {
         let threshold = min(1, 1.2 * (1 - abs(2 * (p - 0.5))) - 0.1)
         return GLColour(noise.x, noise.y, noise.z, GLSL.step(Self.rnd(st), threshold))
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         let picture = GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(0.5, p))
@@ -153,6 +160,7 @@ struct GLUndulatingBurnOut: GLShader {
         let ease = sine < 0.5 ? q : -q + 4 * sine - 1
         return x + ease * magnitude * swing
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = gradient(wave(uv, s.progress), GLSL.distance(center, uv))
         let from = s.fromPixel(uv), to = s.toPixel(uv)
@@ -172,6 +180,7 @@ struct GLWaterDrop: GLShader {
         }
         return prepared
     }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress, dir = uv - 0.5, dist = GLSL.length(dir)
         if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
@@ -184,6 +193,7 @@ struct GLWaterDrop: GLShader {
 struct GLWind: GLShader {
     let size: Float
     init(_ transition: GLTransition) { size = transition.float("size") }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.rand(GLPoint(0, uv.y))
         let m = GLSL.smoothstep(0, -size, uv.x * (1 - size) + size * r - s.progress * (1 + size))
@@ -194,6 +204,7 @@ struct GLWind: GLShader {
 /// A cross-fade running ahead in every other of a growing number of bands.
 struct GLWindowBlinds: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         var t = s.progress
         if t > 0.05, t < 0.95, GLSL.mod(GLSL.floor(uv.y * 100 * s.progress), 2) == 0 { t *= 2 - 0.5 }
@@ -203,6 +214,7 @@ struct GLWindowBlinds: GLShader {
 
 struct GLWipeDown: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(1 - uv.y, s.progress))
     }
@@ -210,6 +222,7 @@ struct GLWipeDown: GLShader {
 
 struct GLWipeUp: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(uv.y, s.progress))
     }
@@ -218,6 +231,7 @@ struct GLWipeUp: GLShader {
 /// Rings of the outgoing picture zoom at different speeds, then fade to the incoming one.
 struct GLZoomInCircles: GLShader {
     init(_ transition: GLTransition) {}
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let r = GLSL.length(2 * ((uv - 0.5) * GLPoint(1, 1 / s.ratio)))
         let pro = s.progress / 0.8
@@ -253,11 +267,13 @@ private func zoomThenWipe(_ uv: GLPoint, _ s: GLSampler, quick: Float, edge: Flo
 struct GLZoomLeftWipe: GLShader {
     let quick: Float
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0, 0.5) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { zoomThenWipe(uv, s, quick: quick, edge: 1 - uv.x) }
 }
 
 struct GLZoomRigthWipe: GLShader {
     let quick: Float
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0, 0.5) }
+    @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { zoomThenWipe(uv, s, quick: quick, edge: uv.x) }
 }
