@@ -107,7 +107,9 @@ protocol GLShader: Sendable {
     /// depends on progress and `u` alone), those tables too.
     func prepared(for sampler: GLSampler) -> Self
     /// The effect's colour at texture coordinates `uv` (origin bottom left).
-    @inline(__always)
+    /// Each effect's is `@inline(__always)`: left to itself, the compiler
+    /// folds effects' paint loops into one that calls `colour` through a
+    /// pointer each pixel.
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour
     /// Evaluates the effect at every pixel of `canvas` (a requirement, so
     /// each effect gets its own specialised loop).
