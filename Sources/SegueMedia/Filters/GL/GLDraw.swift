@@ -132,7 +132,7 @@ extension GLShader {
 }
 
 /// An effect drawn two pixels at a time: its chain of dependent arithmetic
-/// (kaleidoscope's seven folds) for both at once in one register's lanes.
+/// (hexagonalize's rounding, swirl's turn) for both at once in one register's lanes.
 protocol GLPairedShader: GLShader {
     /// `colour` at `first` and at `second`.
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour)

@@ -213,11 +213,12 @@ struct GLHexagonalize: GLPairedShader {
     }
 }
 
-/// A cross-fade through a spinning kaleidoscope of both pictures.
-struct GLKaleidoscope: GLPairedShader {
+/// A cross-fade through a spinning kaleidoscope of both pictures: drawn four
+/// pixels at a time, their seven turns and folds (a chain each pixel waits
+/// on) side by side in the lanes of two registers.
+struct GLKaleidoscope: GLShader {
     let speed: Float, angle: Float, power: Float
-    /// The seven turns' sines, and cosines signed (cs, -cs) as the turn takes
-    /// them, at this frame's progress (an eighth lane unused).
+    /// The seven turns' sines and cosines at this frame's progress.
     private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
     init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
     func prepared(for progress: Float) -> GLKaleidoscope {
@@ -229,26 +230,48 @@ struct GLKaleidoscope: GLPairedShader {
         return prepared
     }
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
+        return blend(uv, GLPoint(p[0], p[1]), s)
+    }
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        let width = Float(canvas.width), height = Float(canvas.height)
+        canvas.inTiles { row, columns, line in
+            let v = 1 - (Float(row) + 0.5) / height
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 4) {
+                // A row's last pixels (fewer than four) drawn again in the spare lanes.
+                let last = columns.upperBound - 1
+                let cols = (col, min(col + 1, last), min(col + 2, last), min(col + 3, last))
+                let u = (Float(cols.0) + 0.5) / width, u1 = (Float(cols.1) + 0.5) / width
+                let u2 = (Float(cols.2) + 0.5) / width, u3 = (Float(cols.3) + 0.5) / width
+                let points = folded(SIMD8(u, v, u1, v, u2, v, u3, v))
+                line[cols.0] = blend(GLPoint(u, v), GLPoint(points[0], points[1]), sampler)
+                line[cols.1] = blend(GLPoint(u1, v), GLPoint(points[2], points[3]), sampler)
+                line[cols.2] = blend(GLPoint(u2, v), GLPoint(points[4], points[5]), sampler)
+                line[cols.3] = blend(GLPoint(u3, v), GLPoint(points[6], points[7]), sampler)
+            }
+        }
+    }
+    /// The GLSL's seven turns and folds of four points (x and y in turn).
     @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        var p = SIMD4(lowHalf: first, highHalf: second) - 0.5
+    private func folded(_ uv: SIMD8<Float>) -> SIMD8<Float> {
+        var p = uv - 0.5
         for turn in 0..<7 {
-            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for both points at once.
-            let cs = cosines[turn]
-            p = sines[turn] * p + SIMD4(cs, -cs, cs, -cs) * SIMD4(p[1], p[0], p[3], p[2])
+            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for each point.
+            let sn = sines[turn], cs = cosines[turn]
+            p = sn * p + SIMD8(cs, -cs, cs, -cs, cs, -cs, cs, -cs) * SIMD8(p[1], p[0], p[3], p[2], p[5], p[4], p[7], p[6])
             p = Self.fold(p)
         }
-        return (blend(first, p.lowHalf, s), blend(second, p.highHalf, s))
+        return p
     }
     /// `abs(mod(p, 2.0) - 1.0)` for |p| < 2, which every turn keeps it to: p
     /// starts within 0.5 of the origin and a turn keeps its length, so no
     /// coordinate reaches sqrt(2). `mod(p, 2.0)` is then `p + 2.0` below
     /// zero, `p` above, the same sum the GLSL's `p - 2.0 * floor(p / 2.0)` takes.
     @inline(__always)
-    private static func fold(_ p: SIMD4<Float>) -> SIMD4<Float> {
-        let wrapped = p + SIMD4<Float>(repeating: 2).replacing(with: 0, where: p .>= 0) - 1
-        return unsafeBitCast(unsafeBitCast(wrapped, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+    private static func fold(_ p: SIMD8<Float>) -> SIMD8<Float> {
+        let wrapped = p + SIMD8<Float>(repeating: 2).replacing(with: 0, where: p .>= 0) - 1
+        return unsafeBitCast(unsafeBitCast(wrapped, to: SIMD8<UInt32>.self) & 0x7fff_ffff, to: SIMD8<Float>.self)
     }
     @inline(__always)
     private func blend(_ uv: GLPoint, _ p: GLPoint, _ s: GLSampler) -> GLColour {
