@@ -281,19 +281,26 @@ struct GLKaleidoscope: GLShader {
     }
 }
 
-/// A cross-fade with each picture pushed by both pictures' colours.
-struct GLMorph: GLShader {
+/// A cross-fade with each picture pushed by both pictures' colours: drawn
+/// two pixels at a time, their pushes and taps side by side in one register.
+struct GLMorph: GLPairedShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let ca = s.fromPixel(p), cb = s.toPixel(p)
-        let oa = ((GLPoint(ca.x, ca.y) + ca.z) * 0.5) * 2 - 1
-        let ob = ((GLPoint(cb.x, cb.y) + cb.z) * 0.5) * 2 - 1
-        let oc = GLSL.mix(oa, ob, 0.5) * strength
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let ca = s.fromPixel(first), cb = s.toPixel(first), cc = s.fromPixel(second), cd = s.toPixel(second)
+        // ((c.xy + c.z) * 0.5) * 2.0 - 1.0 of each picture's colour, at both points.
+        let oa = ((SIMD4(ca.x, ca.y, cc.x, cc.y) + SIMD4(ca.z, ca.z, cc.z, cc.z)) * 0.5) * 2 - 1
+        let ob = ((SIMD4(cb.x, cb.y, cd.x, cd.y) + SIMD4(cb.z, cb.z, cd.z, cd.z)) * 0.5) * 2 - 1
+        let oc = (oa * (1 - 0.5) + ob * 0.5) * strength  // mix(oa, ob, 0.5) * strength
         let w0 = s.progress, w1 = 1 - w0
-        let (fromColour, toColour) = s.colours(from: p + oc * w0, to: p - oc * w1)
-        return GLSL.mix(fromColour, toColour, s.progress)
+        let points = SIMD4(lowHalf: first, highHalf: second)
+        let fromPoints = points + oc * w0, toPoints = points - oc * w1
+        let (firstFrom, firstTo) = s.colours(from: fromPoints.lowHalf, to: toPoints.lowHalf)
+        let (secondFrom, secondTo) = s.colours(from: fromPoints.highHalf, to: toPoints.highHalf)
+        return (GLSL.mix(firstFrom, firstTo, s.progress), GLSL.mix(secondFrom, secondTo, s.progress))
     }
 }
 
