@@ -57,6 +57,12 @@ struct GLSampler: Sendable {
         let (fromColour, toColour) = colours(p)
         return GLSL.mix(fromColour, toColour, a)
     }
+    /// `mixed(p, a)` and `mixed(q, a)`, their taps worked out side by side.
+    @inline(__always) func mixed(_ p: GLPoint, _ q: GLPoint, _ a: Float) -> (GLColour, GLColour) {
+        let (across, down, otherAcross, otherDown) = from.taps(p, q)
+        return (GLSL.mix(from.sample(across, down), to.sample(across, down), a),
+                GLSL.mix(from.sample(otherAcross, otherDown), to.sample(otherAcross, otherDown), a))
+    }
     /// `(fromColor(p), toColor(p))`, sharing their taps.
     @inline(__always) func colours(_ p: GLPoint) -> (GLColour, GLColour) {
         let (across, down) = from.taps(p.x, p.y)

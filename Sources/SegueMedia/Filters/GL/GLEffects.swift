@@ -190,7 +190,7 @@ struct GLSwirl: GLPairedShader {
         let inside = SIMD4(distances[0], distances[0], distances[1], distances[1]) .< radius
         p.replace(with: turned, where: inside)
         p += 0.5
-        return (s.mixed(p.lowHalf, t), s.mixed(p.highHalf, t))
+        return s.mixed(p.lowHalf, p.highHalf, t)
     }
     @inline(__always)
     private func turn(_ distance: Float, _ t: Float) -> GLPoint {

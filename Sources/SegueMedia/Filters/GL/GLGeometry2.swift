@@ -187,9 +187,9 @@ struct GLHexagonalize: GLPairedShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        guard dist > 0 else { return (s.mixed(first, s.progress), s.mixed(second, s.progress)) }
+        guard dist > 0 else { return s.mixed(first, second, s.progress) }
         let (x, y) = centres(SIMD2(first.x, second.x), SIMD2(first.y, second.y), s.ratio)
-        return (s.mixed(GLPoint(x[0], y[0]), s.progress), s.mixed(GLPoint(x[1], y[1]), s.progress))
+        return s.mixed(GLPoint(x[0], y[0]), GLPoint(x[1], y[1]), s.progress)
     }
     /// The centres of the hexagons holding two points, lane by lane (the
     /// GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
@@ -232,7 +232,7 @@ struct GLKaleidoscope: GLShader {
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
-        return blend(uv, GLPoint(p[0], p[1]), s)
+        return blend(uv, s.mixed(GLPoint(p[0], p[1]), s.progress), s)
     }
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
@@ -245,10 +245,12 @@ struct GLKaleidoscope: GLShader {
                 let u = (Float(cols.0) + 0.5) / width, u1 = (Float(cols.1) + 0.5) / width
                 let u2 = (Float(cols.2) + 0.5) / width, u3 = (Float(cols.3) + 0.5) / width
                 let points = folded(SIMD8(u, v, u1, v, u2, v, u3, v))
-                line[cols.0] = blend(GLPoint(u, v), GLPoint(points[0], points[1]), sampler)
-                line[cols.1] = blend(GLPoint(u1, v), GLPoint(points[2], points[3]), sampler)
-                line[cols.2] = blend(GLPoint(u2, v), GLPoint(points[4], points[5]), sampler)
-                line[cols.3] = blend(GLPoint(u3, v), GLPoint(points[6], points[7]), sampler)
+                let (turned0, turned1) = sampler.mixed(GLPoint(points[0], points[1]), GLPoint(points[2], points[3]), sampler.progress)
+                let (turned2, turned3) = sampler.mixed(GLPoint(points[4], points[5]), GLPoint(points[6], points[7]), sampler.progress)
+                line[cols.0] = blend(GLPoint(u, v), turned0, sampler)
+                line[cols.1] = blend(GLPoint(u1, v), turned1, sampler)
+                line[cols.2] = blend(GLPoint(u2, v), turned2, sampler)
+                line[cols.3] = blend(GLPoint(u3, v), turned3, sampler)
             }
         }
     }
@@ -273,11 +275,11 @@ struct GLKaleidoscope: GLShader {
         let wrapped = p + SIMD8<Float>(repeating: 2).replacing(with: 0, where: p .>= 0) - 1
         return unsafeBitCast(unsafeBitCast(wrapped, to: SIMD8<UInt32>.self) & 0x7fff_ffff, to: SIMD8<Float>.self)
     }
+    /// The GLSL's blend at `uv`, `turned` being `mix(fromColor(p), toColor(p), progress)` at its kaleidoscope's point.
     @inline(__always)
-    private func blend(_ uv: GLPoint, _ p: GLPoint, _ s: GLSampler) -> GLColour {
+    private func blend(_ uv: GLPoint, _ turned: GLColour, _ s: GLSampler) -> GLColour {
         let progress = s.progress
-        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), s.mixed(p, progress),
-                        1 - 2 * Swift.abs(progress - 0.5))
+        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), turned, 1 - 2 * Swift.abs(progress - 0.5))
     }
 }
 
