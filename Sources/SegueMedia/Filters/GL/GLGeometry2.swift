@@ -10,7 +10,7 @@ import SegueCore
 // Péter; directionalwarp: pschroen; directionalwipe, squareswire, squeeze:
 // gre; Dreamy: mikolalysenko; DreamyZoom: Zeh Fernando; hexagonalize,
 // rotate_scale_fade: Fernando Kuteken; kaleidoscope: nwoeanhinnogaehr; morph:
-// paniq; Mosaic: Xaychru (ported by gre); PolkaDotsCurtain: bobylito.
+// paniq; Mosaic: Xaychru (ported by gre).
 
 /// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
 struct GLColourDistance: GLShader {
@@ -382,17 +382,6 @@ struct GLMosaicTiles: Sendable {
         let column = Int(corner.x) - left, row = Int(corner.y) - bottom
         guard column >= 0, column < columns, row >= 0, row < rows else { return nil }
         return tiles[row * columns + column]
-    }
-}
-
-/// The incoming picture shows through dots that grow outwards from `center`.
-struct GLPolkaDotsCurtain: GLShader {
-    let dots: Float, center: GLPoint
-    init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
-        return nextImage ? s.toPixel(uv) : s.fromPixel(uv)
     }
 }
 

@@ -10,7 +10,8 @@ import SegueCore
 // SimpleZoomOut: Tianshuo; StaticFade: Ben Lucas; undulatingBurnOut:
 // pthrasher (adapted by gre); WaterDrop: Paweł Płóciennik; wind: gre;
 // windowblinds: Fabien Benetou; wipeDown, wipeUp: Jake Nelson; ZoomInCircles:
-// dycm8009 (ported by gre); ZoomLeftWipe, ZoomRigthWipe: Handk.
+// dycm8009 (ported by gre); ZoomLeftWipe, ZoomRigthWipe: Handk;
+// PolkaDotsCurtain: bobylito.
 
 /// The incoming picture grows in a flower of `segments` petals.
 struct GLPolarFunction: GLShader {
@@ -276,4 +277,15 @@ struct GLZoomRigthWipe: GLShader {
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0, 0.5) }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { zoomThenWipe(uv, s, quick: quick, edge: uv.x) }
+}
+
+/// The incoming picture shows through dots that grow outwards from `center`.
+struct GLPolkaDotsCurtain: GLShader {
+    let dots: Float, center: GLPoint
+    init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
+    @inline(__always)
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
+        return nextImage ? s.toPixel(uv) : s.fromPixel(uv)
+    }
 }
