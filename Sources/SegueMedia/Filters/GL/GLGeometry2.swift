@@ -6,29 +6,17 @@ import SegueCore
 // More gl-transitions effects (github.com/gl-transitions/gl-transitions, MIT),
 // each its GLSL `transition(uv)` with the uniforms a `GLTransition` sets:
 // those that move or warp the pictures. Authors: CrazyParametricFun:
-// mandubian; ColourDistance: P-Seebauer (ported by gre); crosswarp: Eke
-// Péter; directionalwarp: pschroen; directionalwipe, squareswire, squeeze:
-// gre; Dreamy: mikolalysenko; DreamyZoom: Zeh Fernando; hexagonalize,
-// rotate_scale_fade: Fernando Kuteken; kaleidoscope: nwoeanhinnogaehr; morph:
-// paniq; Mosaic: Xaychru (ported by gre).
-
-/// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
-struct GLColourDistance: GLShader {
-    let power: Float
-    init(_ transition: GLTransition) { power = transition.float("power") }
-    @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let fTex = s.fromPixel(p), tTex = s.toPixel(p)
-        let m = GLSL.step(GLSL.length(fTex - tTex), s.progress)
-        return GLSL.mix(GLSL.mix(fTex, tTex, m), tTex, GLSL.pow(s.progress, power))
-    }
-}
+// mandubian; crosswarp: Eke Péter; directionalwarp: pschroen;
+// directionalwipe, squareswire, squeeze: gre; Dreamy: mikolalysenko;
+// DreamyZoom: Zeh Fernando; hexagonalize, rotate_scale_fade: Fernando
+// Kuteken; kaleidoscope: nwoeanhinnogaehr; morph: paniq; Mosaic: Xaychru
+// (ported by gre).
 
 /// The outgoing picture pulled along a hypocycloid into a swirl.
-struct GLCrazyParametricFun: GLShader {
+struct GLCrazyParametricFun: GLPairedShader {
     let a: Float, b: Float, amplitude: Float, smoothness: Float
-    /// The curve's point at this frame's progress.
-    private var x: Float = 0, y: Float = 0
+    /// The curve's point at this frame's progress, and how far the incoming picture shows.
+    private var x: Float = 0, y: Float = 0, incoming: Float = 0
     init(_ transition: GLTransition) {
         a = transition.float("a"); b = transition.float("b")
         amplitude = transition.float("amplitude"); smoothness = transition.float("smoothness")
@@ -37,15 +25,24 @@ struct GLCrazyParametricFun: GLShader {
         var prepared = self
         prepared.x = (a - b) * GLSL.cos(progress) + b * GLSL.cos(progress * ((a / b) - 1))
         prepared.y = (a - b) * GLSL.sin(progress) - b * GLSL.sin(progress * ((a / b) - 1))
+        prepared.incoming = GLSL.smoothstep(0.2, 1, progress)
         return prepared
     }
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
+    /// Two pixels at once: their offsets in one register's lanes, their samples' taps side by side.
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let progress = s.progress
-        let dir = p - 0.5
-        let dist = GLSL.length(dir)
-        let offset = dir * GLPoint(GLSL.sin(progress * dist * amplitude * x), GLSL.sin(progress * dist * amplitude * y)) / smoothness
-        return GLSL.mix(s.fromColor(p + offset), s.toPixel(p), GLSL.smoothstep(0.2, 1, progress))
+        let points = SIMD4(lowHalf: first, highHalf: second), dir = points - 0.5
+        let squares = dir * dir
+        let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
+        let scaled = progress * dists * amplitude
+        let sines = SIMD4(GLSL.sin(scaled[0] * x), GLSL.sin(scaled[0] * y), GLSL.sin(scaled[1] * x), GLSL.sin(scaled[1] * y))
+        let pulled = points + dir * sines / smoothness
+        let (across, down, otherAcross, otherDown) = s.from.taps(pulled.lowHalf, pulled.highHalf)
+        let firstFrom = s.from.sample(across, down), secondFrom = s.from.sample(otherAcross, otherDown)
+        return (GLSL.mix(firstFrom, s.toPixel(first), incoming), GLSL.mix(secondFrom, s.toPixel(second), incoming))
     }
 }
 

@@ -11,7 +11,7 @@ import SegueCore
 // pthrasher (adapted by gre); WaterDrop: Paweł Płóciennik; wind: gre;
 // windowblinds: Fabien Benetou; wipeDown, wipeUp: Jake Nelson; ZoomInCircles:
 // dycm8009 (ported by gre); ZoomLeftWipe, ZoomRigthWipe: Handk;
-// PolkaDotsCurtain: bobylito.
+// PolkaDotsCurtain: bobylito; ColourDistance: P-Seebauer (ported by gre).
 
 /// The incoming picture grows in a flower of `segments` petals.
 struct GLPolarFunction: GLShader {
@@ -287,5 +287,17 @@ struct GLPolkaDotsCurtain: GLShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let nextImage = GLSL.distance(GLSL.fract(uv * dots), GLPoint(0.5, 0.5)) < (s.progress / GLSL.distance(uv, center))
         return nextImage ? s.toPixel(uv) : s.fromPixel(uv)
+    }
+}
+
+/// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
+struct GLColourDistance: GLShader {
+    let power: Float
+    init(_ transition: GLTransition) { power = transition.float("power") }
+    @inline(__always)
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+        let fTex = s.fromPixel(p), tTex = s.toPixel(p)
+        let m = GLSL.step(GLSL.length(fTex - tTex), s.progress)
+        return GLSL.mix(GLSL.mix(fTex, tTex, m), tTex, GLSL.pow(s.progress, power))
     }
 }
