@@ -27,7 +27,7 @@ package final class GLWorkspace {
         if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
         from.read(a, matrix: matrix)
         to.read(b, matrix: matrix)
-        let sampler = GLSampler(from: from, to: to, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
+        let sampler = GLSampler(from: from.texture, to: to.texture, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
         let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!)
         transition.effect.shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
     }
@@ -41,54 +41,59 @@ package final class GLWorkspace {
 }
 
 /// What an effect's GLSL reads besides its own uniforms: the two textures,
-/// `progress` and `ratio`.
+/// `progress` and `ratio`. Its helpers are `@_transparent`, as GLTexture's are.
 struct GLSampler: Sendable {
-    let from: GLPicture, to: GLPicture
+    let from: GLTexture, to: GLTexture
     /// The effect's `progress`, 0 (all `from`) to 1.
     let progress: Float
     /// The picture's width over its height.
     let ratio: Float
 
-    @inline(__always) func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
-    @inline(__always) func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
+    @_transparent func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
+    @_transparent func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
     /// `mix(fromColor(p), toColor(p), a)`, the two samples sharing their
     /// arithmetic (both pictures are one size).
-    @inline(__always) func mixed(_ p: GLPoint, _ a: Float) -> GLColour {
+    @_transparent func mixed(_ p: GLPoint, _ a: Float) -> GLColour {
         let (fromColour, toColour) = colours(p)
         return GLSL.mix(fromColour, toColour, a)
     }
     /// `mixed(p, a)` and `mixed(q, a)`, their taps worked out side by side.
-    @inline(__always) func mixed(_ p: GLPoint, _ q: GLPoint, _ a: Float) -> (GLColour, GLColour) {
+    @_transparent func mixed(_ p: GLPoint, _ q: GLPoint, _ a: Float) -> (GLColour, GLColour) {
         let (across, down, otherAcross, otherDown) = from.taps(p, q)
         return (GLSL.mix(from.sample(across, down), to.sample(across, down), a),
                 GLSL.mix(from.sample(otherAcross, otherDown), to.sample(otherAcross, otherDown), a))
     }
     /// `(fromColor(p), toColor(p))`, sharing their taps.
-    @inline(__always) func colours(_ p: GLPoint) -> (GLColour, GLColour) {
+    @_transparent func colours(_ p: GLPoint) -> (GLColour, GLColour) {
         let (across, down) = from.taps(p.x, p.y)
         return (from.sample(across, down), to.sample(across, down))
     }
     /// `(fromColor(p), toColor(q))`, their taps worked out side by side.
-    @inline(__always) func colours(from p: GLPoint, to q: GLPoint) -> (GLColour, GLColour) {
+    @_transparent func colours(from p: GLPoint, to q: GLPoint) -> (GLColour, GLColour) {
         let (across, down, toAcross, toDown) = from.taps(p, q)
         return (from.sample(across, down), to.sample(toAcross, toDown))
     }
+    /// `(fromColor(p), fromColor(q))`, their taps worked out side by side.
+    @_transparent func fromColours(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour) {
+        let (across, down, otherAcross, otherDown) = from.taps(p, q)
+        return (from.sample(across, down), from.sample(otherAcross, otherDown))
+    }
     /// `fromColor` and `toColor` at the fragment's own coordinates, read
     /// straight from its pixel.
-    @inline(__always) func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
-    @inline(__always) func toPixel(_ uv: GLPoint) -> GLColour { to.pixel(uv.x, uv.y) }
+    @_transparent func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
+    @_transparent func toPixel(_ uv: GLPoint) -> GLColour { to.pixel(uv.x, uv.y) }
     /// `value(u)` at each column's centre, for an effect to look up by `column(_:)`.
     func columns<Value>(_ value: (Float) -> Value) -> [Value] {
         (0..<from.width).map { value((Float($0) + 0.5) / Float(from.width)) }
     }
     /// The column whose centre is at `u`.
-    @inline(__always) func column(_ u: Float) -> Int { from.column(u) }
+    @_transparent func column(_ u: Float) -> Int { from.column(u) }
     /// `value(v)` at each row's centre, for an effect to look up by `row(_:)`.
     func rows<Value>(_ value: (Float) -> Value) -> [Value] {
         (0..<from.height).map { value(1 - (Float($0) + 0.5) / Float(from.height)) }
     }
     /// The row whose centre is at `v`.
-    @inline(__always) func row(_ v: Float) -> Int { from.row(v) }
+    @_transparent func row(_ v: Float) -> Int { from.row(v) }
 }
 
 extension GLTransition {

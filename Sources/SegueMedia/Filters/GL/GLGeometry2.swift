@@ -38,10 +38,9 @@ struct GLCrazyParametricFun: GLPairedShader {
         let squares = dir * dir
         let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
         let scaled = progress * dists * amplitude
-        let sines = SIMD4(GLSL.sin(scaled[0] * x), GLSL.sin(scaled[0] * y), GLSL.sin(scaled[1] * x), GLSL.sin(scaled[1] * y))
+        let sines = GLSL.sin(SIMD4(scaled[0] * x, scaled[0] * y, scaled[1] * x, scaled[1] * y))
         let pulled = points + dir * sines / smoothness
-        let (across, down, otherAcross, otherDown) = s.from.taps(pulled.lowHalf, pulled.highHalf)
-        let firstFrom = s.from.sample(across, down), secondFrom = s.from.sample(otherAcross, otherDown)
+        let (firstFrom, secondFrom) = s.fromColours(pulled.lowHalf, pulled.highHalf)
         return (GLSL.mix(firstFrom, s.toPixel(first), incoming), GLSL.mix(secondFrom, s.toPixel(second), incoming))
     }
 }
@@ -417,7 +416,7 @@ struct GLRotateScaleFade: GLPairedShader {
         let rotatedUv = centres + rotatedDir * dists / currentScale
         return (shown(rotatedUv.lowHalf, s), shown(rotatedUv.highHalf, s))
     }
-    @inline(__always)
+    @_transparent
     private func shown(_ rotatedUv: GLPoint, _ s: GLSampler) -> GLColour {
         if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
         return s.mixed(rotatedUv, s.progress)
