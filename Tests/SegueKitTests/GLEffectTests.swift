@@ -56,22 +56,30 @@ extension GLTransitionTests {
         try assertMatchesTheJudge(steep, try smallPair())
     }
 
-    /// The four-lane sine (crazyparametricfun's, a pixel's pulls) keeps within 2.5e-7 of the true sine over its
-    /// range, quadrant edges and negatives included, and hands larger arguments to libm.
+    /// The four-lane sine (crazyparametricfun's pulls, cannabisleaf's waves) keeps within 2.5e-7 of the true sine,
+    /// and with quarter turns added of the true cosine and their negatives, over its range (quadrant edges and
+    /// negatives included); larger arguments go to libm.
     func testFourLaneSineKeepsToTheTrueSine() {
-        var worst: Double = 0, x: Float = -8191.9
+        let turns = SIMD4<UInt32>(0, 1, 2, 3)
+        var worst: Double = 0, worstTurned: Double = 0, x: Float = -8191.9
         while x < 8192 {
             let lanes = SIMD4(x, x.nextUp, -x * 0.37, x * 1e-3)
-            let sines = GLSL.sin(lanes)
-            for lane in 0..<4 { worst = max(worst, Swift.abs(Double(sines[lane]) - Foundation.sin(Double(lanes[lane])))) }
+            let sines = GLSL.sin(lanes), turned = GLSL.sin(lanes, plusQuarterTurns: turns)
+            for lane in 0..<4 {
+                let angle = Double(lanes[lane])
+                worst = max(worst, Swift.abs(Double(sines[lane]) - Foundation.sin(angle)))
+                worstTurned = max(worstTurned, Swift.abs(Double(turned[lane]) - Foundation.sin(angle + Double(lane) * Double.pi / 2)))
+            }
             x += 0.0173
         }
         XCTAssertLessThan(worst, 2.5e-7)
+        XCTAssertLessThan(worstTurned, 2.5e-7)
         let edges = SIMD4<Float>(Float.pi / 2, -Float.pi, 3 * Float.pi / 2, 0)
         let atEdges = GLSL.sin(edges) - SIMD4(sinf(edges[0]), sinf(edges[1]), sinf(edges[2]), 0)
         XCTAssertLessThan(max(atEdges.max(), -atEdges.min()), 2.5e-7)
         let large = SIMD4<Float>(9000.5, -20000.25, 1e6, 3)
         XCTAssertEqual(GLSL.sin(large), SIMD4(sinf(large[0]), sinf(large[1]), sinf(large[2]), sinf(3)))
+        XCTAssertEqual(GLSL.sin(large, plusQuarterTurns: turns), SIMD4(sinf(large[0]), cosf(large[1]), -sinf(large[2]), -cosf(3)))
     }
 
     /// `name=value` with a value other than the default, inside the uniform's range.

@@ -81,22 +81,32 @@ enum GLSL {
     @inline(__always) static func sin(_ x: Float) -> Float { sinf(x) }
     @inline(__always) static func cos(_ x: Float) -> Float { cosf(x) }
     /// `sin` of four lanes at once, without libm, for an effect that takes
-    /// sines a pixel: within 2.5e-7 of libm's for |x| < 8192 (Cephes' sinf:
-    /// x less its nearest multiple of π/2 in three exact parts, then the
-    /// quadrant's polynomial); beyond that, libm's lane by lane.
-    @inline(__always) static func sin(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        guard all((x .< 8192) .& (x .> -8192)) else { return SIMD4(sinf(x[0]), sinf(x[1]), sinf(x[2]), sinf(x[3])) }
+    /// sines a pixel: within 2.5e-7 of the true sine for |x| < 8192
+    /// (Cephes' sinf: x less its nearest multiple of π/2 in three exact
+    /// parts, then the quadrant's polynomial); beyond that, libm's.
+    @inline(__always) static func sin(_ x: SIMD4<Float>) -> SIMD4<Float> { sin(x, plusQuarterTurns: .zero) }
+    /// `sin(x + turns · π/2)` lane by lane, the quarter turns added exactly
+    /// (one makes a lane's cosine), as `sin(_:)`.
+    @inline(__always) static func sin(_ x: SIMD4<Float>, plusQuarterTurns turns: SIMD4<UInt32>) -> SIMD4<Float> {
+        guard all((x .< 8192) .& (x .> -8192)) else { return libmSin(x, plusQuarterTurns: turns) }
         let shifted = x * (2 / Float.pi) + roundingMagic
         let quarters = shifted - roundingMagic
-        let quadrant = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- roundingMagic.bitPattern
+        let quadrant = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- roundingMagic.bitPattern &+ turns
         let r = ((x - quarters * 1.5703125) - quarters * 4.837512969970703125e-4) - quarters * 7.54978995489188216e-8
         let z = r * r
         let sine = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r
         let cosine = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z - 0.5 * z + 1
-        let odd = (quadrant & 1) .!= 0
-        let value = sine.replacing(with: cosine, where: odd)
+        let value = sine.replacing(with: cosine, where: (quadrant & 1) .!= 0)
         // Quadrants 2 and 3 are the negatives of 0 and 1: their sign bit flipped.
         return unsafeBitCast(unsafeBitCast(value, to: SIMD4<UInt32>.self) ^ ((quadrant & 2) &<< 30), to: SIMD4<Float>.self)
+    }
+    private static func libmSin(_ x: SIMD4<Float>, plusQuarterTurns turns: SIMD4<UInt32>) -> SIMD4<Float> {
+        var result = SIMD4<Float>()
+        for lane in 0..<4 {
+            let value = turns[lane] & 1 == 0 ? sinf(x[lane]) : cosf(x[lane])
+            result[lane] = turns[lane] & 2 == 0 ? value : -value
+        }
+        return result
     }
     @inline(__always) static func pow(_ x: Float, _ y: Float) -> Float { powf(x, y) }
     @inline(__always) static func exp(_ x: Float) -> Float { expf(x) }
