@@ -105,7 +105,18 @@ extension GLPicture {
                 let ys = planes.line(0, row, as: Sample.self), us = planes.line(1, row / 2, as: Sample.self)
                 let vs = planes.line(2, row / 2, as: Sample.self)
                 let line = pixels + row * width
-                for col in 0..<width {
+                // Four pixels (two chroma samples) at once, lane by lane the sums of one; then what is left.
+                for quad in 0..<(width / 4) {
+                    let col = 4 * quad, chroma = 2 * quad
+                    let luma = (SIMD4(Float(ys[col]), Float(ys[col + 1]), Float(ys[col + 2]), Float(ys[col + 3])) - 16 * s) * lumaScale
+                    let cbs = (SIMD2(Float(us[chroma]), Float(us[chroma + 1])) - 128 * s) * chromaScale
+                    let crs = (SIMD2(Float(vs[chroma]), Float(vs[chroma + 1])) - 128 * s) * chromaScale
+                    let r = luma + 2 * (1 - kr) * SIMD4(crs[0], crs[0], crs[1], crs[1])
+                    let b = luma + 2 * (1 - kb) * SIMD4(cbs[0], cbs[0], cbs[1], cbs[1])
+                    let g = (luma - kr * r - kb * b) / kg
+                    for lane in 0..<4 { line[col + lane] = GLColour(r[lane], g[lane], b[lane], 1) }
+                }
+                for col in (4 * (width / 4))..<width {
                     let luma = (Float(ys[col]) - 16 * s) * lumaScale
                     let cb = (Float(us[col / 2]) - 128 * s) * chromaScale
                     let cr = (Float(vs[col / 2]) - 128 * s) * chromaScale
