@@ -63,6 +63,7 @@ struct GLCube: GLShader {
     /// Mirrored below the picture, `floating` hundredths down.
     private func project(_ p: GLPoint) -> GLPoint { p * GLPoint(1, -1.2) + GLPoint(0, -floating / 100) }
     /// `p` on a face seen in perspective `persp` (0...1), its far edge at x = `center` (0 or 1).
+    @inline(__always)
     private static func xskew(_ p: GLPoint, _ persp: Float, _ center: Float) -> GLPoint {
         let x = GLSL.mix(p.x, 1 - p.x, center)
         let d = Swift.abs(center - 0.5)
@@ -128,6 +129,7 @@ struct GLInvertedPageCurl: GLShader {
         return GLPoint(c2 * point.x + -s2 * y + 0.985, s2 * point.x + c2 * y + 0.985)
     }
 
+    @inline(__always)
     private static func antiAlias(_ color1: GLColour, _ color2: GLColour, _ distance: Float) -> GLColour {
         let d = distance * scale
         if d < 0 { return color2 }
@@ -136,6 +138,7 @@ struct GLInvertedPageCurl: GLShader {
         return ((color2 - color1) * dd) + color1
     }
 
+    @inline(__always)
     private static func distanceToEdge(_ point: GLPoint) -> Float {
         var dx = Swift.abs(point.x > 0.5 ? 1 - point.x : point.x)
         var dy = Swift.abs(point.y > 0.5 ? 1 - point.y : point.y)
@@ -147,6 +150,7 @@ struct GLInvertedPageCurl: GLShader {
         return min(dx, dy)
     }
 
+    @inline(__always)
     private func seeThrough(_ yc: Float, _ p: GLPoint, _ curl: Curl, _ s: GLSampler) -> GLColour {
         let hitAngle = Self.pi - (GLSL.acos(yc / Self.radius) - curl.angle)
         let point = hitPoint(hitAngle, rotate(p))
@@ -155,6 +159,7 @@ struct GLInvertedPageCurl: GLShader {
         return Self.antiAlias(s.fromColor(point), GLColour(repeating: 0), Self.distanceToEdge(point))
     }
 
+    @inline(__always)
     private func seeThroughWithShadow(_ yc: Float, _ p: GLPoint, _ point: GLPoint, _ curl: Curl, _ s: GLSampler) -> GLColour {
         var shadow = Self.distanceToEdge(point) * 30
         shadow = (1 - shadow) / 3
@@ -211,6 +216,7 @@ enum GLBowTie {
     }
     /// The two bow-tie effects: `first` and `second` are the triangles (tip, then base corners);
     /// `nearFirst` tells the half of the picture where `first`'s edge is softened.
+    @inline(__always)
     static func colour(_ uv: GLPoint, _ s: GLSampler, first: (GLPoint, GLPoint, GLPoint), second: (GLPoint, GLPoint, GLPoint),
                        nearFirst: Bool) -> GLColour {
         if contains(uv, first.0, first.1, first.2) {
@@ -268,6 +274,7 @@ struct GLBowTieWithParameter: GLShader {
         }
         return s.fromPixel(uv)
     }
+    @inline(__always)
     private func secondHalf(_ uv: GLPoint, _ prog: Float, _ s: GLSampler) -> GLColour {
         let height: Float = 0.5
         if uv.x > adjust {

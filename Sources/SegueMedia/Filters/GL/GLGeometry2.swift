@@ -65,6 +65,7 @@ struct GLSweep {
         self.v = v; d = v.x * 0.5 + v.y * 0.5
     }
     /// The GLSL's `smoothstep(-smoothness, 0.0, v.x * uv.x + v.y * uv.y - (d - 0.5 + progress * (1.0 + smoothness)))`.
+    @inline(__always)
     func edge(_ uv: GLPoint, _ progress: Float, _ smoothness: Float) -> Float {
         GLSL.smoothstep(-smoothness, 0, v.x * uv.x + v.y * uv.y - (d - 0.5 + progress * (1 + smoothness)))
     }

@@ -253,6 +253,7 @@ struct GLVerticalOpen: GLShader {
 
 /// LeftRight and TopBottom: the incoming picture slides in over the outgoing
 /// one, which shrinks and darkens on black.
+@inline(__always)
 private func slideOverShrinking(_ uv: GLPoint, _ incoming: GLPoint, _ s: GLSampler) -> GLColour {
     let size = GLSL.mix(1, 3, s.progress * 0.2)
     let shrunk = (uv + GLPoint(-0.5, -0.5)) * GLPoint(size, size) + GLPoint(0.5, 0.5)

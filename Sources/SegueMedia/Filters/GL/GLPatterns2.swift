@@ -257,6 +257,7 @@ struct GLZoomInCircles: GLShader {
 
 /// ZoomLeftWipe and ZoomRigthWipe: the outgoing picture zooms in for the
 /// first half, then a hard edge wipes the incoming one in.
+@inline(__always)
 private func zoomThenWipe(_ uv: GLPoint, _ s: GLSampler, quick: Float, edge: Float) -> GLColour {
     let p = s.progress
     guard p < 0.5 else { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(edge, (p - 0.5) * 2)) }
