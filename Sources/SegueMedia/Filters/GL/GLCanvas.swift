@@ -18,7 +18,7 @@ final class GLScratch: @unchecked Sendable {
         self.width = width
         // concurrentPerform paints on as many threads as there are cores.
         slots = ProcessInfo.processInfo.activeProcessorCount + 1
-        rows = .allocate(capacity: slots * GLCanvas.bandRows * width)
+        rows = .allocate(capacity: slots * GLCanvas.columnBandRows * width)
         free = Mutex(Array(0..<slots))
     }
 
@@ -28,12 +28,12 @@ final class GLScratch: @unchecked Sendable {
     /// more bands run at once than there are cores) rows of its own.
     func withBand<Result>(_ body: (UnsafeMutablePointer<GLColour>) -> Result) -> Result {
         guard let slot = free.withLock({ $0.popLast() }) else {
-            let own = UnsafeMutablePointer<GLColour>.allocate(capacity: GLCanvas.bandRows * width)
+            let own = UnsafeMutablePointer<GLColour>.allocate(capacity: GLCanvas.columnBandRows * width)
             defer { own.deallocate() }
             return body(own)
         }
         defer { free.withLock { $0.append(slot) } }
-        return body(rows + slot * GLCanvas.bandRows * width)
+        return body(rows + slot * GLCanvas.columnBandRows * width)
     }
 }
 
@@ -48,6 +48,9 @@ struct GLCanvas: Sendable {
     /// Columns a tile spans: a warp's samples of one tile lie near each
     /// other in the pictures, so they stay in the caches.
     static let tileWidth = 64
+    /// Rows a band spans when it is painted a column at a time (even, and a
+    /// multiple of `bandRows`: the scratch rows are this many).
+    static let columnBandRows = 32
 
     let width: Int, height: Int
     private let scratch: GLScratch
@@ -73,6 +76,25 @@ struct GLCanvas: Sendable {
                     for columns in stride(from: 0, to: width, by: Self.tileWidth) {
                         for row in rows { painter.body(row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
                     }
+                    write(rows, from: lines)
+                }
+            }
+        }
+    }
+
+    /// Runs `body(column, rows, band)` for every column of each band of 32
+    /// rows, `band` the band's first row, bands in parallel; then writes the
+    /// band. For an effect whose samples move down a column together: each
+    /// then reads down the pictures at one stride, which the processor's
+    /// prefetcher follows.
+    func inColumns(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+        let width = width, height = height, bandRows = Self.columnBandRows
+        withoutActuallyEscaping(body) { body in
+            let painter = GLPainter(body)
+            DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { band in
+                let rows = (band * bandRows)..<min(height, (band + 1) * bandRows)
+                scratch.withBand { lines in
+                    for column in 0..<width { painter.body(column, rows, lines) }
                     write(rows, from: lines)
                 }
             }

@@ -31,14 +31,23 @@ struct GLButterflyWaveScrawler: GLShader {
         if s.progress >= 1 { return s.toPixel(p) }
         return samples[s.column(p.x)].blend(row: s.row(p.y), progress: s.progress, s)
     }
-    /// `colour` at every pixel, by column and row rather than coordinates.
+    /// `colour` at every pixel, by column and row rather than coordinates,
+    /// a column at a time: its four samples move down the pictures a row a pixel.
     func paint(_ canvas: GLCanvas, _ s: GLSampler) {
-        let shown = s.progress <= 0 ? s.from : s.to
-        canvas.inTiles { row, columns, line in
+        let shown = s.progress <= 0 ? s.from : s.to, width = canvas.width
+        canvas.inColumns { col, rows, band in
+            var pixel = band + col
             if s.progress > 0, s.progress < 1 {
-                for col in columns { line[col] = samples[col].blend(row: row, progress: s.progress, s) }
+                let column = samples[col]
+                for row in rows {
+                    pixel.pointee = column.blend(row: row, progress: s.progress, s)
+                    pixel += width
+                }
             } else {
-                for col in columns { line[col] = shown.pixels[row * canvas.width + col] }
+                for row in rows {
+                    pixel.pointee = shown.pixels[row * width + col]
+                    pixel += width
+                }
             }
         }
     }
