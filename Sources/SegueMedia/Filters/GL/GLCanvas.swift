@@ -67,17 +67,10 @@ struct GLCanvas: Sendable {
     /// Runs `body(row, columns, line)` for every row 64 columns at a time,
     /// `line` the row's first pixel, bands of rows in parallel; then writes the band.
     func inTiles(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
-        let width = width, height = height, bandRows = Self.bandRows
-        withoutActuallyEscaping(body) { body in
-            let painter = GLPainter(body)
-            DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { band in
-                let rows = (band * bandRows)..<min(height, (band + 1) * bandRows)
-                scratch.withBand { lines in
-                    for columns in stride(from: 0, to: width, by: Self.tileWidth) {
-                        for row in rows { painter.body(row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
-                    }
-                    write(rows, from: lines)
-                }
+        let width = width
+        inBands(of: Self.bandRows, body) { painter, rows, lines in
+            for columns in stride(from: 0, to: width, by: Self.tileWidth) {
+                for row in rows { painter.body(row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
             }
         }
     }
@@ -88,14 +81,26 @@ struct GLCanvas: Sendable {
     /// then reads down the pictures at one stride, which the processor's
     /// prefetcher follows.
     func inColumns(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
-        let width = width, height = height, bandRows = Self.columnBandRows
+        let width = width
+        inBands(of: Self.columnBandRows, body) { painter, rows, lines in
+            for column in 0..<width { painter.body(column, rows, lines) }
+        }
+    }
+
+    /// Bands of `bandRows` rows in parallel: `paint(painter, rows, lines)`
+    /// with `body` and the band's scratch rows, then the band written.
+    private func inBands(of bandRows: Int, _ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void,
+                         _ paint: (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+        let height = height
         withoutActuallyEscaping(body) { body in
-            let painter = GLPainter(body)
-            DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { band in
-                let rows = (band * bandRows)..<min(height, (band + 1) * bandRows)
-                scratch.withBand { lines in
-                    for column in 0..<width { painter.body(column, rows, lines) }
-                    write(rows, from: lines)
+            withoutActuallyEscaping(paint) { paint in
+                let painter = GLPainter(body), band = GLBandPaint(paint)
+                DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { index in
+                    let rows = (index * bandRows)..<min(height, (index + 1) * bandRows)
+                    scratch.withBand { lines in
+                        band.paint(painter, rows, lines)
+                        write(rows, from: lines)
+                    }
                 }
             }
         }
@@ -199,6 +204,13 @@ private struct GLCodes {
 private struct GLPainter: @unchecked Sendable {
     let body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
     init(_ body: @escaping (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
+}
+
+/// How a band is painted, handed to the lanes (as GLPainter).
+/// SAFETY: as GLPainter's: each band paints only its own scratch rows.
+private struct GLBandPaint: @unchecked Sendable {
+    let paint: (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
+    init(_ paint: @escaping (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.paint = paint }
 }
 
 /// A frame's three planes and their strides, for the bands of a conversion.
