@@ -199,8 +199,8 @@ private struct GLCodes {
 }
 
 /// An effect's paint body handed to the lanes.
-/// SAFETY: `inTiles` returns only when every lane has, and the body it wraps
-/// writes only the row it is given.
+/// SAFETY: `inBands` returns only when every lane has, and the body it wraps
+/// writes only the row (`inTiles`) or the column of the band (`inColumns`) it is given.
 private struct GLPainter: @unchecked Sendable {
     let body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
     init(_ body: @escaping (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
