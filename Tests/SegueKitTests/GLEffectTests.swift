@@ -143,6 +143,30 @@ extension GLTransitionTests {
         }
     }
 
+    /// An effect that samples only the cross-fade reads both frames as one picture: each pixel the mix of the
+    /// two read apart (the conversion is affine), to float rounding; at either end exactly the one shown.
+    func testTheCrossFadeReadIsTheMixOfThePicturesReadApart() throws {
+        let size: Size = (37, 21), matrix = GLColourMatrix.bt2020(bits: 10)
+        let a = try frame(tenBitPicture(seed: 5, size: size), size: size), b = try frame(tenBitPicture(seed: 6, size: size), size: size)
+        let from = GLPicture(width: size.width, height: size.height), to = GLPicture(width: size.width, height: size.height)
+        let crossFade = GLPicture(width: size.width, height: size.height), count = size.width * size.height
+        from.read(a, matrix: matrix)
+        to.read(b, matrix: matrix)
+        for t: Float in [0.3, 0.75] {
+            crossFade.read(a, b, crossFadedAt: t, matrix: matrix)
+            let worst = (0..<count).map { index -> Float in
+                let difference = crossFade.pixels[index] - GLSL.mix(from.pixels[index], to.pixels[index], t)
+                return max(difference.max(), (-difference).max())
+            }.max() ?? 1
+            XCTAssertLessThan(worst, 1e-5, "cross-fade at \(t)")
+            XCTAssertGreaterThan((0..<count).filter { crossFade.pixels[$0] != from.pixels[$0] }.count, count / 2, "at \(t)")
+        }
+        crossFade.read(a, b, crossFadedAt: 0, matrix: matrix)
+        XCTAssertTrue((0..<count).allSatisfy { crossFade.pixels[$0] == from.pixels[$0] }, "at 0 the outgoing picture as it reads")
+        crossFade.read(a, b, crossFadedAt: 1, matrix: matrix)
+        XCTAssertTrue((0..<count).allSatisfy { crossFade.pixels[$0] == to.pixels[$0] }, "at 1 the incoming picture as it reads")
+    }
+
     // MARK: Through the stitch
 
     /// The join frames of a stitch, judged: overlap draws a's last frames with b's first, freeze a's last

@@ -23,13 +23,26 @@ package final class GLWorkspace {
     package func draw(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into frame: Frame) {
         precondition(a.isShaped(like: frame) && b.isShaped(like: frame), "draw(_:_:transition:progress:matrix:into:) needs pictures of one size and format")
         precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
-        let from = picture(\.from, like: frame), to = picture(\.to, like: frame)
         if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
+        let shader = transition.effect.shader, progress = Float(max(0, min(1, progress)))
+        let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix) : pictures(a, b, at: progress, matrix: matrix)
+        let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!)
+        shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
+    }
+
+    /// Both pictures read, to be sampled apart.
+    private func pictures(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix) -> GLSampler {
+        let from = picture(\.from, like: a), to = picture(\.to, like: b)
         from.read(a, matrix: matrix)
         to.read(b, matrix: matrix)
-        let sampler = GLSampler(from: from.texture, to: to.texture, progress: Float(max(0, min(1, progress))), ratio: Float(frame.width) / Float(frame.height))
-        let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!)
-        transition.effect.shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
+        return GLSampler(from: from.texture, to: to.texture, progress: progress, ratio: Float(a.width) / Float(a.height))
+    }
+
+    /// The pictures' cross-fade read as one picture, for an effect that samples nothing else.
+    private func crossFade(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix) -> GLSampler {
+        let crossFade = picture(\.from, like: a)
+        crossFade.read(a, b, crossFadedAt: progress, matrix: matrix)
+        return GLSampler(crossFade: crossFade.texture, progress: progress, ratio: Float(a.width) / Float(a.height))
     }
 
     private func picture(_ slot: ReferenceWritableKeyPath<GLWorkspace, GLPicture?>, like frame: Frame) -> GLPicture {
@@ -43,11 +56,31 @@ package final class GLWorkspace {
 /// What an effect's GLSL reads besides its own uniforms: the two textures,
 /// `progress` and `ratio`. Its helpers are `@_transparent`, as GLTexture's are.
 struct GLSampler: Sendable {
+    /// The pictures; for an effect that `samplesTheCrossFade`, both its cross-fade.
     let from: GLTexture, to: GLTexture
     /// The effect's `progress`, 0 (all `from`) to 1.
     let progress: Float
     /// The picture's width over its height.
     let ratio: Float
+
+    init(from: GLTexture, to: GLTexture, progress: Float, ratio: Float) {
+        self.from = from; self.to = to; self.progress = progress; self.ratio = ratio
+    }
+    /// Samples the pictures' cross-fade at `progress`, `crossFade`.
+    init(crossFade: GLTexture, progress: Float, ratio: Float) {
+        self.init(from: crossFade, to: crossFade, progress: progress, ratio: ratio)
+    }
+
+    /// `mix(fromColor(p), toColor(p), progress)`, for an effect that
+    /// `samplesTheCrossFade`: one sample of the cross-fade, not two.
+    @_transparent func crossFade(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
+    /// `crossFade(p)` and `crossFade(q)`, their taps worked out side by side.
+    @_transparent func crossFades(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour) {
+        let (across, down, otherAcross, otherDown) = from.taps(p, q)
+        return (from.sample(across, down), from.sample(otherAcross, otherDown))
+    }
+    /// `crossFade` at the fragment's own coordinates, read straight from its pixel.
+    @_transparent func crossFadePixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
 
     @_transparent func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
     @_transparent func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }
@@ -111,6 +144,11 @@ extension GLTransition {
 /// its GLSL `transition(uv)` as `colour(_:_:)`.
 protocol GLShader: Sendable {
     init(_ transition: GLTransition)
+    /// Whether the effect's GLSL reads the pictures only as their cross-fade
+    /// at `progress` (`mix(getFromColor(p), getToColor(p), progress)`): then
+    /// the frames are read as that one picture, and the effect samples it
+    /// through `GLSampler.crossFade`, half the samples and the memory.
+    static var samplesTheCrossFade: Bool { get }
     /// The effect with what depends on `progress` alone worked out once a
     /// frame rather than once a pixel (the same arithmetic, so the same values).
     func prepared(for progress: Float) -> Self
@@ -128,6 +166,7 @@ protocol GLShader: Sendable {
 }
 
 extension GLShader {
+    static var samplesTheCrossFade: Bool { false }
     func prepared(for progress: Float) -> Self { self }
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 

@@ -96,9 +96,10 @@ extension GLEffect {
 }
 
 struct GLFade: GLShader {
+    static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) {}
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { GLSL.mix(s.fromPixel(uv), s.toPixel(uv), s.progress) }
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { s.crossFadePixel(uv) }
 }
 
 struct GLWipeLeft: GLShader {
@@ -160,6 +161,7 @@ struct GLSwirl: GLPairedShader {
     /// progress (a libm sine and cosine a pixel cost more than the drawing):
     /// the turn moves at most 16π a unit of distance, within GLTable's bound.
     private var turn: GLTable<GLPoint>?
+    static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) {}
     func prepared(for t: Float) -> GLSwirl {
         var prepared = self
@@ -190,7 +192,7 @@ struct GLSwirl: GLPairedShader {
         let inside = SIMD4(distances[0], distances[0], distances[1], distances[1]) .< radius
         p.replace(with: turned, where: inside)
         p += 0.5
-        return s.mixed(p.lowHalf, p.highHalf, t)
+        return s.crossFades(p.lowHalf, p.highHalf)
     }
     @inline(__always)
     private func turn(_ distance: Float, _ t: Float) -> GLPoint {

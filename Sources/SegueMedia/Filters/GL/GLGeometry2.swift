@@ -172,6 +172,7 @@ struct GLHexagonalize: GLPairedShader {
     /// How far the pictures are into hexagons at this frame's progress (0:
     /// not at all), and the hexagons' side.
     private var dist: Float = 0, size: Float = 0
+    static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) { steps = transition.int("steps"); horizontalHexagons = transition.float("horizontalHexagons") }
     func prepared(for progress: Float) -> GLHexagonalize {
         var prepared = self, dist = 2 * min(progress, 1 - progress)
@@ -184,9 +185,9 @@ struct GLHexagonalize: GLPairedShader {
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        guard dist > 0 else { return s.mixed(first, second, s.progress) }
+        guard dist > 0 else { return s.crossFades(first, second) }
         let (x, y) = centres(SIMD2(first.x, second.x), SIMD2(first.y, second.y), s.ratio)
-        return s.mixed(GLPoint(x[0], y[0]), GLPoint(x[1], y[1]), s.progress)
+        return s.crossFades(GLPoint(x[0], y[0]), GLPoint(x[1], y[1]))
     }
     /// The centres of the hexagons holding two points, lane by lane (the
     /// GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
@@ -217,6 +218,7 @@ struct GLKaleidoscope: GLShader {
     let speed: Float, angle: Float, power: Float
     /// The seven turns' sines and cosines at this frame's progress.
     private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
+    static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
     func prepared(for progress: Float) -> GLKaleidoscope {
         var prepared = self, t = GLSL.pow(progress, power) * speed
@@ -229,7 +231,7 @@ struct GLKaleidoscope: GLShader {
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
-        return blend(uv, s.mixed(GLPoint(p[0], p[1]), s.progress), s)
+        return blend(uv, s.crossFade(GLPoint(p[0], p[1])), s)
     }
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
@@ -242,8 +244,8 @@ struct GLKaleidoscope: GLShader {
                 let u = (Float(cols.0) + 0.5) / width, u1 = (Float(cols.1) + 0.5) / width
                 let u2 = (Float(cols.2) + 0.5) / width, u3 = (Float(cols.3) + 0.5) / width
                 let points = folded(SIMD8(u, v, u1, v, u2, v, u3, v))
-                let (turned0, turned1) = sampler.mixed(GLPoint(points[0], points[1]), GLPoint(points[2], points[3]), sampler.progress)
-                let (turned2, turned3) = sampler.mixed(GLPoint(points[4], points[5]), GLPoint(points[6], points[7]), sampler.progress)
+                let (turned0, turned1) = sampler.crossFades(GLPoint(points[0], points[1]), GLPoint(points[2], points[3]))
+                let (turned2, turned3) = sampler.crossFades(GLPoint(points[4], points[5]), GLPoint(points[6], points[7]))
                 line[cols.0] = blend(GLPoint(u, v), turned0, sampler)
                 line[cols.1] = blend(GLPoint(u1, v), turned1, sampler)
                 line[cols.2] = blend(GLPoint(u2, v), turned2, sampler)
@@ -276,7 +278,7 @@ struct GLKaleidoscope: GLShader {
     @inline(__always)
     private func blend(_ uv: GLPoint, _ turned: GLColour, _ s: GLSampler) -> GLColour {
         let progress = s.progress
-        return GLSL.mix(GLSL.mix(s.fromPixel(uv), s.toPixel(uv), progress), turned, 1 - 2 * Swift.abs(progress - 0.5))
+        return GLSL.mix(s.crossFadePixel(uv), turned, 1 - 2 * Swift.abs(progress - 0.5))
     }
 }
 
@@ -393,6 +395,7 @@ struct GLRotateScaleFade: GLPairedShader {
         center = transition.point("center"); rotations = transition.float("rotations")
         scale = transition.float("scale"); backColor = transition.colour("backColor")
     }
+    static var samplesTheCrossFade: Bool { true }
     func prepared(for progress: Float) -> GLRotateScaleFade {
         let pi: Float = 3.14159265359
         var prepared = self
@@ -420,7 +423,7 @@ struct GLRotateScaleFade: GLPairedShader {
     @_transparent
     private func shown(_ rotatedUv: GLPoint, _ s: GLSampler) -> GLColour {
         if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
-        return s.mixed(rotatedUv, s.progress)
+        return s.crossFade(rotatedUv)
     }
 }
 

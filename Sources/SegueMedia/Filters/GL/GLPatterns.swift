@@ -337,6 +337,7 @@ struct GLPerlin: GLShader {
 
 struct GLPixelize: GLShader {
     let squaresMin: GLPoint, steps: Int
+    static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) { squaresMin = transition.point("squaresMin"); steps = transition.int("steps") }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -344,6 +345,6 @@ struct GLPixelize: GLShader {
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
         let squareSize = 2 * dist / squaresMin
         let p = dist > 0 ? (GLSL.floor(uv / squareSize - 0.5) + 0.5) * squareSize : uv
-        return s.mixed(p, s.progress)
+        return s.crossFade(p)
     }
 }

@@ -86,45 +86,105 @@ extension GLPicture {
     /// Reads `frame`'s picture (of this size) as R'G'B': each pixel takes the
     /// chroma sample of its 2x2 block (nearest; 4:2:0 chroma sits once per block).
     func read(_ frame: Frame, matrix: GLColourMatrix) {
-        precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
-                     && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "read(_:matrix:) reads planar 4:2:0 frames of the picture's size and the matrix's depth")
-        if frame.sampleBytes == 1 {
-            read(frame, matrix: matrix, as: UInt8.self)
+        read(frame, frame, crossFadedAt: 0, matrix: matrix)
+    }
+
+    /// Reads the cross-fade of `a` and `b` at `t` as `read` reads one frame:
+    /// each code `mix(a's, b's, t)`, whose R'G'B' is the mix of theirs (the
+    /// conversion is affine), for an effect that samples only the cross-fade.
+    func read(_ a: Frame, _ b: Frame, crossFadedAt t: Float, matrix: GLColourMatrix) {
+        for frame in [a, b] {
+            precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
+                         && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "read(_:matrix:) reads planar 4:2:0 frames of the picture's size and the matrix's depth")
+        }
+        let lines = GLCodeLines(GLFramePlanes(a), a === b ? nil : GLFramePlanes(b), t: t)
+        if a.sampleBytes == 1 {
+            read(lines, matrix: matrix, as: UInt8.self)
         } else {
-            read(frame, matrix: matrix, as: UInt16.self)
+            read(lines, matrix: matrix, as: UInt16.self)
         }
     }
 
     @inline(__always)
-    private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ frame: Frame, matrix: GLColourMatrix, as _: Sample.Type) {
+    private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ lines: GLCodeLines, matrix: GLColourMatrix, as _: Sample.Type) {
         let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
         let lumaScale = 1 / (219 * s), chromaScale = 1 / (224 * s)
-        let planes = GLFramePlanes(frame)
         inBands(height) { rows in
             for row in rows {
-                let ys = planes.line(0, row, as: Sample.self), us = planes.line(1, row / 2, as: Sample.self)
-                let vs = planes.line(2, row / 2, as: Sample.self)
-                let line = pixels + row * width
+                let codes = lines.row(row, as: Sample.self), line = pixels + row * width
                 // Four pixels (two chroma samples) at once, lane by lane the sums of one; then what is left.
                 for quad in 0..<(width / 4) {
-                    let col = 4 * quad, chroma = 2 * quad
-                    let luma = (SIMD4(Float(ys[col]), Float(ys[col + 1]), Float(ys[col + 2]), Float(ys[col + 3])) - 16 * s) * lumaScale
-                    let cbs = (SIMD2(Float(us[chroma]), Float(us[chroma + 1])) - 128 * s) * chromaScale
-                    let crs = (SIMD2(Float(vs[chroma]), Float(vs[chroma + 1])) - 128 * s) * chromaScale
+                    let col = 4 * quad
+                    let luma = (codes.lumas(col) - 16 * s) * lumaScale
+                    let (cb, cr) = codes.chromas(2 * quad)
+                    let cbs = (cb - 128 * s) * chromaScale, crs = (cr - 128 * s) * chromaScale
                     let r = luma + 2 * (1 - kr) * SIMD4(crs[0], crs[0], crs[1], crs[1])
                     let b = luma + 2 * (1 - kb) * SIMD4(cbs[0], cbs[0], cbs[1], cbs[1])
                     let g = (luma - kr * r - kb * b) / kg
                     for lane in 0..<4 { line[col + lane] = GLColour(r[lane], g[lane], b[lane], 1) }
                 }
                 for col in (4 * (width / 4))..<width {
-                    let luma = (Float(ys[col]) - 16 * s) * lumaScale
-                    let cb = (Float(us[col / 2]) - 128 * s) * chromaScale
-                    let cr = (Float(vs[col / 2]) - 128 * s) * chromaScale
-                    let r = luma + 2 * (1 - kr) * cr
-                    let b = luma + 2 * (1 - kb) * cb
+                    let (y, cb, cr) = codes.pixel(col)
+                    let luma = (y - 16 * s) * lumaScale
+                    let r = luma + 2 * (1 - kr) * (cr - 128 * s) * chromaScale
+                    let b = luma + 2 * (1 - kb) * (cb - 128 * s) * chromaScale
                     line[col] = GLColour(r, (luma - kr * r - kb * b) / kg, b, 1)
                 }
             }
         }
+    }
+}
+
+/// The Y'CbCr codes a picture is read from: one frame's, or two frames'
+/// mixed at `t` (as GLSL's `mix`).
+private struct GLCodeLines: Sendable {
+    let a: GLFramePlanes, b: GLFramePlanes?, t: Float
+
+    init(_ a: GLFramePlanes, _ b: GLFramePlanes?, t: Float) { self.a = a; self.b = b; self.t = t }
+
+    @inline(__always)
+    func row<Sample: FixedWidthInteger & UnsignedInteger>(_ row: Int, as _: Sample.Type) -> GLCodeRow<Sample> {
+        GLCodeRow(a: GLCodeRow.Lines(a, row), b: b.map { GLCodeRow.Lines($0, row) }, t: t)
+    }
+}
+
+/// A row's codes as floats (`GLCodeLines`): four pixels' lumas and their two
+/// chroma samples at once, or one pixel's.
+private struct GLCodeRow<Sample: FixedWidthInteger & UnsignedInteger> {
+    /// A frame's luma row and the chroma rows beside it.
+    struct Lines {
+        let ys: UnsafeMutablePointer<Sample>, us: UnsafeMutablePointer<Sample>, vs: UnsafeMutablePointer<Sample>
+        @inline(__always)
+        init(_ planes: GLFramePlanes, _ row: Int) {
+            ys = planes.line(0, row, as: Sample.self); us = planes.line(1, row / 2, as: Sample.self); vs = planes.line(2, row / 2, as: Sample.self)
+        }
+        @inline(__always)
+        func lumas(_ col: Int) -> SIMD4<Float> { SIMD4(Float(ys[col]), Float(ys[col + 1]), Float(ys[col + 2]), Float(ys[col + 3])) }
+        @inline(__always)
+        func chromas(_ chroma: Int) -> (SIMD2<Float>, SIMD2<Float>) {
+            (SIMD2(Float(us[chroma]), Float(us[chroma + 1])), SIMD2(Float(vs[chroma]), Float(vs[chroma + 1])))
+        }
+        @inline(__always)
+        func pixel(_ col: Int) -> SIMD4<Float> { SIMD4(Float(ys[col]), Float(us[col / 2]), Float(vs[col / 2]), 0) }
+    }
+    let a: Lines, b: Lines?, t: Float
+
+    @inline(__always)
+    func lumas(_ col: Int) -> SIMD4<Float> {
+        guard let b else { return a.lumas(col) }
+        return GLSL.mix(a.lumas(col), b.lumas(col), t)
+    }
+    /// The Cb and Cr codes of chroma samples `chroma` and `chroma + 1`.
+    @inline(__always)
+    func chromas(_ chroma: Int) -> (cb: SIMD2<Float>, cr: SIMD2<Float>) {
+        guard let b else { return a.chromas(chroma) }
+        let (cbA, crA) = a.chromas(chroma), (cbB, crB) = b.chromas(chroma)
+        return (GLSL.mix(cbA, cbB, t), GLSL.mix(crA, crB, t))
+    }
+    /// Pixel `col`'s Y', Cb and Cr codes.
+    @inline(__always)
+    func pixel(_ col: Int) -> (Float, Float, Float) {
+        let codes = b.map { GLSL.mix(a.pixel(col), $0.pixel(col), t) } ?? a.pixel(col)
+        return (codes[0], codes[1], codes[2])
     }
 }
