@@ -8,9 +8,7 @@ import SegueCore
 // those that move or warp the pictures. Authors: CrazyParametricFun:
 // mandubian; crosswarp: Eke Péter; directionalwarp: pschroen;
 // directionalwipe, squareswire, squeeze: gre; Dreamy: mikolalysenko;
-// DreamyZoom: Zeh Fernando; hexagonalize, rotate_scale_fade: Fernando
-// Kuteken; kaleidoscope: nwoeanhinnogaehr; morph: paniq; Mosaic: Xaychru
-// (ported by gre).
+// DreamyZoom: Zeh Fernando; morph: paniq; Mosaic: Xaychru (ported by gre).
 
 /// The outgoing picture pulled along a hypocycloid into a swirl.
 struct GLCrazyParametricFun: GLPairedShader {
@@ -114,19 +112,41 @@ struct GLSquaresWire: GLShader {
 
 /// A cross-fade with a gentle vertical wave on each picture.
 struct GLDreamy: GLShader {
-    /// Each column's offsets of the outgoing and the incoming picture at this frame's progress.
-    private var outgoing: [GLPoint] = [], incoming: [GLPoint] = []
+    /// Each column's samples at this frame's progress: the pictures move up
+    /// or down by the column's own offsets, so a column's taps across and
+    /// its samples' fractions down are the same all the way down.
+    private var columns: [Column] = []
+    private struct Column {
+        let across: GLTap, outgoing: GLRowShift, incoming: GLRowShift
+    }
     init(_ transition: GLTransition) {}
     func prepared(for s: GLSampler) -> GLDreamy {
         var prepared = self
-        prepared.outgoing = s.columns { Self.offset(s.progress, $0) }
-        prepared.incoming = s.columns { Self.offset(1 - s.progress, $0) }
+        prepared.columns = s.columns { u in
+            Column(across: s.from.tap(u), outgoing: s.from.shift(Self.offset(s.progress, u).y), incoming: s.to.shift(Self.offset(1 - s.progress, u).y))
+        }
         return prepared
     }
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let column = s.column(p.x)
-        return GLSL.mix(s.fromColor(p + outgoing[column]), s.toColor(p + incoming[column]), s.progress)
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colour(row: s.row(p.y), columns[s.column(p.x)], s) }
+    /// `colour` at every pixel, a column at a time: its samples move down the pictures a row a pixel.
+    func paint(_ canvas: GLCanvas, _ s: GLSampler) {
+        let width = canvas.width
+        canvas.inColumns { col, rows, band in
+            let column = columns[col]
+            var pixel = band + col
+            for row in rows {
+                pixel.pointee = colour(row: row, column, s)
+                pixel += width
+            }
+        }
+    }
+    /// The GLSL's `mix(getFromColor(p + offset(progress, p.x, 0.0)), getToColor(p + offset(1.0 - progress, p.x, 3.14)), progress)`
+    /// at the pixel in row `row` (from the top) of `column`.
+    @inline(__always)
+    private func colour(row: Int, _ column: Column, _ s: GLSampler) -> GLColour {
+        GLSL.mix(s.from.sample(column.across, s.from.rows(row, column.outgoing)),
+                 s.to.sample(column.across, s.to.rows(row, column.incoming)), s.progress)
     }
     private static func offset(_ progress: Float, _ x: Float) -> GLPoint {
         GLPoint(0, 0.03 * progress * GLSL.cos(10 * (progress + x)))
@@ -161,124 +181,6 @@ struct GLDreamyZoom: GLShader {
         let turned = GLPoint((p.x * c - p.y * sn) / ratio + 0.5, (p.x * sn + p.y * c) + 0.5)
         let colour = early ? s.fromColor(turned) : s.toColor(turned)
         return colour + flash
-    }
-}
-
-/// Both pictures become hexagons, cross-fade and sharpen again.
-struct GLHexagonalize: GLPairedShader {
-    let steps: Int, horizontalHexagons: Float
-    /// √3, as `sqrt(3.0)` rounds to a float.
-    private static var sqrt3: Float { 1.7320508075688772 }
-    /// How far the pictures are into hexagons at this frame's progress (0:
-    /// not at all), and the hexagons' side.
-    private var dist: Float = 0, size: Float = 0
-    static var samplesTheCrossFade: Bool { true }
-    init(_ transition: GLTransition) { steps = transition.int("steps"); horizontalHexagons = transition.float("horizontalHexagons") }
-    func prepared(for progress: Float) -> GLHexagonalize {
-        var prepared = self, dist = 2 * min(progress, 1 - progress)
-        dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
-        prepared.dist = dist
-        prepared.size = (Self.sqrt3 / 3) * dist / horizontalHexagons
-        return prepared
-    }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        guard dist > 0 else { return s.crossFades(first, second) }
-        let (x, y) = centres(SIMD2(first.x, second.x), SIMD2(first.y, second.y), s.ratio)
-        return s.crossFades(GLPoint(x[0], y[0]), GLPoint(x[1], y[1]))
-    }
-    /// The centres of the hexagons holding two points, lane by lane (the
-    /// GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
-    @inline(__always)
-    private func centres(_ px: SIMD2<Float>, _ py: SIMD2<Float>, _ ratio: Float) -> (SIMD2<Float>, SIMD2<Float>) {
-        let sqrt3 = Self.sqrt3
-        let pointX = (px - 0.5) / size, pointY = (py / ratio - 0.5) / size
-        let hq = (sqrt3 / 3) * pointX + (-1.0 / 3.0) * pointY
-        let hr = 0 * pointX + 2.0 / 3.0 * pointY
-        let hs = -hq - hr
-        var q = GLSL.floor(hq + 0.5), r = GLSL.floor(hr + 0.5)
-        let s = GLSL.floor(hs + 0.5)
-        let deltaQ = GLSL.abs(q - hq), deltaR = GLSL.abs(r - hr), deltaS = GLSL.abs(s - hs)
-        let qFarthest = (deltaQ .> deltaR) .& (deltaQ .> deltaS), rFarthest = .!qFarthest .& (deltaR .> deltaS)
-        let roundedQ = -r - s, roundedR = -q - s
-        q.replace(with: roundedQ, where: qFarthest)
-        r.replace(with: roundedR, where: rFarthest)
-        let x = (sqrt3 * q + (sqrt3 / 2) * r) * size + 0.5
-        let y = (0 * q + (3.0 / 2.0) * r) * size + 0.5
-        return (x, y * ratio)
-    }
-}
-
-/// A cross-fade through a spinning kaleidoscope of both pictures: drawn four
-/// pixels at a time, their seven turns and folds (a chain each pixel waits
-/// on) side by side in the lanes of two registers.
-struct GLKaleidoscope: GLShader {
-    let speed: Float, angle: Float, power: Float
-    /// The seven turns' sines and cosines at this frame's progress.
-    private var sines = SIMD8<Float>(), cosines = SIMD8<Float>()
-    static var samplesTheCrossFade: Bool { true }
-    init(_ transition: GLTransition) { speed = transition.float("speed"); angle = transition.float("angle"); power = transition.float("power") }
-    func prepared(for progress: Float) -> GLKaleidoscope {
-        var prepared = self, t = GLSL.pow(progress, power) * speed
-        for turn in 0..<7 {
-            prepared.sines[turn] = GLSL.sin(t); prepared.cosines[turn] = GLSL.cos(t)
-            t += angle
-        }
-        return prepared
-    }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
-        return blend(uv, s.crossFade(GLPoint(p[0], p[1])), s)
-    }
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles { row, columns, line in
-            let v = 1 - (Float(row) + 0.5) / height
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 4) {
-                // A row's last pixels (fewer than four) drawn again in the spare lanes.
-                let last = columns.upperBound - 1
-                let cols = (col, min(col + 1, last), min(col + 2, last), min(col + 3, last))
-                let u = (Float(cols.0) + 0.5) / width, u1 = (Float(cols.1) + 0.5) / width
-                let u2 = (Float(cols.2) + 0.5) / width, u3 = (Float(cols.3) + 0.5) / width
-                let points = folded(SIMD8(u, v, u1, v, u2, v, u3, v))
-                let (turned0, turned1) = sampler.crossFades(GLPoint(points[0], points[1]), GLPoint(points[2], points[3]))
-                let (turned2, turned3) = sampler.crossFades(GLPoint(points[4], points[5]), GLPoint(points[6], points[7]))
-                line[cols.0] = blend(GLPoint(u, v), turned0, sampler)
-                line[cols.1] = blend(GLPoint(u1, v), turned1, sampler)
-                line[cols.2] = blend(GLPoint(u2, v), turned2, sampler)
-                line[cols.3] = blend(GLPoint(u3, v), turned3, sampler)
-            }
-        }
-    }
-    /// The GLSL's seven turns and folds of four points (x and y in turn).
-    @inline(__always)
-    private func folded(_ uv: SIMD8<Float>) -> SIMD8<Float> {
-        var p = uv - 0.5
-        for turn in 0..<7 {
-            // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for each point.
-            let sn = sines[turn], cs = cosines[turn]
-            p = sn * p + SIMD8(cs, -cs, cs, -cs, cs, -cs, cs, -cs) * SIMD8(p[1], p[0], p[3], p[2], p[5], p[4], p[7], p[6])
-            p = Self.fold(p)
-        }
-        return p
-    }
-    /// `abs(mod(p, 2.0) - 1.0)` for |p| < 2, which every turn keeps it to: p
-    /// starts within 0.5 of the origin and a turn keeps its length, so no
-    /// coordinate reaches sqrt(2). `mod(p, 2.0)` is then `p + 2.0` below
-    /// zero, `p` above, the same sum the GLSL's `p - 2.0 * floor(p / 2.0)` takes.
-    @inline(__always)
-    private static func fold(_ p: SIMD8<Float>) -> SIMD8<Float> {
-        let wrapped = p + SIMD8<Float>(repeating: 2).replacing(with: 0, where: p .>= 0) - 1
-        return unsafeBitCast(unsafeBitCast(wrapped, to: SIMD8<UInt32>.self) & 0x7fff_ffff, to: SIMD8<Float>.self)
-    }
-    /// The GLSL's blend at `uv`, `turned` being `mix(fromColor(p), toColor(p), progress)` at its kaleidoscope's point.
-    @inline(__always)
-    private func blend(_ uv: GLPoint, _ turned: GLColour, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        return GLSL.mix(s.crossFadePixel(uv), turned, 1 - 2 * Swift.abs(progress - 0.5))
     }
 }
 
@@ -381,49 +283,6 @@ struct GLMosaicTiles: Sendable {
         let column = Int(corner.x) - left, row = Int(corner.y) - bottom
         guard column >= 0, column < columns, row >= 0, row < rows else { return nil }
         return tiles[row * columns + column]
-    }
-}
-
-/// Both pictures spin about `center`, shrinking to 1/`scale` and back, over
-/// `backColor`, as they cross-fade: drawn two pixels at a time (each pixel's
-/// square root and divisions in a chain of their own).
-struct GLRotateScaleFade: GLPairedShader {
-    let center: GLPoint, rotations: Float, scale: Float, backColor: GLColour
-    /// The turn's cosine and sine and the scale at this frame's progress.
-    private var c: Float = 1, sn: Float = 0, currentScale: Float = 1
-    init(_ transition: GLTransition) {
-        center = transition.point("center"); rotations = transition.float("rotations")
-        scale = transition.float("scale"); backColor = transition.colour("backColor")
-    }
-    static var samplesTheCrossFade: Bool { true }
-    func prepared(for progress: Float) -> GLRotateScaleFade {
-        let pi: Float = 3.14159265359
-        var prepared = self
-        let angle = 2 * pi * rotations * progress
-        prepared.c = GLSL.cos(angle); prepared.sn = GLSL.sin(angle)
-        prepared.currentScale = GLSL.mix(scale, 1, 2 * Swift.abs(progress - 0.5))
-        return prepared
-    }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        let centres = SIMD4(lowHalf: center, highHalf: center)
-        let difference = SIMD4(lowHalf: first, highHalf: second) - centres
-        let squares = difference * difference
-        let lengths = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
-        let dists = SIMD4(lengths[0], lengths[0], lengths[1], lengths[1])
-        let dir = difference / dists  // normalize(difference); dist = length(difference)
-        // (dir.x * c - dir.y * sn, dir.x * sn + dir.y * c) for both points.
-        let rotatedDir = SIMD4(dir[0], dir[0], dir[2], dir[2]) * SIMD4(c, sn, c, sn)
-            + SIMD4(dir[1], dir[1], dir[3], dir[3]) * SIMD4(-sn, c, -sn, c)
-        let rotatedUv = centres + rotatedDir * dists / currentScale
-        return (shown(rotatedUv.lowHalf, s), shown(rotatedUv.highHalf, s))
-    }
-    @_transparent
-    private func shown(_ rotatedUv: GLPoint, _ s: GLSampler) -> GLColour {
-        if rotatedUv.x < 0 || rotatedUv.x > 1 || rotatedUv.y < 0 || rotatedUv.y > 1 { return backColor }
-        return s.crossFade(rotatedUv)
     }
 }
 
