@@ -107,32 +107,50 @@ extension GLPicture {
 
     @inline(__always)
     private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ lines: GLCodeLines, matrix: GLColourMatrix, as _: Sample.Type) {
-        let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
-        let lumaScale = 1 / (219 * s), chromaScale = 1 / (224 * s)
+        let conversion = GLReadConversion(matrix)
         inBands(height) { rows in
             for row in rows {
                 let codes = lines.row(row, as: Sample.self), line = pixels + row * width
-                // Four pixels (two chroma samples) at once, lane by lane the sums of one; then what is left.
+                // Four pixels (two chroma samples) at once, each chroma sample's share once for its two pixels.
                 for quad in 0..<(width / 4) {
-                    let col = 4 * quad
-                    let luma = (codes.lumas(col) - 16 * s) * lumaScale
-                    let (cb, cr) = codes.chromas(2 * quad)
-                    let cbs = (cb - 128 * s) * chromaScale, crs = (cr - 128 * s) * chromaScale
-                    let r = luma + 2 * (1 - kr) * SIMD4(crs[0], crs[0], crs[1], crs[1])
-                    let b = luma + 2 * (1 - kb) * SIMD4(cbs[0], cbs[0], cbs[1], cbs[1])
-                    let g = (luma - kr * r - kb * b) / kg
-                    for lane in 0..<4 { line[col + lane] = GLColour(r[lane], g[lane], b[lane], 1) }
+                    let col = 4 * quad, lumas = codes.lumas(col), (cb, cr) = codes.chromas(2 * quad)
+                    let left = conversion.chroma(cb[0], cr[0]), right = conversion.chroma(cb[1], cr[1])
+                    line[col] = conversion.colour(lumas[0], left)
+                    line[col + 1] = conversion.colour(lumas[1], left)
+                    line[col + 2] = conversion.colour(lumas[2], right)
+                    line[col + 3] = conversion.colour(lumas[3], right)
                 }
                 for col in (4 * (width / 4))..<width {
                     let (y, cb, cr) = codes.pixel(col)
-                    let luma = (y - 16 * s) * lumaScale
-                    let r = luma + 2 * (1 - kr) * (cr - 128 * s) * chromaScale
-                    let b = luma + 2 * (1 - kb) * (cb - 128 * s) * chromaScale
-                    line[col] = GLColour(r, (luma - kr * r - kb * b) / kg, b, 1)
+                    line[col] = conversion.colour(y, conversion.chroma(cb, cr))
                 }
             }
         }
     }
+}
+
+/// A pixel's R'G'B' (and alpha 1) from its Y'CbCr codes as the sum of the
+/// matrix's columns, each a colour: one register's arithmetic a pixel.
+private struct GLReadConversion {
+    let luma: GLColour, cb: GLColour, cr: GLColour, base: GLColour
+
+    init(_ matrix: GLColourMatrix) {
+        let s = matrix.scale, kr = matrix.kr, kb = matrix.kb, kg = matrix.kg
+        let red = 2 * (1 - kr), blue = 2 * (1 - kb), chromaScale = 1 / (224 * s)
+        // R' = Y + red Cr, B' = Y + blue Cb, G' = (Y - kr R' - kb B') / kg; Y, Cb and Cr from limited-range codes.
+        luma = GLColour(1, 1, 1, 0) / (219 * s)
+        cr = GLColour(red, -kr * red / kg, 0, 0) * chromaScale
+        cb = GLColour(0, -kb * blue / kg, blue, 0) * chromaScale
+        base = GLColour(0, 0, 0, 1) - 16 * s * luma - 128 * s * (cb + cr)
+    }
+
+    /// The shares of a chroma sample's codes, the same for the pixels beside it.
+    @inline(__always)
+    func chroma(_ cbCode: Float, _ crCode: Float) -> GLColour { base + cbCode * cb + crCode * cr }
+
+    /// The colour of a pixel of luma code `lumaCode` beside `chroma`'s sample.
+    @inline(__always)
+    func colour(_ lumaCode: Float, _ chroma: GLColour) -> GLColour { chroma + lumaCode * luma }
 }
 
 /// The Y'CbCr codes a picture is read from: one frame's, or two frames'
