@@ -95,7 +95,7 @@ extension GLPicture {
     func read(_ a: Frame, _ b: Frame, crossFadedAt t: Float, matrix: GLColourMatrix) {
         for frame in [a, b] {
             precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
-                         && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "read(_:matrix:) reads planar 4:2:0 frames of the picture's size and the matrix's depth")
+                         && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "GLPicture.read reads planar 4:2:0 frames of the picture's size and the matrix's depth")
         }
         let lines = GLCodeLines(GLFramePlanes(a), a === b ? nil : GLFramePlanes(b), t: t)
         if a.sampleBytes == 1 {
