@@ -74,14 +74,11 @@ struct GLSampler: Sendable {
 
     /// `mix(fromColor(p), toColor(p), progress)`, for an effect that
     /// `samplesTheCrossFade`: one sample of the cross-fade, not two.
-    @_transparent func crossFade(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
+    @_transparent func crossFade(_ p: GLPoint) -> GLColour { fromColor(p) }
     /// `crossFade(p)` and `crossFade(q)`, their taps worked out side by side.
-    @_transparent func crossFades(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour) {
-        let (across, down, otherAcross, otherDown) = from.taps(p, q)
-        return (from.sample(across, down), from.sample(otherAcross, otherDown))
-    }
+    @_transparent func crossFades(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour) { fromColours(p, q) }
     /// `crossFade` at the fragment's own coordinates, read straight from its pixel.
-    @_transparent func crossFadePixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
+    @_transparent func crossFadePixel(_ uv: GLPoint) -> GLColour { fromPixel(uv) }
 
     @_transparent func fromColor(_ p: GLPoint) -> GLColour { from.sample(p.x, p.y) }
     @_transparent func toColor(_ p: GLPoint) -> GLColour { to.sample(p.x, p.y) }

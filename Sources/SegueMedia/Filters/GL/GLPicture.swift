@@ -93,10 +93,10 @@ extension GLPicture {
     /// each code `mix(a's, b's, t)`, whose R'G'B' is the mix of theirs (the
     /// conversion is affine), for an effect that samples only the cross-fade.
     func read(_ a: Frame, _ b: Frame, crossFadedAt t: Float, matrix: GLColourMatrix) {
-        for frame in [a, b] {
-            precondition(frame.width == width && frame.height == height && frame.planeCount >= 3
-                         && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "GLPicture.read reads planar 4:2:0 frames of the picture's size and the matrix's depth")
+        func fits(_ frame: Frame) -> Bool {
+            frame.width == width && frame.height == height && frame.planeCount >= 3 && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1)
         }
+        precondition(fits(a) && fits(b), "GLPicture.read reads planar 4:2:0 frames of the picture's size and the matrix's depth")
         let lines = GLCodeLines(GLFramePlanes(a), a === b ? nil : GLFramePlanes(b), t: t)
         if a.sampleBytes == 1 {
             read(lines, matrix: matrix, as: UInt8.self)
