@@ -169,7 +169,9 @@ struct GLUndulatingBurnOut: GLShader {
     }
 }
 
-struct GLWaterDrop: GLShader {
+/// Drawn two pixels at a time: where both lie inside the drop, their
+/// scattered samples of the outgoing picture are taken side by side.
+struct GLWaterDrop: GLPairedShader {
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
     /// The ripple by distance from the centre at this frame's progress, when gentle enough for a GLTable.
@@ -183,11 +185,31 @@ struct GLWaterDrop: GLShader {
     }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress, dir = uv - 0.5, dist = GLSL.length(dir)
-        if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
-        let offset = dir * (ripple?(dist).x ?? GLSL.sin(dist * amplitude - p * speed))
-        return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), p)
+        let dir = uv - 0.5
+        return colour(uv, dir, GLSL.length(dir), s)
     }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let p = s.progress, points = SIMD4(lowHalf: first, highHalf: second), dirs = points - 0.5, squares = dirs * dirs
+        let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
+        let inside = dists .<= p
+        if !any(inside) { return (GLSL.mix(s.fromPixel(first), s.toPixel(first), p), GLSL.mix(s.fromPixel(second), s.toPixel(second), p)) }
+        guard all(inside) else { return (colour(first, dirs.lowHalf, dists[0], s), colour(second, dirs.highHalf, dists[1], s)) }
+        let ripples = SIMD2(ripple(dists[0], p), ripple(dists[1], p))
+        let offsets = dirs * SIMD4(ripples[0], ripples[0], ripples[1], ripples[1]), moved = points + offsets
+        let (from, other) = s.fromColours(moved.lowHalf, moved.highHalf)
+        return (GLSL.mix(from, s.toPixel(first), p), GLSL.mix(other, s.toPixel(second), p))
+    }
+    /// The GLSL's colour at `uv`, `dir` from the centre, `dist` its length.
+    @inline(__always)
+    private func colour(_ uv: GLPoint, _ dir: GLPoint, _ dist: Float, _ s: GLSampler) -> GLColour {
+        let p = s.progress
+        if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
+        return GLSL.mix(s.fromColor(uv + dir * ripple(dist, p)), s.toPixel(uv), p)
+    }
+    /// `sin(dist * amplitude - progress * speed)`.
+    @inline(__always)
+    private func ripple(_ dist: Float, _ p: Float) -> Float { ripple?(dist).x ?? GLSL.sin(dist * amplitude - p * speed) }
 }
 
 /// A soft edge sweeps left to right, each row `size` ragged at random.
