@@ -167,6 +167,31 @@ extension GLTransitionTests {
         XCTAssertTrue((0..<count).allSatisfy { crossFade.pixels[$0] == to.pixels[$0] }, "at 1 the incoming picture as it reads")
     }
 
+    /// An effect that reads a picture only at its own pixels draws the same, byte for byte, with that picture read
+    /// band by band as with it read whole: 8 and 10 bits, an odd size of several bands.
+    func testPicturesReadBandByBandDrawWhatPicturesReadWholeDraw() throws {
+        let size: Size = (37, 45), effects = GLEffect.allCases.filter { !$0.shader.readAtItsPixels.isEmpty }
+        XCTAssertGreaterThan(effects.count, 40)
+        for bits in [8, 10] {
+            let codes = { (seed: Int) -> [UInt8] in
+                let wide = self.tenBitPicture(seed: seed, size: size)
+                return bits == 10 ? wide : stride(from: 0, to: wide.count, by: 2).map { UInt8((Int(wide[$0]) | Int(wide[$0 + 1]) << 8) >> 2) }
+            }
+            let a = try frame(codes(7), size: size, bits: bits), b = try frame(codes(8), size: size, bits: bits)
+            let format: PixelFormat = bits == 8 ? .yuv420p : .yuv420p10, matrix: GLColourMatrix = bits == 8 ? .bt709(bits: 8) : .bt2020(bits: 10)
+            let banded = try Frame.video(width: size.width, height: size.height, pixelFormat: format)
+            let whole = try Frame.video(width: size.width, height: size.height, pixelFormat: format)
+            let byBand = GLWorkspace(), atOnce = GLWorkspace(readsBandByBand: false)
+            for effect in effects {
+                for progress in [0.2, 0.55, 0.9] {
+                    byBand.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: matrix, into: banded)
+                    atOnce.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: matrix, into: whole)
+                    XCTAssertEqual(try bytes(banded), try bytes(whole), "\(effect) at \(progress), \(bits) bits")
+                }
+            }
+        }
+    }
+
     // MARK: Through the stitch
 
     /// The join frames of a stitch, judged: overlap draws a's last frames with b's first, freeze a's last

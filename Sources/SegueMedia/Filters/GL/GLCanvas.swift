@@ -3,43 +3,65 @@ import Foundation
 import SegueCore
 import Synchronization
 
-/// The rows an effect paints into before they become Y'CbCr: a band's worth
-/// for each band painted at once, kept from frame to frame (a whole R'G'B'
-/// picture would go out to memory and come back for the conversion).
-/// SAFETY: `rows` is owned here, allocated for `slots * GLCanvas.bandRows *
-/// width` colours and freed on deinit; a slot is lent to one band at a time.
+/// The rows an effect paints into before they become Y'CbCr, and those the
+/// pictures read band by band are read into: a band's worth of each for each
+/// band painted at once, kept from frame to frame (a whole R'G'B' picture
+/// would go out to memory and come back).
+/// SAFETY: `rows` and `blankRow` are owned here, allocated for `slots * 3 *
+/// bandSize` and `width` colours and freed on deinit; a slot is lent to one
+/// band at a time, and the blank row is only read.
 final class GLScratch: @unchecked Sendable {
     let width: Int
     private let slots: Int
     private let rows: UnsafeMutablePointer<GLColour>
     private let free: Mutex<[Int]>
+    /// A row of transparent black.
+    private let blankRow: UnsafeMutablePointer<GLColour>
 
     init(width: Int) {
         self.width = width
         // concurrentPerform paints on as many threads as there are cores.
         slots = ProcessInfo.processInfo.activeProcessorCount + 1
-        rows = .allocate(capacity: slots * GLCanvas.columnBandRows * width)
+        rows = .allocate(capacity: slots * 3 * GLCanvas.columnBandRows * width)
         free = Mutex(Array(0..<slots))
+        blankRow = .allocate(capacity: width)
+        blankRow.initialize(repeating: GLColour(), count: width)
     }
 
-    deinit { rows.deallocate() }
+    deinit { rows.deallocate(); blankRow.deallocate() }
 
-    /// Runs `body` with a band's rows to itself: a free slot's, or (should
-    /// more bands run at once than there are cores) rows of its own.
-    func withBand<Result>(_ body: (UnsafeMutablePointer<GLColour>) -> Result) -> Result {
+    /// What stands for a picture read band by band outside the bands: its
+    /// first row, transparent black.
+    func blank(height: Int) -> GLTexture { GLTexture(pixels: blankRow, rows: 0..<1, width: width, height: height) }
+
+    /// A band's worth of colours: the most rows a band spans.
+    var bandSize: Int { GLCanvas.columnBandRows * width }
+
+    /// Runs `body(lines, pictures)` with a band's rows to itself (a free
+    /// slot's, or, should more bands run at once than there are cores, rows
+    /// of its own): `lines` to paint, `pictures` room for two pictures' rows.
+    func withBand<Result>(_ body: (UnsafeMutablePointer<GLColour>, UnsafeMutablePointer<GLColour>) -> Result) -> Result {
         guard let slot = free.withLock({ $0.popLast() }) else {
-            let own = UnsafeMutablePointer<GLColour>.allocate(capacity: GLCanvas.columnBandRows * width)
+            let own = UnsafeMutablePointer<GLColour>.allocate(capacity: 3 * bandSize)
             defer { own.deallocate() }
-            return body(own)
+            return body(own, own + bandSize)
         }
         defer { free.withLock { $0.append(slot) } }
-        return body(rows + slot * GLCanvas.columnBandRows * width)
+        let lines = rows + slot * 3 * bandSize
+        return body(lines, lines + bandSize)
     }
 }
 
+/// The pictures an effect reads only at its own pixels
+/// (`GLShader.readAtItsPixels`), read band by band as the canvas paints.
+struct GLBandReads: Sendable {
+    var from: GLBandRead?, to: GLBandRead?
+}
+
 /// Where an effect paints a frame: `inTiles` hands it each row's R'G'B'
-/// pixels a tile of columns at a time, and each band of rows, once painted,
-/// is written into `frame` as Y'CbCr codes, rounded half up and clamped to
+/// pixels a tile of columns at a time, with its band's sampler (the pictures
+/// read band by band read for the band's rows), and each band of rows, once
+/// painted, is written into `frame` as Y'CbCr codes, rounded half up and clamped to
 /// the sample's range: luma per pixel, chroma from the mean of the 2x2
 /// block's own Cb and Cr. Alpha is not drawn.
 struct GLCanvas: Sendable {
@@ -55,55 +77,67 @@ struct GLCanvas: Sendable {
     let width: Int, height: Int
     private let scratch: GLScratch
     private let frame: GLFramePlanes, matrix: GLColourMatrix
+    private let reads: GLBandReads
 
-    init(_ frame: Frame, matrix: GLColourMatrix, scratch: GLScratch) {
+    init(_ frame: Frame, matrix: GLColourMatrix, scratch: GLScratch, reads: GLBandReads = GLBandReads()) {
         precondition(frame.width == scratch.width && frame.planeCount >= 3 && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1),
                      "GLCanvas(_:matrix:scratch:) needs a planar frame of the scratch's width and the matrix's depth")
         width = frame.width; height = frame.height
-        self.scratch = scratch; self.matrix = matrix
+        self.scratch = scratch; self.matrix = matrix; self.reads = reads
         self.frame = GLFramePlanes(frame)
     }
 
-    /// Runs `body(row, columns, line)` for every row 64 columns at a time,
-    /// `line` the row's first pixel, bands of rows in parallel; then writes the band.
-    func inTiles(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+    /// Runs `body(s, row, columns, line)` for every row 64 columns at a
+    /// time, `line` the row's first pixel and `s` its band's `sampler`, bands
+    /// of rows in parallel; then writes the band.
+    func inTiles(_ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
         let width = width
-        inBands(of: Self.bandRows, body) { painter, rows, lines in
+        inBands(of: Self.bandRows, sampler, body) { painter, s, rows, lines in
             for columns in stride(from: 0, to: width, by: Self.tileWidth) {
-                for row in rows { painter.body(row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
+                for row in rows { painter.body(s, row, columns..<min(columns + Self.tileWidth, width), lines + (row - rows.lowerBound) * width) }
             }
         }
     }
 
-    /// Runs `body(column, rows, band)` for every column of each band of 32
-    /// rows, `band` the band's first row, bands in parallel; then writes the
-    /// band. For an effect whose samples move down a column together: each
-    /// then reads down the pictures at one stride, which the processor's
-    /// prefetcher follows.
-    func inColumns(_ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+    /// Runs `body(s, column, rows, band)` for every column of each band of
+    /// 32 rows, `band` the band's first row and `s` its `sampler`, bands in
+    /// parallel; then writes the band. For an effect whose samples move down
+    /// a column together: each then reads down the pictures at one stride,
+    /// which the processor's prefetcher follows.
+    func inColumns(_ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
         let width = width
-        inBands(of: Self.columnBandRows, body) { painter, rows, lines in
-            for column in 0..<width { painter.body(column, rows, lines) }
+        inBands(of: Self.columnBandRows, sampler, body) { painter, s, rows, lines in
+            for column in 0..<width { painter.body(s, column, rows, lines) }
         }
     }
 
-    /// Bands of `bandRows` rows in parallel: `paint(painter, rows, lines)`
-    /// with `body` and the band's scratch rows, then the band written.
-    private func inBands(of bandRows: Int, _ body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void,
-                         _ paint: (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+    /// Bands of `bandRows` rows in parallel: the band's pictures read, then
+    /// `paint(painter, s, rows, lines)` with `body`, the band's sampler and
+    /// scratch rows, then the band written.
+    private func inBands(of bandRows: Int, _ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void,
+                         _ paint: (GLPainter, GLSampler, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
         let height = height
         withoutActuallyEscaping(body) { body in
             withoutActuallyEscaping(paint) { paint in
                 let painter = GLPainter(body), band = GLBandPaint(paint)
                 DispatchQueue.concurrentPerform(iterations: (height + bandRows - 1) / bandRows) { index in
                     let rows = (index * bandRows)..<min(height, (index + 1) * bandRows)
-                    scratch.withBand { lines in
-                        band.paint(painter, rows, lines)
+                    scratch.withBand { lines, pictures in
+                        band.paint(painter, self.sampler(sampler, for: rows, in: pictures), rows, lines)
                         write(rows, from: lines)
                     }
                 }
             }
         }
+    }
+
+    /// `sampler` for a band of `rows`: the pictures read band by band read
+    /// for those rows into `pictures` (room for two).
+    private func sampler(_ sampler: GLSampler, for rows: Range<Int>, in pictures: UnsafeMutablePointer<GLColour>) -> GLSampler {
+        guard reads.from != nil || reads.to != nil else { return sampler }
+        return GLSampler(from: reads.from?.read(rows, into: pictures) ?? sampler.from,
+                         to: reads.to?.read(rows, into: pictures + scratch.bandSize) ?? sampler.to,
+                         progress: sampler.progress, ratio: sampler.ratio)
     }
 
     /// Writes `rows` (starting on an even row), painted in `lines`, into the frame.
@@ -202,15 +236,15 @@ private struct GLCodes {
 /// SAFETY: `inBands` returns only when every lane has, and the body it wraps
 /// writes only the row (`inTiles`) or the column of the band (`inColumns`) it is given.
 private struct GLPainter: @unchecked Sendable {
-    let body: (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
-    init(_ body: @escaping (Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
+    let body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
+    init(_ body: @escaping (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
 }
 
 /// How a band is painted, handed to the lanes (as GLPainter).
 /// SAFETY: as GLPainter's: each band paints only its own scratch rows.
 private struct GLBandPaint: @unchecked Sendable {
-    let paint: (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
-    init(_ paint: @escaping (GLPainter, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.paint = paint }
+    let paint: (GLPainter, GLSampler, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
+    init(_ paint: @escaping (GLPainter, GLSampler, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.paint = paint }
 }
 
 /// A frame's three planes and their strides, for the bands of a conversion.

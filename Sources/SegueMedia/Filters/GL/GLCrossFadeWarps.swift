@@ -77,7 +77,7 @@ struct GLKaleidoscope: GLShader {
     }
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles { row, columns, line in
+        canvas.inTiles(sampler) { sampler, row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
             for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 4) {
                 // A row's last pixels (fewer than four) drawn again in the spare lanes.

@@ -17,8 +17,11 @@ extension Frame {
 /// more than the drawing).
 package final class GLWorkspace {
     private var from: GLPicture?, to: GLPicture?, scratch: GLScratch?
+    /// Whether a picture an effect reads only at its own pixels is read band
+    /// by band as the canvas paints (the same colours; false reads it whole).
+    private let readsBandByBand: Bool
 
-    package init() {}
+    package init(readsBandByBand: Bool = true) { self.readsBandByBand = readsBandByBand }
 
     /// `Frame.gl`, drawn in this workspace's pictures.
     package func draw(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into frame: Frame) {
@@ -26,17 +29,24 @@ package final class GLWorkspace {
         precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
         if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
         let shader = transition.effect.shader, progress = Float(max(0, min(1, progress)))
-        let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix) : pictures(a, b, at: progress, matrix: matrix)
-        let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!)
+        let banded = readsBandByBand && !shader.samplesTheCrossFade ? shader.readAtItsPixels : []
+        let reads = GLBandReads(from: banded.contains(.from) ? GLBandRead(a, matrix: matrix) : nil,
+                                to: banded.contains(.to) ? GLBandRead(b, matrix: matrix) : nil)
+        let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix) : pictures(a, b, at: progress, matrix: matrix, except: banded)
+        let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!, reads: reads)
         shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
     }
 
-    /// Both pictures read, to be sampled apart.
-    private func pictures(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix) -> GLSampler {
-        let from = picture(\.from, like: a), to = picture(\.to, like: b)
-        from.read(a, matrix: matrix)
-        to.read(b, matrix: matrix)
-        return GLSampler(from: from.texture, to: to.texture, progress: progress, ratio: Float(a.width) / Float(a.height))
+    /// Both pictures read whole, to be sampled apart, but those in `banded`,
+    /// read band by band: until then a blank row stands for each.
+    private func pictures(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix, except banded: GLPictures) -> GLSampler {
+        func texture(_ slot: ReferenceWritableKeyPath<GLWorkspace, GLPicture?>, _ frame: Frame, _ which: GLPictures) -> GLTexture {
+            guard !banded.contains(which) else { return scratch!.blank(height: frame.height) }
+            let picture = picture(slot, like: frame)
+            picture.read(frame, matrix: matrix)
+            return picture.texture
+        }
+        return GLSampler(from: texture(\.from, a, .from), to: texture(\.to, b, .to), progress: progress, ratio: Float(a.width) / Float(a.height))
     }
 
     /// The pictures' cross-fade read as one picture, for an effect that samples nothing else.
@@ -138,6 +148,13 @@ extension GLTransition {
     }
 }
 
+/// The outgoing picture, the incoming, or both.
+struct GLPictures: OptionSet, Sendable {
+    let rawValue: Int
+    static let from = GLPictures(rawValue: 1), to = GLPictures(rawValue: 2)
+    static let both: GLPictures = [.from, .to]
+}
+
 /// One gl-transitions effect: its uniforms read once from a `GLTransition`,
 /// its GLSL `transition(uv)` as `colour(_:_:)`.
 protocol GLShader: Sendable {
@@ -147,6 +164,11 @@ protocol GLShader: Sendable {
     /// the frames are read as that one picture, and the effect samples it
     /// through `GLSampler.crossFade`, half the samples and the memory.
     static var samplesTheCrossFade: Bool { get }
+    /// The pictures the effect reads only at the fragment's own pixel
+    /// (`fromPixel(uv)`, `toPixel(uv)`): those are read band by band as the
+    /// canvas paints (`GLBandRead`), not whole beforehand. A read elsewhere
+    /// would see only the band's rows.
+    static var readAtItsPixels: GLPictures { get }
     /// The effect with what depends on `progress` alone worked out once a
     /// frame rather than once a pixel (the same arithmetic, so the same values).
     func prepared(for progress: Float) -> Self
@@ -165,12 +187,13 @@ protocol GLShader: Sendable {
 
 extension GLShader {
     static var samplesTheCrossFade: Bool { false }
+    static var readAtItsPixels: GLPictures { [] }
     func prepared(for progress: Float) -> Self { self }
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles { row, columns, line in
+        canvas.inTiles(sampler) { sampler, row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
             for col in columns {
                 line[col] = colour(GLPoint((Float(col) + 0.5) / width, v), sampler)
@@ -189,7 +212,7 @@ protocol GLPairedShader: GLShader {
 extension GLPairedShader {
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles { row, columns, line in
+        canvas.inTiles(sampler) { sampler, row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
             for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                 let next = min(col + 1, columns.upperBound - 1)

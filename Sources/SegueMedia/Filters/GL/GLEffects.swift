@@ -103,6 +103,7 @@ struct GLFade: GLShader {
 }
 
 struct GLWipeLeft: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -111,6 +112,7 @@ struct GLWipeLeft: GLShader {
 }
 
 struct GLWipeRight: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -134,6 +136,7 @@ struct GLDirectional: GLShader {
 }
 
 struct GLCircleOpen: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let smoothness: Float, opening: Bool
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); opening = transition.bool("opening") }
     @inline(__always)
@@ -145,6 +148,7 @@ struct GLCircleOpen: GLShader {
 }
 
 struct GLAngular: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -201,6 +205,7 @@ struct GLSwirl: GLPairedShader {
 }
 
 struct GLHeart: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -215,6 +220,7 @@ struct GLHeart: GLShader {
 }
 
 struct GLPinwheel: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let speed: Float
     init(_ transition: GLTransition) { speed = transition.float("speed") }
     @inline(__always)
@@ -226,6 +232,7 @@ struct GLPinwheel: GLShader {
 }
 
 struct GLWindowSlice: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let count: Float, smoothness: Float
     init(_ transition: GLTransition) { count = transition.float("count"); smoothness = transition.float("smoothness") }
     @inline(__always)
@@ -236,6 +243,7 @@ struct GLWindowSlice: GLShader {
 }
 
 struct GLRadial: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let smoothness: Float
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness") }
     @inline(__always)
@@ -247,6 +255,7 @@ struct GLRadial: GLShader {
 }
 
 struct GLRipple: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
     /// The wave by distance from the centre at this frame's progress, when gentle enough for a GLTable.
@@ -268,6 +277,7 @@ struct GLRipple: GLShader {
 }
 
 struct GLRandomSquares: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let size: GLPoint, smoothness: Float
     init(_ transition: GLTransition) {
         size = transition.point("size"); smoothness = transition.float("smoothness")

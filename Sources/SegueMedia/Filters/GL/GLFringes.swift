@@ -35,7 +35,7 @@ struct GLButterflyWaveScrawler: GLShader {
     /// a column at a time: its four samples move down the pictures a row a pixel.
     func paint(_ canvas: GLCanvas, _ s: GLSampler) {
         let shown = s.progress <= 0 ? s.from : s.to, width = canvas.width
-        canvas.inColumns { col, rows, band in
+        canvas.inColumns(s) { s, col, rows, band in
             var pixel = band + col
             if s.progress > 0, s.progress < 1 {
                 let column = samples[col]

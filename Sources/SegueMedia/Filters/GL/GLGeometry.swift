@@ -75,6 +75,7 @@ struct GLCube: GLShader {
 /// The outgoing picture curls away from a corner like a page, its back grey,
 /// shading the incoming one below.
 struct GLInvertedPageCurl: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     static let pi: Float = 3.141592653589793
     static let scale: Float = 512, sharpness: Float = 3
     static let radius: Float = 1 / pi / 2
@@ -255,6 +256,7 @@ struct GLBowTieVertical: GLShader {
 
 /// A bow-tie wipe whose tips meet at x = `adjust`; `reverse` runs it backwards.
 struct GLBowTieWithParameter: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let adjust: Float, reverse: Bool
     init(_ transition: GLTransition) { adjust = transition.float("adjust"); reverse = transition.bool("reverse") }
     @inline(__always)
@@ -290,6 +292,7 @@ struct GLBowTieWithParameter: GLShader {
 
 /// The picture shrinks to a circle on `bgcolor`, and the next grows from one.
 struct GLCircleCrop: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
     @inline(__always)
@@ -304,6 +307,7 @@ struct GLCircleCrop: GLShader {
 
 /// The picture shrinks to a rectangle on `bgcolor`, and the next grows from one.
 struct GLRectangle: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
     @inline(__always)
@@ -320,6 +324,7 @@ struct GLRectangle: GLShader {
 /// The outgoing picture drops out of the frame, bouncing `bounces` times, its
 /// shadow on the incoming one.
 struct GLBounce: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let shadowColour: GLColour, shadowHeight: Float, bounces: Float
     init(_ transition: GLTransition) {
         shadowColour = transition.colour("shadow_colour")

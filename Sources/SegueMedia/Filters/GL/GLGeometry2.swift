@@ -12,6 +12,7 @@ import SegueCore
 
 /// The outgoing picture pulled along a hypocycloid into a swirl.
 struct GLCrazyParametricFun: GLPairedShader {
+    static var readAtItsPixels: GLPictures { .to }
     let a: Float, b: Float, amplitude: Float, smoothness: Float
     /// The curve's point at this frame's progress, and how far the incoming picture shows.
     private var x: Float = 0, y: Float = 0, incoming: Float = 0
@@ -82,6 +83,7 @@ struct GLDirectionalWarp: GLShader {
 
 /// A soft-edged wipe along `direction`.
 struct GLDirectionalWipe: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
     @inline(__always)
@@ -93,6 +95,7 @@ struct GLDirectionalWipe: GLShader {
 
 /// Squares along a sweep in `direction` grow to the incoming picture.
 struct GLSquaresWire: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let squares: GLPoint, smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) {
         squares = transition.point("squares"); smoothness = transition.float("smoothness")
@@ -132,7 +135,7 @@ struct GLDreamy: GLShader {
     /// `colour` at every pixel, a column at a time: its samples move down the pictures a row a pixel.
     func paint(_ canvas: GLCanvas, _ s: GLSampler) {
         let width = canvas.width
-        canvas.inColumns { col, rows, band in
+        canvas.inColumns(s) { s, col, rows, band in
             let column = columns[col]
             var pixel = band + col
             for row in rows {
@@ -288,6 +291,7 @@ struct GLMosaicTiles: Sendable {
 
 /// The outgoing picture is squeezed to a line, its colours apart, over the incoming one.
 struct GLSqueeze: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let colorSeparation: Float
     init(_ transition: GLTransition) { colorSeparation = transition.float("colorSeparation") }
     @inline(__always)

@@ -15,6 +15,7 @@ import SegueCore
 
 /// Both pictures brightened by `color`, most at the middle, while they cross-fade.
 struct GLBurn: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let color: GLColour
     init(_ transition: GLTransition) { color = transition.colour("color") * GLColour(1, 1, 1, 0) }
     @inline(__always)
@@ -25,6 +26,7 @@ struct GLBurn: GLShader {
 }
 
 struct GLCannabisLeaf: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     /// `pow(progress, 3.5)` at this frame's progress.
     private var growth: Float = 0
     init(_ transition: GLTransition) {}
@@ -51,6 +53,7 @@ struct GLCannabisLeaf: GLShader {
 
 /// The outgoing picture shrinks to a circle about `center`, then the incoming one grows from it.
 struct GLCircle: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let center: GLPoint, back: GLColour
     init(_ transition: GLTransition) {
         center = transition.point("center")
@@ -66,6 +69,7 @@ struct GLCircle: GLShader {
 
 /// A cross-fade with each channel (r, g, b, a) moving from `fromStep` to `toStep`.
 struct GLColorPhase: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let fromStep: GLColour, toStep: GLColour
     init(_ transition: GLTransition) { fromStep = transition.colour("fromStep"); toStep = transition.colour("toStep") }
     @inline(__always)
@@ -78,6 +82,7 @@ struct GLColorPhase: GLShader {
 }
 
 struct GLCrosshatch: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let center: GLPoint, threshold: Float, fadeEdge: Float
     init(_ transition: GLTransition) {
         center = transition.point("center"); threshold = transition.float("threshold"); fadeEdge = transition.float("fadeEdge")
@@ -94,6 +99,7 @@ struct GLCrosshatch: GLShader {
 
 /// The outgoing picture melts down in `bars` columns, each at its own speed.
 struct GLDoomScreenTransition: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let bars: Int, amplitude: Float
     /// Each column's `pos(num)`, which depends only on the uniforms.
     let positions: [Float]
@@ -120,6 +126,7 @@ struct GLDoomScreenTransition: GLShader {
 
 /// A cross-fade through a plain colour (`color`, or `bgcolor` when `usebgcolor`).
 struct GLFadeColor: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let colorPhase: Float, mixColor: GLColour
     init(_ transition: GLTransition) {
         colorPhase = transition.float("colorPhase")
@@ -134,6 +141,7 @@ struct GLFadeColor: GLShader {
 }
 
 struct GLFadeGrayscale: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let intensity: Float
     init(_ transition: GLTransition) { intensity = transition.float("intensity") }
     private static func grayscale(_ c: GLColour) -> GLColour {
@@ -216,6 +224,7 @@ struct GLGlitchMemories: GLShader {
 /// Horizontal and vertical close and open: a soft band grows from the middle
 /// line (open) or closes in from the edges (close).
 struct GLHorizontalClose: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -225,6 +234,7 @@ struct GLHorizontalClose: GLShader {
 }
 
 struct GLHorizontalOpen: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -234,6 +244,7 @@ struct GLHorizontalOpen: GLShader {
 }
 
 struct GLVerticalClose: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -279,6 +290,7 @@ struct GLTopBottom: GLShader {
 }
 
 struct GLMultiplyBlend: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -288,6 +300,7 @@ struct GLMultiplyBlend: GLShader {
 }
 
 struct GLOverexposure: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
     @inline(__always)
@@ -302,6 +315,7 @@ struct GLOverexposure: GLShader {
 
 /// The incoming picture shows where smooth value noise (its own hash, seeded by `seed`) falls below progress.
 struct GLPerlin: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let scale: Float, smoothness: Float, seed: Float
     /// `random` of each lattice corner a picture's noise reads (0...scale + 1
     /// each way), worked out once rather than four times a pixel.

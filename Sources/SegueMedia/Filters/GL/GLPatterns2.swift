@@ -15,6 +15,7 @@ import SegueCore
 
 /// The incoming picture grows in a flower of `segments` petals.
 struct GLPolarFunction: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let segments: Int
     init(_ transition: GLTransition) { segments = transition.int("segments") }
     @inline(__always)
@@ -27,6 +28,7 @@ struct GLPolarFunction: GLShader {
 }
 
 struct GLRandomNoiseX: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -38,6 +40,7 @@ struct GLRandomNoiseX: GLShader {
 
 /// The outgoing picture is cropped to a shrinking rectangle on `bgcolor`, then the incoming one grows from it.
 struct GLRectangleCrop: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let bgcolor: GLColour
     init(_ transition: GLTransition) { bgcolor = transition.colour("bgcolor") }
     @inline(__always)
@@ -50,6 +53,7 @@ struct GLRectangleCrop: GLShader {
 
 /// The outgoing picture turns a quarter turn about a corner (`type` 0...3), down if `RotDown`.
 struct GLRolls: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let type: Int, rotDown: Bool
     init(_ transition: GLTransition) { type = transition.int("type"); rotDown = transition.bool("RotDown") }
     @inline(__always)
@@ -68,6 +72,7 @@ struct GLRolls: GLShader {
 }
 
 struct GLSimpleZoom: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let quick: Float
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1) }
     @inline(__always)
@@ -78,6 +83,7 @@ struct GLSimpleZoom: GLShader {
 }
 
 struct GLSimpleZoomOut: GLShader {
+    static var readAtItsPixels: GLPictures { .from }
     let quick: Float, fade: Bool
     init(_ transition: GLTransition) { quick = GLSL.clamp(transition.float("zoom_quickness"), 0.2, 1); fade = transition.bool("fade") }
     @inline(__always)
@@ -91,6 +97,7 @@ struct GLSimpleZoomOut: GLShader {
 
 /// A cut at the middle through blocky colour static, thickest there.
 struct GLStaticFade: GLShader {
+    static var readAtItsPixels: GLPictures { .to }
     let pixels: Float, luminosity: Float
     /// Each noise cell's colour and whether it shows (1) at this frame's
     /// progress, cells `floor(uv * pixels)` row by row; none when there would
@@ -137,6 +144,7 @@ struct GLStaticFade: GLShader {
 
 /// A wavy-edged circle burns out from `center`, its rim drawn toward `color`.
 struct GLUndulatingBurnOut: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let smoothness: Float, center: GLPoint, color: GLColour
     init(_ transition: GLTransition) {
         smoothness = transition.float("smoothness"); center = transition.point("center"); color = transition.colour("color")
@@ -172,6 +180,7 @@ struct GLUndulatingBurnOut: GLShader {
 /// Drawn two pixels at a time: where both lie inside the drop, their
 /// scattered samples of the outgoing picture are taken side by side.
 struct GLWaterDrop: GLPairedShader {
+    static var readAtItsPixels: GLPictures { .to }
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
     /// The ripple by distance from the centre at this frame's progress, when gentle enough for a GLTable.
@@ -214,6 +223,7 @@ struct GLWaterDrop: GLPairedShader {
 
 /// A soft edge sweeps left to right, each row `size` ragged at random.
 struct GLWind: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let size: Float
     init(_ transition: GLTransition) { size = transition.float("size") }
     @inline(__always)
@@ -226,6 +236,7 @@ struct GLWind: GLShader {
 
 /// A cross-fade running ahead in every other of a growing number of bands.
 struct GLWindowBlinds: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -236,6 +247,7 @@ struct GLWindowBlinds: GLShader {
 }
 
 struct GLWipeDown: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -244,6 +256,7 @@ struct GLWipeDown: GLShader {
 }
 
 struct GLWipeUp: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     init(_ transition: GLTransition) {}
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
@@ -304,6 +317,7 @@ struct GLZoomRigthWipe: GLShader {
 
 /// The incoming picture shows through dots that grow outwards from `center`.
 struct GLPolkaDotsCurtain: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let dots: Float, center: GLPoint
     init(_ transition: GLTransition) { dots = transition.float("dots"); center = transition.point("center") }
     @inline(__always)
@@ -315,6 +329,7 @@ struct GLPolkaDotsCurtain: GLShader {
 
 /// Each pixel turns to the incoming picture once the two pictures' colours there are within progress.
 struct GLColourDistance: GLShader {
+    static var readAtItsPixels: GLPictures { .both }
     let power: Float
     init(_ transition: GLTransition) { power = transition.float("power") }
     @inline(__always)

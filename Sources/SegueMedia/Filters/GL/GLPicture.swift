@@ -109,23 +109,38 @@ extension GLPicture {
     private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ lines: GLCodeLines, matrix: GLColourMatrix, as _: Sample.Type) {
         let conversion = GLReadConversion(matrix)
         inBands(height) { rows in
-            for row in rows {
-                let codes = lines.row(row, as: Sample.self), line = pixels + row * width
-                // Four pixels (two chroma samples) at once, each chroma sample's share once for its two pixels.
-                for quad in 0..<(width / 4) {
-                    let col = 4 * quad, lumas = codes.lumas(col), (cb, cr) = codes.chromas(2 * quad)
-                    let left = conversion.chroma(cb[0], cr[0]), right = conversion.chroma(cb[1], cr[1])
-                    line[col] = conversion.colour(lumas[0], left)
-                    line[col + 1] = conversion.colour(lumas[1], left)
-                    line[col + 2] = conversion.colour(lumas[2], right)
-                    line[col + 3] = conversion.colour(lumas[3], right)
-                }
-                for col in (4 * (width / 4))..<width {
-                    let (y, cb, cr) = codes.pixel(col)
-                    line[col] = conversion.colour(y, conversion.chroma(cb, cr))
-                }
+            for row in rows { conversion.convert(lines.row(row, as: Sample.self), into: pixels + row * width, width: width) }
+        }
+    }
+}
+
+/// A frame read as R'G'B' a band of rows at a time, as `GLPicture.read`
+/// reads it whole: for an effect that reads the picture only at its own
+/// pixels, each band is read as the canvas paints it, into rows of the
+/// band's own that stay in the caches (not a whole picture out to memory
+/// and back).
+struct GLBandRead: Sendable {
+    private let lines: GLCodeLines, conversion: GLReadConversion, wideSamples: Bool
+    private let width: Int, height: Int
+
+    init(_ frame: Frame, matrix: GLColourMatrix) {
+        precondition(frame.planeCount >= 3 && frame.sampleBytes == (matrix.bits > 8 ? 2 : 1), "GLBandRead reads planar 4:2:0 frames of the matrix's depth")
+        lines = GLCodeLines(GLFramePlanes(frame), nil, t: 0); conversion = GLReadConversion(matrix); wideSamples = frame.sampleBytes > 1
+        width = frame.width; height = frame.height
+    }
+
+    /// Reads rows `rows` (starting on an even row) into `band`, which has
+    /// room for them, and returns them as a texture.
+    func read(_ rows: Range<Int>, into band: UnsafeMutablePointer<GLColour>) -> GLTexture {
+        for row in rows {
+            let line = band + (row - rows.lowerBound) * width
+            if wideSamples {
+                conversion.convert(lines.row(row, as: UInt16.self), into: line, width: width)
+            } else {
+                conversion.convert(lines.row(row, as: UInt8.self), into: line, width: width)
             }
         }
+        return GLTexture(pixels: band, rows: rows, width: width, height: height)
     }
 }
 
@@ -151,6 +166,24 @@ private struct GLReadConversion {
     /// The colour of a pixel of luma code `lumaCode` beside `chroma`'s sample.
     @inline(__always)
     func colour(_ lumaCode: Float, _ chroma: GLColour) -> GLColour { chroma + lumaCode * luma }
+
+    /// A row's `width` colours from its codes, into `line`.
+    @inline(__always)
+    func convert<Sample>(_ codes: GLCodeRow<Sample>, into line: UnsafeMutablePointer<GLColour>, width: Int) {
+        // Four pixels (two chroma samples) at once, each chroma sample's share once for its two pixels.
+        for quad in 0..<(width / 4) {
+            let col = 4 * quad, lumas = codes.lumas(col), (cb, cr) = codes.chromas(2 * quad)
+            let left = chroma(cb[0], cr[0]), right = chroma(cb[1], cr[1])
+            line[col] = colour(lumas[0], left)
+            line[col + 1] = colour(lumas[1], left)
+            line[col + 2] = colour(lumas[2], right)
+            line[col + 3] = colour(lumas[3], right)
+        }
+        for col in (4 * (width / 4))..<width {
+            let (y, cb, cr) = codes.pixel(col)
+            line[col] = colour(y, chroma(cb, cr))
+        }
+    }
 }
 
 /// The Y'CbCr codes a picture is read from: one frame's, or two frames'

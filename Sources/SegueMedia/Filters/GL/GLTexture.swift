@@ -4,18 +4,30 @@
 /// Its helpers are `@_transparent`: `@inline(__always)` gives way once a
 /// paint loop has outgrown the optimiser's budget, and a sample then cost a
 /// call (its taps and colours through memory) a pixel.
+/// A band's texture holds only some rows of the picture (`GLBandRead`): it
+/// is read at its own pixels, and any read beyond is held to its rows.
 /// SAFETY: a texture lives within one `draw`, while its picture is neither
-/// freed nor written.
+/// freed nor written; every read is held to its rows and columns.
 struct GLTexture: @unchecked Sendable {
     let pixels: UnsafeMutablePointer<GLColour>
     let width: Int, height: Int
-    /// What `sample` works with: the size as floats, the last column and row.
-    private let widthF: Float, heightF: Float, lastColumn: Int, lastRow: Int, lastColumnF: Float, lastRowF: Float
+    /// What `sample` works with: the size as floats, the first and last row held, the last column.
+    private let widthF: Float, heightF: Float, lastColumn: Int, firstRow: Int, lastRow: Int
+    private let lastColumnF: Float, firstRowF: Float, lastRowF: Float
+    /// Where the first row held lies in `pixels`, less its offset in the whole picture.
+    private let origin: Int
 
     init(pixels: UnsafeMutablePointer<GLColour>, width: Int, height: Int) {
+        self.init(pixels: pixels, rows: 0..<height, width: width, height: height)
+    }
+
+    /// Rows `rows` of a picture `width` by `height`, held from the first at `pixels`.
+    init(pixels: UnsafeMutablePointer<GLColour>, rows: Range<Int>, width: Int, height: Int) {
+        precondition(!rows.isEmpty && rows.lowerBound >= 0 && rows.upperBound <= height, "GLTexture(pixels:rows:width:height:) holds rows of the picture")
         self.pixels = pixels; self.width = width; self.height = height
-        widthF = Float(width); heightF = Float(height); lastColumn = width - 1; lastRow = height - 1
-        lastColumnF = Float(lastColumn); lastRowF = Float(lastRow)
+        widthF = Float(width); heightF = Float(height); lastColumn = width - 1; firstRow = rows.lowerBound; lastRow = rows.upperBound - 1
+        lastColumnF = Float(lastColumn); firstRowF = Float(firstRow); lastRowF = Float(lastRow)
+        origin = firstRow * width
     }
 
     /// Colour at texture coordinates `u`, `v` (origin at the bottom left),
@@ -30,7 +42,7 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     func taps(_ u: Float, _ v: Float) -> (across: GLTap, down: GLTap) {
         let (floors, fractions) = floorsAndFractions(SIMD2(u, 1 - v) * SIMD2(widthF, heightF) - 0.5, SIMD2<UInt32>.self)
-        return (tap(floors[0], fractions[0], lastColumn), tap(floors[1], fractions[1], lastRow, times: width))
+        return (tap(floors[0], fractions[0], lastColumn), rowTap(floors[1], fractions[1]))
     }
 
 
@@ -39,8 +51,8 @@ struct GLTexture: @unchecked Sendable {
     func taps(_ p: GLPoint, _ q: GLPoint) -> (GLTap, GLTap, GLTap, GLTap) {
         let size = SIMD4(widthF, heightF, widthF, heightF)
         let (floors, fractions) = floorsAndFractions(SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5, SIMD4<UInt32>.self)
-        return (tap(floors[0], fractions[0], lastColumn), tap(floors[1], fractions[1], lastRow, times: width),
-                tap(floors[2], fractions[2], lastColumn), tap(floors[3], fractions[3], lastRow, times: width))
+        return (tap(floors[0], fractions[0], lastColumn), rowTap(floors[1], fractions[1]),
+                tap(floors[2], fractions[2], lastColumn), rowTap(floors[3], fractions[3]))
     }
 
     /// `floorAndFraction(_:within:)` of each lane (the sizes across, down, across...).
@@ -53,16 +65,28 @@ struct GLTexture: @unchecked Sendable {
         return GLSL.floorAndFraction(clamped, bits)
     }
 
-    /// The tap from a floor (an Int32's bits) and fraction: the column (or
-    /// row, `times` the width) there and the next, each held to 0...last.
+    /// The tap from a floor (an Int32's bits) and fraction: the column there
+    /// and the next, each held to 0...last.
     @_transparent
-    private func tap(_ floor: UInt32, _ fraction: Float, _ last: Int, times scale: Int = 1) -> GLTap {
-        tap(Int(Int32(bitPattern: floor)), fraction, last, times: scale)
+    private func tap(_ floor: UInt32, _ fraction: Float, _ last: Int) -> GLTap {
+        tap(Int(Int32(bitPattern: floor)), fraction, last)
     }
 
     @_transparent
-    private func tap(_ index: Int, _ fraction: Float, _ last: Int, times scale: Int = 1) -> GLTap {
-        GLTap(left: min(max(index, 0), last) &* scale, right: min(max(index &+ 1, 0), last) &* scale, fraction: fraction)
+    private func tap(_ index: Int, _ fraction: Float, _ last: Int) -> GLTap {
+        GLTap(left: min(max(index, 0), last), right: min(max(index &+ 1, 0), last), fraction: fraction)
+    }
+
+    /// The row tap from a floor (an Int32's bits) and fraction: the row there
+    /// and the next, each held to the texture's rows, as where their first
+    /// pixels lie in `pixels`.
+    @_transparent
+    private func rowTap(_ floor: UInt32, _ fraction: Float) -> GLTap { rowTap(Int(Int32(bitPattern: floor)), fraction) }
+
+    @_transparent
+    private func rowTap(_ index: Int, _ fraction: Float) -> GLTap {
+        GLTap(left: min(max(index, firstRow), lastRow) &* width &- origin,
+              right: min(max(index &+ 1, firstRow), lastRow) &* width &- origin, fraction: fraction)
     }
 
     /// `x` (a position in pixels, less half a pixel) clamped to -1...size (a
@@ -91,7 +115,7 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     func rows(_ v: Float) -> GLTap {
         let (row, fraction) = Self.floorAndFraction((1 - v) * heightF - 0.5, within: heightF)
-        return tap(row, fraction, lastRow, times: width)
+        return rowTap(row, fraction)
     }
 
     /// A shift up by `dv` (texture coordinates) as whole rows and a fraction:
@@ -104,7 +128,7 @@ struct GLTexture: @unchecked Sendable {
     /// `rows(v + dv)` at the pixel in row `row` (from the top), `shift` being `shift(dv)`: the same rows, clamped
     /// alike, and the same fraction but for rounding.
     @_transparent
-    func rows(_ row: Int, _ shift: GLRowShift) -> GLTap { tap(row &+ shift.rows, shift.fraction, lastRow, times: width) }
+    func rows(_ row: Int, _ shift: GLRowShift) -> GLTap { rowTap(row &+ shift.rows, shift.fraction) }
 
     /// The two columns a sample at `u` blends, and how far it lies from the left one.
     @_transparent
@@ -116,18 +140,18 @@ struct GLTexture: @unchecked Sendable {
     /// The pixel whose centre is at `u`, `v`: what `sample` returns there (to
     /// a few units in the last place), without the bilinear arithmetic.
     @_transparent
-    func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u)] }
+    func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u) &- origin] }
 
-    /// The row holding `v` (edges repeated).
+    /// The row holding `v` (edges repeated; a band's rows held).
     @_transparent
-    func row(_ v: Float) -> Int { Self.index((1 - v) * heightF, last: lastRowF) }
+    func row(_ v: Float) -> Int { Self.index((1 - v) * heightF, first: firstRowF, last: lastRowF) }
 
     /// The column holding `u` (edges repeated).
     @_transparent
-    func column(_ u: Float) -> Int { Self.index(u * widthF, last: lastColumnF) }
+    func column(_ u: Float) -> Int { Self.index(u * widthF, first: 0, last: lastColumnF) }
 
-    /// `floor(x)` held to 0...last (a NaN to 0): clamped first, so the floor
-    /// of a value that is not negative is its truncation, one instruction.
+    /// `floor(x)` held to first...last, whole numbers not below 0 (a NaN to
+    /// first): clamped first, so the floor is its truncation, one instruction.
     @_transparent
-    private static func index(_ x: Float, last: Float) -> Int { Int(x > 0 ? (x < last ? x : last) : 0) }
+    private static func index(_ x: Float, first: Float, last: Float) -> Int { Int(x > first ? (x < last ? x : last) : first) }
 }
