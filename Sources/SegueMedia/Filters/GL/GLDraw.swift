@@ -123,7 +123,8 @@ struct GLSampler: Sendable {
     /// straight from its pixel.
     @_transparent func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
     @_transparent func toPixel(_ uv: GLPoint) -> GLColour { to.pixel(uv.x, uv.y) }
-    /// `value(u)` at each column's centre, for an effect to look up by `column(_:)`.
+    /// `value(u)` at each column's centre, for an effect to look up by
+    /// `column(_:)`; the paint loops' `u` (`columns { $0 }`).
     func columns<Value>(_ value: (Float) -> Value) -> [Value] {
         (0..<from.width).map { value((Float($0) + 0.5) / Float(from.width)) }
     }
@@ -192,11 +193,11 @@ extension GLShader {
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles(sampler) { sampler, row, columns, line in
-            let v = 1 - (Float(row) + 0.5) / height
-            for col in columns {
-                line[col] = colour(GLPoint((Float(col) + 0.5) / width, v), sampler)
+        let height = Float(canvas.height)
+        sampler.columns { $0 }.withUnsafeBufferPointer { us in
+            canvas.inTiles(sampler) { sampler, row, columns, line in
+                let v = 1 - (Float(row) + 0.5) / height
+                for col in columns { line[col] = colour(GLPoint(us[col], v), sampler) }
             }
         }
     }
@@ -211,14 +212,16 @@ protocol GLPairedShader: GLShader {
 
 extension GLPairedShader {
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let width = Float(canvas.width), height = Float(canvas.height)
-        canvas.inTiles(sampler) { sampler, row, columns, line in
-            let v = 1 - (Float(row) + 0.5) / height
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
-                let next = min(col + 1, columns.upperBound - 1)
-                let (first, second) = colours(GLPoint((Float(col) + 0.5) / width, v), GLPoint((Float(next) + 0.5) / width, v), sampler)
-                line[col] = first
-                line[next] = second
+        let height = Float(canvas.height)
+        sampler.columns { $0 }.withUnsafeBufferPointer { us in
+            canvas.inTiles(sampler) { sampler, row, columns, line in
+                let v = 1 - (Float(row) + 0.5) / height
+                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                    let next = min(col + 1, columns.upperBound - 1)
+                    let (first, second) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
+                    line[col] = first
+                    line[next] = second
+                }
             }
         }
     }

@@ -84,14 +84,22 @@ struct GLColorPhase: GLShader {
 struct GLCrosshatch: GLShader {
     static var readAtItsPixels: GLPictures { .both }
     let center: GLPoint, threshold: Float, fadeEdge: Float
+    /// `rand(vec2(v, 0))` by row and `rand(vec2(0, u))` by column (a libm sine each, twice a pixel otherwise).
+    private var rowRands: [Float] = [], columnRands: [Float] = []
     init(_ transition: GLTransition) {
         center = transition.point("center"); threshold = transition.float("threshold"); fadeEdge = transition.float("fadeEdge")
+    }
+    func prepared(for s: GLSampler) -> GLCrosshatch {
+        var prepared = self
+        prepared.rowRands = s.rows { v in GLSL.rand(GLPoint(v, 0)) }
+        prepared.columnRands = s.columns { u in GLSL.rand(GLPoint(0, u)) }
+        return prepared
     }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = s.progress
         let dist = GLSL.distance(center, uv) / threshold
-        let r = p - min(GLSL.rand(GLPoint(uv.y, 0)), GLSL.rand(GLPoint(0, uv.x)))
+        let r = p - min(rowRands[s.row(uv.y)], columnRands[s.column(uv.x)])
         let m = GLSL.mix(0, GLSL.mix(GLSL.step(dist, r), 1, GLSL.smoothstep(1 - fadeEdge, 1, p)), GLSL.smoothstep(0, fadeEdge, p))
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }

@@ -225,10 +225,17 @@ struct GLWaterDrop: GLPairedShader {
 struct GLWind: GLShader {
     static var readAtItsPixels: GLPictures { .both }
     let size: Float
+    /// `rand(vec2(0, v))` by row (a libm sine a pixel otherwise).
+    private var rowRands: [Float] = []
     init(_ transition: GLTransition) { size = transition.float("size") }
+    func prepared(for s: GLSampler) -> GLWind {
+        var prepared = self
+        prepared.rowRands = s.rows { v in GLSL.rand(GLPoint(0, v)) }
+        return prepared
+    }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let r = GLSL.rand(GLPoint(0, uv.y))
+        let r = rowRands[s.row(uv.y)]
         let m = GLSL.smoothstep(0, -size, uv.x * (1 - size) + size * r - s.progress * (1 + size))
         return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), m)
     }
