@@ -130,8 +130,8 @@ struct GLDirectional: GLShader {
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let p = uv + s.progress * direction
-        let f = GLSL.fract(p)
-        return GLSL.mix(s.toColor(f), s.fromColor(f), GLSL.step(0, p.y) * GLSL.step(p.y, 1) * GLSL.step(0, p.x) * GLSL.step(p.x, 1))
+        let (from, to) = s.colours(GLSL.fract(p))
+        return GLSL.mix(to, from, GLSL.step(0, p.y) * GLSL.step(p.y, 1) * GLSL.step(0, p.x) * GLSL.step(p.x, 1))
     }
 }
 

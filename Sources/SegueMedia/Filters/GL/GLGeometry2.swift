@@ -50,7 +50,8 @@ struct GLCrossWarp: GLShader {
     @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
         let x = GLSL.smoothstep(0, 1, s.progress * 2 + p.x - 1)
-        return GLSL.mix(s.fromColor((p - 0.5) * (1 - x) + 0.5), s.toColor((p - 0.5) * x + 0.5), x)
+        let (from, to) = s.colours(from: (p - 0.5) * (1 - x) + 0.5, to: (p - 0.5) * x + 0.5)
+        return GLSL.mix(from, to, x)
     }
 }
 
@@ -77,7 +78,8 @@ struct GLDirectionalWarp: GLShader {
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = 1 - sweep.edge(uv, s.progress, smoothness)
-        return GLSL.mix(s.fromColor((uv - 0.5) * (1 - m) + 0.5), s.toColor((uv - 0.5) * m + 0.5), m)
+        let (from, to) = s.colours(from: (uv - 0.5) * (1 - m) + 0.5, to: (uv - 0.5) * m + 0.5)
+        return GLSL.mix(from, to, m)
     }
 }
 
