@@ -2,8 +2,9 @@ import SegueCore
 
 /// The gl-transitions effects, drawn on the CPU: both pictures converted to
 /// R'G'B' floats once (or their cross-fade, for an effect that samples
-/// nothing else), the effect evaluated at every output pixel's centre (bands
-/// of rows in parallel), and the result converted back to 4:2:0.
+/// nothing else; or band by band, a picture an effect reads only at its own
+/// pixels), the effect evaluated at every output pixel's centre (bands of
+/// rows in parallel), and the result converted back to 4:2:0.
 extension Frame {
     /// `transition` at `progress` (clamped to 0...1) from `a` (the outgoing
     /// picture) to `b`, drawn into `output`; `matrix` is the canvas's.
