@@ -58,6 +58,10 @@ struct GLBandReads: Sendable {
     var from: GLBandRead?, to: GLBandRead?
 }
 
+/// What an effect paints a band with: `body(s, row or column, columns or
+/// rows, line or band)`, `s` the band's sampler (`GLCanvas.inTiles`, `inColumns`).
+typealias GLBandBody = (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
+
 /// Where an effect paints a frame: `inTiles` hands it each row's R'G'B'
 /// pixels a tile of columns at a time, with its band's sampler (the pictures
 /// read band by band read for the band's rows), and each band of rows, once
@@ -90,7 +94,7 @@ struct GLCanvas: Sendable {
     /// Runs `body(s, row, columns, line)` for every row 64 columns at a
     /// time, `line` the row's first pixel and `s` its band's `sampler`, bands
     /// of rows in parallel; then writes the band.
-    func inTiles(_ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+    func inTiles(_ sampler: GLSampler, _ body: GLBandBody) {
         let width = width
         inBands(of: Self.bandRows, sampler, body) { painter, s, rows, lines in
             for columns in stride(from: 0, to: width, by: Self.tileWidth) {
@@ -104,7 +108,7 @@ struct GLCanvas: Sendable {
     /// parallel; then writes the band. For an effect whose samples move down
     /// a column together: each then reads down the pictures at one stride,
     /// which the processor's prefetcher follows.
-    func inColumns(_ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+    func inColumns(_ sampler: GLSampler, _ body: GLBandBody) {
         let width = width
         inBands(of: Self.columnBandRows, sampler, body) { painter, s, rows, lines in
             for column in 0..<width { painter.body(s, column, rows, lines) }
@@ -114,7 +118,7 @@ struct GLCanvas: Sendable {
     /// Bands of `bandRows` rows in parallel: the band's pictures read, then
     /// `paint(painter, s, rows, lines)` with `body`, the band's sampler and
     /// scratch rows, then the band written.
-    private func inBands(of bandRows: Int, _ sampler: GLSampler, _ body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void,
+    private func inBands(of bandRows: Int, _ sampler: GLSampler, _ body: GLBandBody,
                          _ paint: (GLPainter, GLSampler, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
         let height = height
         withoutActuallyEscaping(body) { body in
@@ -236,8 +240,8 @@ private struct GLCodes {
 /// SAFETY: `inBands` returns only when every lane has, and the body it wraps
 /// writes only the row (`inTiles`) or the column of the band (`inColumns`) it is given.
 private struct GLPainter: @unchecked Sendable {
-    let body: (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
-    init(_ body: @escaping (GLSampler, Int, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) { self.body = body }
+    let body: GLBandBody
+    init(_ body: @escaping GLBandBody) { self.body = body }
 }
 
 /// How a band is painted, handed to the lanes (as GLPainter).
