@@ -103,6 +103,12 @@ extension GLTransitionTests {
         }
     }
 
+    /// `tenBitPicture`, or its 8-bit codes.
+    func picture(seed: Int, size: Size, bits: Int) -> [UInt8] {
+        let wide = tenBitPicture(seed: seed, size: size)
+        return bits == 10 ? wide : stride(from: 0, to: wide.count, by: 2).map { UInt8((Int(wide[$0]) | Int(wide[$0 + 1]) << 8) >> 2) }
+    }
+
     /// Ten-bit limited-range samples of a smooth deterministic pattern, planar 4:2:0, little-endian.
     func tenBitPicture(seed: Int, size: Size) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -173,11 +179,8 @@ extension GLTransitionTests {
         let size: Size = (37, 45), effects = GLEffect.allCases.filter { !$0.shader.readAtItsPixels.isEmpty }
         XCTAssertGreaterThan(effects.count, 40)
         for bits in [8, 10] {
-            let codes = { (seed: Int) -> [UInt8] in
-                let wide = self.tenBitPicture(seed: seed, size: size)
-                return bits == 10 ? wide : stride(from: 0, to: wide.count, by: 2).map { UInt8((Int(wide[$0]) | Int(wide[$0 + 1]) << 8) >> 2) }
-            }
-            let a = try frame(codes(7), size: size, bits: bits), b = try frame(codes(8), size: size, bits: bits)
+            let a = try frame(picture(seed: 7, size: size, bits: bits), size: size, bits: bits)
+            let b = try frame(picture(seed: 8, size: size, bits: bits), size: size, bits: bits)
             let format: PixelFormat = bits == 8 ? .yuv420p : .yuv420p10, matrix: GLColourMatrix = bits == 8 ? .bt709(bits: 8) : .bt2020(bits: 10)
             let banded = try Frame.video(width: size.width, height: size.height, pixelFormat: format)
             let whole = try Frame.video(width: size.width, height: size.height, pixelFormat: format)
@@ -188,6 +191,23 @@ extension GLTransitionTests {
                     atOnce.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: matrix, into: whole)
                     XCTAssertEqual(try bytes(banded), try bytes(whole), "\(effect) at \(progress), \(bits) bits")
                 }
+            }
+        }
+    }
+
+    /// The effects' own paint loops (tables by column, row or tile, pixels
+    /// in pairs, columns at a time) draw what `colour` draws at each pixel.
+    func testEffectsOwnPaintLoopsDrawWhatTheirColourDraws() throws {
+        let size: Size = (53, 45)
+        let a = try frame(picture(seed: 3, size: size, bits: 8), size: size, bits: 8), b = try frame(picture(seed: 4, size: size, bits: 8), size: size, bits: 8)
+        let painted = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p)
+        let eachPixel = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p)
+        let ownLoops = GLWorkspace(), pixelByPixel = GLWorkspace(paintsEachPixel: true)
+        for effect in GLEffect.allCases {
+            for progress in [0.05, 0.3, 0.55, 0.8, 0.97] {
+                ownLoops.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: .bt709(bits: 8), into: painted)
+                pixelByPixel.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: .bt709(bits: 8), into: eachPixel)
+                XCTAssertEqual(try bytes(painted), try bytes(eachPixel), "\(effect) at \(progress)")
             }
         }
     }

@@ -21,8 +21,13 @@ package final class GLWorkspace {
     /// Whether a picture an effect reads only at its own pixels is read band
     /// by band as the canvas paints (the same colours; false reads it whole).
     private let readsBandByBand: Bool
+    /// Whether every effect is painted a pixel at a time through its
+    /// `colour`, its own paint loop and tables passed by (the same colours).
+    private let paintsEachPixel: Bool
 
-    package init(readsBandByBand: Bool = true) { self.readsBandByBand = readsBandByBand }
+    package init(readsBandByBand: Bool = true, paintsEachPixel: Bool = false) {
+        self.readsBandByBand = readsBandByBand; self.paintsEachPixel = paintsEachPixel
+    }
 
     /// `Frame.gl`, drawn in this workspace's pictures.
     package func draw(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into frame: Frame) {
@@ -35,7 +40,12 @@ package final class GLWorkspace {
                                 to: banded.contains(.to) ? GLBandRead(b, matrix: matrix) : nil)
         let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix) : pictures(a, b, at: progress, matrix: matrix, except: banded)
         let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!, reads: reads)
-        shader.init(transition).prepared(for: sampler).paint(canvas, sampler)
+        let prepared = shader.init(transition).prepared(for: sampler)
+        if paintsEachPixel {
+            prepared.paintEachPixel(canvas, sampler)
+        } else {
+            prepared.paint(canvas, sampler)
+        }
     }
 
     /// Both pictures read whole, to be sampled apart, but those in `banded`,
@@ -193,7 +203,10 @@ extension GLShader {
     func prepared(for progress: Float) -> Self { self }
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintEachPixel(canvas, sampler) }
+
+    /// `colour` at every pixel's centre, row by row a tile at a time.
+    func paintEachPixel(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let height = Float(canvas.height)
         sampler.columns { $0 }.withUnsafeBufferPointer { us in
             canvas.inTiles(sampler) { sampler, row, columns, line in
@@ -212,7 +225,10 @@ protocol GLPairedShader: GLShader {
 }
 
 extension GLPairedShader {
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintEachPixel(canvas, sampler) }
+
+    /// `colour` at every pixel's centre, row by row a tile at a time.
+    func paintEachPixel(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let height = Float(canvas.height)
         sampler.columns { $0 }.withUnsafeBufferPointer { us in
             canvas.inTiles(sampler) { sampler, row, columns, line in

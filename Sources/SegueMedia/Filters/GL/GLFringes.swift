@@ -36,14 +36,10 @@ struct GLButterflyWaveScrawler: GLShader {
     func paint(_ canvas: GLCanvas, _ s: GLSampler) {
         let shown = s.progress <= 0 ? s.from : s.to, width = canvas.width
         canvas.inColumns(s) { s, col, rows, band in
-            var pixel = band + col
             if s.progress > 0, s.progress < 1 {
-                let column = samples[col]
-                for row in rows {
-                    pixel.pointee = column.blend(row: row, progress: s.progress, s)
-                    pixel += width
-                }
+                samples[col].blend(down: rows, progress: s.progress, s, into: band + col, width: width)
             } else {
+                var pixel = band + col
                 for row in rows {
                     pixel.pointee = shown.pixels[row * width + col]
                     pixel += width
@@ -80,14 +76,26 @@ enum GLFringe {
         }
     }
 
-    /// The blend at `v` down the column of `taps`, shifted up by `toShift` and `fromShift` (scaled as across).
+    /// The four samples' taps down for the row at `v`, shifted up by
+    /// `toShift` and `fromShift` scaled as across: for flyeye, whose shifts
+    /// up are the row's own.
+    struct Rows {
+        let to: GLTap, red: GLTap, green: GLTap, blue: GLTap
+        init(_ v: Float, toShift: Float, fromShift: Float, colorSeparation: Float, _ s: GLSampler) {
+            to = s.to.rows(v + toShift)
+            red = s.from.rows(v + fromShift * (1 - colorSeparation))
+            green = s.from.rows(v + fromShift)
+            blue = s.from.rows(v + fromShift * (1 + colorSeparation))
+        }
+    }
+
+    /// The blend at the column of `across` and the row of `down`.
     @inline(__always)
-    static func blend(_ taps: Taps, _ v: Float, toShift: Float, fromShift: Float, progress: Float, colorSeparation: Float,
-                      _ s: GLSampler) -> GLColour {
-        let texTo = s.to.sample(taps.to, v + toShift)
-        let red = s.from.sample(taps.red, v + fromShift * (1 - colorSeparation)).x
-        let green = s.from.sample(taps.green, v + fromShift).y
-        let blue = s.from.sample(taps.blue, v + fromShift * (1 + colorSeparation)).z
+    static func blend(_ across: Taps, _ down: Rows, progress: Float, _ s: GLSampler) -> GLColour {
+        let texTo = s.to.sample(across.to, down.to)
+        let red = s.from.sample(across.red, down.red).x
+        let green = s.from.sample(across.green, down.green).y
+        let blue = s.from.sample(across.blue, down.blue).z
         return mixed(texTo, red, green, blue, progress)
     }
 
@@ -118,33 +126,58 @@ enum GLFringe {
             let blue = s.from.sample(taps.blue, s.from.rows(row, blue)).z
             return mixed(texTo, red, green, blue, progress)
         }
+        /// `blend` at each row of `rows` down this column, written a row
+        /// (`width` colours) apart from `pixel` on: each sample's blend
+        /// across a row worked out once, not once for each of two pixels.
+        @inline(__always)
+        func blend(down rows: Range<Int>, progress: Float, _ s: GLSampler, into pixel: UnsafeMutablePointer<GLColour>, width: Int) {
+            var toSamples = GLColumnSampler(), redSamples = GLColumnSampler()
+            var greenSamples = GLColumnSampler(), blueSamples = GLColumnSampler()
+            var pixel = pixel
+            for row in rows {
+                let texTo = toSamples.sample(s.to, taps.to, s.to.rows(row, to))
+                let red = redSamples.sample(s.from, taps.red, s.from.rows(row, red)).x
+                let green = greenSamples.sample(s.from, taps.green, s.from.rows(row, green)).y
+                let blue = blueSamples.sample(s.from, taps.blue, s.from.rows(row, blue)).z
+                pixel.pointee = mixed(texTo, red, green, blue, progress)
+                pixel += width
+            }
+        }
     }
 }
 
 /// The outgoing picture pulled through a grid of lenses, its colours apart.
 struct GLFlyEye: GLShader {
     let size: Float, zoom: Float, colorSeparation: Float
-    /// The shift across by column (and the fringe's taps there) and up by row: `disp` is `size * (cos(zoom * x), sin(zoom * y))`.
-    private var across: [Float] = [], up: [Float] = [], taps: [GLFringe.Taps] = []
+    /// The fringe's taps across by column and down by row: `disp` is
+    /// `size * (cos(zoom * x), sin(zoom * y))`, the column's shift across
+    /// and the row's up, so every tap is a column's or a row's own.
+    private var taps: [GLFringe.Taps] = [], rows: [GLFringe.Rows] = []
     init(_ transition: GLTransition) {
         size = transition.float("size"); zoom = transition.float("zoom"); colorSeparation = transition.float("colorSeparation")
     }
     func prepared(for s: GLSampler) -> GLFlyEye {
         var prepared = self
         let progress = s.progress
-        prepared.across = s.columns { size * GLSL.cos(zoom * $0) }
-        prepared.up = s.rows { size * GLSL.sin(zoom * $0) }
         prepared.taps = s.columns { u in
-            let disp = prepared.across[s.column(u)]
+            let disp = size * GLSL.cos(zoom * u)
             return GLFringe.Taps(u, toShift: (1 - progress) * disp, fromShift: progress * disp, colorSeparation: colorSeparation, s)
+        }
+        prepared.rows = s.rows { v in
+            let disp = size * GLSL.sin(zoom * v)
+            return GLFringe.Rows(v, toShift: (1 - progress) * disp, fromShift: progress * disp, colorSeparation: colorSeparation, s)
         }
         return prepared
     }
     @inline(__always)
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress, inv = 1 - progress
-        let disp = up[s.row(p.y)]
-        return GLFringe.blend(taps[s.column(p.x)], p.y, toShift: inv * disp, fromShift: progress * disp, progress: progress,
-                              colorSeparation: colorSeparation, s)
+        GLFringe.blend(taps[s.column(p.x)], rows[s.row(p.y)], progress: s.progress, s)
+    }
+    /// `colour` at every pixel by column and row, each row's taps looked up once.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTiles(sampler) { s, row, columns, line in
+            let down = rows[row]
+            for col in columns { line[col] = GLFringe.blend(taps[col], down, progress: s.progress, s) }
+        }
     }
 }

@@ -9,7 +9,7 @@ import SegueCore
 // InvertedPageCurl: Hewlett-Packard (BSD 3-Clause), adapted by Sergey
 // Kosarevsky; BowTieHorizontal, BowTieVertical: huynx; BowTieWithParameter:
 // KMojek; CircleCrop: Fernando Kuteken (ported by gre); Bounce: Adrian Purser;
-// Rectangle: martiniti; GridFlip: TimDonselaar (ported by gre).
+// Rectangle: martiniti.
 //
 // GLInvertedPageCurl follows the page curl published with WebVfx, under this
 // licence:
@@ -375,59 +375,4 @@ struct GLSwap: GLShader {
         if GLSL.inBounds(fto) { c += GLSL.mix(black, s.toColor(fto), reflection * GLSL.mix(1, 0, fto.y)) }
         return c
     }
-}
-
-/// The picture splits into tiles that flip one by one to the incoming picture,
-/// dividers of `bgcolor` between them.
-struct GLGridFlip: GLShader {
-    let size: GLPoint, pause: Float, dividerWidth: Float, bgcolor: GLColour, randomness: Float
-    /// `rand` of each tile's corner, the tiles in rows from the bottom (a
-    /// sine a tile rather than a pixel), when there are at most 4096 tiles.
-    private let randoms: [Float]
-    init(_ transition: GLTransition) {
-        size = transition.point("size"); pause = transition.float("pause"); dividerWidth = transition.float("dividerWidth")
-        bgcolor = transition.colour("bgcolor"); randomness = transition.float("randomness")
-        let columns = Int(size.x), rows = Int(size.y)
-        randoms = columns * rows <= 4096 ? (0..<(columns * rows)).map { GLSL.rand(GLPoint(Float($0 % columns), Float($0 / columns))) } : []
-    }
-    /// `rand(rectanglePos)`, from the table where the tile is in it.
-    @inline(__always)
-    private func random(_ rectanglePos: GLPoint) -> Float {
-        let column = Int(rectanglePos.x), row = Int(rectanglePos.y), columns = Int(size.x)
-        guard column >= 0, column < columns, row >= 0, row * columns + column < randoms.count else { return GLSL.rand(rectanglePos) }
-        return randoms[row * columns + column]
-    }
-    @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
-        let progress = s.progress
-        let onDivider = delta(p) < dividerSize
-        if progress < pause {
-            return GLSL.mix(bgcolor, s.fromPixel(p), onDivider ? 1 - progress / pause : 1)
-        } else if progress < 1 - pause {
-            if onDivider { return bgcolor }
-            let currentProg = (progress - pause) / (1 - pause * 2)
-            let rectanglePos = GLSL.floor(size * p)
-            let r = random(rectanglePos) - randomness
-            let cp = GLSL.smoothstep(0, 1 - r, currentProg)
-            let rectangleSize = 1 / size.x
-            let left = rectanglePos.x * rectangleSize
-            let offset = rectangleSize / 2 + left
-            let flipped = GLPoint((p.x - offset) / Swift.abs(cp - 0.5) * 0.5 + offset, p.y)
-            let (a, b) = s.colours(flipped)
-            let shown = GLSL.step(Swift.abs(size.x * (p.x - left) - 0.5), Swift.abs(cp - 0.5))
-            return GLSL.mix(bgcolor, GLSL.mix(b, a, GLSL.step(cp, 0.5)), shown)
-        }
-        return GLSL.mix(bgcolor, s.toPixel(p), onDivider ? (progress - 1 + pause) / pause : 1)
-    }
-    /// How far `p` is from its tile's nearest side (the GLSL's `getDelta`).
-    private func delta(_ p: GLPoint) -> Float {
-        let pos = GLSL.floor(size * p)
-        let rectangleSize = GLPoint(1 / size.x, 1 / size.y)
-        let top = rectangleSize.y * (pos.y + 1), bottom = rectangleSize.y * pos.y
-        let left = rectangleSize.x * pos.x, right = rectangleSize.x * (pos.x + 1)
-        let minX = min(Swift.abs(p.x - left), Swift.abs(p.x - right)), minY = min(Swift.abs(p.y - top), Swift.abs(p.y - bottom))
-        return min(minX, minY)
-    }
-    /// The GLSL's `getDividerSize()`.
-    private var dividerSize: Float { min(1 / size.x, 1 / size.y) * dividerWidth }
 }

@@ -104,10 +104,15 @@ struct GLTexture: @unchecked Sendable {
     /// `tap(u)`, `down` (offsets of rows) from `rows(v)`.
     @_transparent
     func sample(_ across: GLTap, _ down: GLTap) -> GLColour {
-        let fx = across.fraction, c0 = across.left, c1 = across.right
-        let top = pixels[down.left &+ c0] * (1 - fx) + pixels[down.left &+ c1] * fx
-        let bottom = pixels[down.right &+ c0] * (1 - fx) + pixels[down.right &+ c1] * fx
+        let top = blend(across, row: down.left), bottom = blend(across, row: down.right)
         return top * (1 - down.fraction) + bottom * down.fraction
+    }
+
+    /// The blend `across` of the row whose first pixel lies at `row` in
+    /// `pixels` (a `rows` tap's offset): half a bilinear sample.
+    @_transparent
+    func blend(_ across: GLTap, row: Int) -> GLColour {
+        pixels[row &+ across.left] * (1 - across.fraction) + pixels[row &+ across.right] * across.fraction
     }
 
     /// The two rows a sample at `v` blends (as offsets of their first pixels), and how far it lies from the upper one;
@@ -154,4 +159,20 @@ struct GLTexture: @unchecked Sendable {
     /// first): clamped first, so the floor is its truncation, one instruction.
     @_transparent
     private static func index(_ x: Float, first: Float, last: Float) -> Int { Int(x > first ? (x < last ? x : last) : first) }
+}
+
+/// Samples taken down a column a row a pixel, one texture's at one tap
+/// across: the lower row's blend across of one pixel's sample is the upper
+/// row's of the next, worked out once (the same sums as `sample`).
+struct GLColumnSampler {
+    private var row = Int.min, blended = GLColour()
+
+    /// `texture.sample(across, down)`, the upper row's blend kept from the sample before where it is that row.
+    @_transparent
+    mutating func sample(_ texture: GLTexture, _ across: GLTap, _ down: GLTap) -> GLColour {
+        let top = down.left == row ? blended : texture.blend(across, row: down.left)
+        let bottom = texture.blend(across, row: down.right)
+        row = down.right; blended = bottom
+        return top * (1 - down.fraction) + bottom * down.fraction
+    }
 }
