@@ -225,10 +225,7 @@ protocol GLPairedShader: GLShader {
 }
 
 extension GLPairedShader {
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintEachPixel(canvas, sampler) }
-
-    /// `colour` at every pixel's centre, row by row a tile at a time.
-    func paintEachPixel(_ canvas: GLCanvas, _ sampler: GLSampler) {
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let height = Float(canvas.height)
         sampler.columns { $0 }.withUnsafeBufferPointer { us in
             canvas.inTiles(sampler) { sampler, row, columns, line in
@@ -238,6 +235,46 @@ extension GLPairedShader {
                     let (first, second) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
                     line[col] = first
                     line[next] = second
+                }
+            }
+        }
+    }
+}
+
+/// A paired effect whose pixels take a long chain of arithmetic to find
+/// where they sample: drawn in two passes along each tile's row, the places
+/// (arithmetic alone) then the samples. Each pass's pixels stand apart, so
+/// the processor works on several at once rather than waiting out one
+/// pixel's chain before its samples.
+protocol GLPlacingShader: GLPairedShader {
+    /// Where the pixels at `first` and `second` sample, in a colour's lanes
+    /// each (what `colours(at:_:_:_:)` reads back).
+    func places(_ first: GLPoint, _ second: GLPoint, _ progress: Float) -> (GLColour, GLColour)
+    /// The colours at `first` and `second`, sampled at their `places`.
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour)
+}
+
+extension GLPlacingShader {
+    @inline(__always)
+    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
+    @inline(__always)
+    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        colours(at: places(first, second, s.progress), first, second, s)
+    }
+
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        let height = Float(canvas.height)
+        sampler.columns { $0 }.withUnsafeBufferPointer { us in
+            canvas.inTiles(sampler) { s, row, columns, line in
+                let v = 1 - (Float(row) + 0.5) / height
+                // The places kept in the row's own pixels until their colours replace them.
+                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                    let next = min(col + 1, columns.upperBound - 1)
+                    (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s.progress)
+                }
+                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                    let next = min(col + 1, columns.upperBound - 1)
+                    (line[col], line[next]) = colours(at: (line[col], line[next]), GLPoint(us[col], v), GLPoint(us[next], v), s)
                 }
             }
         }

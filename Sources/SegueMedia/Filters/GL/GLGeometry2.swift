@@ -12,7 +12,7 @@ import SegueCore
 // GridFlip: TimDonselaar (ported by gre).
 
 /// The outgoing picture pulled along a hypocycloid into a swirl.
-struct GLCrazyParametricFun: GLPairedShader {
+struct GLCrazyParametricFun: GLPlacingShader {
     static var readAtItsPixels: GLPictures { .to }
     let a: Float, b: Float, amplitude: Float, smoothness: Float
     /// The curve's point at this frame's progress, and how far the incoming picture shows.
@@ -28,19 +28,21 @@ struct GLCrazyParametricFun: GLPairedShader {
         prepared.incoming = GLSL.smoothstep(0.2, 1, progress)
         return prepared
     }
+    /// Where the outgoing picture is sampled for the pixels at `first` and `second`, worked out side by side.
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
-    /// Two pixels at once: their offsets in one register's lanes, their samples' taps side by side.
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        let progress = s.progress
+    func places(_ first: GLPoint, _ second: GLPoint, _ progress: Float) -> (GLColour, GLColour) {
         let points = SIMD4(lowHalf: first, highHalf: second), dir = points - 0.5
         let squares = dir * dir
         let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
         let scaled = progress * dists * amplitude
         let sines = GLSL.sin(SIMD4(scaled[0] * x, scaled[0] * y, scaled[1] * x, scaled[1] * y))
         let pulled = points + dir * sines / smoothness
-        let (firstFrom, secondFrom) = s.fromColours(pulled.lowHalf, pulled.highHalf)
+        return (GLColour(lowHalf: pulled.lowHalf, highHalf: .zero), GLColour(lowHalf: pulled.highHalf, highHalf: .zero))
+    }
+    /// The outgoing picture where it is pulled to, the samples' taps side by side, mixed with the incoming.
+    @inline(__always)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let (firstFrom, secondFrom) = s.fromColours(places.0.lowHalf, places.1.lowHalf)
         return (GLSL.mix(firstFrom, s.toPixel(first), incoming), GLSL.mix(secondFrom, s.toPixel(second), incoming))
     }
 }

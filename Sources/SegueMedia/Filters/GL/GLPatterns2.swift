@@ -177,9 +177,10 @@ struct GLUndulatingBurnOut: GLShader {
     }
 }
 
-/// Drawn two pixels at a time: where both lie inside the drop, their
-/// scattered samples of the outgoing picture are taken side by side.
-struct GLWaterDrop: GLPairedShader {
+/// A drop falls on the outgoing picture and its ripple spreads the incoming
+/// one: drawn two pixels at a time, where they sample and then what; where
+/// both lie inside the drop, their samples are taken side by side.
+struct GLWaterDrop: GLPlacingShader {
     static var readAtItsPixels: GLPictures { .to }
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
@@ -192,29 +193,30 @@ struct GLWaterDrop: GLPairedShader {
         }
         return prepared
     }
+    /// Where the pixels at `first` and `second` sample the outgoing picture:
+    /// inside the drop (`z` 1), moved by the ripple; else at their own pixel (`z` 0).
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let dir = uv - 0.5
-        return colour(uv, dir, GLSL.length(dir), s)
-    }
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        let p = s.progress, points = SIMD4(lowHalf: first, highHalf: second), dirs = points - 0.5, squares = dirs * dirs
+    func places(_ first: GLPoint, _ second: GLPoint, _ p: Float) -> (GLColour, GLColour) {
+        let points = SIMD4(lowHalf: first, highHalf: second), dirs = points - 0.5, squares = dirs * dirs
         let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
         let inside = dists .<= p
-        if !any(inside) { return (GLSL.mix(s.fromPixel(first), s.toPixel(first), p), GLSL.mix(s.fromPixel(second), s.toPixel(second), p)) }
-        guard all(inside) else { return (colour(first, dirs.lowHalf, dists[0], s), colour(second, dirs.highHalf, dists[1], s)) }
-        let ripples = SIMD2(ripple(dists[0], p), ripple(dists[1], p))
-        let offsets = dirs * SIMD4(ripples[0], ripples[0], ripples[1], ripples[1]), moved = points + offsets
-        let (from, other) = s.fromColours(moved.lowHalf, moved.highHalf)
-        return (GLSL.mix(from, s.toPixel(first), p), GLSL.mix(other, s.toPixel(second), p))
+        guard any(inside) else { return (GLColour(lowHalf: first, highHalf: .zero), GLColour(lowHalf: second, highHalf: .zero)) }
+        let ripples = SIMD2(inside[0] ? ripple(dists[0], p) : 0, inside[1] ? ripple(dists[1], p) : 0)
+        let moved = points + dirs * SIMD4(ripples[0], ripples[0], ripples[1], ripples[1])
+        return (GLColour(lowHalf: moved.lowHalf, highHalf: SIMD2(inside[0] ? 1 : 0, 0)),
+                GLColour(lowHalf: moved.highHalf, highHalf: SIMD2(inside[1] ? 1 : 0, 0)))
     }
-    /// The GLSL's colour at `uv`, `dir` from the centre, `dist` its length.
+    /// Both pixels' colours; where both lie inside the drop, their samples' taps side by side.
     @inline(__always)
-    private func colour(_ uv: GLPoint, _ dir: GLPoint, _ dist: Float, _ s: GLSampler) -> GLColour {
-        let p = s.progress
-        if dist > p { return GLSL.mix(s.fromPixel(uv), s.toPixel(uv), p) }
-        return GLSL.mix(s.fromColor(uv + dir * ripple(dist, p)), s.toPixel(uv), p)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        guard places.0.z != 0, places.1.z != 0 else { return (colour(first, at: places.0, s), colour(second, at: places.1, s)) }
+        let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf)
+        return (GLSL.mix(from, s.toPixel(first), s.progress), GLSL.mix(other, s.toPixel(second), s.progress))
+    }
+    /// The GLSL's colour at `uv`, the outgoing picture sampled at `place`.
+    @inline(__always)
+    private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
+        GLSL.mix(place.z != 0 ? s.fromColor(place.lowHalf) : s.fromPixel(uv), s.toPixel(uv), s.progress)
     }
     /// `sin(dist * amplitude - progress * speed)`.
     @inline(__always)
