@@ -249,7 +249,7 @@ extension GLPairedShader {
 protocol GLPlacingShader: GLPairedShader {
     /// Where the pixels at `first` and `second` sample, in a colour's lanes
     /// each (what `colours(at:_:_:_:)` reads back).
-    func places(_ first: GLPoint, _ second: GLPoint, _ progress: Float) -> (GLColour, GLColour)
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour)
     /// The colours at `first` and `second`, sampled at their `places`.
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour)
 }
@@ -259,7 +259,7 @@ extension GLPlacingShader {
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
     @inline(__always)
     func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        colours(at: places(first, second, s.progress), first, second, s)
+        colours(at: places(first, second, s), first, second, s)
     }
 
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
@@ -270,7 +270,7 @@ extension GLPlacingShader {
                 // The places kept in the row's own pixels until their colours replace them.
                 for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                     let next = min(col + 1, columns.upperBound - 1)
-                    (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s.progress)
+                    (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
                 }
                 for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                     let next = min(col + 1, columns.upperBound - 1)

@@ -30,8 +30,8 @@ struct GLCrazyParametricFun: GLPlacingShader {
     }
     /// Where the outgoing picture is sampled for the pixels at `first` and `second`, worked out side by side.
     @inline(__always)
-    func places(_ first: GLPoint, _ second: GLPoint, _ progress: Float) -> (GLColour, GLColour) {
-        let points = SIMD4(lowHalf: first, highHalf: second), dir = points - 0.5
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let progress = s.progress, points = SIMD4(lowHalf: first, highHalf: second), dir = points - 0.5
         let squares = dir * dir
         let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
         let scaled = progress * dists * amplitude
@@ -196,14 +196,15 @@ struct GLDreamyZoom: GLShader {
 }
 
 /// A cross-fade with each picture pushed by both pictures' colours: drawn
-/// two pixels at a time, their pushes and taps side by side in one register.
-struct GLMorph: GLPairedShader {
+/// two pixels at a time, their pushes side by side in one register, then
+/// their taps.
+struct GLMorph: GLPlacingShader {
     let strength: Float
     init(_ transition: GLTransition) { strength = transition.float("strength") }
+    /// Where the pixels at `first` and `second` sample the outgoing picture
+    /// (lanes x, y) and the incoming (z, w), each moved by both pictures' colours there.
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colours(p, p, s).0 }
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let ca = s.fromPixel(first), cb = s.toPixel(first), cc = s.fromPixel(second), cd = s.toPixel(second)
         // ((c.xy + c.z) * 0.5) * 2.0 - 1.0 of each picture's colour, at both points.
         let oa = ((SIMD4(ca.x, ca.y, cc.x, cc.y) + SIMD4(ca.z, ca.z, cc.z, cc.z)) * 0.5) * 2 - 1
@@ -212,8 +213,12 @@ struct GLMorph: GLPairedShader {
         let w0 = s.progress, w1 = 1 - w0
         let points = SIMD4(lowHalf: first, highHalf: second)
         let fromPoints = points + oc * w0, toPoints = points - oc * w1
-        let (firstFrom, firstTo) = s.colours(from: fromPoints.lowHalf, to: toPoints.lowHalf)
-        let (secondFrom, secondTo) = s.colours(from: fromPoints.highHalf, to: toPoints.highHalf)
+        return (GLColour(lowHalf: fromPoints.lowHalf, highHalf: toPoints.lowHalf), GLColour(lowHalf: fromPoints.highHalf, highHalf: toPoints.highHalf))
+    }
+    @inline(__always)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let (firstFrom, firstTo) = s.colours(from: places.0.lowHalf, to: places.0.highHalf)
+        let (secondFrom, secondTo) = s.colours(from: places.1.lowHalf, to: places.1.highHalf)
         return (GLSL.mix(firstFrom, firstTo, s.progress), GLSL.mix(secondFrom, secondTo, s.progress))
     }
 }

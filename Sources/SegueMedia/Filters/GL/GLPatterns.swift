@@ -167,7 +167,7 @@ struct GLFadeGrayscale: GLShader {
 /// Each picture displaced by the other's colours, through a grey mix. The
 /// GLSL's voronoi noise never reaches its output and is left out; its
 /// `transparentMode` sets only alpha, which is never drawn.
-struct GLGlitchDisplace: GLShader {
+struct GLGlitchDisplace: GLPlacingShader {
     init(_ transition: GLTransition) {}
     private static func displace(_ tex: GLColour, _ uv: GLPoint, _ dotDepth: Float, _ textureDepth: Float, _ strength: Float) -> GLPoint {
         let dis = tex * dotDepth + 1 - tex * textureDepth
@@ -187,10 +187,23 @@ struct GLGlitchDisplace: GLShader {
         prepared.grey = GLSL.smoothstep(0, 0.5, progress); prepared.displaced = GLSL.smoothstep(1, 0.5, progress)
         return prepared
     }
+    /// Where the pixels at `first` and `second` sample: the outgoing
+    /// picture where the incoming one's colour displaces it (lanes x, y),
+    /// the incoming where the outgoing's does (z, w).
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) { (places(first, s), places(second, s)) }
+    @inline(__always)
+    private func places(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+        GLColour(lowHalf: Self.displace(s.toPixel(uv), uv, 0.33, 0.5, eased2), highHalf: Self.displace(s.fromPixel(uv), uv, 0.33, 0.7, 1 - eased1))
+    }
+    @inline(__always)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        (colour(first, at: places.0, s), colour(second, at: places.1, s))
+    }
+    @inline(__always)
+    private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
-        let (dColor2, dColor1) = s.colours(from: Self.displace(color2, uv, 0.33, 0.5, eased2), to: Self.displace(color1, uv, 0.33, 0.7, 1 - eased1))
+        let (dColor2, dColor1) = s.colours(from: place.lowHalf, to: place.highHalf)
         let low = dColor2.replacing(with: dColor1, where: dColor1 .< dColor2)  // min(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
         color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, grey)

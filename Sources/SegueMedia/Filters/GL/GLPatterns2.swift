@@ -97,7 +97,7 @@ struct GLSimpleZoomOut: GLShader {
 
 /// A cut at the middle through blocky colour static, thickest there.
 struct GLStaticFade: GLShader {
-    static var readAtItsPixels: GLPictures { .to }
+    static var readAtItsPixels: GLPictures { .both }
     let pixels: Float, luminosity: Float
     /// Each noise cell's colour and whether it shows (1) at this frame's
     /// progress, cells `floor(uv * pixels)` row by row; none when there would
@@ -196,8 +196,8 @@ struct GLWaterDrop: GLPlacingShader {
     /// Where the pixels at `first` and `second` sample the outgoing picture:
     /// inside the drop (`z` 1), moved by the ripple; else at their own pixel (`z` 0).
     @inline(__always)
-    func places(_ first: GLPoint, _ second: GLPoint, _ p: Float) -> (GLColour, GLColour) {
-        let points = SIMD4(lowHalf: first, highHalf: second), dirs = points - 0.5, squares = dirs * dirs
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let p = s.progress, points = SIMD4(lowHalf: first, highHalf: second), dirs = points - 0.5, squares = dirs * dirs
         let dists = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
         let inside = dists .<= p
         guard any(inside) else { return (GLColour(lowHalf: first, highHalf: .zero), GLColour(lowHalf: second, highHalf: .zero)) }
