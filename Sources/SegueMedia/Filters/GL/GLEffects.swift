@@ -158,9 +158,10 @@ struct GLAngular: GLShader {
 }
 
 /// Both pictures turned about the centre, most near it, while they cross-fade.
-/// Drawn two pixels at a time: a pixel's chain (distance, table, turn, sample)
-/// is too long for the processor to start the next pixel's on its own.
-struct GLSwirl: GLPairedShader {
+/// Drawn two pixels at a time, where they sample and then what: a pixel's
+/// chain (distance, table, turn, sample) is too long for the processor to
+/// start the next pixel's on its own.
+struct GLSwirl: GLPlacingShader {
     /// The turn's sine and cosine by distance from the centre at this frame's
     /// progress (a libm sine and cosine a pixel cost more than the drawing):
     /// the turn moves at most 16π a unit of distance, within GLTable's bound.
@@ -181,10 +182,9 @@ struct GLSwirl: GLPairedShader {
         let theta = percent * percent * a * 8 * 3.14159
         return GLPoint(GLSL.sin(theta), GLSL.cos(theta))
     }
+    /// Where the pixels at `first` and `second` sample the cross-fade: turned about the centre.
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colours(uv, uv, s).0 }
-    @inline(__always)
-    func colours(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let t = s.progress, radius: Float = 1
         var p = SIMD4(lowHalf: first, highHalf: second) - 0.5
         let squares = p * p
@@ -196,7 +196,11 @@ struct GLSwirl: GLPairedShader {
         let inside = SIMD4(distances[0], distances[0], distances[1], distances[1]) .< radius
         p.replace(with: turned, where: inside)
         p += 0.5
-        return s.crossFades(p.lowHalf, p.highHalf)
+        return (GLColour(lowHalf: p.lowHalf, highHalf: .zero), GLColour(lowHalf: p.highHalf, highHalf: .zero))
+    }
+    @inline(__always)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        s.crossFades(places.0.lowHalf, places.1.lowHalf)
     }
     @inline(__always)
     private func turn(_ distance: Float, _ t: Float) -> GLPoint {
