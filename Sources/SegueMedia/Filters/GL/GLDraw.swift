@@ -232,9 +232,7 @@ extension GLPairedShader {
                 let v = 1 - (Float(row) + 0.5) / height
                 for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                     let next = min(col + 1, columns.upperBound - 1)
-                    let (first, second) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
-                    line[col] = first
-                    line[next] = second
+                    (line[col], line[next]) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
                 }
             }
         }
