@@ -103,6 +103,16 @@ struct GLCanvas: Sendable {
         }
     }
 
+    /// `inTiles`, each row handed as `body(s, us, v, columns, line)`: `v` the
+    /// texture coordinate of its pixels' centres, `us` every column's.
+    func inTilesAtCentres(_ sampler: GLSampler,
+                          _ body: (GLSampler, UnsafeBufferPointer<Float>, Float, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void) {
+        let height = Float(height)
+        sampler.columns { $0 }.withUnsafeBufferPointer { us in
+            inTiles(sampler) { s, row, columns, line in body(s, us, 1 - (Float(row) + 0.5) / height, columns, line) }
+        }
+    }
+
     /// Runs `body(s, column, rows, band)` for every column of each band of
     /// 32 rows, `band` the band's first row and `s` its `sampler`, bands in
     /// parallel; then writes the band. For an effect whose samples move down

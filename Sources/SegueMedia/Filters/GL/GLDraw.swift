@@ -207,12 +207,8 @@ extension GLShader {
 
     /// `colour` at every pixel's centre, row by row a tile at a time.
     func paintEachPixel(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let height = Float(canvas.height)
-        sampler.columns { $0 }.withUnsafeBufferPointer { us in
-            canvas.inTiles(sampler) { sampler, row, columns, line in
-                let v = 1 - (Float(row) + 0.5) / height
-                for col in columns { line[col] = colour(GLPoint(us[col], v), sampler) }
-            }
+        canvas.inTilesAtCentres(sampler) { sampler, us, v, columns, line in
+            for col in columns { line[col] = colour(GLPoint(us[col], v), sampler) }
         }
     }
 }
@@ -226,14 +222,10 @@ protocol GLPairedShader: GLShader {
 
 extension GLPairedShader {
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let height = Float(canvas.height)
-        sampler.columns { $0 }.withUnsafeBufferPointer { us in
-            canvas.inTiles(sampler) { sampler, row, columns, line in
-                let v = 1 - (Float(row) + 0.5) / height
-                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
-                    let next = min(col + 1, columns.upperBound - 1)
-                    (line[col], line[next]) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
-                }
+        canvas.inTilesAtCentres(sampler) { sampler, us, v, columns, line in
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                let next = min(col + 1, columns.upperBound - 1)
+                (line[col], line[next]) = colours(GLPoint(us[col], v), GLPoint(us[next], v), sampler)
             }
         }
     }
@@ -261,19 +253,15 @@ extension GLPlacingShader {
     }
 
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let height = Float(canvas.height)
-        sampler.columns { $0 }.withUnsafeBufferPointer { us in
-            canvas.inTiles(sampler) { s, row, columns, line in
-                let v = 1 - (Float(row) + 0.5) / height
-                // The places kept in the row's own pixels until their colours replace them.
-                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
-                    let next = min(col + 1, columns.upperBound - 1)
-                    (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
-                }
-                for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
-                    let next = min(col + 1, columns.upperBound - 1)
-                    (line[col], line[next]) = colours(at: (line[col], line[next]), GLPoint(us[col], v), GLPoint(us[next], v), s)
-                }
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            // The places kept in the row's own pixels until their colours replace them.
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                let next = min(col + 1, columns.upperBound - 1)
+                (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
+            }
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+                let next = min(col + 1, columns.upperBound - 1)
+                (line[col], line[next]) = colours(at: (line[col], line[next]), GLPoint(us[col], v), GLPoint(us[next], v), s)
             }
         }
     }

@@ -67,9 +67,7 @@ struct GLCrossWarp: GLShader {
     func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour { colour(columns[s.column(p.x)], p.y, s) }
     /// `colour` at every pixel, each column's taps across from the table.
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        let height = Float(canvas.height)
-        canvas.inTiles(sampler) { s, row, columns, line in
-            let v = 1 - (Float(row) + 0.5) / height
+        canvas.inTilesAtCentres(sampler) { s, _, v, columns, line in
             for col in columns { line[col] = colour(self.columns[col], v, s) }
         }
     }

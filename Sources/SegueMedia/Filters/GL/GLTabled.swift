@@ -310,11 +310,11 @@ struct GLGridFlip: GLShader {
     /// `colour` at every pixel; while the tiles flip, from the frame's tables.
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         guard flipping(sampler.progress) else { return paintEachPixel(canvas, sampler) }
-        let height = Float(canvas.height), tileRows = Int(size.y), width = canvas.width
-        canvas.inTiles(sampler) { s, row, columns, line in
-            let v = 1 - (Float(row) + 0.5) / height, tileRow = GLSL.floor(size.y * v)
+        let tileRows = Int(size.y), width = canvas.width
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            let tileRow = GLSL.floor(size.y * v)
             guard tileRow >= 0, tileRow < Float(tileRows) else {
-                for col in columns { line[col] = colour(GLPoint((Float(col) + 0.5) / Float(width), v), s) }
+                for col in columns { line[col] = colour(GLPoint(us[col], v), s) }
                 return
             }
             let sideDown = side(down: v), down = s.from.rows(v), rowOfTiles = Int(tileRow) * width
