@@ -258,7 +258,9 @@ struct GLRadial: GLShader {
     }
 }
 
-struct GLRipple: GLShader {
+/// The outgoing picture ripples out from the centre as the incoming one
+/// fades in: drawn two pixels at a time, where they sample and then what.
+struct GLRipple: GLPlacingShader {
     static var readAtItsPixels: GLPictures { .to }
     let amplitude: Float, speed: Float
     init(_ transition: GLTransition) { amplitude = transition.float("amplitude"); speed = transition.float("speed") }
@@ -271,13 +273,23 @@ struct GLRipple: GLShader {
         }
         return prepared
     }
+    /// Where the pixels at `first` and `second` sample the outgoing picture: moved out along their direction from the centre.
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress, direction = uv - 0.5, distance = GLSL.length(direction)
-        let sine = wave?(distance).x ?? GLSL.sin(p * distance * amplitude - p * speed)
-        let offset = direction * (sine + 0.5) / 30
-        return GLSL.mix(s.fromColor(uv + offset), s.toPixel(uv), GLSL.smoothstep(0.2, 1, p))
+    func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let points = SIMD4(lowHalf: first, highHalf: second), directions = points - 0.5, squares = directions * directions
+        let distances = SIMD2(squares[0] + squares[1], squares[2] + squares[3]).squareRoot()
+        let sines = SIMD2(sine(distances[0], s.progress), sine(distances[1], s.progress))
+        let moved = points + directions * (SIMD4(sines[0], sines[0], sines[1], sines[1]) + 0.5) / 30
+        return (GLColour(lowHalf: moved.lowHalf, highHalf: .zero), GLColour(lowHalf: moved.highHalf, highHalf: .zero))
     }
+    @inline(__always)
+    func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
+        let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf), m = GLSL.smoothstep(0.2, 1, s.progress)
+        return (GLSL.mix(from, s.toPixel(first), m), GLSL.mix(other, s.toPixel(second), m))
+    }
+    /// `sin(progress * distance * amplitude - progress * speed)`.
+    @inline(__always)
+    private func sine(_ distance: Float, _ p: Float) -> Float { wave?(distance).x ?? GLSL.sin(p * distance * amplitude - p * speed) }
 }
 
 struct GLRandomSquares: GLShader {
@@ -295,29 +307,62 @@ struct GLRandomSquares: GLShader {
 }
 
 /// The outgoing picture opens like doors onto the incoming one, which zooms
-/// in from `depth` over a floor reflecting it.
+/// in from `depth` over a floor reflecting it. What a pixel samples depends
+/// on its column (the doors' shift and squeeze, where the zoom lands across)
+/// and on its row (where the zoom and its reflection land down) apart.
 struct GLDoorway: GLShader {
     let reflection: Float, perspective: Float, depth: Float
+    private var columns: [Column] = []
+    /// A column's door (whether the outgoing picture shows there, its taps
+    /// across and squeeze `d`) and where the incoming picture lands across.
+    private struct Column {
+        let opens: Bool, from: GLTap, d: Float, half: Float, toInside: Bool, to: GLTap
+    }
+    /// A row's sample of the incoming picture and of its reflection, where each lands inside.
+    private struct Row {
+        let toInside: Bool, to: GLTap, mirrorInside: Bool, mirror: GLTap, fade: Float
+    }
     init(_ transition: GLTransition) {
         reflection = transition.float("reflection"); perspective = transition.float("perspective"); depth = transition.float("depth")
     }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress
-        var from = GLPoint(-1, -1)
-        let middleSlit = 2 * abs(uv.x - 0.5) - p
-        if middleSlit > 0 {
-            from = uv + (uv.x > 0.5 ? -1 : 1) * GLPoint(0.5 * p, 0)
+    func prepared(for s: GLSampler) -> GLDoorway {
+        var prepared = self
+        let p = s.progress, size = GLSL.mix(1, depth, 1 - p)
+        prepared.columns = s.columns { u in
+            let middleSlit = 2 * abs(u - 0.5) - p, x = u + (u > 0.5 ? -1 : 1) * 0.5 * p, to = (u + -0.5) * size + 0.5
             let d = 1 / (1 + perspective * p * (1 - middleSlit))
-            from.y = (from.y - d / 2) * d + d / 2
+            return Column(opens: middleSlit > 0 && 0 < x && x < 1, from: s.from.tap(x), d: d, half: d / 2,
+                          toInside: 0 < to && to < 1, to: s.to.tap(to))
         }
-        let size = GLSL.mix(1, depth, 1 - p)
-        let to = (uv + GLPoint(-0.5, -0.5)) * GLPoint(size, size) + GLPoint(0.5, 0.5)
-        if GLSL.inBounds(from) { return s.fromColor(from) }
-        if GLSL.inBounds(to) { return s.toColor(to) }
+        return prepared
+    }
+    @inline(__always)
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colour(columns[s.column(uv.x)], row(uv.y, s), uv.y, s) }
+    /// `colour` at every pixel, the tables' taps across and the row's taps down.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTilesAtCentres(sampler) { s, _, v, columns, line in
+            let row = row(v, s)
+            for col in columns { line[col] = colour(self.columns[col], row, v, s) }
+        }
+    }
+    /// The row at `v`: where the zoomed incoming picture (`(uv - 0.5) * size + 0.5`) and its reflection land down.
+    @inline(__always)
+    private func row(_ v: Float, _ s: GLSampler) -> Row {
+        let to = (v + -0.5) * GLSL.mix(1, depth, 1 - s.progress) + 0.5, mirror = to * -1.2 + -0.02
+        return Row(toInside: 0 < to && to < 1, to: s.to.rows(to), mirrorInside: 0 < mirror && mirror < 1,
+                   mirror: s.to.rows(mirror), fade: reflection * GLSL.mix(1, 0, mirror))
+    }
+    /// The GLSL's colour down `column` on `row` (at `v`): the door, else the incoming picture, else its reflection on black.
+    @inline(__always)
+    private func colour(_ column: Column, _ row: Row, _ v: Float, _ s: GLSampler) -> GLColour {
+        if column.opens {
+            let y = (v - column.half) * column.d + column.half
+            if 0 < y, y < 1 { return s.from.sample(column.from, s.from.rows(y)) }
+        }
+        guard column.toInside else { return GLColour(0, 0, 0, 1) }
+        if row.toInside { return s.to.sample(column.to, row.to) }
         let black = GLColour(0, 0, 0, 1)
-        let mirror = to * GLPoint(1, -1.2) + GLPoint(0, -0.02)
-        guard GLSL.inBounds(mirror) else { return black }
-        return black + GLSL.mix(black, s.toColor(mirror), reflection * GLSL.mix(1, 0, mirror.y))
+        guard row.mirrorInside else { return black }
+        return black + GLSL.mix(black, s.to.sample(column.to, row.mirror), row.fade)
     }
 }
