@@ -200,7 +200,7 @@ struct GLGlitchDisplace: GLPlacingShader {
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         (colour(first, at: places.0, s), colour(second, at: places.1, s))
     }
-    @inline(__always)
+    @_transparent
     private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
         let (dColor2, dColor1) = s.colours(from: place.lowHalf, to: place.highHalf)

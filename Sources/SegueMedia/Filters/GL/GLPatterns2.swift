@@ -214,7 +214,7 @@ struct GLWaterDrop: GLPlacingShader {
         return (GLSL.mix(from, s.toPixel(first), s.progress), GLSL.mix(other, s.toPixel(second), s.progress))
     }
     /// The GLSL's colour at `uv`, the outgoing picture sampled at `place`.
-    @inline(__always)
+    @_transparent
     private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
         GLSL.mix(place.z != 0 ? s.fromColor(place.lowHalf) : s.fromPixel(uv), s.toPixel(uv), s.progress)
     }
