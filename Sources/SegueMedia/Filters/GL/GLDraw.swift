@@ -235,7 +235,8 @@ extension GLPairedShader {
 /// where they sample: drawn in two passes along each tile's row, the places
 /// (arithmetic alone) then the samples. Each pass's pixels stand apart, so
 /// the processor works on several at once rather than waiting out one
-/// pixel's chain before its samples.
+/// pixel's chain before its samples. An effect whose samples land far from
+/// its pixels starts loading them as it places them (`GLTexture.prefetch`).
 protocol GLPlacingShader: GLPairedShader {
     /// Where the pixels at `first` and `second` sample, in a colour's lanes
     /// each (what `colours(at:_:_:_:)` reads back).

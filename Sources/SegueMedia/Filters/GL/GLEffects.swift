@@ -196,6 +196,7 @@ struct GLSwirl: GLPlacingShader {
         let inside = SIMD4(distances[0], distances[0], distances[1], distances[1]) .< radius
         p.replace(with: turned, where: inside)
         p += 0.5
+        s.from.prefetch(p[0], p[1]); s.from.prefetch(p[2], p[3])
         return (GLColour(lowHalf: p.lowHalf, highHalf: .zero), GLColour(lowHalf: p.highHalf, highHalf: .zero))
     }
     @inline(__always)

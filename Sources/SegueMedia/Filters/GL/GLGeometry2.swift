@@ -36,6 +36,7 @@ struct GLCrazyParametricFun: GLPlacingShader {
         let scaled = progress * dists * amplitude
         let sines = GLSL.sin(SIMD4(scaled[0] * x, scaled[0] * y, scaled[1] * x, scaled[1] * y))
         let pulled = points + dir * sines / smoothness
+        s.from.prefetch(pulled[0], pulled[1]); s.from.prefetch(pulled[2], pulled[3])
         return (GLColour(lowHalf: pulled.lowHalf, highHalf: .zero), GLColour(lowHalf: pulled.highHalf, highHalf: .zero))
     }
     /// The outgoing picture where it is pulled to, the samples' taps side by side, mixed with the incoming.

@@ -194,7 +194,9 @@ struct GLGlitchDisplace: GLPlacingShader {
     func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) { (places(first, s), places(second, s)) }
     @inline(__always)
     private func places(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        GLColour(lowHalf: Self.displace(s.toPixel(uv), uv, 0.33, 0.5, eased2), highHalf: Self.displace(s.fromPixel(uv), uv, 0.33, 0.7, 1 - eased1))
+        let place = GLColour(lowHalf: Self.displace(s.toPixel(uv), uv, 0.33, 0.5, eased2), highHalf: Self.displace(s.fromPixel(uv), uv, 0.33, 0.7, 1 - eased1))
+        s.from.prefetch(place.x, place.y); s.to.prefetch(place.z, place.w)
+        return place
     }
     @inline(__always)
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {

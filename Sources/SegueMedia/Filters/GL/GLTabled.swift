@@ -222,16 +222,27 @@ struct GLMosaic: GLShader {
     }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { colour(across[s.column(uv.x)], down[s.row(uv.y)], s) }
-    /// `colour` at every pixel by column and row, each row's place looked up once.
+    /// `colour` at every pixel by column and row, each row's place looked up
+    /// once, in two passes along a tile's row: where each pixel samples (kept
+    /// in its own pixel, its lines set loading), then the samples. A turned
+    /// tile's run down the picture's columns, a new line each, and one at a
+    /// time would wait out every load.
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         canvas.inTiles(sampler) { s, row, columns, line in
             let down = down[row]
-            for col in columns { line[col] = colour(across[col], down, s) }
+            for col in columns {
+                line[col] = place(across[col], down)
+                (line[col].z != 0 ? s.to : s.from).prefetch(line[col].x, line[col].y)
+            }
+            for col in columns { line[col] = colour(at: line[col], s) }
         }
     }
     /// The GLSL's colour at the place of a column and a row on the mosaic.
     @inline(__always)
-    private func colour(_ across: Place, _ down: Place, _ s: GLSampler) -> GLColour {
+    private func colour(_ across: Place, _ down: Place, _ s: GLSampler) -> GLColour { colour(at: place(across, down), s) }
+    /// Where the place of a column and a row samples (lanes x, y) and which picture (z: 1 the incoming one).
+    @inline(__always)
+    private func place(_ across: Place, _ down: Place) -> GLColour {
         var mrp = GLPoint(across.within, down.within)
         let corner = GLPoint(across.corner, down.corner)
         let tile = tiles[corner] ?? self.tile(corner)
@@ -239,7 +250,11 @@ struct GLMosaic: GLShader {
             let v = mrp - 0.5, c = tile.turn.x, sn = tile.turn.y
             mrp = 0.5 + GLPoint(c * v.x + sn * v.y, -sn * v.x + c * v.y)  // mat2(c, -s, s, c) * v
         }
-        return tile.incoming ? s.toColor(mrp) : s.fromColor(mrp)
+        return GLColour(mrp.x, mrp.y, tile.incoming ? 1 : 0, 0)
+    }
+    @inline(__always)
+    private func colour(at place: GLColour, _ s: GLSampler) -> GLColour {
+        place.z != 0 ? s.toColor(place.lowHalf) : s.fromColor(place.lowHalf)
     }
 }
 

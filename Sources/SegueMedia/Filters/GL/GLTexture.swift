@@ -1,3 +1,4 @@
+internal import CFFmpeg
 /// A `GLPicture` as an effect samples it, a GL texture with LINEAR
 /// filtering and CLAMP_TO_EDGE wrapping: its pixels and sizes by value, so
 /// that a paint loop keeps them in registers.
@@ -146,6 +147,14 @@ struct GLTexture: @unchecked Sendable {
     /// a few units in the last place), without the bilinear arithmetic.
     @_transparent
     func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u) &- origin] }
+
+    /// Starts loading the pixels a sample at `u`, `v` blends (the upper left
+    /// one's line and the one below's), for a sample soon after.
+    @_transparent
+    func prefetch(_ u: Float, _ v: Float) {
+        let at = pixels + (row(v) &* width &+ column(u) &- origin)
+        cffmpeg_prefetch(at); cffmpeg_prefetch(at + width)
+    }
 
     /// The row holding `v` (edges repeated; a band's rows held).
     @_transparent
