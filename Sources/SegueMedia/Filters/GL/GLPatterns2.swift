@@ -203,6 +203,8 @@ struct GLWaterDrop: GLPlacingShader {
         guard any(inside) else { return (GLColour(lowHalf: first, highHalf: .zero), GLColour(lowHalf: second, highHalf: .zero)) }
         let ripples = SIMD2(inside[0] ? ripple(dists[0], p) : 0, inside[1] ? ripple(dists[1], p) : 0)
         let moved = points + dirs * SIMD4(ripples[0], ripples[0], ripples[1], ripples[1])
+        if inside[0] { s.from.prefetch(moved[0], moved[1]) }
+        if inside[1] { s.from.prefetch(moved[2], moved[3]) }
         return (GLColour(lowHalf: moved.lowHalf, highHalf: SIMD2(inside[0] ? 1 : 0, 0)),
                 GLColour(lowHalf: moved.highHalf, highHalf: SIMD2(inside[1] ? 1 : 0, 0)))
     }
