@@ -202,6 +202,8 @@ struct GLGlitchDisplace: GLPlacingShader {
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         (colour(first, at: places.0, s), colour(second, at: places.1, s))
     }
+    /// The GLSL's colour at `uv` from its samples at `place`: transparent, as
+    /// the optimiser left it out of line, a call a pixel.
     @_transparent
     private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
         var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)

@@ -215,7 +215,8 @@ struct GLWaterDrop: GLPlacingShader {
         let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf)
         return (GLSL.mix(from, s.toPixel(first), s.progress), GLSL.mix(other, s.toPixel(second), s.progress))
     }
-    /// The GLSL's colour at `uv`, the outgoing picture sampled at `place`.
+    /// The GLSL's colour at `uv`, the outgoing picture sampled at `place`
+    /// (transparent: the optimiser left it out of line, a call a pixel).
     @_transparent
     private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
         GLSL.mix(place.z != 0 ? s.fromColor(place.lowHalf) : s.fromPixel(uv), s.toPixel(uv), s.progress)

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+
 /// A `GLPicture` as an effect samples it, a GL texture with LINEAR
 /// filtering and CLAMP_TO_EDGE wrapping: its pixels and sizes by value, so
 /// that a paint loop keeps them in registers.
@@ -148,8 +149,8 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u) &- origin] }
 
-    /// Starts loading the pixels a sample at `u`, `v` blends (the upper left
-    /// one's line and the one below's), for a sample soon after.
+    /// Starts loading the lines of the pixel holding `u`, `v` and of the one
+    /// below it, where a sample there blends, for that sample soon after.
     @_transparent
     func prefetch(_ u: Float, _ v: Float) {
         let at = pixels + (row(v) &* width &+ column(u) &- origin)
