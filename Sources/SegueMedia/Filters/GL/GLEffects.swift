@@ -360,9 +360,9 @@ struct GLDoorway: GLShader {
             let y = (v - column.half) * column.d + column.half
             if 0 < y, y < 1 { return s.from.sample(column.from, s.from.rows(y)) }
         }
-        guard column.toInside else { return GLColour(0, 0, 0, 1) }
-        if row.toInside { return s.to.sample(column.to, row.to) }
         let black = GLColour(0, 0, 0, 1)
+        guard column.toInside else { return black }
+        if row.toInside { return s.to.sample(column.to, row.to) }
         guard row.mirrorInside else { return black }
         return black + GLSL.mix(black, s.to.sample(column.to, row.mirror), row.fade)
     }
