@@ -126,4 +126,7 @@ static inline void cffmpeg_refuse_nested_opens(AVFormatContext *context) {
 /// where they paint find their places a tile row ahead of their samples.
 static inline void cffmpeg_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
+/// `x` truncated to an int, for an `x` the caller has held within int's range.
+static inline int cffmpeg_truncate(float x) { return (int)x; }
+
 #endif

@@ -16,6 +16,8 @@ struct GLTexture: @unchecked Sendable {
     /// What `sample` works with: the size as floats, the first and last row held, the last column.
     private let widthF: Float, heightF: Float, lastColumn: Int, firstRow: Int, lastRow: Int
     private let lastColumnF: Float, firstRowF: Float, lastRowF: Float
+    /// The first and last column and row held, in the lanes of `taps(p, q)` (across, down, across, down).
+    private let firstHeld: SIMD4<Int32>, lastHeld: SIMD4<Int32>
     /// Where the first row held lies in `pixels`, less its offset in the whole picture.
     private let origin: Int
 
@@ -29,6 +31,7 @@ struct GLTexture: @unchecked Sendable {
         self.pixels = pixels; self.width = width; self.height = height
         widthF = Float(width); heightF = Float(height); lastColumn = width - 1; firstRow = rows.lowerBound; lastRow = rows.upperBound - 1
         lastColumnF = Float(lastColumn); firstRowF = Float(firstRow); lastRowF = Float(lastRow)
+        firstHeld = SIMD4(0, Int32(firstRow), 0, Int32(firstRow)); lastHeld = SIMD4(Int32(lastColumn), Int32(lastRow), Int32(lastColumn), Int32(lastRow))
         origin = firstRow * width
     }
 
@@ -44,7 +47,8 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     func taps(_ u: Float, _ v: Float) -> (across: GLTap, down: GLTap) {
         let (floors, fractions) = floorsAndFractions(SIMD2(u, 1 - v) * SIMD2(widthF, heightF) - 0.5, SIMD2<UInt32>.self)
-        return (tap(floors[0], fractions[0], lastColumn), rowTap(floors[1], fractions[1]))
+        let (low, high) = held(unsafeBitCast(floors, to: SIMD2<Int32>.self), firstHeld.lowHalf, lastHeld.lowHalf)
+        return (GLTap(left: Int(low[0]), right: Int(high[0]), fraction: fractions[0]), rowTap(low[1], high[1], fractions[1]))
     }
 
 
@@ -53,8 +57,25 @@ struct GLTexture: @unchecked Sendable {
     func taps(_ p: GLPoint, _ q: GLPoint) -> (GLTap, GLTap, GLTap, GLTap) {
         let size = SIMD4(widthF, heightF, widthF, heightF)
         let (floors, fractions) = floorsAndFractions(SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5, SIMD4<UInt32>.self)
-        return (tap(floors[0], fractions[0], lastColumn), rowTap(floors[1], fractions[1]),
-                tap(floors[2], fractions[2], lastColumn), rowTap(floors[3], fractions[3]))
+        let (low, high) = held(unsafeBitCast(floors, to: SIMD4<Int32>.self), firstHeld, lastHeld)
+        return (GLTap(left: Int(low[0]), right: Int(high[0]), fraction: fractions[0]), rowTap(low[1], high[1], fractions[1]),
+                GLTap(left: Int(low[2]), right: Int(high[2]), fraction: fractions[2]), rowTap(low[3], high[3], fractions[3]))
+    }
+
+    /// Each lane's floor and the next, held to `first...last`: compared in
+    /// lanes, not branched on (samples that wander to the edges make a
+    /// branch per clamp a guess the processor often loses).
+    @_transparent
+    private func held<Lanes: SIMD>(_ floors: Lanes, _ first: Lanes, _ last: Lanes) -> (low: Lanes, high: Lanes) where Lanes.Scalar == Int32 {
+        let next = floors &+ 1
+        return (floors.replacing(with: first, where: floors .< first).replacing(with: last, where: floors .> last),
+                next.replacing(with: first, where: next .< first).replacing(with: last, where: next .> last))
+    }
+
+    /// A row tap from its rows, held already, as where their first pixels lie in `pixels`.
+    @_transparent
+    private func rowTap(_ low: Int32, _ high: Int32, _ fraction: Float) -> GLTap {
+        GLTap(left: Int(low) &* width &- origin, right: Int(high) &* width &- origin, fraction: fraction)
     }
 
     /// `floorAndFraction(_:within:)` of each lane (the sizes across, down, across...).
@@ -67,24 +88,14 @@ struct GLTexture: @unchecked Sendable {
         return GLSL.floorAndFraction(clamped, bits)
     }
 
-    /// The tap from a floor (an Int32's bits) and fraction: the column there
-    /// and the next, each held to 0...last.
-    @_transparent
-    private func tap(_ floor: UInt32, _ fraction: Float, _ last: Int) -> GLTap {
-        tap(Int(Int32(bitPattern: floor)), fraction, last)
-    }
-
+    /// The tap at column `index`: the column there and the next, each held to 0...last.
     @_transparent
     private func tap(_ index: Int, _ fraction: Float, _ last: Int) -> GLTap {
         GLTap(left: min(max(index, 0), last), right: min(max(index &+ 1, 0), last), fraction: fraction)
     }
 
-    /// The row tap from a floor (an Int32's bits) and fraction: the row there
-    /// and the next, each held to the texture's rows, as where their first
-    /// pixels lie in `pixels`.
-    @_transparent
-    private func rowTap(_ floor: UInt32, _ fraction: Float) -> GLTap { rowTap(Int(Int32(bitPattern: floor)), fraction) }
-
+    /// The row tap at row `index`: the row there and the next, each held to
+    /// the texture's rows, as where their first pixels lie in `pixels`.
     @_transparent
     private func rowTap(_ index: Int, _ fraction: Float) -> GLTap {
         GLTap(left: min(max(index, firstRow), lastRow) &* width &- origin,
@@ -166,9 +177,10 @@ struct GLTexture: @unchecked Sendable {
     func column(_ u: Float) -> Int { Self.index(u * widthF, first: 0, last: lastColumnF) }
 
     /// `floor(x)` held to first...last, whole numbers not below 0 (a NaN to
-    /// first): clamped first, so the floor is its truncation, one instruction.
+    /// first): clamped first, so the floor is its truncation, one instruction
+    /// (Swift's `Int(_:)` checks the range again, three branches).
     @_transparent
-    private static func index(_ x: Float, first: Float, last: Float) -> Int { Int(x > first ? (x < last ? x : last) : first) }
+    private static func index(_ x: Float, first: Float, last: Float) -> Int { Int(cffmpeg_truncate(x > first ? (x < last ? x : last) : first)) }
 }
 
 /// Samples taken down a column a row a pixel, one texture's at one tap
