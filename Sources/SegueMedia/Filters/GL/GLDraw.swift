@@ -35,10 +35,12 @@ package final class GLWorkspace {
         precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
         if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
         let shader = transition.effect.shader, progress = Float(max(0, min(1, progress)))
-        let banded = readsBandByBand && !shader.samplesTheCrossFade ? shader.readAtItsPixels : []
+        let read = shader.pictures(at: progress)
+        let banded = (readsBandByBand && !shader.samplesTheCrossFade ? shader.readAtItsPixels : []).intersection(read)
         let reads = GLBandReads(from: banded.contains(.from) ? GLBandRead(a, matrix: matrix) : nil,
                                 to: banded.contains(.to) ? GLBandRead(b, matrix: matrix) : nil)
-        let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix) : pictures(a, b, at: progress, matrix: matrix, except: banded)
+        let sampler = shader.samplesTheCrossFade ? crossFade(a, b, at: progress, matrix: matrix)
+            : pictures(a, b, at: progress, matrix: matrix, readingWhole: read.subtracting(banded))
         let canvas = GLCanvas(frame, matrix: matrix, scratch: scratch!, reads: reads)
         let prepared = shader.init(transition).prepared(for: sampler)
         if paintsEachPixel {
@@ -48,11 +50,11 @@ package final class GLWorkspace {
         }
     }
 
-    /// Both pictures read whole, to be sampled apart, but those in `banded`,
-    /// read band by band: until then a blank row stands for each.
-    private func pictures(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix, except banded: GLPictures) -> GLSampler {
+    /// The pictures in `whole` read whole, to be sampled apart; a blank row
+    /// stands for each of the others (read band by band, or not at all).
+    private func pictures(_ a: Frame, _ b: Frame, at progress: Float, matrix: GLColourMatrix, readingWhole whole: GLPictures) -> GLSampler {
         func texture(_ slot: ReferenceWritableKeyPath<GLWorkspace, GLPicture?>, _ frame: Frame, _ which: GLPictures) -> GLTexture {
-            guard !banded.contains(which) else { return scratch!.blank(height: frame.height) }
+            guard whole.contains(which) else { return scratch!.blank(height: frame.height) }
             let picture = picture(slot, like: frame)
             picture.read(frame, matrix: matrix)
             return picture.texture
@@ -181,6 +183,9 @@ protocol GLShader: Sendable {
     /// canvas paints (`GLBandRead`), not whole beforehand. A read elsewhere
     /// would see only the band's rows.
     static var readAtItsPixels: GLPictures { get }
+    /// The pictures the effect reads at `progress` (both, unless it says):
+    /// one it does not is not read, a blank row standing for it.
+    static func pictures(at progress: Float) -> GLPictures
     /// The effect with what depends on `progress` alone worked out once a
     /// frame rather than once a pixel (the same arithmetic, so the same values).
     func prepared(for progress: Float) -> Self
@@ -200,6 +205,7 @@ protocol GLShader: Sendable {
 extension GLShader {
     static var samplesTheCrossFade: Bool { false }
     static var readAtItsPixels: GLPictures { [] }
+    static func pictures(at progress: Float) -> GLPictures { .both }
     func prepared(for progress: Float) -> Self { self }
     func prepared(for sampler: GLSampler) -> Self { prepared(for: sampler.progress) }
 

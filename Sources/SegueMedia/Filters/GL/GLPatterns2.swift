@@ -125,20 +125,31 @@ struct GLStaticFade: GLShader {
         let threshold = min(1, 1.2 * (1 - abs(2 * (p - 0.5))) - 0.1)
         return GLColour(noise.x, noise.y, noise.z, GLSL.step(Self.rnd(st), threshold))
     }
+    /// The GLSL's `mix(from, to, step(0.5, progress))` is one picture or the other, whole.
+    static func pictures(at progress: Float) -> GLPictures { progress < 0.5 ? .from : .to }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = s.progress
-        let picture = GLSL.mix(s.fromPixel(uv), s.toPixel(uv), GLSL.step(0.5, p))
         let scaled = uv * pixels
-        let noise: GLColour
-        if cellsAcross > 0 {
-            let x = min(max(GLSL.floorAndFraction(scaled.x).0, 0), cellsAcross - 1)
-            let y = min(max(GLSL.floorAndFraction(scaled.y).0, 0), cellsAcross - 1)
-            noise = cells[y * cellsAcross + x]
-        } else {
-            noise = cell(GLSL.floor(scaled) / pixels, p)
-        }
+        guard cellsAcross > 0 else { return colour(uv, noise: cell(GLSL.floor(scaled) / pixels, s.progress), s) }
+        return colour(uv, noise: cells[cellIndex(scaled.y) * cellsAcross + cellIndex(scaled.x)], s)
+    }
+    /// The picture at `uv` under its cell's `noise` where that shows.
+    @inline(__always)
+    private func colour(_ uv: GLPoint, noise: GLColour, _ s: GLSampler) -> GLColour {
+        let picture = s.progress < 0.5 ? s.fromPixel(uv) : s.toPixel(uv)
         return GLSL.mix(picture, GLColour(noise.x, noise.y, noise.z, 1), noise.w)
+    }
+    /// The cell across (or down) where `uv * pixels` is `scaled`.
+    @inline(__always)
+    private func cellIndex(_ scaled: Float) -> Int { min(max(GLSL.floorAndFraction(scaled).0, 0), cellsAcross - 1) }
+    /// `colour` at every pixel, each column's and row's cell from a table.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        guard cellsAcross > 0 else { return paintEachPixel(canvas, sampler) }
+        let across = sampler.columns { cellIndex($0 * pixels) }
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            let row = cellIndex(v * pixels) * cellsAcross
+            for col in columns { line[col] = colour(GLPoint(us[col], v), noise: cells[row + across[col]], s) }
+        }
     }
 }
 
