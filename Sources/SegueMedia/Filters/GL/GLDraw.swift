@@ -136,6 +136,12 @@ struct GLSampler: Sendable {
     /// straight from its pixel.
     @_transparent func fromPixel(_ uv: GLPoint) -> GLColour { from.pixel(uv.x, uv.y) }
     @_transparent func toPixel(_ uv: GLPoint) -> GLColour { to.pixel(uv.x, uv.y) }
+    /// `(fromPixel(uv), toPixel(uv))`, the pixel found once: for an effect
+    /// that reads both pictures alike (whole, or both band by band).
+    @_transparent func pixels(_ uv: GLPoint) -> (from: GLColour, to: GLColour) {
+        let index = from.index(uv.x, uv.y)
+        return (from.pixel(at: index), to.pixel(at: index))
+    }
     /// `value(u)` at each column's centre, for an effect to look up by
     /// `column(_:)`; the paint loops' `u` (`columns { $0 }`).
     func columns<Value>(_ value: (Float) -> Value) -> [Value] {

@@ -194,7 +194,8 @@ struct GLGlitchDisplace: GLPlacingShader {
     func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) { (places(first, s), places(second, s)) }
     @inline(__always)
     private func places(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let place = GLColour(lowHalf: Self.displace(s.toPixel(uv), uv, 0.33, 0.5, eased2), highHalf: Self.displace(s.fromPixel(uv), uv, 0.33, 0.7, 1 - eased1))
+        let pixels = s.pixels(uv)
+        let place = GLColour(lowHalf: Self.displace(pixels.to, uv, 0.33, 0.5, eased2), highHalf: Self.displace(pixels.from, uv, 0.33, 0.7, 1 - eased1))
         s.from.prefetch(place.x, place.y); s.to.prefetch(place.z, place.w)
         return place
     }
@@ -206,7 +207,7 @@ struct GLGlitchDisplace: GLPlacingShader {
     /// the optimiser left it out of line, a call a pixel.
     @_transparent
     private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
-        var color1 = s.fromPixel(uv), color2 = s.toPixel(uv)
+        var (color1, color2) = s.pixels(uv)
         let (dColor2, dColor1) = s.colours(from: place.lowHalf, to: place.highHalf)
         let low = dColor2.replacing(with: dColor1, where: dColor1 .< dColor2)  // min(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114

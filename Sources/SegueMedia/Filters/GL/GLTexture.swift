@@ -158,7 +158,15 @@ struct GLTexture: @unchecked Sendable {
     /// The pixel whose centre is at `u`, `v`: what `sample` returns there (to
     /// a few units in the last place), without the bilinear arithmetic.
     @_transparent
-    func pixel(_ u: Float, _ v: Float) -> GLColour { pixels[row(v) &* width &+ column(u) &- origin] }
+    func pixel(_ u: Float, _ v: Float) -> GLColour { pixel(at: index(u, v)) }
+
+    /// Where in the picture the pixel whose centre is at `u`, `v` lies: its row times the width, plus its column.
+    @_transparent
+    func index(_ u: Float, _ v: Float) -> Int { row(v) &* width &+ column(u) }
+
+    /// The pixel at `index` (of a row this texture holds).
+    @_transparent
+    func pixel(at index: Int) -> GLColour { pixels[index &- origin] }
 
     /// Starts loading the lines of the pixel holding `u`, `v` and of the one
     /// below it, where a sample there blends, for that sample soon after.
