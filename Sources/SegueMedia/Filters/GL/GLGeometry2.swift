@@ -230,7 +230,7 @@ struct GLMorph: GLPlacingShader {
     /// (lanes x, y) and the incoming (z, w), each moved by both pictures' colours there.
     @inline(__always)
     func places(_ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        let ca = s.fromPixel(first), cb = s.toPixel(first), cc = s.fromPixel(second), cd = s.toPixel(second)
+        let (ca, cb) = s.pixels(first), (cc, cd) = s.pixels(second)
         // ((c.xy + c.z) * 0.5) * 2.0 - 1.0 of each picture's colour, at both points.
         let oa = ((SIMD4(ca.x, ca.y, cc.x, cc.y) + SIMD4(ca.z, ca.z, cc.z, cc.z)) * 0.5) * 2 - 1
         let ob = ((SIMD4(cb.x, cb.y, cd.x, cd.y) + SIMD4(cb.z, cb.z, cd.z, cd.z)) * 0.5) * 2 - 1
