@@ -178,17 +178,17 @@ struct GLTexture: @unchecked Sendable {
 
     /// The row holding `v` (edges repeated; a band's rows held).
     @_transparent
-    func row(_ v: Float) -> Int { Self.index((1 - v) * heightF, first: firstRowF, last: lastRowF) }
+    func row(_ v: Float) -> Int { Self.truncated((1 - v) * heightF, first: firstRowF, last: lastRowF) }
 
     /// The column holding `u` (edges repeated).
     @_transparent
-    func column(_ u: Float) -> Int { Self.index(u * widthF, first: 0, last: lastColumnF) }
+    func column(_ u: Float) -> Int { Self.truncated(u * widthF, first: 0, last: lastColumnF) }
 
     /// `floor(x)` held to first...last, whole numbers not below 0 (a NaN to
     /// first): clamped first, so the floor is its truncation, one instruction
     /// (Swift's `Int(_:)` checks the range again, three branches).
     @_transparent
-    private static func index(_ x: Float, first: Float, last: Float) -> Int { Int(cffmpeg_truncate(x > first ? (x < last ? x : last) : first)) }
+    private static func truncated(_ x: Float, first: Float, last: Float) -> Int { Int(cffmpeg_truncate(x > first ? (x < last ? x : last) : first)) }
 }
 
 /// Samples taken down a column a row a pixel, one texture's at one tap
