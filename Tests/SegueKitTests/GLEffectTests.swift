@@ -48,6 +48,34 @@ extension GLTransitionTests {
         XCTAssertGreaterThan(worst, 8, "the cells' size reaches the drawing")
     }
 
+    /// The farthest below 0 and above 1 an overshooting curve takes the progress (elastic's and back's three
+    /// each, and a cubic-bezier whose y values leave 0...1), over a join's frames.
+    static func overshoots() throws -> (low: Double, high: Double, farthest: Double) {
+        let names = ["elastic-in", "elastic-out", "elastic-in-out", "back-in", "back-out", "back-in-out"]
+        let curves = try names.map { try XCTUnwrap(Easing(name: $0), $0) }
+        let bezier = try XCTUnwrap(Easing(name: "cubic-bezier(0.5,-3,0.5,4)"))
+        let ts = (0...1000).map { Double($0) / 1000 }
+        let values = curves.flatMap { curve in ts.map { curve($0) } }, far = ts.map { bezier($0) }
+        return (min(values.min() ?? 0, far.min() ?? 0), values.max() ?? 1, far.max() ?? 1)
+    }
+
+    /// Past its ends (an overshooting curve's progress, as editly's eased progress reaches gl-transition's
+    /// draw) every effect draws what its GLSL draws there.
+    func testEveryEffectPastItsEndsMatchesTheJudge() throws {
+        let (low, high, farthest) = try Self.overshoots()
+        XCTAssertLessThan(low, -0.5); XCTAssertGreaterThan(high, 1.3); XCTAssertGreaterThan(farthest, 1.5)
+        var pair = try smallPair()
+        pair.progresses = [low, high, farthest]
+        let report = try assertMatchesTheJudge(GLEffect.allCases.map(GLTransition.init), pair, moving: false)
+        print("GLTransitionTests differences past the ends: \(report.joined(separator: "; "))")
+        // A fractional power of a progress below 0 is NaN, and so is the colour it weighs: stored as 0, black.
+        let undefined = try XCTUnwrap(GLTransition.parse("gl_colourdistance(power=2.5)")?.get())
+        try assertMatchesTheJudge([undefined], pair, moving: false)
+        let black = try drawn(undefined, pair)[0]
+        XCTAssertGreaterThan(black.prefix(pair.size.width * pair.size.height).filter { $0 == 16 }.count, pair.size.width * pair.size.height / 2,
+                             "NaN colours stored as black")
+    }
+
     /// ripple and waterdrop read their sine by distance from a GLTable while it is gentle enough; steeper, they
     /// call libm a pixel: both ways match the judge.
     func testRippleAndWaterDropPastTheirTablesMatchTheJudge() throws {
@@ -142,10 +170,10 @@ extension GLTransitionTests {
         // butterflywavescrawler paints by column and row, kaleidoscope four pixels at a time (a row's last
         // ones again in spare lanes); both return either picture as it is at the ends.
         for transition in [GLTransition(.fade), GLTransition(.butterflywavescrawler), GLTransition(.kaleidoscope)] {
-            Frame.gl(outgoing, incoming, transition: transition, progress: -0.5, matrix: .bt709(bits: 10), into: output)
-            XCTAssertEqual(try bytes(output), a, "\(transition.spelling) before its start is the outgoing picture")
-            Frame.gl(outgoing, incoming, transition: transition, progress: 1.5, matrix: .bt709(bits: 10), into: output)
-            XCTAssertEqual(try bytes(output), b, "\(transition.spelling) after its end is the incoming picture")
+            Frame.gl(outgoing, incoming, transition: transition, progress: 0, matrix: .bt709(bits: 10), into: output)
+            XCTAssertEqual(try bytes(output), a, "\(transition.spelling) at its start is the outgoing picture")
+            Frame.gl(outgoing, incoming, transition: transition, progress: 1, matrix: .bt709(bits: 10), into: output)
+            XCTAssertEqual(try bytes(output), b, "\(transition.spelling) at its end is the incoming picture")
         }
     }
 
@@ -204,7 +232,7 @@ extension GLTransitionTests {
         let eachPixel = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p)
         let ownLoops = GLWorkspace(), pixelByPixel = GLWorkspace(paintsEachPixel: true)
         for effect in GLEffect.allCases {
-            for progress in [0.05, 0.3, 0.55, 0.8, 0.97] {
+            for progress in [-2.5, -0.37, 0.05, 0.3, 0.55, 0.8, 0.97, 1.37, 3.5] {
                 ownLoops.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: .bt709(bits: 8), into: painted)
                 pixelByPixel.draw(a, b, transition: GLTransition(effect), progress: progress, matrix: .bt709(bits: 8), into: eachPixel)
                 XCTAssertEqual(try bytes(painted), try bytes(eachPixel), "\(effect) at \(progress)")
@@ -233,6 +261,21 @@ extension GLTransitionTests {
                         size: Self.tiny, bits: 8, matrix: "bt709")
         for (step, expected) in try judged([GLTransition(.doorway)], held)[0].enumerated() {
             XCTAssertLessThanOrEqual(Self.differences(freeze[20 + step], expected).max, 2, "freeze step \(step)")
+        }
+    }
+
+    /// An eased join through the stitch: back-in-out takes gl_directional's progress below 0 and above 1, and the
+    /// join frames are what the judge draws at the curve's progress there.
+    func testAnOvershootingCurveReachesTheEffectPastItsEnds() throws {
+        let a = try clip("testsrc", frames: 20, size: Self.tiny), b = try clip("testsrc2", frames: 20, size: Self.tiny)
+        let pa = try pictures(a, size: Self.tiny), pb = try pictures(b, size: Self.tiny)
+        let curve = try XCTUnwrap(Easing(name: "back-in-out"))
+        let eased = try stitch([a, b], "gl_directional", frames: 5, size: Self.tiny) { $0.easing = curve }.pictures
+        var pair = Pair(outgoing: Array(pa[15..<20]), incoming: Array(pb[0..<5]), size: Self.tiny, bits: 8, matrix: "bt709")
+        pair.progresses = (0..<5).map { curve(Double($0 + 1) / 6) }
+        XCTAssertLessThan(pair.progresses?.min() ?? 0, 0); XCTAssertGreaterThan(pair.progresses?.max() ?? 1, 1)
+        for (step, expected) in try judged([GLTransition(.directional)], pair)[0].enumerated() {
+            XCTAssertLessThanOrEqual(Self.differences(eased[15 + step], expected).max, 2, "step \(step) at \(pair.progress(step))")
         }
     }
 

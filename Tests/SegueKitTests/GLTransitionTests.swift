@@ -41,9 +41,13 @@ final class GLTransitionTests: XCTestCase, RawPlanes, LosslessClips {
     struct Pair {
         var outgoing: [[UInt8]], incoming: [[UInt8]]
         var size: Size, bits: Int, matrix: String
+        /// Each step's progress where not evenly inside 0...1 (past its ends, as an overshooting curve's).
+        var progresses: [Double]? = nil
         var steps: Int { outgoing.count }
-        /// Step k of N is drawn at (k + 1) / (N + 1).
-        func progress(_ step: Int) -> Double { Double(step + 1) / Double(steps + 1) }
+        /// Step k of N is drawn at (k + 1) / (N + 1), or at `progresses[k]`.
+        func progress(_ step: Int) -> Double { progresses?[step] ?? Double(step + 1) / Double(steps + 1) }
+        /// The judge's STEPS: the count, or the progresses listed.
+        var judgeSteps: String { progresses.map { "at:" + $0.map { "\($0)" }.joined(separator: ",") } ?? "\(steps)" }
         var colourMatrix: GLColourMatrix { matrix == "bt2020" ? .bt2020(bits: bits) : .bt709(bits: bits) }
     }
 
@@ -56,7 +60,7 @@ final class GLTransitionTests: XCTestCase, RawPlanes, LosslessClips {
         let a = folder.appendingPathComponent("a.raw"), b = folder.appendingPathComponent("b.raw")
         try Data(pair.outgoing.joined()).write(to: a)
         try Data(pair.incoming.joined()).write(to: b)
-        var arguments = [Self.judge, pair.matrix, "\(pair.size.width)", "\(pair.size.height)", "\(pair.steps)", "\(pair.bits)", a.path, b.path]
+        var arguments = [Self.judge, pair.matrix, "\(pair.size.width)", "\(pair.size.height)", pair.judgeSteps, "\(pair.bits)", a.path, b.path]
         for (index, transition) in transitions.enumerated() {
             arguments += [transition.effect.rawValue, try Self.uniformsJSON(transition), folder.appendingPathComponent("\(index).raw").path]
         }

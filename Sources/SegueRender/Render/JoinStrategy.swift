@@ -83,8 +83,9 @@ struct FreezeJoin: JoinStrategy {
 /// the join and used for all its frames
 /// (freed with the painter: nothing grows from join to join). An eased join
 /// draws at its curve's progress: the built-in shapes hold their ends beyond
-/// 0 and 1 (a curve that overshoots turns back there), and an xfade graph is
-/// made anew where the curve turns back (its ticks only go forward).
+/// 0 and 1 (a curve that overshoots turns back there), the gl_ effects draw
+/// what their GLSL draws past them, and an xfade graph is made anew where
+/// the curve turns back (its ticks only go forward).
 final class TransitionPainter {
     private let join: PlannedJoin
     private let canvas: Canvas

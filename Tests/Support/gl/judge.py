@@ -6,14 +6,18 @@ Conversion, as Segue documents it: limited-range Y'CbCr (BT.709 or BT.2020;
 8 or 10 bits) to R'G'B' floats, not clamped, each pixel taking its 2x2 block's
 chroma; the effect at every pixel centre (uv origin bottom left), textures
 sampled bilinearly with edges repeated (GL's LINEAR + CLAMP_TO_EDGE); back to
-codes rounded half up, chroma from the mean of the block's own Cb and Cr.
+codes rounded half up, chroma from the mean of the block's own Cb and Cr. Where
+the GLSL is undefined (a power of a progress below 0), as Segue documents: a NaN
+component stored as 0, as a GPU stores it; a NaN place sampling the top left.
 
 Each effect is a function in one of the effects_*.py modules beside this one
 (listed in the module's EFFECTS), called as effect(c, **uniforms) with a
 Context c; its keyword arguments' defaults are the GLSL's.
 
 usage: judge.py MATRIX WIDTH HEIGHT STEPS BITS A.raw B.raw (EFFECT UNIFORMS_JSON OUT.raw)...
-A and B hold STEPS pictures each; step k is drawn at progress (k+1)/(STEPS+1).
+A and B hold STEPS pictures each; step k is drawn at progress (k+1)/(STEPS+1),
+or, for STEPS written `at:P0,P1,...`, at Pk (past 0 or 1 too, as editly's eased
+progress reaches gl-transition's draw).
 """
 import ctypes
 import glob
@@ -42,6 +46,7 @@ def to_rgb(y, u, v, s, kr, kb):
 
 
 def to_yuv(rgb, s, top, kr, kb):
+    rgb = np.where(np.isnan(rgb), 0.0, rgb)  # a NaN component stored as 0, as a GPU stores it
     luma = kr * rgb[..., 0] + (1 - kr - kb) * rgb[..., 1] + kb * rgb[..., 2]
     cb = (rgb[..., 2] - luma) / (2 * (1 - kb))
     cr = (rgb[..., 0] - luma) / (2 * (1 - kr))
@@ -59,8 +64,9 @@ def sample(img, u, v):
     """GL LINEAR + CLAMP_TO_EDGE at texture coordinates u, v (origin bottom left)."""
     h, w = img.shape[:2]
     u, v = np.broadcast_arrays(np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64))
-    x = np.clip(u * w - 0.5, -1, w)
-    y = np.clip((1 - v) * h - 0.5, -1, h)
+    # A NaN place (the GLSL undefined there: a power of a progress below 0) takes the first column or row, as Segue's.
+    x = np.nan_to_num(np.clip(u * w - 0.5, -1, w), nan=-1.0)
+    y = np.nan_to_num(np.clip((1 - v) * h - 0.5, -1, h), nan=-1.0)
     x0, y0 = np.floor(x), np.floor(y)
     fx, fy = (x - x0)[..., None], (y - y0)[..., None]
     c0, c1 = np.clip(x0, 0, w - 1).astype(int), np.clip(x0 + 1, 0, w - 1).astype(int)
@@ -133,7 +139,8 @@ class Context:
     """What an effect reads besides its uniforms: both pictures, progress, ratio and each pixel's uv."""
 
     def __init__(self, a, b, p, u, v):
-        self.a, self.b, self.p, self.u, self.v = a, b, p, u, v
+        # p a numpy float: a power of a progress past 0 is NaN (as C's pow), never Python's complex number.
+        self.a, self.b, self.p, self.u, self.v = a, b, np.float64(p), u, v
         self.ratio = a.shape[1] / a.shape[0]
 
     def fr(self, x, y):
@@ -152,8 +159,17 @@ def effects():
     return found
 
 
+def progresses_of(steps):
+    """Each step's progress: STEPS evenly inside 0...1, or those listed after `at:`."""
+    if steps.startswith("at:"):
+        return [float(p) for p in steps[3:].split(",")]
+    return [(k + 1) / (int(steps) + 1) for k in range(int(steps))]
+
+
 def main():
-    matrix, width, height, steps, bits = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    matrix, width, height, bits = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[5])
+    progresses = progresses_of(sys.argv[4])
+    steps = len(progresses)
     kr, kb = MATRICES[matrix]
     dtype = np.uint8 if bits == 8 else np.dtype("<u2")
     s, top = float(1 << (bits - 8)), float((1 << bits) - 1)
@@ -177,7 +193,8 @@ def main():
     for name, uniforms, out_path in zip(jobs[0::3], jobs[1::3], jobs[2::3]):
         out = []
         for k, (a, b) in enumerate(pairs):
-            rgb = table[name](Context(a, b, (k + 1) / (steps + 1), u, v), **json.loads(uniforms))
+            with np.errstate(invalid="ignore"):  # NaN where the GLSL is undefined: to_yuv stores it as 0
+                rgb = table[name](Context(a, b, progresses[k], u, v), **json.loads(uniforms))
             rgb = np.broadcast_to(rgb, (height, width, 4))
             out.extend(plane.astype(dtype).ravel() for plane in to_yuv(rgb, s, top, kr, kb))
         np.concatenate(out).tofile(out_path)

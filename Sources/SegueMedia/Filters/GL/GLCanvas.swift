@@ -202,7 +202,9 @@ struct GLCanvas: Sendable {
 
 /// R'G'B' to Y'CbCr codes for a matrix: luma per pixel, chroma from the mean
 /// of a block's own Cb and Cr, each rounded half up and clamped to the
-/// sample's range (a NaN to 0). Alpha plays no part.
+/// sample's range. A NaN component (where the GLSL is undefined: a power of
+/// a progress a curve takes below 0) is 0, as a GPU stores it. Alpha plays
+/// no part.
 private struct GLCodes {
     let kr: Float, kg: Float, kb: Float, cbScale: Float, crScale: Float
     let scale: Float, top: Float
@@ -217,7 +219,7 @@ private struct GLCodes {
     /// its four luma codes in that order, and its Cb and Cr codes.
     @inline(__always)
     func block(_ a: GLColour, _ b: GLColour, _ c: GLColour, _ d: GLColour) -> (lumas: SIMD4<UInt32>, chroma: SIMD2<UInt32>) {
-        let red = SIMD4(a.x, b.x, c.x, d.x), green = SIMD4(a.y, b.y, c.y, d.y), blue = SIMD4(a.z, b.z, c.z, d.z)
+        let red = stored(SIMD4(a.x, b.x, c.x, d.x)), green = stored(SIMD4(a.y, b.y, c.y, d.y)), blue = stored(SIMD4(a.z, b.z, c.z, d.z))
         let lumas = red * kr + green * kg + blue * kb
         let cbs = (blue - lumas) * cbScale, crs = (red - lumas) * crScale
         // Summed as the block reads: its upper row left to right, then its lower.
@@ -228,7 +230,7 @@ private struct GLCodes {
     /// A pixel's luma and its share of its block's Cb and Cr.
     @inline(__always)
     func pixel(_ colour: GLColour) -> (luma: UInt32, cbcr: SIMD2<Float>) {
-        let luma = colour.x * kr + colour.y * kg + colour.z * kb
+        let colour = stored(colour), luma = colour.x * kr + colour.y * kg + colour.z * kb
         let code: SIMD2<UInt32> = codes(SIMD2(16 * scale + 219 * scale * luma, 0))
         return (code[0], SIMD2((colour.z - luma) * cbScale, (colour.x - luma) * crScale))
     }
@@ -236,6 +238,10 @@ private struct GLCodes {
     /// The Cb and Cr codes of a block's summed shares over `count` pixels.
     @inline(__always)
     func chroma(_ sums: SIMD2<Float>, count: Float) -> SIMD2<UInt32> { codes(128 * scale + 224 * scale * (sums / count)) }
+
+    /// Components as a GPU stores them: a NaN as 0.
+    @inline(__always)
+    private func stored(_ components: SIMD4<Float>) -> SIMD4<Float> { components.replacing(with: 0, where: components .!= components) }
 
     /// Each lane's code: rounded half up, clamped to 0...top, a NaN to 0.
     @inline(__always)

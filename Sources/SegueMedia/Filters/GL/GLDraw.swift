@@ -6,8 +6,10 @@ import SegueCore
 /// pixels), the effect evaluated at every output pixel's centre (bands of
 /// rows in parallel), and the result converted back to 4:2:0.
 extension Frame {
-    /// `transition` at `progress` (clamped to 0...1) from `a` (the outgoing
-    /// picture) to `b`, drawn into `output`; `matrix` is the canvas's.
+    /// `transition` at `progress` from `a` (the outgoing picture, 0) to `b`
+    /// (1), drawn into `output`; `matrix` is the canvas's. A progress past
+    /// either end (an overshooting curve's) is drawn as the GLSL draws it
+    /// there, as gl-transition's `draw` takes it: not held to 0...1.
     package static func gl(_ a: Frame, _ b: Frame, transition: GLTransition, progress: Double, matrix: GLColourMatrix, into output: Frame) {
         GLWorkspace().draw(a, b, transition: transition, progress: progress, matrix: matrix, into: output)
     }
@@ -34,7 +36,8 @@ package final class GLWorkspace {
         precondition(a.isShaped(like: frame) && b.isShaped(like: frame), "draw(_:_:transition:progress:matrix:into:) needs pictures of one size and format")
         precondition(frame.sampleBytes > 0 && frame.planeCount >= 3, "draw(_:_:transition:progress:matrix:into:) works on three planar 8- or 16-bit planes")
         if scratch?.width != frame.width { scratch = GLScratch(width: frame.width) }
-        let shader = transition.effect.shader, progress = Float(max(0, min(1, progress)))
+        precondition(progress.isFinite, "draw(_:_:transition:progress:matrix:into:) draws at a finite progress")
+        let shader = transition.effect.shader, progress = Float(progress)
         let read = shader.pictures(at: progress)
         let banded = (readsBandByBand && !shader.samplesTheCrossFade ? shader.readAtItsPixels : []).intersection(read)
         let reads = GLBandReads(from: banded.contains(.from) ? GLBandRead(a, matrix: matrix) : nil,
@@ -82,7 +85,7 @@ package final class GLWorkspace {
 struct GLSampler: Sendable {
     /// The pictures; for an effect that `samplesTheCrossFade`, both its cross-fade.
     let from: GLTexture, to: GLTexture
-    /// The effect's `progress`, 0 (all `from`) to 1.
+    /// The effect's `progress`, 0 (all `from`) to 1, or past either end.
     let progress: Float
     /// The picture's width over its height.
     let ratio: Float

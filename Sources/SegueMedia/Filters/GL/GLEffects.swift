@@ -164,14 +164,17 @@ struct GLAngular: GLShader {
 struct GLSwirl: GLPlacingShader {
     /// The turn's sine and cosine by distance from the centre at this frame's
     /// progress (a libm sine and cosine a pixel cost more than the drawing):
-    /// the turn moves at most 16π a unit of distance, within GLTable's bound.
+    /// the turn moves at most 16π·|strength| a unit of distance, within
+    /// GLTable's bound but at a progress a curve takes far past 0 or 1.
     private var turn: GLTable<GLPoint>?
     static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) {}
     func prepared(for t: Float) -> GLSwirl {
         var prepared = self
         let a = Self.strength(t)
-        prepared.turn = GLTable { distance in Self.exactTurn(distance, a) }
+        if 16 * 3.14159 * Swift.abs(a) <= GLTable<GLPoint>.maxSlope {
+            prepared.turn = GLTable { distance in Self.exactTurn(distance, a) }
+        }
         return prepared
     }
     /// How strongly the GLSL swirls at progress `t`: 0 to 1 at the middle and back.
