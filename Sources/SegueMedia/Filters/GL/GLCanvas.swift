@@ -116,8 +116,8 @@ struct GLCanvas: Sendable {
     /// Runs `body(s, column, rows, band)` for every column of each band of
     /// 32 rows, `band` the band's first row and `s` its `sampler`, bands in
     /// parallel; then writes the band. For an effect whose samples move down
-    /// a column together: each then reads down the pictures at one stride,
-    /// which the processor's prefetcher follows.
+    /// a column together: each then reads down the pictures at one stride
+    /// (`GLColumnSampler` loads its lines a few rows ahead).
     func inColumns(_ sampler: GLSampler, _ body: GLBandBody) {
         let width = width
         inBands(of: Self.columnBandRows, sampler, body) { painter, s, rows, lines in

@@ -171,8 +171,8 @@ struct GLDreamy: GLShader {
             var outgoing = GLColumnSampler(), incoming = GLColumnSampler()
             var pixel = band + col
             for row in rows {
-                pixel.pointee = GLSL.mix(outgoing.sample(s.from, column.across, s.from.rows(row, column.outgoing)),
-                                         incoming.sample(s.to, column.across, s.to.rows(row, column.incoming)), s.progress)
+                pixel.pointee = GLSL.mix(outgoing.sample(s.from, column.across, row: row, column.outgoing),
+                                         incoming.sample(s.to, column.across, row: row, column.incoming), s.progress)
                 pixel += width
             }
         }

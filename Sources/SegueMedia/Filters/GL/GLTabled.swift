@@ -125,10 +125,10 @@ enum GLFringe {
             var greenSamples = GLColumnSampler(), blueSamples = GLColumnSampler()
             var pixel = pixel
             for row in rows {
-                let texTo = toSamples.sample(s.to, taps.to, s.to.rows(row, to))
-                let red = redSamples.sample(s.from, taps.red, s.from.rows(row, red)).x
-                let green = greenSamples.sample(s.from, taps.green, s.from.rows(row, green)).y
-                let blue = blueSamples.sample(s.from, taps.blue, s.from.rows(row, blue)).z
+                let texTo = toSamples.sample(s.to, taps.to, row: row, to)
+                let red = redSamples.sample(s.from, taps.red, row: row, red).x
+                let green = greenSamples.sample(s.from, taps.green, row: row, green).y
+                let blue = blueSamples.sample(s.from, taps.blue, row: row, blue).z
                 pixel.pointee = mixed(texTo, red, green, blue, progress)
                 pixel += width
             }

@@ -176,6 +176,11 @@ struct GLTexture: @unchecked Sendable {
         cffmpeg_prefetch(at); cffmpeg_prefetch(at + width)
     }
 
+    /// Starts loading the line of the lower row of `down` where a sample
+    /// `across` blends.
+    @_transparent
+    func prefetch(_ across: GLTap, _ down: GLTap) { cffmpeg_prefetch(pixels + (down.right &+ across.left)) }
+
     /// The row holding `v` (edges repeated; a band's rows held).
     @_transparent
     func row(_ v: Float) -> Int { Self.truncated((1 - v) * heightF, first: firstRowF, last: lastRowF) }
@@ -196,6 +201,19 @@ struct GLTexture: @unchecked Sendable {
 /// row's of the next, worked out once (the same sums as `sample`).
 struct GLColumnSampler {
     private var row = Int.min, blended = GLColour()
+    /// How many rows down a column's walk starts loading lines: each row's
+    /// lie a picture's row further on (30 KB at 1080p), a stride the
+    /// processor's prefetcher doesn't follow.
+    private static let rowsAhead = 4
+
+    /// `sample` at the pixel in row `row` (from the top) of a column walked
+    /// down, `shift` being the sample's `shift(dv)`; the line `rowsAhead`
+    /// rows down started loading.
+    @_transparent
+    mutating func sample(_ texture: GLTexture, _ across: GLTap, row: Int, _ shift: GLRowShift) -> GLColour {
+        texture.prefetch(across, texture.rows(row &+ Self.rowsAhead, shift))
+        return sample(texture, across, texture.rows(row, shift))
+    }
 
     /// `texture.sample(across, down)`, the upper row's blend kept from the sample before where it is that row.
     @_transparent
