@@ -48,8 +48,8 @@ extension GLTransitionTests {
         XCTAssertGreaterThan(worst, 8, "the cells' size reaches the drawing")
     }
 
-    /// The farthest below 0 and above 1 an overshooting curve takes the progress (elastic's and back's three
-    /// each, and a cubic-bezier whose y values leave 0...1), over a join's frames.
+    /// The farthest below 0 and above 1 overshooting curves take the progress, each read at 1001 points:
+    /// elastic's and back's three each, and a cubic-bezier whose y values leave 0...1 (its highest apart).
     static func overshoots() throws -> (low: Double, high: Double, farthest: Double) {
         let names = ["elastic-in", "elastic-out", "elastic-in-out", "back-in", "back-out", "back-in-out"]
         let curves = try names.map { try XCTUnwrap(Easing(name: $0), $0) }
