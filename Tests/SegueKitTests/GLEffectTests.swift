@@ -167,7 +167,7 @@ extension GLTransitionTests {
         let a = tenBitPicture(seed: 3, size: size), b = tenBitPicture(seed: 4, size: size)
         let outgoing = try frame(a, size: size), incoming = try frame(b, size: size)
         let output = try Frame.video(width: size.width, height: size.height, pixelFormat: .yuv420p10)
-        // butterflywavescrawler paints by column and row, kaleidoscope four pixels at a time (a row's last
+        // butterflywavescrawler paints by column and row, kaleidoscope eight pixels at a time (a row's last
         // ones again in spare lanes); both return either picture as it is at the ends.
         for transition in [GLTransition(.fade), GLTransition(.butterflywavescrawler), GLTransition(.kaleidoscope)] {
             Frame.gl(outgoing, incoming, transition: transition, progress: 0, matrix: .bt709(bits: 10), into: output)

@@ -53,9 +53,10 @@ struct GLHexagonalize: GLPairedShader {
     }
 }
 
-/// A cross-fade through a spinning kaleidoscope of both pictures: drawn four
+/// A cross-fade through a spinning kaleidoscope of both pictures: drawn eight
 /// pixels at a time, their seven turns and folds (a chain each pixel waits
-/// on) side by side in the lanes of two registers.
+/// on) side by side in the lanes of four registers, two chains the processor
+/// works on at once.
 struct GLKaleidoscope: GLShader {
     let speed: Float, angle: Float, power: Float
     /// The seven turns' sines and cosines at this frame's progress.
@@ -72,40 +73,48 @@ struct GLKaleidoscope: GLShader {
     }
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
+        let p = folded(SIMD8(uv.x, uv.y, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5), SIMD8(repeating: 0.5)).0
         return blend(uv, s.crossFade(GLPoint(p[0], p[1])), s)
     }
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         let width = Float(canvas.width), height = Float(canvas.height)
         canvas.inTiles(sampler) { sampler, row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 4) {
-                // A row's last pixels (fewer than four) drawn again in the spare lanes.
-                let last = columns.upperBound - 1
-                let cols = (col, min(col + 1, last), min(col + 2, last), min(col + 3, last))
-                let u = (Float(cols.0) + 0.5) / width, u1 = (Float(cols.1) + 0.5) / width
-                let u2 = (Float(cols.2) + 0.5) / width, u3 = (Float(cols.3) + 0.5) / width
-                let points = folded(SIMD8(u, v, u1, v, u2, v, u3, v))
-                let (turned0, turned1) = sampler.crossFades(GLPoint(points[0], points[1]), GLPoint(points[2], points[3]))
-                let (turned2, turned3) = sampler.crossFades(GLPoint(points[4], points[5]), GLPoint(points[6], points[7]))
-                line[cols.0] = blend(GLPoint(u, v), turned0, sampler)
-                line[cols.1] = blend(GLPoint(u1, v), turned1, sampler)
-                line[cols.2] = blend(GLPoint(u2, v), turned2, sampler)
-                line[cols.3] = blend(GLPoint(u3, v), turned3, sampler)
+            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
+                // A row's last pixels (fewer than eight) drawn again in the spare lanes.
+                let last = SIMD8(repeating: Int32(columns.upperBound - 1))
+                let lanes = SIMD8(repeating: Int32(col)) &+ SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
+                let cols = lanes.replacing(with: last, where: lanes .> last)
+                let us = (SIMD8<Float>(cols) + 0.5) / width
+                let (points, others) = folded(SIMD8(us[0], v, us[1], v, us[2], v, us[3], v), SIMD8(us[4], v, us[5], v, us[6], v, us[7], v))
+                let turned = (sampler.crossFades(GLPoint(points[0], points[1]), GLPoint(points[2], points[3])),
+                              sampler.crossFades(GLPoint(points[4], points[5]), GLPoint(points[6], points[7])),
+                              sampler.crossFades(GLPoint(others[0], others[1]), GLPoint(others[2], others[3])),
+                              sampler.crossFades(GLPoint(others[4], others[5]), GLPoint(others[6], others[7])))
+                line[Int(cols[0])] = blend(GLPoint(us[0], v), turned.0.0, sampler)
+                line[Int(cols[1])] = blend(GLPoint(us[1], v), turned.0.1, sampler)
+                line[Int(cols[2])] = blend(GLPoint(us[2], v), turned.1.0, sampler)
+                line[Int(cols[3])] = blend(GLPoint(us[3], v), turned.1.1, sampler)
+                line[Int(cols[4])] = blend(GLPoint(us[4], v), turned.2.0, sampler)
+                line[Int(cols[5])] = blend(GLPoint(us[5], v), turned.2.1, sampler)
+                line[Int(cols[6])] = blend(GLPoint(us[6], v), turned.3.0, sampler)
+                line[Int(cols[7])] = blend(GLPoint(us[7], v), turned.3.1, sampler)
             }
         }
     }
-    /// The GLSL's seven turns and folds of four points (x and y in turn).
+    /// The GLSL's seven turns and folds of eight points (x and y in turn), two
+    /// registers' chains side by side.
     @inline(__always)
-    private func folded(_ uv: SIMD8<Float>) -> SIMD8<Float> {
-        var p = uv - 0.5
+    private func folded(_ uv: SIMD8<Float>, _ others: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+        var p = uv - 0.5, q = others - 0.5
         for turn in 0..<7 {
             // (sn * p.x + cs * p.y, sn * p.y - cs * p.x) for each point.
-            let sn = sines[turn], cs = cosines[turn]
-            p = sn * p + SIMD8(cs, -cs, cs, -cs, cs, -cs, cs, -cs) * SIMD8(p[1], p[0], p[3], p[2], p[5], p[4], p[7], p[6])
-            p = Self.fold(p)
+            let sn = sines[turn], cs = cosines[turn], signed = SIMD8(cs, -cs, cs, -cs, cs, -cs, cs, -cs)
+            p = sn * p + signed * SIMD8(p[1], p[0], p[3], p[2], p[5], p[4], p[7], p[6])
+            q = sn * q + signed * SIMD8(q[1], q[0], q[3], q[2], q[5], q[4], q[7], q[6])
+            p = Self.fold(p); q = Self.fold(q)
         }
-        return p
+        return (p, q)
     }
     /// `abs(mod(p, 2.0) - 1.0)` for |p| < 2, which every turn keeps it to: p
     /// starts within 0.5 of the origin and a turn keeps its length, so no
