@@ -80,7 +80,9 @@ struct GLKaleidoscope: GLShader {
         let width = Float(canvas.width), height = Float(canvas.height)
         canvas.inTiles(sampler) { sampler, row, columns, line in
             let v = 1 - (Float(row) + 0.5) / height
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
+            var col = columns.lowerBound
+            while col < columns.upperBound {  // (a stride's iterator is a call a step here)
+                defer { col += 8 }
                 // A row's last pixels (fewer than eight) drawn again in the spare lanes.
                 let last = SIMD8(repeating: Int32(columns.upperBound - 1))
                 let lanes = SIMD8(repeating: Int32(col)) &+ SIMD8(0, 1, 2, 3, 4, 5, 6, 7)

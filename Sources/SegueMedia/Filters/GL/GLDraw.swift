@@ -271,13 +271,18 @@ extension GLPlacingShader {
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
             // The places kept in the row's own pixels until their colours replace them.
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+            // (While loops: a stride's iterator, once the loop outgrows the optimiser's budget, is a call a pair.)
+            var col = columns.lowerBound
+            while col < columns.upperBound {
                 let next = min(col + 1, columns.upperBound - 1)
                 (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
+                col += 2
             }
-            for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
+            col = columns.lowerBound
+            while col < columns.upperBound {
                 let next = min(col + 1, columns.upperBound - 1)
                 (line[col], line[next]) = colours(at: (line[col], line[next]), GLPoint(us[col], v), GLPoint(us[next], v), s)
+                col += 2
             }
         }
     }

@@ -202,7 +202,7 @@ struct GLSwirl: GLPlacingShader {
         s.from.prefetch(p[0], p[1]); s.from.prefetch(p[2], p[3])
         return (GLColour(lowHalf: p.lowHalf, highHalf: .zero), GLColour(lowHalf: p.highHalf, highHalf: .zero))
     }
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         s.crossFades(places.0.lowHalf, places.1.lowHalf)
     }
@@ -286,7 +286,7 @@ struct GLRipple: GLPlacingShader {
         let moved = points + directions * (SIMD4(sines[0], sines[0], sines[1], sines[1]) + 0.5) / 30
         return (GLColour(lowHalf: moved.lowHalf, highHalf: .zero), GLColour(lowHalf: moved.highHalf, highHalf: .zero))
     }
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf), m = GLSL.smoothstep(0.2, 1, s.progress)
         return (GLSL.mix(from, s.toPixel(first), m), GLSL.mix(other, s.toPixel(second), m))

@@ -41,7 +41,7 @@ struct GLCrazyParametricFun: GLPlacingShader {
         return (GLColour(lowHalf: pulled.lowHalf, highHalf: .zero), GLColour(lowHalf: pulled.highHalf, highHalf: .zero))
     }
     /// The outgoing picture where it is pulled to, the samples' taps side by side, mixed with the incoming.
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let (firstFrom, secondFrom) = s.fromColours(places.0.lowHalf, places.1.lowHalf)
         return (GLSL.mix(firstFrom, s.toPixel(first), incoming), GLSL.mix(secondFrom, s.toPixel(second), incoming))
@@ -240,7 +240,7 @@ struct GLMorph: GLPlacingShader {
         let fromPoints = points + oc * w0, toPoints = points - oc * w1
         return (GLColour(lowHalf: fromPoints.lowHalf, highHalf: toPoints.lowHalf), GLColour(lowHalf: fromPoints.highHalf, highHalf: toPoints.highHalf))
     }
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         let (firstFrom, firstTo) = s.colours(from: places.0.lowHalf, to: places.0.highHalf)
         let (secondFrom, secondTo) = s.colours(from: places.1.lowHalf, to: places.1.highHalf)

@@ -199,7 +199,7 @@ struct GLGlitchDisplace: GLPlacingShader {
         s.from.prefetch(place.x, place.y); s.to.prefetch(place.z, place.w)
         return place
     }
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         (colour(first, at: places.0, s), colour(second, at: places.1, s))
     }

@@ -220,7 +220,7 @@ struct GLWaterDrop: GLPlacingShader {
                 GLColour(lowHalf: moved.highHalf, highHalf: SIMD2(inside[1] ? 1 : 0, 0)))
     }
     /// Both pixels' colours; where both lie inside the drop, their samples' taps side by side.
-    @inline(__always)
+    @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         guard places.0.z != 0, places.1.z != 0 else { return (colour(first, at: places.0, s), colour(second, at: places.1, s)) }
         let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf)

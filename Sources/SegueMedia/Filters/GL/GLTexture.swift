@@ -46,7 +46,8 @@ struct GLTexture: @unchecked Sendable {
     /// `tap(u)` and `rows(v)` at once, the same sums in two lanes.
     @_transparent
     func taps(_ u: Float, _ v: Float) -> (across: GLTap, down: GLTap) {
-        let (floors, fractions) = floorsAndFractions(SIMD2(u, 1 - v) * SIMD2(widthF, heightF) - 0.5, SIMD2<UInt32>.self)
+        let size = SIMD2(widthF, heightF)
+        let (floors, fractions) = floorsAndFractions(SIMD2(u, 1 - v) * size - 0.5, within: size, SIMD2<UInt32>.self)
         let (low, high) = held(unsafeBitCast(floors, to: SIMD2<Int32>.self), firstHeld.lowHalf, lastHeld.lowHalf)
         return (GLTap(left: Int(low[0]), right: Int(high[0]), fraction: fractions[0]), rowTap(low[1], high[1], fractions[1]))
     }
@@ -56,7 +57,7 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     func taps(_ p: GLPoint, _ q: GLPoint) -> (GLTap, GLTap, GLTap, GLTap) {
         let size = SIMD4(widthF, heightF, widthF, heightF)
-        let (floors, fractions) = floorsAndFractions(SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5, SIMD4<UInt32>.self)
+        let (floors, fractions) = floorsAndFractions(SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5, within: size, SIMD4<UInt32>.self)
         let (low, high) = held(unsafeBitCast(floors, to: SIMD4<Int32>.self), firstHeld, lastHeld)
         return (GLTap(left: Int(low[0]), right: Int(high[0]), fraction: fractions[0]), rowTap(low[1], high[1], fractions[1]),
                 GLTap(left: Int(low[2]), right: Int(high[2]), fraction: fractions[2]), rowTap(low[3], high[3], fractions[3]))
@@ -78,12 +79,10 @@ struct GLTexture: @unchecked Sendable {
         GLTap(left: Int(low) &* width &- origin, right: Int(high) &* width &- origin, fraction: fraction)
     }
 
-    /// `floorAndFraction(_:within:)` of each lane (the sizes across, down, across...).
+    /// `floorAndFraction(_:within:)` of each lane, `size` its lane's size (across, down, across...).
     @_transparent
-    private func floorsAndFractions<Vector: SIMD, Bits: SIMD>(_ x: Vector, _ bits: Bits.Type) -> (Bits, Vector)
+    private func floorsAndFractions<Vector: SIMD, Bits: SIMD>(_ x: Vector, within size: Vector, _ bits: Bits.Type) -> (Bits, Vector)
     where Vector.Scalar == Float, Bits.Scalar == UInt32 {
-        var size = Vector(repeating: widthF)
-        for lane in stride(from: 1, to: Vector.scalarCount, by: 2) { size[lane] = heightF }
         let clamped = x.replacing(with: size, where: .!(x .< size)).replacing(with: -1, where: .!(x .> -1))
         return GLSL.floorAndFraction(clamped, bits)
     }
