@@ -106,7 +106,11 @@ struct GLDirectionalWarp: GLShader {
     @inline(__always)
     func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let m = 1 - sweep.edge(uv, s.progress, smoothness)
-        let (from, to) = s.colours(from: (uv - 0.5) * (1 - m) + 0.5, to: (uv - 0.5) * m + 0.5)
+        let fromPlace = (uv - 0.5) * (1 - m) + 0.5, toPlace = (uv - 0.5) * m + 0.5
+        // Off the soft edge the mix weighs one picture 0 (x * 1 + y * 0 is x): its sample is left out.
+        if m == 0 { return s.fromColor(fromPlace) }
+        if m == 1 { return s.toColor(toPlace) }
+        let (from, to) = s.colours(from: fromPlace, to: toPlace)
         return GLSL.mix(from, to, m)
     }
 }
