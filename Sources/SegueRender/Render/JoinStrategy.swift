@@ -28,12 +28,15 @@ extension JoinLayout {
 /// The last frames of one clip and the first of the next play at once; the
 /// sound crossfades over the same frames.
 struct OverlapJoin: JoinStrategy {
+    /// The gl_ effects' pictures, kept from join to join.
+    private let glWorkspace = GLWorkspace()
+
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {}
 
     func play(_ join: PlannedJoin, from outgoing: ClipSource, to incoming: ClipSource, through clock: FrameClock) throws -> Bool {
         let transitionStart = clock.nextSampleIndex
         let transitionSamples = clock.samples(forFrames: join.frameCount)
-        let painter = try TransitionPainter(join, canvas: clock.canvas)
+        let painter = try TransitionPainter(join, canvas: clock.canvas, glWorkspace: glWorkspace)
         for step in 0..<join.frameCount {
             if clock.reachedWindowEnd { return false }
             let picture = try painter.draw(step: step, from: outgoing.nextPicture(), to: incoming.nextPicture())
@@ -54,6 +57,9 @@ struct OverlapJoin: JoinStrategy {
 /// first of the next are held and blended over inserted frames, in silence
 /// reached through short ramps, so no content is lost.
 struct FreezeJoin: JoinStrategy {
+    /// The gl_ effects' pictures, kept from join to join.
+    private let glWorkspace = GLWorkspace()
+
     func shape(_ sound: inout [[Float]]?, at position: Int, of clip: PlannedClip, joinBefore: Int, joinAfter: Int, soundDelay: Int) {
         // The ramp up starts where the clip's own sound does.
         if joinBefore > 0 && position == 0 { AudioChunker.fadeIn(&sound, from: soundDelay) }
@@ -64,7 +70,7 @@ struct FreezeJoin: JoinStrategy {
         if clock.reachedWindowEnd { return false }
         let held = try outgoing.heldPicture()
         let waiting = try incoming.peekPicture()
-        let painter = try TransitionPainter(join, canvas: clock.canvas)
+        let painter = try TransitionPainter(join, canvas: clock.canvas, glWorkspace: glWorkspace)
         for step in 0..<join.frameCount {
             if clock.reachedWindowEnd { return false }
             let picture = try painter.draw(step: step, from: held, to: waiting)
@@ -90,16 +96,19 @@ final class TransitionPainter {
     private let join: PlannedJoin
     private let canvas: Canvas
     private var xfade: XfadeGraph?
-    /// The gl_ effects' R'G'B' pictures, made at the first frame and kept.
-    private lazy var glWorkspace = GLWorkspace()
+    /// The gl_ effects' R'G'B' pictures, made at the first frame they are
+    /// drawn in and kept (a join strategy passes its own, kept from join to
+    /// join: a picture's memory is touched once a render, not once a join).
+    private let glWorkspace: GLWorkspace
     /// Ticks of an eased join's xfade graph: 2^16 a transition, exact to a
     /// 65536th; a linear one's are its steps, exactly the fade's fractions.
     private let ticks: Int
     static let easedTicks = 1 << 16
 
-    init(_ join: PlannedJoin, canvas: Canvas) throws {
+    init(_ join: PlannedJoin, canvas: Canvas, glWorkspace: GLWorkspace = GLWorkspace()) throws {
         self.join = join
         self.canvas = canvas
+        self.glWorkspace = glWorkspace
         ticks = join.easing.isLinear ? join.frameCount + 1 : Self.easedTicks
         xfade = try makeGraph()
     }

@@ -43,7 +43,8 @@ struct GLCrazyParametricFun: GLPlacingShader {
     /// The outgoing picture where it is pulled to, the samples' taps side by side, mixed with the incoming.
     @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        let (firstFrom, secondFrom) = s.fromColours(places.0.lowHalf, places.1.lowHalf)
+        let (pulled, otherPulled) = (places.0.lowHalf, places.1.lowHalf)
+        let (firstFrom, secondFrom) = s.from.corners(pulled, otherPulled) ?? s.fromColours(pulled, otherPulled)
         return (GLSL.mix(firstFrom, s.toPixel(first), incoming), GLSL.mix(secondFrom, s.toPixel(second), incoming))
     }
 }

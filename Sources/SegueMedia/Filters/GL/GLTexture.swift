@@ -63,6 +63,22 @@ struct GLTexture: @unchecked Sendable {
                 GLTap(left: Int(low[2]), right: Int(high[2]), fraction: fractions[2]), rowTap(low[3], high[3], fractions[3]))
     }
 
+    /// `sample` at `p` and at `q` where both lie a pixel or more past the
+    /// picture across and down (or at a NaN): each is then a corner pixel,
+    /// the same colour `sample` blends from it alone (its taps' fractions
+    /// are 0), read once, not four times; nil elsewhere. For an effect
+    /// whose samples are mostly pulled far past the picture.
+    @_transparent
+    func corners(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour)? {
+        let size = SIMD4(widthF, heightF, widthF, heightF)
+        let x = SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5
+        // As `floorsAndFractions` holds them: to the last at or past `size` (and a NaN), to the first at or below -1.
+        let last = .!(x .< size)
+        guard all(last .| .!(x .> -1)) else { return nil }
+        let held = firstHeld.replacing(with: lastHeld, where: last)
+        return (pixels[Int(held[1]) &* width &- origin &+ Int(held[0])], pixels[Int(held[3]) &* width &- origin &+ Int(held[2])])
+    }
+
     /// Each lane's floor and the next, held to `first...last`: compared in
     /// lanes, not branched on (samples that wander to the edges make a
     /// branch per clamp a guess the processor often loses).
