@@ -31,6 +31,34 @@ struct GLHexagonalize: GLPairedShader {
         let (x, y) = centres(SIMD2(first.x, second.x), SIMD2(first.y, second.y), s.ratio)
         return s.crossFades(GLPoint(x[0], y[0]), GLPoint(x[1], y[1]))
     }
+    /// `colours` at every pixel, a pair at a time: a pixel in the hexagon of
+    /// the one before it takes that one's colour (the same centre, so the
+    /// same sample), sampling only where a row crosses into a new hexagon.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            var col = columns.lowerBound, centre = GLPoint(.nan, .nan), colour = GLColour()
+            while col < columns.upperBound {  // (a stride's iterator is a call a step here)
+                let next = min(col + 1, columns.upperBound - 1)
+                guard dist > 0 else {
+                    (line[col], line[next]) = s.crossFades(GLPoint(us[col], v), GLPoint(us[next], v))
+                    col += 2
+                    continue
+                }
+                let (x, y) = centres(SIMD2(us[col], us[next]), SIMD2(v, v), s.ratio)
+                let first = GLPoint(x[0], y[0]), second = GLPoint(x[1], y[1])
+                if first != centre && second != first {
+                    (line[col], line[next]) = s.crossFades(first, second)
+                    centre = second; colour = line[next]
+                } else {
+                    if first != centre { centre = first; colour = s.crossFade(first) }
+                    line[col] = colour
+                    if second != centre { centre = second; colour = s.crossFade(second) }
+                    line[next] = colour
+                }
+                col += 2
+            }
+        }
+    }
     /// The centres of the hexagons holding two points, lane by lane (the
     /// GLSL's `hexagonFromPoint`, `roundHexagon`, `pointFromHexagon`).
     @inline(__always)
