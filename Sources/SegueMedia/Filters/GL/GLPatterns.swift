@@ -377,14 +377,33 @@ struct GLPerlin: GLShader {
 
 struct GLPixelize: GLShader {
     let squaresMin: GLPoint, steps: Int
+    /// How far the pictures are into squares at this frame's progress (0:
+    /// not at all), and the squares' size.
+    private var dist: Float = 0, squareSize = GLPoint(0, 0)
     static var samplesTheCrossFade: Bool { true }
     init(_ transition: GLTransition) { squaresMin = transition.point("squaresMin"); steps = transition.int("steps") }
-    @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
-        var dist = min(s.progress, 1 - s.progress)
+    func prepared(for progress: Float) -> GLPixelize {
+        var prepared = self, dist = min(progress, 1 - progress)
         dist = steps > 0 ? (dist * Float(steps)).rounded(.up) / Float(steps) : dist
-        let squareSize = 2 * dist / squaresMin
-        let p = dist > 0 ? (GLSL.floor(uv / squareSize - 0.5) + 0.5) * squareSize : uv
-        return s.crossFade(p)
+        prepared.dist = dist; prepared.squareSize = 2 * dist / squaresMin
+        return prepared
+    }
+    @inline(__always)
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { s.crossFade(centre(uv)) }
+    /// Where the pixel at `uv` samples: its square's centre (`uv` itself before the squares form).
+    @inline(__always)
+    private func centre(_ uv: GLPoint) -> GLPoint { dist > 0 ? (GLSL.floor(uv / squareSize - 0.5) + 0.5) * squareSize : uv }
+    /// `colour` at every pixel: a pixel in the square of the one before it
+    /// takes that one's colour (the same centre, so the same sample).
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            var col = columns.lowerBound, last = GLPoint(.nan, .nan), colour = GLColour()
+            while col < columns.upperBound {  // (a stride's iterator is a call a step here)
+                let centre = centre(GLPoint(us[col], v))
+                if centre != last { last = centre; colour = s.crossFade(centre) }
+                line[col] = colour
+                col += 1
+            }
+        }
     }
 }
