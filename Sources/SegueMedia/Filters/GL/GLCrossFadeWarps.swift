@@ -35,15 +35,11 @@ struct GLHexagonalize: GLPairedShader {
     /// the one before it takes that one's colour (the same centre, so the
     /// same sample), sampling only where a row crosses into a new hexagon.
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        guard dist > 0 else { return paintPairs(canvas, sampler) }
         canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
             var col = columns.lowerBound, centre = GLPoint(.nan, .nan), colour = GLColour()
             while col < columns.upperBound {  // (a stride's iterator is a call a step here)
                 let next = min(col + 1, columns.upperBound - 1)
-                guard dist > 0 else {
-                    (line[col], line[next]) = s.crossFades(GLPoint(us[col], v), GLPoint(us[next], v))
-                    col += 2
-                    continue
-                }
                 let (x, y) = centres(SIMD2(us[col], us[next]), SIMD2(v, v), s.ratio)
                 let first = GLPoint(x[0], y[0]), second = GLPoint(x[1], y[1])
                 if first != centre && second != first {

@@ -236,7 +236,10 @@ protocol GLPairedShader: GLShader {
 }
 
 extension GLPairedShader {
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintPairs(canvas, sampler) }
+
+    /// `colours` at every pixel's centre, two at a time, row by row a tile at a time.
+    func paintPairs(_ canvas: GLCanvas, _ sampler: GLSampler) {
         canvas.inTilesAtCentres(sampler) { sampler, us, v, columns, line in
             for col in stride(from: columns.lowerBound, to: columns.upperBound, by: 2) {
                 let next = min(col + 1, columns.upperBound - 1)

@@ -399,8 +399,8 @@ struct GLPixelize: GLShader {
         canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
             var col = columns.lowerBound, last = GLPoint(.nan, .nan), colour = GLColour()
             while col < columns.upperBound {  // (a stride's iterator is a call a step here)
-                let centre = centre(GLPoint(us[col], v))
-                if centre != last { last = centre; colour = s.crossFade(centre) }
+                let place = centre(GLPoint(us[col], v))
+                if place != last { last = place; colour = s.crossFade(place) }
                 line[col] = colour
                 col += 1
             }
