@@ -27,6 +27,21 @@ struct GLCrazyParametricFun: GLPlacingShader {
         prepared.incoming = GLSL.smoothstep(0.2, 1, progress)
         return prepared
     }
+    /// A row's places, then their samples in one go (`GLTexture.sample(places:count:)`), then the incoming
+    /// picture mixed in: what the pairs' loop draws, with the samples' sums out of Swift's way.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            var col = columns.lowerBound
+            while col < columns.upperBound {
+                let next = min(col + 1, columns.upperBound - 1)
+                (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
+                col += 2
+            }
+            s.from.sample(places: line + columns.lowerBound, count: columns.count)
+            let toRow = s.to.index(us[columns.lowerBound], v) - columns.lowerBound
+            for col in columns { line[col] = GLSL.mix(line[col], s.to.pixel(at: toRow + col), incoming) }
+        }
+    }
     /// Where the outgoing picture is sampled for the pixels at `first` and `second`, worked out side by side.
     /// Not prefetched (measured slower): most places are pulled past the picture and held to its edges,
     /// whose rows stay in the caches.

@@ -79,6 +79,31 @@ struct GLTexture: @unchecked Sendable {
         return (pixels[Int(held[1]) &* width &- origin &+ Int(held[0])], pixels[Int(held[3]) &* width &- origin &+ Int(held[2])])
     }
 
+    /// `sample` at each of `count` places (a colour's first two lanes), each
+    /// written over its place: for an effect that works out a row's places
+    /// first, its samples then taken in one go (in C on x86-64, where Swift's
+    /// code for them was a third slower; the same sums, the same bytes).
+    func sample(places: UnsafeMutablePointer<GLColour>, count: Int) {
+        #if arch(x86_64)
+        UnsafeMutableRawPointer(places).withMemoryRebound(to: Float.self, capacity: count * 4) {
+            cffmpeg_gl_sample_places(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), width, origin, widthF, heightF,
+                                     Int32(firstRow), Int32(lastRow), $0, count)
+        }
+        #else
+        var index = 0
+        while index < count {
+            let next = min(index + 1, count - 1), (p, q) = (places[index].lowHalf, places[next].lowHalf)
+            if let (first, second) = corners(p, q) {
+                (places[index], places[next]) = (first, second)
+            } else {
+                let (across, down, otherAcross, otherDown) = taps(p, q)
+                (places[index], places[next]) = (sample(across, down), sample(otherAcross, otherDown))
+            }
+            index += 2
+        }
+        #endif
+    }
+
     /// Each lane's floor and the next, held to `first...last`: compared in
     /// lanes, not branched on (samples that wander to the edges make a
     /// branch per clamp a guess the processor often loses).
