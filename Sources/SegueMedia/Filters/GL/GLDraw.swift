@@ -273,15 +273,8 @@ extension GLPlacingShader {
 
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
         canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
-            // The places kept in the row's own pixels until their colours replace them.
-            // (While loops: a stride's iterator, once the loop outgrows the optimiser's budget, is a call a pair.)
+            place(s, us, v, columns, line)
             var col = columns.lowerBound
-            while col < columns.upperBound {
-                let next = min(col + 1, columns.upperBound - 1)
-                (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
-                col += 2
-            }
-            col = columns.lowerBound
             while col < columns.upperBound {
                 let next = min(col + 1, columns.upperBound - 1)
                 (line[col], line[next]) = colours(at: (line[col], line[next]), GLPoint(us[col], v), GLPoint(us[next], v), s)
@@ -289,4 +282,30 @@ extension GLPlacingShader {
             }
         }
     }
+
+    /// For an effect whose colours begin as the outgoing picture (or the
+    /// cross-fade) sampled at its places: each row's places, then its samples
+    /// in one go (`GLTexture.sample(places:count:)`), then `finish` on them.
+    func paintSamplingPlaces(_ canvas: GLCanvas, _ sampler: GLSampler, finish: GLRowBody? = nil) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            place(s, us, v, columns, line)
+            s.from.sample(places: line + columns.lowerBound, count: columns.count)
+            finish?(s, us, v, columns, line)
+        }
+    }
+
+    /// The places of a tile's row, kept in its own pixels until their colours replace them.
+    /// (A while loop: a stride's iterator, once the loop outgrows the optimiser's budget, is a call a pair.)
+    @inline(__always)
+    private func place(_ s: GLSampler, _ us: UnsafeBufferPointer<Float>, _ v: Float, _ columns: Range<Int>, _ line: UnsafeMutablePointer<GLColour>) {
+        var col = columns.lowerBound
+        while col < columns.upperBound {
+            let next = min(col + 1, columns.upperBound - 1)
+            (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
+            col += 2
+        }
+    }
 }
+
+/// What a paint loop does along a tile's row: `(s, us, v, columns, line)` as `GLCanvas.inTilesAtCentres` hands them.
+typealias GLRowBody = (GLSampler, UnsafeBufferPointer<Float>, Float, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void

@@ -206,6 +206,8 @@ struct GLSwirl: GLPlacingShader {
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
         s.crossFades(places.0.lowHalf, places.1.lowHalf)
     }
+    /// The places, then the cross-fade sampled at them in one go.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintSamplingPlaces(canvas, sampler) }
     @inline(__always)
     private func turn(_ distance: Float, _ t: Float) -> GLPoint {
         turn?(distance) ?? Self.exactTurn(distance, Self.strength(t))

@@ -27,17 +27,9 @@ struct GLCrazyParametricFun: GLPlacingShader {
         prepared.incoming = GLSL.smoothstep(0.2, 1, progress)
         return prepared
     }
-    /// A row's places, then their samples in one go (`GLTexture.sample(places:count:)`), then the incoming
-    /// picture mixed in: what the pairs' loop draws, with the samples' sums out of Swift's way.
+    /// The places, their samples in one go, then the incoming picture mixed in.
     func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
-            var col = columns.lowerBound
-            while col < columns.upperBound {
-                let next = min(col + 1, columns.upperBound - 1)
-                (line[col], line[next]) = places(GLPoint(us[col], v), GLPoint(us[next], v), s)
-                col += 2
-            }
-            s.from.sample(places: line + columns.lowerBound, count: columns.count)
+        paintSamplingPlaces(canvas, sampler) { s, us, v, columns, line in
             let toRow = s.to.index(us[columns.lowerBound], v) - columns.lowerBound
             for col in columns { line[col] = GLSL.mix(line[col], s.to.pixel(at: toRow + col), incoming) }
         }
