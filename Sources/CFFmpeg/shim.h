@@ -154,19 +154,18 @@ static inline void cffmpeg_gl_sample_places(const float *pixels, long width, lon
     for (long i = 0; i < count; i += 2) {
         float *a = places + 4 * i, *b = places + 4 * (i + 1 < count ? i + 1 : i);
         __m128 x = _mm_sub_ps(_mm_mul_ps(_mm_setr_ps(a[0], 1.0f - a[1], b[0], 1.0f - b[1]), size), half);
-        // At or past the size (or a NaN): the last pixel; at or below -1: the first.
-        __m128 past = _mm_cmpnlt_ps(x, size), before = _mm_cmpngt_ps(x, minus_one);
+        // At or below -1 (or a NaN): the first pixel; at or past the size: the last.
+        __m128 before = _mm_cmpngt_ps(x, minus_one), past = _mm_cmpnlt_ps(x, size);
         if (_mm_movemask_ps(_mm_or_ps(past, before)) == 15) {
-            int32_t held[4];
-            _mm_storeu_si128((__m128i *)held, _mm_castps_si128(past));
-            long a_at = (held[1] ? last_row : first_row) * width - origin + (held[0] ? width - 1 : 0);
-            long b_at = (held[3] ? last_row : first_row) * width - origin + (held[2] ? width - 1 : 0);
+            int32_t first_held[4];
+            _mm_storeu_si128((__m128i *)first_held, _mm_castps_si128(before));
+            long a_at = (first_held[1] ? first_row : last_row) * width - origin + (first_held[0] ? 0 : width - 1);
+            long b_at = (first_held[3] ? first_row : last_row) * width - origin + (first_held[2] ? 0 : width - 1);
             __m128 a_corner = _mm_load_ps(pixels + 4 * a_at), b_corner = _mm_load_ps(pixels + 4 * b_at);
             _mm_store_ps(a, a_corner); _mm_store_ps(b, b_corner);
             continue;
         }
         x = _mm_or_ps(_mm_and_ps(past, size), _mm_andnot_ps(past, x));
-        before = _mm_cmpngt_ps(x, minus_one);  // of the held x: a NaN, held to the size, stays there
         x = _mm_or_ps(_mm_and_ps(before, minus_one), _mm_andnot_ps(before, x));
         // GLSL.floorAndFraction: x rounded to the nearest by 1.5 * 2^23, less one where that rounded up.
         __m128 shifted = _mm_add_ps(x, magic);

@@ -294,6 +294,14 @@ extension GLPlacingShader {
         }
     }
 
+    /// `paintSamplingPlaces`, then the incoming picture's own pixels mixed in by `weight`.
+    func paintSamplingPlaces(_ canvas: GLCanvas, _ sampler: GLSampler, mixingIncomingBy weight: Float) {
+        paintSamplingPlaces(canvas, sampler) { s, us, v, columns, line in
+            let row = s.to.index(us[columns.lowerBound], v) - columns.lowerBound
+            for col in columns { line[col] = GLSL.mix(line[col], s.to.pixel(at: row + col), weight) }
+        }
+    }
+
     /// The places of a tile's row, kept in its own pixels until their colours replace them.
     /// (A while loop: a stride's iterator, once the loop outgrows the optimiser's budget, is a call a pair.)
     @inline(__always)

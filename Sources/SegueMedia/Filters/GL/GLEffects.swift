@@ -293,6 +293,10 @@ struct GLRipple: GLPlacingShader {
         let (from, other) = s.fromColours(places.0.lowHalf, places.1.lowHalf), m = GLSL.smoothstep(0.2, 1, s.progress)
         return (GLSL.mix(from, s.toPixel(first), m), GLSL.mix(other, s.toPixel(second), m))
     }
+    /// The places, their samples in one go, then the incoming picture mixed in.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        paintSamplingPlaces(canvas, sampler, mixingIncomingBy: GLSL.smoothstep(0.2, 1, sampler.progress))
+    }
     /// `sin(progress * distance * amplitude - progress * speed)`.
     @inline(__always)
     private func sine(_ distance: Float, _ p: Float) -> Float { wave?(distance).x ?? GLSL.sin(p * distance * amplitude - p * speed) }

@@ -28,12 +28,7 @@ struct GLCrazyParametricFun: GLPlacingShader {
         return prepared
     }
     /// The places, their samples in one go, then the incoming picture mixed in.
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        paintSamplingPlaces(canvas, sampler) { s, us, v, columns, line in
-            let toRow = s.to.index(us[columns.lowerBound], v) - columns.lowerBound
-            for col in columns { line[col] = GLSL.mix(line[col], s.to.pixel(at: toRow + col), incoming) }
-        }
-    }
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) { paintSamplingPlaces(canvas, sampler, mixingIncomingBy: incoming) }
     /// Where the outgoing picture is sampled for the pixels at `first` and `second`, worked out side by side.
     /// Not prefetched (measured slower): most places are pulled past the picture and held to its edges,
     /// whose rows stay in the caches.

@@ -72,10 +72,10 @@ struct GLTexture: @unchecked Sendable {
     func corners(_ p: GLPoint, _ q: GLPoint) -> (GLColour, GLColour)? {
         let size = SIMD4(widthF, heightF, widthF, heightF)
         let x = SIMD4(p.x, 1 - p.y, q.x, 1 - q.y) * size - 0.5
-        // As `floorsAndFractions` holds them: to the last at or past `size` (and a NaN), to the first at or below -1.
-        let last = .!(x .< size)
-        guard all(last .| .!(x .> -1)) else { return nil }
-        let held = firstHeld.replacing(with: lastHeld, where: last)
+        // As `floorsAndFractions` holds them: to the first at or below -1 (and a NaN), to the last at or past `size`.
+        let first = .!(x .> -1)
+        guard all(first .| .!(x .< size)) else { return nil }
+        let held = lastHeld.replacing(with: firstHeld, where: first)
         return (pixels[Int(held[1]) &* width &- origin &+ Int(held[0])], pixels[Int(held[3]) &* width &- origin &+ Int(held[2])])
     }
 
@@ -124,7 +124,7 @@ struct GLTexture: @unchecked Sendable {
     @_transparent
     private func floorsAndFractions<Vector: SIMD, Bits: SIMD>(_ x: Vector, within size: Vector, _ bits: Bits.Type) -> (Bits, Vector)
     where Vector.Scalar == Float, Bits.Scalar == UInt32 {
-        let clamped = x.replacing(with: size, where: .!(x .< size)).replacing(with: -1, where: .!(x .> -1))
+        let clamped = x.replacing(with: -1, where: .!(x .> -1)).replacing(with: size, where: .!(x .< size) .& (x .> -1))
         return GLSL.floorAndFraction(clamped, bits)
     }
 
