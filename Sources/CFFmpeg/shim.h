@@ -133,64 +133,97 @@ static inline int cffmpeg_truncate(float x) { return (int)x; }
 #include <emmintrin.h>
 #include <stdint.h>
 
-/// A GL texture's bilinear samples (LINEAR filtering, CLAMP_TO_EDGE) at
-/// `count` places, each place's x and y (texture coordinates, origin at the
-/// bottom left) in the first two floats of its four, each sample written over
-/// its place: GLTexture's `sample` in SSE2, two places side by side, for an
-/// effect that works out a row's places first. Swift's code for the same sums
-/// goes through memory and 64-bit lanes on the baseline x86-64 (no SSE4.1),
-/// and ran a third slower. The same IEEE sums in the same order (no fused
-/// arithmetic here: SSE2 has none), so the same bytes. `pixels` holds rows
-/// `first_row...last_row` of a picture `width` wide, row `first_row` at
-/// `pixels`; `origin` is `first_row * width`. Two places both a pixel or more
-/// past the picture across and down read their corner pixels once.
-static inline void cffmpeg_gl_sample_places(const float *pixels, long width, long origin, float width_f, float height_f,
-                                            int first_row, int last_row, float *places, long count) {
-    const __m128 size = _mm_setr_ps(width_f, height_f, width_f, height_f), half = _mm_set1_ps(0.5f);
+/// Where a picture's pixels lie and how far `cffmpeg_gl_sample_*` hold
+/// their taps: rows `first_row...last_row` of a picture `width` wide, row
+/// `first_row` at the pixels; `origin` is `first_row * width`.
+typedef struct {
+    long width, origin;
+    float width_f, height_f;
+    int first_row, last_row;
+} cffmpeg_gl_geometry;
+
+/// Two bilinear samples (LINEAR filtering, CLAMP_TO_EDGE): lanes 0 and 1 of
+/// `x` (a place in pixels across and down, less half a pixel) in `first`'s
+/// pixels, written to `first_out`; lanes 2 and 3 in `second`'s, to
+/// `second_out` (pictures of one geometry, `g`). GLTexture's `sample` in
+/// SSE2: the same IEEE sums in the same order (no fused arithmetic here:
+/// SSE2 has none), so the same bytes. Two places both a pixel or more past
+/// the picture across and down read their corner pixels once.
+static inline void cffmpeg_gl_sample_lanes(const float *first, const float *second, const cffmpeg_gl_geometry *g,
+                                           __m128 x, float *first_out, float *second_out) {
+    const __m128 size = _mm_setr_ps(g->width_f, g->height_f, g->width_f, g->height_f);
     const __m128 minus_one = _mm_set1_ps(-1.0f), one = _mm_set1_ps(1.0f), magic = _mm_set1_ps(12582912.0f);
     const __m128i magic_bits = _mm_set1_epi32(0x4B400000), next_one = _mm_set1_epi32(1);
-    const __m128i first = _mm_setr_epi32(0, first_row, 0, first_row);
-    const __m128i last = _mm_setr_epi32((int)width - 1, last_row, (int)width - 1, last_row);
+    const __m128i first_held = _mm_setr_epi32(0, g->first_row, 0, g->first_row);
+    const __m128i last_held = _mm_setr_epi32((int)g->width - 1, g->last_row, (int)g->width - 1, g->last_row);
+    const float *pixels[2] = { first, second };
+    float *outs[2] = { first_out, second_out };
+    // At or below -1 (or a NaN): the first pixel; at or past the size: the last.
+    __m128 before = _mm_cmpngt_ps(x, minus_one), past = _mm_cmpnlt_ps(x, size);
+    if (_mm_movemask_ps(_mm_or_ps(past, before)) == 15) {
+        int32_t at_first[4];
+        _mm_storeu_si128((__m128i *)at_first, _mm_castps_si128(before));
+        for (int k = 0; k < 4; k += 2) {
+            long at = (at_first[k + 1] ? g->first_row : g->last_row) * g->width - g->origin + (at_first[k] ? 0 : g->width - 1);
+            _mm_store_ps(outs[k / 2], _mm_load_ps(pixels[k / 2] + 4 * at));
+        }
+        return;
+    }
+    x = _mm_or_ps(_mm_and_ps(past, size), _mm_andnot_ps(past, x));
+    x = _mm_or_ps(_mm_and_ps(before, minus_one), _mm_andnot_ps(before, x));
+    // GLSL.floorAndFraction: x rounded to the nearest by 1.5 * 2^23, less one where that rounded up.
+    __m128 shifted = _mm_add_ps(x, magic);
+    __m128 offset = _mm_add_ps(_mm_sub_ps(x, _mm_sub_ps(shifted, magic)), _mm_setzero_ps());
+    __m128i borrow = _mm_srli_epi32(_mm_castps_si128(offset), 31);
+    __m128i floors = _mm_sub_epi32(_mm_sub_epi32(_mm_castps_si128(shifted), magic_bits), borrow);
+    __m128 fractions = _mm_add_ps(offset, _mm_and_ps(one, _mm_castsi128_ps(_mm_sub_epi32(_mm_setzero_si128(), borrow))));
+    // Each floor and the next, held to the first and last column and row.
+    __m128i next = _mm_add_epi32(floors, next_one), out;
+    out = _mm_cmplt_epi32(floors, first_held); __m128i low = _mm_or_si128(_mm_and_si128(out, first_held), _mm_andnot_si128(out, floors));
+    out = _mm_cmpgt_epi32(low, last_held); low = _mm_or_si128(_mm_and_si128(out, last_held), _mm_andnot_si128(out, low));
+    out = _mm_cmplt_epi32(next, first_held); __m128i high = _mm_or_si128(_mm_and_si128(out, first_held), _mm_andnot_si128(out, next));
+    out = _mm_cmpgt_epi32(high, last_held); high = _mm_or_si128(_mm_and_si128(out, last_held), _mm_andnot_si128(out, high));
+    int32_t lows[4], highs[4]; float f[4];
+    _mm_storeu_si128((__m128i *)lows, low); _mm_storeu_si128((__m128i *)highs, high); _mm_storeu_ps(f, fractions);
+    for (int k = 0; k < 4; k += 2) {
+        const float *p = pixels[k / 2];
+        long top = (long)lows[k + 1] * g->width - g->origin, bottom = (long)highs[k + 1] * g->width - g->origin;
+        __m128 across = _mm_set1_ps(f[k]), left = _mm_set1_ps(1.0f - f[k]);
+        __m128 down = _mm_set1_ps(f[k + 1]), up = _mm_set1_ps(1.0f - f[k + 1]);
+        __m128 upper = _mm_add_ps(_mm_mul_ps(_mm_load_ps(p + 4 * (top + lows[k])), left),
+                                  _mm_mul_ps(_mm_load_ps(p + 4 * (top + highs[k])), across));
+        __m128 lower = _mm_add_ps(_mm_mul_ps(_mm_load_ps(p + 4 * (bottom + lows[k])), left),
+                                  _mm_mul_ps(_mm_load_ps(p + 4 * (bottom + highs[k])), across));
+        _mm_store_ps(outs[k / 2], _mm_add_ps(_mm_mul_ps(upper, up), _mm_mul_ps(lower, down)));
+    }
+}
+
+/// A place in texture coordinates (origin at the bottom left) in pixels across and down, less half a pixel, in two lanes each.
+static inline __m128 cffmpeg_gl_pixel_places(const cffmpeg_gl_geometry *g, float x0, float y0, float x1, float y1) {
+    const __m128 size = _mm_setr_ps(g->width_f, g->height_f, g->width_f, g->height_f);
+    return _mm_sub_ps(_mm_mul_ps(_mm_setr_ps(x0, 1.0f - y0, x1, 1.0f - y1), size), _mm_set1_ps(0.5f));
+}
+
+/// A GL texture's bilinear samples at `count` places, each place's x and y
+/// in the first two floats of its four, each sample written over its place,
+/// two places side by side: for an effect that works out a row's places
+/// first. Swift's code for the same sums goes through memory and 64-bit
+/// lanes on the baseline x86-64 (no SSE4.1), and ran a third slower.
+static inline void cffmpeg_gl_sample_places(const float *pixels, cffmpeg_gl_geometry g, float *places, long count) {
     for (long i = 0; i < count; i += 2) {
         float *a = places + 4 * i, *b = places + 4 * (i + 1 < count ? i + 1 : i);
-        __m128 x = _mm_sub_ps(_mm_mul_ps(_mm_setr_ps(a[0], 1.0f - a[1], b[0], 1.0f - b[1]), size), half);
-        // At or below -1 (or a NaN): the first pixel; at or past the size: the last.
-        __m128 before = _mm_cmpngt_ps(x, minus_one), past = _mm_cmpnlt_ps(x, size);
-        if (_mm_movemask_ps(_mm_or_ps(past, before)) == 15) {
-            int32_t first_held[4];
-            _mm_storeu_si128((__m128i *)first_held, _mm_castps_si128(before));
-            long a_at = (first_held[1] ? first_row : last_row) * width - origin + (first_held[0] ? 0 : width - 1);
-            long b_at = (first_held[3] ? first_row : last_row) * width - origin + (first_held[2] ? 0 : width - 1);
-            __m128 a_corner = _mm_load_ps(pixels + 4 * a_at), b_corner = _mm_load_ps(pixels + 4 * b_at);
-            _mm_store_ps(a, a_corner); _mm_store_ps(b, b_corner);
-            continue;
-        }
-        x = _mm_or_ps(_mm_and_ps(past, size), _mm_andnot_ps(past, x));
-        x = _mm_or_ps(_mm_and_ps(before, minus_one), _mm_andnot_ps(before, x));
-        // GLSL.floorAndFraction: x rounded to the nearest by 1.5 * 2^23, less one where that rounded up.
-        __m128 shifted = _mm_add_ps(x, magic);
-        __m128 offset = _mm_add_ps(_mm_sub_ps(x, _mm_sub_ps(shifted, magic)), _mm_setzero_ps());
-        __m128i borrow = _mm_srli_epi32(_mm_castps_si128(offset), 31);
-        __m128i floors = _mm_sub_epi32(_mm_sub_epi32(_mm_castps_si128(shifted), magic_bits), borrow);
-        __m128 fractions = _mm_add_ps(offset, _mm_and_ps(one, _mm_castsi128_ps(_mm_sub_epi32(_mm_setzero_si128(), borrow))));
-        // Each floor and the next, held to the first and last column and row.
-        __m128i next = _mm_add_epi32(floors, next_one), out;
-        out = _mm_cmplt_epi32(floors, first); __m128i low = _mm_or_si128(_mm_and_si128(out, first), _mm_andnot_si128(out, floors));
-        out = _mm_cmpgt_epi32(low, last); low = _mm_or_si128(_mm_and_si128(out, last), _mm_andnot_si128(out, low));
-        out = _mm_cmplt_epi32(next, first); __m128i high = _mm_or_si128(_mm_and_si128(out, first), _mm_andnot_si128(out, next));
-        out = _mm_cmpgt_epi32(high, last); high = _mm_or_si128(_mm_and_si128(out, last), _mm_andnot_si128(out, high));
-        int32_t lows[4], highs[4]; float f[4];
-        _mm_storeu_si128((__m128i *)lows, low); _mm_storeu_si128((__m128i *)highs, high); _mm_storeu_ps(f, fractions);
-        for (int k = 0; k < 4; k += 2) {
-            long top = (long)lows[k + 1] * width - origin, bottom = (long)highs[k + 1] * width - origin;
-            __m128 across = _mm_set1_ps(f[k]), left = _mm_set1_ps(1.0f - f[k]);
-            __m128 down = _mm_set1_ps(f[k + 1]), up = _mm_set1_ps(1.0f - f[k + 1]);
-            __m128 upper = _mm_add_ps(_mm_mul_ps(_mm_load_ps(pixels + 4 * (top + lows[k])), left),
-                                      _mm_mul_ps(_mm_load_ps(pixels + 4 * (top + highs[k])), across));
-            __m128 lower = _mm_add_ps(_mm_mul_ps(_mm_load_ps(pixels + 4 * (bottom + lows[k])), left),
-                                      _mm_mul_ps(_mm_load_ps(pixels + 4 * (bottom + highs[k])), across));
-            _mm_store_ps(k == 0 ? a : b, _mm_add_ps(_mm_mul_ps(upper, up), _mm_mul_ps(lower, down)));
-        }
+        cffmpeg_gl_sample_lanes(pixels, pixels, &g, cffmpeg_gl_pixel_places(&g, a[0], a[1], b[0], b[1]), a, b);
+    }
+}
+
+/// Two pictures' samples at `count` pairs of places, the first picture's
+/// place in a colour's first two floats, the second's in its last two: the
+/// first's sample written over the pair, the second's to `seconds`.
+static inline void cffmpeg_gl_sample_place_pairs(const float *first, const float *second, cffmpeg_gl_geometry g,
+                                                 float *places, float *seconds, long count) {
+    for (long i = 0; i < count; i++) {
+        float *a = places + 4 * i;
+        cffmpeg_gl_sample_lanes(first, second, &g, cffmpeg_gl_pixel_places(&g, a[0], a[1], a[2], a[3]), a, seconds + 4 * i);
     }
 }
 #endif

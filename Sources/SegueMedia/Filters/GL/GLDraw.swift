@@ -302,6 +302,22 @@ extension GLPlacingShader {
         }
     }
 
+    /// For an effect whose colours begin as both pictures sampled, each at
+    /// its own place (the outgoing picture's in a place's first two lanes,
+    /// the incoming's in its last two): each row's places, then both
+    /// pictures' samples in one go, then `finish` on them, the outgoing
+    /// picture's in the row and the incoming's at the same columns of `incoming`.
+    func paintSamplingPlacePairs(_ canvas: GLCanvas, _ sampler: GLSampler, finish: GLPairedRowBody) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            place(s, us, v, columns, line)
+            withUnsafeTemporaryAllocation(of: GLColour.self, capacity: columns.count) { row in
+                let incoming = row.baseAddress! - columns.lowerBound
+                s.from.sample(placePairs: line + columns.lowerBound, s.to, into: row.baseAddress!, count: columns.count)
+                finish(s, us, v, columns, line, incoming)
+            }
+        }
+    }
+
     /// The places of a tile's row, kept in its own pixels until their colours replace them.
     /// (A while loop: a stride's iterator, once the loop outgrows the optimiser's budget, is a call a pair.)
     @inline(__always)
@@ -317,3 +333,5 @@ extension GLPlacingShader {
 
 /// What a paint loop does along a tile's row: `(s, us, v, columns, line)` as `GLCanvas.inTilesAtCentres` hands them.
 typealias GLRowBody = (GLSampler, UnsafeBufferPointer<Float>, Float, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
+/// `GLRowBody` with a second row of colours at the same columns as `line` (the incoming picture's samples).
+typealias GLPairedRowBody = (GLSampler, UnsafeBufferPointer<Float>, Float, Range<Int>, UnsafeMutablePointer<GLColour>, UnsafeMutablePointer<GLColour>) -> Void

@@ -201,14 +201,21 @@ struct GLGlitchDisplace: GLPlacingShader {
     }
     @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
-        (colour(first, at: places.0, s), colour(second, at: places.1, s))
+        (colour(first, sampled: s.colours(from: places.0.lowHalf, to: places.0.highHalf), s),
+         colour(second, sampled: s.colours(from: places.1.lowHalf, to: places.1.highHalf), s))
     }
-    /// The GLSL's colour at `uv` from its samples at `place`: transparent, as
-    /// the optimiser left it out of line, a call a pixel.
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        paintSamplingPlacePairs(canvas, sampler) { s, us, v, columns, line, incoming in
+            for col in columns { line[col] = colour(GLPoint(us[col], v), sampled: (line[col], incoming[col]), s) }
+        }
+    }
+    /// The GLSL's colour at `uv` from its samples at its places (the outgoing
+    /// picture's, the incoming's): transparent, as the optimiser left it out
+    /// of line, a call a pixel.
     @_transparent
-    private func colour(_ uv: GLPoint, at place: GLColour, _ s: GLSampler) -> GLColour {
+    private func colour(_ uv: GLPoint, sampled: (GLColour, GLColour), _ s: GLSampler) -> GLColour {
         var (color1, color2) = s.pixels(uv)
-        let (dColor2, dColor1) = s.colours(from: place.lowHalf, to: place.highHalf)
+        let (dColor2, dColor1) = sampled
         let low = dColor2.replacing(with: dColor1, where: dColor1 .< dColor2)  // min(dColor2, dColor1)
         let gray = low.x * 0.299 + low.y * 0.587 + low.z * 0.114
         color1 = GLSL.mix(color1, GLColour(gray, gray, gray, 1) * 2, grey)

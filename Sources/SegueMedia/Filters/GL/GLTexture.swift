@@ -86,8 +86,7 @@ struct GLTexture: @unchecked Sendable {
     func sample(places: UnsafeMutablePointer<GLColour>, count: Int) {
         #if arch(x86_64)
         UnsafeMutableRawPointer(places).withMemoryRebound(to: Float.self, capacity: count * 4) {
-            cffmpeg_gl_sample_places(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), width, origin, widthF, heightF,
-                                     Int32(firstRow), Int32(lastRow), $0, count)
+            cffmpeg_gl_sample_places(floats, geometry, $0, count)
         }
         #else
         var index = 0
@@ -103,6 +102,35 @@ struct GLTexture: @unchecked Sendable {
         }
         #endif
     }
+
+    /// `sample` of this texture at each of `count` places' first two lanes,
+    /// written over the place, and of `other` (a picture of this one's size
+    /// and rows) at its last two, written to `others`: `sample(places:count:)`
+    /// for an effect that samples both pictures, each at its own place.
+    func sample(placePairs places: UnsafeMutablePointer<GLColour>, _ other: GLTexture, into others: UnsafeMutablePointer<GLColour>, count: Int) {
+        precondition(other.width == width && other.height == height && other.firstRow == firstRow && other.lastRow == lastRow,
+                     "sample(placePairs:_:into:count:) samples two pictures of one size and rows")
+        #if arch(x86_64)
+        UnsafeMutableRawPointer(places).withMemoryRebound(to: Float.self, capacity: count * 4) { places in
+            UnsafeMutableRawPointer(others).withMemoryRebound(to: Float.self, capacity: count * 4) {
+                cffmpeg_gl_sample_place_pairs(floats, other.floats, geometry, places, $0, count)
+            }
+        }
+        #else
+        for index in 0..<count {
+            let (across, down, otherAcross, otherDown) = taps(places[index].lowHalf, places[index].highHalf)
+            (places[index], others[index]) = (sample(across, down), other.sample(otherAcross, otherDown))
+        }
+        #endif
+    }
+
+    #if arch(x86_64)
+    /// The pixels and their geometry as the C sampling loops take them.
+    private var floats: UnsafePointer<Float> { UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self) }
+    private var geometry: cffmpeg_gl_geometry {
+        cffmpeg_gl_geometry(width: width, origin: origin, width_f: widthF, height_f: heightF, first_row: Int32(firstRow), last_row: Int32(lastRow))
+    }
+    #endif
 
     /// Each lane's floor and the next, held to `first...last`: compared in
     /// lanes, not branched on (samples that wander to the edges make a
