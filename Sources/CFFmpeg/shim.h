@@ -226,6 +226,60 @@ static inline void cffmpeg_gl_sample_place_pairs(const float *first, const float
         cffmpeg_gl_sample_lanes(first, second, &g, cffmpeg_gl_pixel_places(&g, a[0], a[1], a[2], a[3]), a, seconds + 4 * i);
     }
 }
+
+/// A Y'CbCr matrix and code range as `cffmpeg_gl_write_blocks` converts with
+/// it: luma's weights, Cb's and Cr's scales, and the codes' offsets, steps
+/// and top (each offset and step already times the bit depth's scale).
+typedef struct {
+    float kr, kg, kb, cb_scale, cr_scale;
+    float luma_offset, luma_step, chroma_offset, chroma_step, top;
+} cffmpeg_gl_codes;
+
+/// Each lane's code: rounded half up, clamped to 0...top (a NaN to 0), as whole numbers.
+static inline __m128i cffmpeg_gl_codes_of(__m128 value, __m128 top) {
+    __m128 code = _mm_add_ps(value, _mm_set1_ps(0.5f));
+    code = _mm_and_ps(code, _mm_cmpgt_ps(code, _mm_setzero_ps()));
+    return _mm_cvttps_epi32(_mm_min_ps(code, top));
+}
+
+/// `blocks` whole 2x2 blocks of R'G'B' colours (four floats each, two
+/// rows, `upper` and `lower`) as Y'CbCr codes: GLCanvas's `write` in SSE2,
+/// where Swift's code for its lanes' clamps branched on each. The same IEEE
+/// sums in the same order, so the same codes: a NaN component is 0; luma
+/// per pixel, Cb and Cr from the block's shares summed upper left, upper
+/// right, lower left, lower right. Samples of one byte, or two where `wide`.
+static inline void cffmpeg_gl_write_blocks(const float *upper, const float *lower, long blocks, cffmpeg_gl_codes c, int wide,
+                                           void *upper_lumas, void *lower_lumas, void *cbs, void *crs) {
+    const __m128 kr = _mm_set1_ps(c.kr), kg = _mm_set1_ps(c.kg), kb = _mm_set1_ps(c.kb), top = _mm_set1_ps(c.top);
+    const __m128 cb_scale = _mm_set1_ps(c.cb_scale), cr_scale = _mm_set1_ps(c.cr_scale), quarter = _mm_set1_ps(0.25f);
+    const __m128 luma_offset = _mm_set1_ps(c.luma_offset), luma_step = _mm_set1_ps(c.luma_step);
+    const __m128 chroma_offset = _mm_set1_ps(c.chroma_offset), chroma_step = _mm_set1_ps(c.chroma_step);
+    for (long block = 0; block < blocks; block++) {
+        __m128 red = _mm_load_ps(upper + 8 * block), green = _mm_load_ps(upper + 8 * block + 4);
+        __m128 blue = _mm_load_ps(lower + 8 * block), alpha = _mm_load_ps(lower + 8 * block + 4);
+        _MM_TRANSPOSE4_PS(red, green, blue, alpha);
+        red = _mm_and_ps(red, _mm_cmpord_ps(red, red));
+        green = _mm_and_ps(green, _mm_cmpord_ps(green, green));
+        blue = _mm_and_ps(blue, _mm_cmpord_ps(blue, blue));
+        __m128 lumas = _mm_add_ps(_mm_add_ps(_mm_mul_ps(red, kr), _mm_mul_ps(green, kg)), _mm_mul_ps(blue, kb));
+        __m128 cb = _mm_mul_ps(_mm_sub_ps(blue, lumas), cb_scale), cr = _mm_mul_ps(_mm_sub_ps(red, lumas), cr_scale);
+        __m128 shares = _mm_unpacklo_ps(cb, cr), later = _mm_unpackhi_ps(cb, cr);   // (cb0 cr0 cb1 cr1), (cb2 cr2 cb3 cr3)
+        __m128 sums = _mm_add_ps(shares, _mm_movehl_ps(shares, shares));
+        sums = _mm_add_ps(_mm_add_ps(sums, later), _mm_movehl_ps(later, later));
+        int32_t luma[4], chroma[4];
+        _mm_storeu_si128((__m128i *)luma, cffmpeg_gl_codes_of(_mm_add_ps(luma_offset, _mm_mul_ps(luma_step, lumas)), top));
+        _mm_storeu_si128((__m128i *)chroma, cffmpeg_gl_codes_of(_mm_add_ps(chroma_offset, _mm_mul_ps(chroma_step, _mm_mul_ps(sums, quarter))), top));
+        if (wide) {
+            uint16_t *up = (uint16_t *)upper_lumas + 2 * block, *low = (uint16_t *)lower_lumas + 2 * block;
+            up[0] = (uint16_t)luma[0]; up[1] = (uint16_t)luma[1]; low[0] = (uint16_t)luma[2]; low[1] = (uint16_t)luma[3];
+            ((uint16_t *)cbs)[block] = (uint16_t)chroma[0]; ((uint16_t *)crs)[block] = (uint16_t)chroma[1];
+        } else {
+            uint8_t *up = (uint8_t *)upper_lumas + 2 * block, *low = (uint8_t *)lower_lumas + 2 * block;
+            up[0] = (uint8_t)luma[0]; up[1] = (uint8_t)luma[1]; low[0] = (uint8_t)luma[2]; low[1] = (uint8_t)luma[3];
+            ((uint8_t *)cbs)[block] = (uint8_t)chroma[0]; ((uint8_t *)crs)[block] = (uint8_t)chroma[1];
+        }
+    }
+}
 #endif
 
 #endif

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SegueCore
+internal import CFFmpeg
 import Synchronization
 
 /// The rows an effect paints into before they become Y'CbCr, and those the
@@ -174,6 +175,14 @@ struct GLCanvas: Sendable {
             let upper = lines + (pair.lowerBound - rows.lowerBound) * width, lower = upper + width
             let upperCodes = frame.line(0, pair.lowerBound, as: Sample.self)
             let lowerCodes = wholeBlocks > 0 ? frame.line(0, pair.lowerBound + 1, as: Sample.self) : upperCodes
+            #if arch(x86_64)
+            UnsafeRawPointer(upper).withMemoryRebound(to: Float.self, capacity: 4 * width) { upperFloats in
+                UnsafeRawPointer(lower).withMemoryRebound(to: Float.self, capacity: 4 * width) { lowerFloats in
+                    cffmpeg_gl_write_blocks(upperFloats, lowerFloats, wholeBlocks, conversion.codes, Sample.bitWidth > 8 ? 1 : 0,
+                                            upperCodes, lowerCodes, us, vs)
+                }
+            }
+            #else
             for chromaCol in 0..<wholeBlocks {
                 let col = 2 * chromaCol
                 let (lumas, chroma) = conversion.block(upper[col], upper[col + 1], lower[col], lower[col + 1])
@@ -181,6 +190,7 @@ struct GLCanvas: Sendable {
                 lowerCodes[col] = Sample(truncatingIfNeeded: lumas[2]); lowerCodes[col + 1] = Sample(truncatingIfNeeded: lumas[3])
                 us[chromaCol] = Sample(truncatingIfNeeded: chroma[0]); vs[chromaCol] = Sample(truncatingIfNeeded: chroma[1])
             }
+            #endif
             for chromaCol in wholeBlocks..<((width + 1) / 2) {
                 // Summed as the block reads: its upper row left to right, then its lower.
                 var sums = SIMD2<Float>(), count: Float = 0
@@ -226,6 +236,14 @@ private struct GLCodes {
         let sums = SIMD2(cbs[0], crs[0]) + SIMD2(cbs[1], crs[1]) + SIMD2(cbs[2], crs[2]) + SIMD2(cbs[3], crs[3])
         return (codes(16 * scale + 219 * scale * lumas), codes(128 * scale + 224 * scale * (sums / 4)))
     }
+
+    #if arch(x86_64)
+    /// The matrix and range as `cffmpeg_gl_write_blocks` takes them.
+    var codes: cffmpeg_gl_codes {
+        cffmpeg_gl_codes(kr: kr, kg: kg, kb: kb, cb_scale: cbScale, cr_scale: crScale, luma_offset: 16 * scale, luma_step: 219 * scale,
+                         chroma_offset: 128 * scale, chroma_step: 224 * scale, top: top)
+    }
+    #endif
 
     /// A pixel's luma and its share of its block's Cb and Cr.
     @inline(__always)

@@ -196,7 +196,6 @@ struct GLGlitchDisplace: GLPlacingShader {
     private func places(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pixels = s.pixels(uv)
         let place = GLColour(lowHalf: Self.displace(pixels.to, uv, 0.33, 0.5, eased2), highHalf: Self.displace(pixels.from, uv, 0.33, 0.7, 1 - eased1))
-        s.from.prefetch(place.x, place.y); s.to.prefetch(place.z, place.w)
         return place
     }
     @_transparent
