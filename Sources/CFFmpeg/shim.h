@@ -133,6 +133,16 @@ static inline int cffmpeg_truncate(float x) { return (int)x; }
 #include <emmintrin.h>
 #include <stdint.h>
 
+/// Stores the colour `r, g, b, a` at `at` (16-byte aligned) past the
+/// caches: for a picture written whole, bigger than they are, whose lines
+/// then need not be read in before they are written over.
+static inline void cffmpeg_gl_stream_colour(float *at, float r, float g, float b, float a) {
+    _mm_stream_ps(at, _mm_setr_ps(r, g, b, a));
+}
+
+/// Orders the streamed stores before those that follow (before the threads that read them are told they are done).
+static inline void cffmpeg_gl_stream_fence(void) { _mm_sfence(); }
+
 /// Where a picture's pixels lie and how far `cffmpeg_gl_sample_*` hold
 /// their taps: rows `first_row...last_row` of a picture `width` wide, row
 /// `first_row` at the pixels; `origin` is `first_row * width`.

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 #endif
 import SegueCore
+internal import CFFmpeg
 
 /// How a picture's Y'CbCr codes map to R'G'B' (the canvas tells): the matrix's
 /// luma weights and the bit depth of limited-range codes.
@@ -109,7 +110,10 @@ extension GLPicture {
     private func read<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ lines: GLCodeLines, matrix: GLColourMatrix, as _: Sample.Type) {
         let conversion = GLReadConversion(matrix)
         inBands(height) { rows in
-            for row in rows { conversion.convert(lines.row(row, as: Sample.self), into: pixels + row * width, width: width) }
+            for row in rows { conversion.convert(lines.row(row, as: Sample.self), into: pixels + row * width, width: width, streaming: true) }
+            #if arch(x86_64)
+            cffmpeg_gl_stream_fence()
+            #endif
         }
     }
 }
@@ -167,21 +171,34 @@ private struct GLReadConversion {
     @inline(__always)
     func colour(_ lumaCode: Float, _ chroma: GLColour) -> GLColour { chroma + lumaCode * luma }
 
-    /// A row's `width` colours from its codes, into `line`.
+    /// A row's `width` colours from its codes, into `line`; `streaming` past
+    /// the caches, for a whole picture (then fenced when its band is done).
     @inline(__always)
-    func convert<Sample>(_ codes: GLCodeRow<Sample>, into line: UnsafeMutablePointer<GLColour>, width: Int) {
+    func convert<Sample>(_ codes: GLCodeRow<Sample>, into line: UnsafeMutablePointer<GLColour>, width: Int, streaming: Bool = false) {
+        @inline(__always)
+        func store(_ colour: GLColour, at col: Int) {
+            #if arch(x86_64)
+            if streaming {
+                UnsafeMutableRawPointer(line + col).withMemoryRebound(to: Float.self, capacity: 4) {
+                    cffmpeg_gl_stream_colour($0, colour.x, colour.y, colour.z, colour.w)
+                }
+                return
+            }
+            #endif
+            line[col] = colour
+        }
         // Four pixels (two chroma samples) at once, each chroma sample's share once for its two pixels.
         for quad in 0..<(width / 4) {
             let col = 4 * quad, lumas = codes.lumas(col), (cb, cr) = codes.chromas(2 * quad)
             let left = chroma(cb[0], cr[0]), right = chroma(cb[1], cr[1])
-            line[col] = colour(lumas[0], left)
-            line[col + 1] = colour(lumas[1], left)
-            line[col + 2] = colour(lumas[2], right)
-            line[col + 3] = colour(lumas[3], right)
+            store(colour(lumas[0], left), at: col)
+            store(colour(lumas[1], left), at: col + 1)
+            store(colour(lumas[2], right), at: col + 2)
+            store(colour(lumas[3], right), at: col + 3)
         }
         for col in (4 * (width / 4))..<width {
             let (y, cb, cr) = codes.pixel(col)
-            line[col] = colour(y, chroma(cb, cr))
+            store(colour(y, chroma(cb, cr)), at: col)
         }
     }
 }
