@@ -331,6 +331,75 @@ extension GLPlacingShader {
     }
 }
 
+/// What a pixel of a `GLSamplingShader` draws: one picture sampled at a
+/// place, both (each at its own) mixed, or a colour worked out apart.
+struct GLPixelSampling {
+    /// `.from` or `.to`: that picture at `place`'s first two lanes; `.both`:
+    /// the outgoing picture there, the incoming at its last two, mixed by
+    /// `mix`; neither: `place` is the pixel's colour.
+    let reads: GLPictures, place: GLColour, mix: Float
+    static func from(_ p: GLPoint) -> Self { Self(reads: .from, place: GLColour(lowHalf: p, highHalf: p), mix: 0) }
+    static func to(_ p: GLPoint) -> Self { Self(reads: .to, place: GLColour(lowHalf: p, highHalf: p), mix: 1) }
+    static func mixed(_ from: GLPoint, _ to: GLPoint, _ mix: Float) -> Self { Self(reads: .both, place: GLColour(lowHalf: from, highHalf: to), mix: mix) }
+    static func colour(_ colour: GLColour) -> Self { Self(reads: [], place: colour, mix: 0) }
+
+    /// The pixel's colour, its samples taken one by one.
+    @inline(__always)
+    func colour(_ s: GLSampler) -> GLColour {
+        switch reads {
+        case .from: return s.fromColor(place.lowHalf)
+        case .to: return s.toColor(place.lowHalf)
+        case .both:
+            let (from, to) = s.colours(from: place.lowHalf, to: place.highHalf)
+            return GLSL.mix(from, to, mix)
+        default: return place
+        }
+    }
+}
+
+/// An effect whose every pixel samples one picture at a place, or both
+/// mixed, or neither: its `colour` is its `sampling`'s. Painted a tile's row
+/// at a time: every pixel's sampling first, then each run of pixels that
+/// read the same pictures sampled in one go (`GLTexture.sample(places:count:)`).
+protocol GLSamplingShader: GLShader {
+    /// What the pixel at `uv` draws.
+    func sampling(_ uv: GLPoint, _ s: GLSampler) -> GLPixelSampling
+}
+
+extension GLSamplingShader {
+    @inline(__always)
+    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour { sampling(uv, s).colour(s) }
+
+    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
+        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
+            withUnsafeTemporaryAllocation(of: GLPixelSampling.self, capacity: columns.count) { samplings in
+                withUnsafeTemporaryAllocation(of: GLColour.self, capacity: columns.count) { incoming in
+                    let samplings = samplings.baseAddress! - columns.lowerBound, incoming = incoming.baseAddress! - columns.lowerBound
+                    for col in columns {
+                        samplings[col] = sampling(GLPoint(us[col], v), s)
+                        line[col] = samplings[col].place
+                    }
+                    var start = columns.lowerBound
+                    while start < columns.upperBound {
+                        let reads = samplings[start].reads
+                        var end = start + 1
+                        while end < columns.upperBound, samplings[end].reads == reads { end += 1 }
+                        switch reads {
+                        case .from: s.from.sample(places: line + start, count: end - start)
+                        case .to: s.to.sample(places: line + start, count: end - start)
+                        case .both:
+                            s.from.sample(placePairs: line + start, s.to, into: incoming + start, count: end - start)
+                            for col in start..<end { line[col] = GLSL.mix(line[col], incoming[col], samplings[col].mix) }
+                        default: break
+                        }
+                        start = end
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// What a paint loop does along a tile's row: `(s, us, v, columns, line)` as `GLCanvas.inTilesAtCentres` hands them.
 typealias GLRowBody = (GLSampler, UnsafeBufferPointer<Float>, Float, Range<Int>, UnsafeMutablePointer<GLColour>) -> Void
 /// `GLRowBody` with a second row of colours at the same columns as `line` (the incoming picture's samples).

@@ -37,7 +37,7 @@ import SegueCore
 
 /// The outgoing picture turns away on one face of a cube as the incoming one
 /// turns in on the next, over a floor reflecting both.
-struct GLCube: GLShader {
+struct GLCube: GLSamplingShader {
     let persp: Float, unzoom: Float, reflection: Float, floating: Float, bgcolor: GLColour
     init(_ transition: GLTransition) {
         persp = transition.float("persp"); unzoom = transition.float("unzoom")
@@ -45,20 +45,20 @@ struct GLCube: GLShader {
         bgcolor = transition.colour("bgcolor")
     }
     @inline(__always)
-    func colour(_ op: GLPoint, _ s: GLSampler) -> GLColour {
+    func sampling(_ op: GLPoint, _ s: GLSampler) -> GLPixelSampling {
         let progress = s.progress
         let uz = unzoom * 2 * (0.5 - Swift.abs(0.5 - progress))
         let p = -uz * 0.5 + (1 + uz) * op
         let fromP = Self.xskew((p - GLPoint(progress, 0)) / GLPoint(1 - progress, 1), 1 - GLSL.mix(progress, 0, persp), 0)
         let toP = Self.xskew(p / GLPoint(progress, 1), GLSL.mix(GLSL.pow(progress, 2), 1, persp), 1)
-        if GLSL.inBounds(fromP) { return s.fromColor(fromP) }
-        if GLSL.inBounds(toP) { return s.toColor(toP) }
+        if GLSL.inBounds(fromP) { return .from(fromP) }
+        if GLSL.inBounds(toP) { return .to(toP) }
         var c = bgcolor
         let zero = GLColour(repeating: 0)
         let pfr = project(fromP), pto = project(toP)
         if GLSL.inBounds(pfr) { c += GLSL.mix(zero, s.fromColor(pfr), reflection * GLSL.mix(1, 0, pfr.y)) }
         if GLSL.inBounds(pto) { c += GLSL.mix(zero, s.toColor(pto), reflection * GLSL.mix(1, 0, pto.y)) }
-        return c
+        return .colour(c)
     }
     /// Mirrored below the picture, `floating` hundredths down.
     private func project(_ p: GLPoint) -> GLPoint { p * GLPoint(1, -1.2) + GLPoint(0, -floating / 100) }
@@ -345,13 +345,13 @@ struct GLBounce: GLShader {
 }
 
 /// The pictures swap places, each swinging in perspective, over a floor reflecting both.
-struct GLSwap: GLShader {
+struct GLSwap: GLSamplingShader {
     let reflection: Float, perspective: Float, depth: Float
     init(_ transition: GLTransition) {
         reflection = transition.float("reflection"); perspective = transition.float("perspective"); depth = transition.float("depth")
     }
     @inline(__always)
-    func colour(_ p: GLPoint, _ s: GLSampler) -> GLColour {
+    func sampling(_ p: GLPoint, _ s: GLSampler) -> GLPixelSampling {
         let progress = s.progress
         var size = GLSL.mix(1, depth, progress)
         var persp = perspective * progress
@@ -362,17 +362,17 @@ struct GLSwap: GLShader {
         let kto = GLPoint(size / (1 - perspective * (1 - progress)), size / (1 - size * persp * (0.5 - p.x)))
         let pto = (p + GLPoint(-1, -0.5)) * kto + GLPoint(1, 0.5)
         if progress < 0.5 {
-            if GLSL.inBounds(pfr) { return s.fromColor(pfr) }
-            if GLSL.inBounds(pto) { return s.toColor(pto) }
+            if GLSL.inBounds(pfr) { return .from(pfr) }
+            if GLSL.inBounds(pto) { return .to(pto) }
         } else {
-            if GLSL.inBounds(pto) { return s.toColor(pto) }
-            if GLSL.inBounds(pfr) { return s.fromColor(pfr) }
+            if GLSL.inBounds(pto) { return .to(pto) }
+            if GLSL.inBounds(pfr) { return .from(pfr) }
         }
         let black = GLColour(0, 0, 0, 1)
         var c = black
         let ffr = pfr * GLPoint(1, -1.2) + GLPoint(0, -0.02), fto = pto * GLPoint(1, -1.2) + GLPoint(0, -0.02)
         if GLSL.inBounds(ffr) { c += GLSL.mix(black, s.fromColor(ffr), reflection * GLSL.mix(1, 0, ffr.y)) }
         if GLSL.inBounds(fto) { c += GLSL.mix(black, s.toColor(fto), reflection * GLSL.mix(1, 0, fto.y)) }
-        return c
+        return .colour(c)
     }
 }

@@ -103,51 +103,18 @@ struct GLSweep {
 }
 
 /// A soft edge sweeps along `direction`, each picture zooming across it.
-struct GLDirectionalWarp: GLShader {
+struct GLDirectionalWarp: GLSamplingShader {
     let smoothness: Float, sweep: GLSweep
     init(_ transition: GLTransition) { smoothness = transition.float("smoothness"); sweep = GLSweep(transition.value("direction")) }
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+    func sampling(_ uv: GLPoint, _ s: GLSampler) -> GLPixelSampling {
         let m = 1 - sweep.edge(uv, s.progress, smoothness)
         let fromPlace = (uv - 0.5) * (1 - m) + 0.5, toPlace = (uv - 0.5) * m + 0.5
         // Off the soft edge the mix weighs one picture 0 (x * 1 + y * 0 is x): its sample is left out.
-        if m == 0 { return s.fromColor(fromPlace) }
-        if m == 1 { return s.toColor(toPlace) }
-        let (from, to) = s.colours(from: fromPlace, to: toPlace)
-        return GLSL.mix(from, to, m)
+        if m == 0 { return .from(fromPlace) }
+        if m == 1 { return .to(toPlace) }
+        return .mixed(fromPlace, toPlace, m)
     }
-    /// `colour` along each tile's row: every pixel's places and mix first,
-    /// then each run of pixels that sample the same picture (or both) sampled in one go.
-    func paint(_ canvas: GLCanvas, _ sampler: GLSampler) {
-        canvas.inTilesAtCentres(sampler) { s, us, v, columns, line in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: columns.count) { mixes in
-                withUnsafeTemporaryAllocation(of: GLColour.self, capacity: columns.count) { incoming in
-                    let mixes = mixes.baseAddress! - columns.lowerBound, incoming = incoming.baseAddress! - columns.lowerBound
-                    for col in columns {
-                        let uv = GLPoint(us[col], v), m = 1 - sweep.edge(uv, s.progress, smoothness)
-                        let fromPlace = (uv - 0.5) * (1 - m) + 0.5, toPlace = (uv - 0.5) * m + 0.5
-                        (line[col], mixes[col]) = (GLColour(lowHalf: m == 1 ? toPlace : fromPlace, highHalf: toPlace), m)
-                    }
-                    var start = columns.lowerBound
-                    while start < columns.upperBound {
-                        let reads = Self.reads(mixes[start])
-                        let run = start..<((start + 1..<columns.upperBound).first(where: { Self.reads(mixes[$0]) != reads }) ?? columns.upperBound)
-                        switch reads {
-                        case .from: s.from.sample(places: line + start, count: run.count)
-                        case .to: s.to.sample(places: line + start, count: run.count)
-                        default:
-                            s.from.sample(placePairs: line + start, s.to, into: incoming + start, count: run.count)
-                            for col in run { line[col] = GLSL.mix(line[col], incoming[col], mixes[col]) }
-                        }
-                        start = run.upperBound
-                    }
-                }
-            }
-        }
-    }
-    /// The pictures a pixel whose mix is `m` samples: off the soft edge, one.
-    @inline(__always)
-    private static func reads(_ m: Float) -> GLPictures { m == 0 ? .from : m == 1 ? .to : .both }
 }
 
 /// A soft-edged wipe along `direction`.

@@ -52,12 +52,12 @@ struct GLRectangleCrop: GLShader {
 }
 
 /// The outgoing picture turns a quarter turn about a corner (`type` 0...3), down if `RotDown`.
-struct GLRolls: GLShader {
+struct GLRolls: GLSamplingShader {
     static var readAtItsPixels: GLPictures { .to }
     let type: Int, rotDown: Bool
     init(_ transition: GLTransition) { type = transition.int("type"); rotDown = transition.bool("RotDown") }
     @inline(__always)
-    func colour(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
+    func sampling(_ uv: GLPoint, _ s: GLSampler) -> GLPixelSampling {
         let pi: Float = 3.14159265358979323846, resolution = GLPoint(s.ratio, 1)
         let turn: Float = type < 2 ? (rotDown ? pi : -pi) : (rotDown ? -pi : pi)
         let theta = turn / 2 * s.progress
@@ -65,9 +65,9 @@ struct GLRolls: GLShader {
         let uvi = GLPoint(flipX ? 1 - uv.x : uv.x, flipY ? 1 - uv.y : uv.y)
         let c1 = GLSL.cos(theta), s1 = GLSL.sin(theta)
         var uv2 = GLPoint(uvi.x * resolution.x * c1 - uvi.y * resolution.y * s1, uvi.x * resolution.x * s1 + uvi.y * resolution.y * c1)
-        guard uv2.x >= 0, uv2.x <= resolution.x, uv2.y >= 0, uv2.y <= resolution.y else { return s.toPixel(uv) }
+        guard uv2.x >= 0, uv2.x <= resolution.x, uv2.y >= 0, uv2.y <= resolution.y else { return .colour(s.toPixel(uv)) }
         uv2 /= resolution
-        return s.fromColor(GLPoint(flipX ? 1 - uv2.x : uv2.x, flipY ? 1 - uv2.y : uv2.y))
+        return .from(GLPoint(flipX ? 1 - uv2.x : uv2.x, flipY ? 1 - uv2.y : uv2.y))
     }
 }
 
