@@ -195,8 +195,7 @@ struct GLGlitchDisplace: GLPlacingShader {
     @inline(__always)
     private func places(_ uv: GLPoint, _ s: GLSampler) -> GLColour {
         let pixels = s.pixels(uv)
-        let place = GLColour(lowHalf: Self.displace(pixels.to, uv, 0.33, 0.5, eased2), highHalf: Self.displace(pixels.from, uv, 0.33, 0.7, 1 - eased1))
-        return place
+        return GLColour(lowHalf: Self.displace(pixels.to, uv, 0.33, 0.5, eased2), highHalf: Self.displace(pixels.from, uv, 0.33, 0.7, 1 - eased1))
     }
     @_transparent
     func colours(at places: (GLColour, GLColour), _ first: GLPoint, _ second: GLPoint, _ s: GLSampler) -> (GLColour, GLColour) {
