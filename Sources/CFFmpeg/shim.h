@@ -265,6 +265,7 @@ static inline void cffmpeg_gl_write_blocks(const float *upper, const float *lowe
     const __m128 luma_offset = _mm_set1_ps(c.luma_offset), luma_step = _mm_set1_ps(c.luma_step);
     const __m128 chroma_offset = _mm_set1_ps(c.chroma_offset), chroma_step = _mm_set1_ps(c.chroma_step);
     for (long block = 0; block < blocks; block++) {
+        // The block's four pixels, upper left to lower right; transposed, their reds, greens, blues and alphas.
         __m128 red = _mm_load_ps(upper + 8 * block), green = _mm_load_ps(upper + 8 * block + 4);
         __m128 blue = _mm_load_ps(lower + 8 * block), alpha = _mm_load_ps(lower + 8 * block + 4);
         _MM_TRANSPOSE4_PS(red, green, blue, alpha);
